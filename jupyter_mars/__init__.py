@@ -1,0 +1,24 @@
+"""jupyter_mars: scale NumPy and pandas code from one machine to a cluster, Jupyter-first."""
+
+from jupyter_mars.config import option_context, options
+from jupyter_mars.session import (
+    ExecutableTuple,
+    Session,
+    execute,
+    fetch,
+    get_default_session,
+    new_session,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ExecutableTuple",
+    "Session",
+    "execute",
+    "fetch",
+    "get_default_session",
+    "new_session",
+    "option_context",
+    "options",
+]

@@ -1,0 +1,276 @@
+"""The embedded runtime: the scheduler core driven by a pool of threads in this process.
+
+There is no dispatcher thread. A pool thread that finishes a task takes the lock, feeds
+the outcome to the scheduler core, carries out the instructions it gets back (queue tasks
+to run, drop released data, finish jobs), picks the next queued task and runs it outside
+the lock. Chunk data lives in ``store`` as plain objects; no copy, no serialisation.
+
+BLAS and OpenMP pools are limited to ``max(1, n_cpu // threads)`` threads each while any
+job runs, so busy cores never exceed ``n_cpu``.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from threadpoolctl import ThreadpoolController
+
+from jupyter_mars.engine.graph import Key, Task, execute_task
+from jupyter_mars.engine.scheduler.events import (
+    GraphSubmitted,
+    JobCancelled,
+    KeysReleased,
+    SchedulerEvent,
+    SlotsChanged,
+    TaskFailed,
+    TaskFinished,
+)
+from jupyter_mars.engine.scheduler.instructions import (
+    Execute,
+    Instruction,
+    JobFailed,
+    JobFinished,
+    Release,
+)
+from jupyter_mars.engine.scheduler.state import SchedulerState
+
+RETRIABLE = (MemoryError, ConnectionError, TimeoutError)
+_LIVE = frozenset({"waiting", "ready", "running"})
+_job_ids = itertools.count()
+
+
+class JobHandle:
+    """One submitted graph: counts its tasks and signals when it ends."""
+
+    def __init__(self, job_id: str, n_tasks: int) -> None:
+        self.job_id = job_id
+        self.n_tasks = n_tasks
+        self.n_done = 0
+        self.error: BaseException | None = None
+        self.failed_key: Key | None = None
+        self.done = threading.Event()
+        self.on_task_end: Callable[[JobHandle], None] | None = None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.done.wait(timeout)
+
+
+def _nbytes(value: Any) -> int:
+    nbytes = getattr(value, "nbytes", None)
+    if isinstance(nbytes, int):
+        return nbytes
+    return sys.getsizeof(value)
+
+
+class ThreadRuntime:
+    """Runs chunk graphs on ``n_threads`` threads of this process."""
+
+    def __init__(self, n_threads: int, n_cpu: int | None = None) -> None:
+        if n_threads < 1:
+            raise ValueError(f"n_threads must be >= 1, got {n_threads}")
+        self.n_threads = n_threads
+        self.n_cpu = n_cpu or n_threads
+        self.core = SchedulerState(n_slots=n_threads)
+        self.store: dict[Key, Any] = {}
+        self.shapes: dict[Key, tuple[int, ...]] = {}
+        self._tasks: dict[Key, tuple[Task, JobHandle]] = {}
+        self._jobs: dict[str, JobHandle] = {}
+        self._queue: collections.deque[Key] = collections.deque()
+        self._lock = threading.Lock()
+        self._wakeup = threading.Condition(self._lock)
+        self._pending_release: collections.deque[tuple[Key, ...]] = collections.deque()
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+        self._limits: Any = None
+        self._controller: ThreadpoolController | None = None
+
+    # ---- public API, called from client threads -------------------------------------
+
+    def submit(
+        self,
+        graph: dict[Key, Task],
+        outputs: tuple[Key, ...],
+        priorities: dict[Key, int],
+    ) -> JobHandle:
+        job = JobHandle(f"job-{next(_job_ids)}", len(graph))
+        event = GraphSubmitted(
+            stimulus_id=f"submit-{job.job_id}",
+            job_id=job.job_id,
+            dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
+            outputs=outputs,
+            priorities=priorities,
+        )
+        self._ensure_threads()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the session is closed")
+            self._jobs[job.job_id] = job
+            if not self._jobs_running():
+                self._limit_blas()
+            for key, task in graph.items():
+                # a task shared with a running job keeps its first owner
+                self._tasks.setdefault(key, (task, job))
+            self._handle(event)
+        return job
+
+    def cancel(self, job: JobHandle) -> None:
+        with self._lock:
+            self._handle(JobCancelled(stimulus_id=f"cancel-{job.job_id}", job_id=job.job_id))
+
+    def release_keys(self, keys: tuple[Key, ...]) -> None:
+        """Drop one hold on each key. Safe to call from a garbage-collector finaliser."""
+        self._pending_release.append(keys)
+        if self._lock.acquire(blocking=False):
+            try:
+                self._handle()
+            finally:
+                self._lock.release()
+
+    def set_threads(self, n_threads: int) -> None:
+        with self._lock:
+            self.n_threads = n_threads
+            self._handle(SlotsChanged(stimulus_id="set-threads", n_slots=n_threads))
+        self._ensure_threads()
+
+    def get(self, key: Key) -> Any:
+        return self.store[key]
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            for job in list(self._jobs.values()):
+                self._handle(JobCancelled(stimulus_id="close", job_id=job.job_id))
+            self._wakeup.notify_all()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        self.store.clear()
+        self._unlimit_blas()
+
+    # ---- inside the lock ------------------------------------------------------------
+
+    def _handle(self, *events: SchedulerEvent) -> None:
+        while self._pending_release:
+            keys = self._pending_release.popleft()
+            events = (*events, KeysReleased(stimulus_id="released-by-client", keys=keys))
+        if events:
+            self._apply(self.core.handle(*events))
+
+    def _apply(self, instructions: list[Instruction]) -> None:
+        for inst in instructions:
+            cls = type(inst)
+            if cls is Execute:
+                self._queue.append(inst.key)  # type: ignore[attr-defined]
+                self._wakeup.notify()
+            elif cls is Release:
+                key = inst.key  # type: ignore[attr-defined]
+                self.store.pop(key, None)
+                self.shapes.pop(key, None)
+            elif cls is JobFinished:
+                self._end_job(self._jobs.pop(inst.job_id, None), None)  # type: ignore[attr-defined]
+            elif cls is JobFailed:
+                job = self._jobs.pop(inst.job_id, None)  # type: ignore[attr-defined]
+                if job is not None:
+                    job.failed_key = inst.key  # type: ignore[attr-defined]
+                self._end_job(job, inst.error)  # type: ignore[attr-defined]
+                self._forget_dropped_tasks()
+
+    def _forget_dropped_tasks(self) -> None:
+        state = self.core.task_state
+        for key in [k for k in self._tasks if state(k) not in _LIVE]:
+            del self._tasks[key]
+
+    def _end_job(self, job: JobHandle | None, error: BaseException | None) -> None:
+        if job is None:
+            return
+        job.error = error
+        job.done.set()
+        if not self._jobs_running():
+            self._unlimit_blas()
+
+    def _jobs_running(self) -> bool:
+        return bool(self._jobs)
+
+    # ---- BLAS limits --------------------------------------------------------------------
+
+    def _limit_blas(self) -> None:
+        if self._limits is not None:
+            return
+        if self._controller is None:
+            self._controller = ThreadpoolController()
+        per_thread = max(1, self.n_cpu // self.n_threads)
+        self._limits = self._controller.limit(limits=per_thread)
+
+    def _unlimit_blas(self) -> None:
+        if self._limits is not None:
+            self._limits.restore_original_limits()
+            self._limits = None
+
+    # ---- pool threads -------------------------------------------------------------------
+
+    def _ensure_threads(self) -> None:
+        with self._lock:
+            while len(self._threads) < self.n_threads:
+                thread = threading.Thread(
+                    target=self._work, name=f"mars-embedded-{len(self._threads)}", daemon=True
+                )
+                self._threads.append(thread)
+                thread.start()
+
+    def _work(self) -> None:
+        event: SchedulerEvent | None = None
+        lock = self._lock
+        while True:
+            with lock:
+                if event is not None:
+                    self._handle(event)
+                    event = None
+                while not self._queue:
+                    if self._closed:
+                        return
+                    self._wakeup.wait()
+                key = self._queue.popleft()
+                entry = self._tasks.get(key)
+                if entry is None:  # forgotten by a cancellation after it was queued
+                    continue
+                task, job = entry
+                store = self.store
+                data = {dep: store[dep] for dep in task.dependencies}
+            try:
+                value = execute_task(task, data)
+            except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
+                event = TaskFailed(
+                    stimulus_id=f"task-failed-{key}",
+                    key=key,
+                    error=exc,
+                    retriable=isinstance(exc, RETRIABLE),
+                )
+                continue
+            del data
+            with lock:
+                self.store[key] = value
+                shape = getattr(value, "shape", None)
+                if shape is not None:
+                    self.shapes[key] = shape
+                self._tasks.pop(key, None)
+                job.n_done += 1
+                callback = job.on_task_end
+                self._handle(
+                    TaskFinished(stimulus_id="task-finished", key=key, nbytes=_nbytes(value))
+                )
+            if callback is not None:
+                callback(job)
+
+
+def wait_for(job: JobHandle, runtime: ThreadRuntime, poll: float = 0.2) -> None:
+    """Block until ``job`` ends; Ctrl-C cancels it."""
+    try:
+        while not job.done.wait(poll):
+            pass
+    except KeyboardInterrupt:
+        runtime.cancel(job)
+        raise

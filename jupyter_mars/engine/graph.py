@@ -1,0 +1,168 @@
+"""Chunk graphs as plain data: ``dict[Key, Task]``.
+
+A ``Task`` is a function applied to arguments; an argument that is a ``Ref`` names the
+result of another task, and an argument that is itself a ``Task`` is computed inline (that
+is how fused chains are represented). Lists, tuples and dicts in arguments are searched
+for both.
+
+>>> import operator
+>>> g = {"a": Task("a", operator.add, (1, 2)), "b": Task("b", operator.mul, (Ref("a"), 10))}
+>>> toposort(g)
+['a', 'b']
+>>> get_sync(g, ["b"])
+[30]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Key = Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A reference to the result of the task ``key``."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Task:
+    """``func(*args, **kwargs)`` once every ``Ref`` in the arguments is resolved."""
+
+    key: Key
+    """The key the result is stored under."""
+    func: Callable[..., Any]
+    """The kernel; it never knows where it runs."""
+    args: tuple[Any, ...] = ()
+    """Positional arguments; may contain ``Ref`` and nested ``Task`` objects."""
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    """Keyword arguments; may contain ``Ref`` and nested ``Task`` objects."""
+    blockwise: bool = False
+    """True when the task maps its input chunks to one output chunk without changing the
+    number of chunks; inputs read only by such a task may be computed inline (fused)."""
+    dependencies: frozenset[Key] = field(init=False)
+    """Keys of the ``Ref`` arguments, nested tasks included (derived)."""
+
+    def __post_init__(self) -> None:
+        deps: set[Key] = set()
+        _collect_refs(self.args, deps)
+        if self.kwargs:
+            _collect_refs(tuple(self.kwargs.values()), deps)
+        object.__setattr__(self, "dependencies", frozenset(deps))
+
+    def __repr__(self) -> str:
+        name = getattr(self.func, "__name__", type(self.func).__name__)
+        return f"Task({self.key!r}, {name}, deps={sorted(map(repr, self.dependencies))})"
+
+
+Graph = dict[Key, Task]
+
+
+def _collect_refs(args: tuple[Any, ...] | list[Any], out: set[Key]) -> None:
+    for arg in args:
+        cls = type(arg)
+        if cls is Ref:
+            out.add(arg.key)
+        elif cls is Task:
+            out.update(arg.dependencies)
+        elif cls is list or cls is tuple:
+            _collect_refs(arg, out)
+        elif cls is dict:
+            _collect_refs(tuple(arg.values()), out)
+
+
+def _resolve(arg: Any, data: Mapping[Key, Any]) -> Any:
+    cls = type(arg)
+    if cls is Ref:
+        return data[arg.key]
+    if cls is Task:
+        return execute_task(arg, data)
+    if cls is list:
+        return [_resolve(a, data) for a in arg]
+    if cls is tuple:
+        return tuple(_resolve(a, data) for a in arg)
+    if cls is dict:
+        return {k: _resolve(v, data) for k, v in arg.items()}
+    return arg
+
+
+def execute_task(task: Task, data: Mapping[Key, Any]) -> Any:
+    """Run one task, reading its dependencies from ``data``."""
+    args = [_resolve(a, data) for a in task.args]
+    if task.kwargs:
+        kwargs = {k: _resolve(v, data) for k, v in task.kwargs.items()}
+        return task.func(*args, **kwargs)
+    return task.func(*args)
+
+
+def dependents(graph: Mapping[Key, Task]) -> dict[Key, set[Key]]:
+    """Map each key to the keys of the tasks in ``graph`` that read it."""
+    out: dict[Key, set[Key]] = {k: set() for k in graph}
+    for key, task in graph.items():
+        for dep in task.dependencies:
+            out.setdefault(dep, set()).add(key)
+    return out
+
+
+def toposort(graph: Mapping[Key, Task], keys: Iterable[Key] | None = None) -> list[Key]:
+    """Keys of ``graph`` ordered so that each comes after its dependencies.
+
+    With ``keys``, only those and what they need, in depth-first order from them, which
+    keeps few intermediate results alive when run in this order.
+    Dependencies missing from ``graph`` are skipped (they are already computed).
+    """
+    roots = list(graph) if keys is None else list(keys)
+    order: list[Key] = []
+    seen: set[Key] = set()
+    for root in roots:
+        if root in seen or root not in graph:
+            continue
+        stack: list[tuple[Key, bool]] = [(root, False)]
+        while stack:
+            key, expanded = stack.pop()
+            if expanded:
+                order.append(key)
+                continue
+            if key in seen:
+                continue
+            seen.add(key)
+            stack.append((key, True))
+            for dep in graph[key].dependencies:
+                if dep in graph and dep not in seen:
+                    stack.append((dep, False))
+    return order
+
+
+def cull(graph: Mapping[Key, Task], keys: Iterable[Key]) -> Graph:
+    """The part of ``graph`` needed to compute ``keys``.
+
+    >>> g = {"a": Task("a", int), "b": Task("b", int, (Ref("a"),)), "c": Task("c", int)}
+    >>> sorted(cull(g, ["b"]))
+    ['a', 'b']
+    """
+    out: Graph = {}
+    stack = [k for k in keys if k in graph]
+    while stack:
+        key = stack.pop()
+        if key in out:
+            continue
+        task = graph[key]
+        out[key] = task
+        stack.extend(d for d in task.dependencies if d in graph and d not in out)
+    return out
+
+
+def get_sync(
+    graph: Mapping[Key, Task], keys: Iterable[Key], data: Mapping[Key, Any] | None = None
+) -> list[Any]:
+    """Compute ``keys`` in this thread, one task at a time (handy under pdb)."""
+    wanted = list(keys)
+    store: dict[Key, Any] = dict(data or {})
+    for key in toposort(graph, wanted):
+        if key not in store:
+            store[key] = execute_task(graph[key], store)
+    return [store[k] for k in wanted]

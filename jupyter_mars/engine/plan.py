@@ -1,0 +1,112 @@
+"""From expression nodes to stages of chunk graphs (iterative tiling).
+
+``plan_stages`` is a generator. It tiles the nodes in dependency order; when a tile rule
+needs chunk lengths that are still unknown (after a boolean mask, ``unique``, ...), it
+yields a ``Stage`` that computes those chunks, receives their real shapes, fills them in,
+and carries on. The last stage computes the targets. Each stage is culled (tasks whose
+results are already held are not resubmitted) and fused.
+
+The session drives it::
+
+    stages = plan_stages(targets, held)
+    stage = next(stages)
+    while True:
+        shapes = run(stage)
+        try:
+            stage = stages.send(shapes)
+        except StopIteration as done:
+            tiled = done.value
+            break
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jupyter_mars.engine.graph import Graph, Key, toposort
+from jupyter_mars.engine.node import TILE_RULES, NeedSizes, Node, TileContext, Tiled, fill_unknown, walk
+from jupyter_mars.engine.optimize import fuse
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    graph: Graph
+    """Tasks to run, culled and fused."""
+    outputs: tuple[Key, ...]
+    """Keys to compute and hold until the job ends."""
+    priorities: dict[Key, int]
+    """Depth-first order: lower runs first, which keeps few intermediates alive."""
+
+
+Shapes = dict[Key, tuple[int, ...]]
+
+
+def _cull(graph: Graph, keys: list[Key], held: set[Key]) -> Graph:
+    out: Graph = {}
+    stack = [k for k in keys if k in graph and k not in held]
+    while stack:
+        key = stack.pop()
+        if key in out:
+            continue
+        task = graph[key]
+        out[key] = task
+        stack.extend(d for d in task.dependencies if d in graph and d not in out and d not in held)
+    return out
+
+
+def make_stage(graph: Graph, outputs: list[Key], held: set[Key]) -> Stage:
+    culled = _cull(graph, outputs, held)
+    fused = fuse(culled, keep=set(outputs))
+    order = toposort(fused, outputs)
+    return Stage(fused, tuple(outputs), {k: i for i, k in enumerate(order)})
+
+
+def tile_rule_for(node: Node) -> Any:
+    try:
+        return TILE_RULES[type(node.op)]
+    except KeyError:
+        raise NotImplementedError(f"no tile rule for operator {type(node.op).__name__}") from None
+
+
+def plan_stages(
+    targets: list[Node], executed: Mapping[str, Tiled]
+) -> Generator[Stage, Shapes, dict[str, Tiled]]:
+    """Yield the stages that compute ``targets``; return the tiled form of each target.
+
+    ``executed`` maps node keys to the tiled form of results already held; those nodes are
+    not tiled again and their chunks are read, never recomputed.
+    """
+    ctx = TileContext()
+    tiled: dict[str, Tiled] = {}
+    held: set[Key] = set()
+    for node in walk(targets, stop=lambda n: n.key in executed):
+        if node.key in executed:
+            tiled[node.key] = executed[node.key]
+            continue
+        rule = tile_rule_for(node)
+        inputs = [tiled[i.key] for i in node.inputs]
+        while True:
+            try:
+                result = rule(node, inputs, ctx)
+                break
+            except NeedSizes as need:
+                keys = [k for t in need.tiled for k in t.flat_keys()]
+                shapes = yield make_stage(ctx.graph, keys, held)
+                held.update(keys)
+                for t in need.tiled:
+                    fill_unknown(t, shapes)
+        tiled[node.key] = result
+    final = list(dict.fromkeys(k for node in targets for k in tiled[node.key].flat_keys()))
+    shapes = yield make_stage(ctx.graph, final, held)
+    for node in targets:
+        t = tiled[node.key]
+        if not t.known:
+            fill_unknown(t, shapes)
+        node.shape = tuple(
+            sum(axis) if not any(math.isnan(n) for n in axis) else math.nan for axis in t.nsplits
+        )
+    return {node.key: tiled[node.key] for node in targets}
+

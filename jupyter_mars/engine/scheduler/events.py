@@ -1,0 +1,74 @@
+"""Events fed to the scheduler core.
+
+Every event is a frozen dataclass carrying a ``stimulus_id`` so that each state change
+can be traced back to its cause. The IO shells (the embedded runtime's threads, later the
+cluster supervisor) build these and pass them to ``SchedulerState.handle``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+
+Key = Hashable
+JobId = str
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulerEvent:
+    stimulus_id: str
+    """Why this event happened, e.g. ``"task-finished-('add-1f2e', 0)"``."""
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSubmitted(SchedulerEvent):
+    """A job asks for ``outputs`` to be computed from ``dependencies``.
+
+    ``dependencies`` maps every task key of the submitted graph to the keys it reads.
+    A key already held in memory (a result of an earlier job) or already known to the
+    core from another job that is still running is not computed twice.
+    """
+
+    job_id: JobId
+    """Unique id of the job (one stage of one ``execute`` call)."""
+    dependencies: Mapping[Key, tuple[Key, ...]]
+    """Every task of the graph -> the keys it reads (each must be a task or in memory)."""
+    outputs: tuple[Key, ...]
+    """Keys the job must deliver; each gets one hold when the job finishes."""
+    priorities: Mapping[Key, int] = field(default_factory=dict)
+    """Lower runs first among ready tasks of this job; missing keys get 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskFinished(SchedulerEvent):
+    key: Key
+    nbytes: int
+    """Size of the result, for memory accounting."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskFailed(SchedulerEvent):
+    key: Key
+    error: BaseException
+    retriable: bool
+    """True for faults of the machine (lost worker, MemoryError, OSError); those are retried
+    up to ``max_retries`` times. Errors raised by the user's data are not."""
+
+
+@dataclass(frozen=True, slots=True)
+class JobCancelled(SchedulerEvent):
+    job_id: JobId
+
+
+@dataclass(frozen=True, slots=True)
+class KeysReleased(SchedulerEvent):
+    """The client drops one hold on each key (its tensor was garbage-collected)."""
+
+    keys: tuple[Key, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SlotsChanged(SchedulerEvent):
+    """The number of tasks that may run at once changed."""
+
+    n_slots: int

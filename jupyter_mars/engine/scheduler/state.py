@@ -1,0 +1,662 @@
+"""Scheduler core: a pure state machine that turns events into instructions.
+
+Theory of operation
+-------------------
+``SchedulerState`` does no IO, starts no threads and never blocks. An IO shell (the
+embedded runtime, later the cluster supervisor) turns what happens into events
+(:mod:`jupyter_mars.engine.scheduler.events`), feeds them to :meth:`SchedulerState.handle`
+and carries out the instructions it returns
+(:mod:`jupyter_mars.engine.scheduler.instructions`). Every instruction carries the
+``stimulus_id`` of the event that caused it.
+
+Keys are global across jobs. Each key the core knows has one ``_Task`` record in one of
+the states
+
+``waiting``  some dependency is not in memory yet;
+``ready``    every dependency is in memory; queued in the ready heap;
+``running``  an ``Execute`` was emitted and no result has come back yet;
+``memory``   the result is stored by the shell; ``Release`` is emitted when it is unneeded;
+``erred``    failed for good; transient: it is forgotten in the same event, once every job
+             that needed it has failed.
+
+A key that is not in ``_tasks`` is *forgotten* (the pseudo-state ``"forgotten"`` is the
+target of the transitions that remove a record). Every state change goes through
+``SchedulerState._transition``, which dispatches on the ``(start, finish)`` pair through the
+``_TRANSITIONS`` table; a pair missing from the table is a bug and raises.
+
+State fields of ``SchedulerState``
+    ``_tasks: dict[Key, _Task]``
+        every known key -> its record.
+    ``_jobs: dict[JobId, _Job]``
+        live jobs: submitted and neither finished nor failed/cancelled.
+    ``_ready: list[tuple[int, int, int, _Task]]``
+        heap of ``(job seq, priority, token, task)``; entries go stale lazily (a task
+        that left ``ready`` or was pushed again has a different ``token``), and the whole
+        heap is cleared whenever ``_n_ready`` drops to 0.
+    ``_n_ready``, ``_n_running``
+        number of records in state ``ready`` / ``running``.
+    ``_n_slots``
+        at most this many tasks are started (``running``) at once.
+    ``_max_retries``
+        retriable failures of one key that are retried before it errs.
+    ``_seq``, ``_token``
+        next job sequence number and next heap token (monotonic counters).
+    ``_nbytes``
+        sum of ``nbytes`` of the records in ``memory``.
+    ``_out``, ``_stimulus_id``
+        instructions produced by the current ``handle`` call and the event being handled.
+
+Per-task record ``_Task`` (``__slots__``)
+    ``deps``         records this task reads (deduplicated); emptied once it is in memory;
+    ``waiting_on``   how many of ``deps`` are not in memory;
+    ``dependents``   records *not in memory* that read this key (they pin its data);
+    ``jobs``         live jobs whose graph named this key while it was not in memory
+                     (cleared when the key reaches memory);
+    ``output_jobs``  live unfinished jobs that have this key as an output (pins its data);
+    ``holds``        references owned by the client (one per output entry of each finished
+                     job), dropped by ``KeysReleased``;
+    ``seq``/``priority``/``token``  ready-heap ordering; ``retries``; ``nbytes``.
+
+A non-memory record is *needed* when ``jobs`` or ``dependents`` is non-empty; an unneeded
+``waiting``/``ready`` record is forgotten at once, an unneeded ``running`` record (an
+orphan) keeps running and its result is released when it arrives. A memory record is
+released when it has no holds, no dependents and no output_jobs. Work per event is
+proportional to the tasks and edges it touches: no event scans all tasks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from concurrent.futures import CancelledError
+from heapq import heappop, heappush
+from typing import Any, ClassVar, Final
+
+from jupyter_mars.engine.scheduler.events import (
+    GraphSubmitted,
+    JobCancelled,
+    JobId,
+    Key,
+    KeysReleased,
+    SchedulerEvent,
+    SlotsChanged,
+    TaskFailed,
+    TaskFinished,
+)
+from jupyter_mars.engine.scheduler.instructions import (
+    Execute,
+    Instruction,
+    JobFailed,
+    JobFinished,
+    Release,
+)
+
+__all__ = ["SchedulerState"]
+
+WAITING: Final = "waiting"
+READY: Final = "ready"
+RUNNING: Final = "running"
+MEMORY: Final = "memory"
+ERRED: Final = "erred"
+FORGOTTEN: Final = "forgotten"
+
+
+class _Job:
+    """A live job."""
+
+    __slots__ = ("job_id", "seq", "outputs", "out_tasks", "tasks", "missing")
+
+    def __init__(self, job_id: JobId, seq: int, outputs: tuple[Key, ...]) -> None:
+        self.job_id = job_id
+        self.seq = seq
+        self.outputs = outputs
+        """The outputs as submitted (duplicates kept: one hold per entry)."""
+        self.out_tasks: list[_Task] = []
+        """Records of the distinct outputs."""
+        self.tasks: list[_Task] = []
+        """Records this job created or joined (their ``jobs`` contained this job)."""
+        self.missing = 0
+        """Distinct outputs not in memory yet."""
+
+    def __repr__(self) -> str:
+        return f"<Job {self.job_id!r} seq={self.seq} missing={self.missing}>"
+
+
+class _Task:
+    """The record of one key (see the module docstring)."""
+
+    __slots__ = (
+        "key",
+        "state",
+        "deps",
+        "waiting_on",
+        "dependents",
+        "jobs",
+        "output_jobs",
+        "holds",
+        "seq",
+        "priority",
+        "token",
+        "retries",
+        "nbytes",
+    )
+
+    def __init__(self, key: Key, seq: int, priority: int) -> None:
+        self.key = key
+        self.state: str = WAITING
+        self.deps: list[_Task] = []
+        self.waiting_on = 0
+        self.dependents: set[_Task] = set()
+        self.jobs: set[_Job] = set()
+        self.output_jobs: set[_Job] | None = None
+        self.holds = 0
+        self.seq = seq
+        self.priority = priority
+        self.token = -1
+        self.retries = 0
+        self.nbytes = 0
+
+    def __repr__(self) -> str:
+        return f"<Task {self.key!r} {self.state}>"
+
+
+_Transition = Callable[["SchedulerState", _Task], None]
+
+
+class SchedulerState:
+    """The scheduler core. Feed events to :meth:`handle`, carry out what it returns."""
+
+    __slots__ = (
+        "_tasks",
+        "_jobs",
+        "_ready",
+        "_n_ready",
+        "_n_running",
+        "_n_slots",
+        "_max_retries",
+        "_seq",
+        "_token",
+        "_nbytes",
+        "_out",
+        "_stimulus_id",
+        "_handlers",
+    )
+
+    def __init__(self, n_slots: int, max_retries: int = 3) -> None:
+        if n_slots < 0:
+            raise ValueError(f"n_slots must be >= 0, got {n_slots}")
+        if max_retries < 0:
+            raise ValueError(f"max_retries must be >= 0, got {max_retries}")
+        self._tasks: dict[Key, _Task] = {}
+        self._jobs: dict[JobId, _Job] = {}
+        self._ready: list[tuple[int, int, int, _Task]] = []
+        self._n_ready = 0
+        self._n_running = 0
+        self._n_slots = n_slots
+        self._max_retries = max_retries
+        self._seq = 0
+        self._token = 0
+        self._nbytes = 0
+        self._out: list[Instruction] = []
+        self._stimulus_id = ""
+        self._handlers: dict[type[SchedulerEvent], Callable[[Any], None]] = {
+            TaskFinished: self._handle_task_finished,
+            GraphSubmitted: self._handle_graph_submitted,
+            KeysReleased: self._handle_keys_released,
+            TaskFailed: self._handle_task_failed,
+            JobCancelled: self._handle_job_cancelled,
+            SlotsChanged: self._handle_slots_changed,
+        }
+
+    # ------------------------------------------------------------------ entry point
+
+    def handle(self, *events: SchedulerEvent) -> list[Instruction]:
+        """Apply ``events`` in order and return the instructions they caused, in order.
+
+        An invalid event (``ValueError``: unknown dependency, duplicate live job id,
+        negative slot count) changes nothing; the instructions of the events before it in
+        the same call are kept and returned by the next call (``handle()`` collects them).
+        """
+        handlers = self._handlers
+        for event in events:
+            handler = handlers.get(type(event))
+            if handler is None:
+                raise TypeError(f"not a scheduler event: {event!r}")
+            self._stimulus_id = event.stimulus_id
+            handler(event)
+            if self._n_ready:
+                if self._n_running < self._n_slots:
+                    self._schedule()
+            elif self._ready:
+                self._ready.clear()  # only stale entries are left
+        out = self._out
+        self._out = []
+        return out
+
+    # ------------------------------------------------------------------ accessors
+
+    def task_state(self, key: Key) -> str | None:
+        """State of ``key`` (``"waiting"``, ``"ready"``, ...) or None when forgotten."""
+        ts = self._tasks.get(key)
+        return None if ts is None else ts.state
+
+    @property
+    def n_running(self) -> int:
+        return self._n_running
+
+    @property
+    def n_ready(self) -> int:
+        return self._n_ready
+
+    @property
+    def n_slots(self) -> int:
+        return self._n_slots
+
+    @property
+    def nbytes_in_memory(self) -> int:
+        """Sum of the ``nbytes`` reported for the keys in memory."""
+        return self._nbytes
+
+    def holds(self, key: Key) -> int:
+        """Client holds on ``key`` (0 for unknown keys)."""
+        ts = self._tasks.get(key)
+        return 0 if ts is None else ts.holds
+
+    def keys_in_memory(self) -> set[Key]:
+        """Keys whose data the shell must keep (O(number of known keys))."""
+        return {key for key, ts in self._tasks.items() if ts.state == MEMORY}
+
+    def live_jobs(self) -> set[JobId]:
+        """Jobs submitted and neither finished nor failed."""
+        return set(self._jobs)
+
+    def __repr__(self) -> str:
+        return (
+            f"<SchedulerState tasks={len(self._tasks)} jobs={len(self._jobs)} "
+            f"ready={self._n_ready} running={self._n_running}/{self._n_slots}>"
+        )
+
+    # ------------------------------------------------------------------ event handlers
+
+    def _handle_graph_submitted(self, ev: GraphSubmitted) -> None:
+        job_id = ev.job_id
+        if job_id in self._jobs:
+            raise ValueError(f"job {job_id!r} is already live")
+        tasks = self._tasks
+        graph = ev.dependencies
+
+        # Phase 1, no mutation: walk back from the outputs, stopping at known keys.
+        new: dict[Key, tuple[Key, ...]] = {}
+        joined: set[_Task] = set()
+        stack = list(ev.outputs)
+        while stack:
+            key = stack.pop()
+            if key in new:
+                continue
+            ts = tasks.get(key)
+            if ts is not None:
+                if ts.state != MEMORY:
+                    joined.add(ts)
+                continue
+            try:
+                deps = graph[key]
+            except KeyError:
+                raise ValueError(_unknown_key_message(key, ev)) from None
+            new[key] = deps
+            stack.extend(deps)
+
+        # Phase 2: create and link the records.
+        seq = self._seq
+        self._seq = seq + 1
+        job = _Job(job_id, seq, ev.outputs)
+        priorities = ev.priorities
+        created: list[_Task] = []
+        for key in new:
+            ts = _Task(key, seq, priorities.get(key, 0))
+            ts.jobs.add(job)
+            tasks[key] = ts
+            created.append(ts)
+        for ts, dep_keys in zip(created, new.values()):
+            n = 0
+            deps_list = ts.deps
+            for dep_key in dep_keys:
+                dts = tasks[dep_key]
+                dependents = dts.dependents
+                if ts in dependents:  # the same key read twice
+                    continue
+                dependents.add(ts)
+                deps_list.append(dts)
+                if dts.state != MEMORY:
+                    n += 1
+            ts.waiting_on = n
+        for ts in joined:
+            ts.jobs.add(job)
+        job.tasks = [*created, *joined]
+
+        missing = 0
+        for key in ev.outputs:
+            ts = tasks[key]
+            output_jobs = ts.output_jobs
+            if output_jobs is None:
+                output_jobs = ts.output_jobs = set()
+            elif job in output_jobs:
+                continue
+            output_jobs.add(job)
+            job.out_tasks.append(ts)
+            if ts.state != MEMORY:
+                missing += 1
+        job.missing = missing
+        self._jobs[job_id] = job
+
+        for ts in created:
+            if ts.waiting_on == 0:
+                self._transition(ts, READY)
+        if missing == 0:
+            self._finish_job(job)
+
+    def _handle_task_finished(self, ev: TaskFinished) -> None:
+        ts = self._tasks.get(ev.key)
+        if ts is None or ts.state != RUNNING:
+            return  # stale report (e.g. a duplicate); nothing to do
+        ts.nbytes = ev.nbytes
+        self._transition(ts, MEMORY)
+
+    def _handle_task_failed(self, ev: TaskFailed) -> None:
+        ts = self._tasks.get(ev.key)
+        if ts is None or ts.state != RUNNING:
+            return  # stale report
+        if not ts.jobs and not ts.dependents:
+            # an orphan: nobody needs it any more, so neither retry nor fail any job
+            deps = ts.deps
+            self._transition(ts, FORGOTTEN)
+            self._forget_unneeded(deps)
+            return
+        if ev.retriable and ts.retries < self._max_retries:
+            ts.retries += 1
+            self._transition(ts, READY)
+            return
+        deps = ts.deps
+        self._transition(ts, ERRED)
+        self._forget_unneeded(deps)
+
+        # Every job that needs the key directly or through a waiting dependent fails.
+        failed: set[_Job] = set()
+        seen = {ts}
+        stack = [ts]
+        while stack:
+            t = stack.pop()
+            failed.update(t.jobs)
+            if t.output_jobs:
+                failed.update(t.output_jobs)
+            for d in t.dependents:
+                if d not in seen:
+                    seen.add(d)
+                    stack.append(d)
+        for job in sorted(failed, key=_job_seq):
+            self._fail_job(job, ts.key, ev.error)
+        self._forget_unneeded((ts,))
+
+    def _handle_job_cancelled(self, ev: JobCancelled) -> None:
+        job = self._jobs.get(ev.job_id)
+        if job is not None:
+            self._fail_job(job, None, CancelledError())
+
+    def _handle_keys_released(self, ev: KeysReleased) -> None:
+        tasks = self._tasks
+        for key in ev.keys:
+            ts = tasks.get(key)
+            if ts is None or ts.holds == 0:
+                continue  # no hold: ignored (the client may race with a failed job)
+            ts.holds -= 1
+            if ts.holds == 0 and not ts.dependents and not ts.output_jobs:
+                self._transition(ts, FORGOTTEN)
+
+    def _handle_slots_changed(self, ev: SlotsChanged) -> None:
+        if ev.n_slots < 0:
+            raise ValueError(f"n_slots must be >= 0, got {ev.n_slots}")
+        self._n_slots = ev.n_slots
+
+    # ------------------------------------------------------------------ helpers
+
+    def _schedule(self) -> None:
+        """Start ready tasks, best first, while slots are free."""
+        heap = self._ready
+        while self._n_ready and self._n_running < self._n_slots:
+            _, _, token, ts = heappop(heap)
+            if ts.token == token and ts.state == READY:
+                self._transition(ts, RUNNING)
+        if not self._n_ready:
+            heap.clear()
+
+    def _finish_job(self, job: _Job) -> None:
+        del self._jobs[job.job_id]
+        for ts in job.out_tasks:
+            assert ts.output_jobs is not None
+            ts.output_jobs.discard(job)
+        tasks = self._tasks
+        for key in job.outputs:
+            tasks[key].holds += 1
+        self._out.append(JobFinished(self._stimulus_id, job.job_id))
+
+    def _fail_job(self, job: _Job, key: Key | None, error: BaseException) -> None:
+        del self._jobs[job.job_id]
+        self._out.append(JobFailed(self._stimulus_id, job.job_id, key, error))
+        for ts in job.out_tasks:
+            assert ts.output_jobs is not None
+            ts.output_jobs.discard(job)
+        for ts in job.tasks:
+            ts.jobs.discard(job)
+        self._forget_unneeded(job.tasks)
+        self._forget_unneeded(job.out_tasks)
+
+    def _forget_unneeded(self, start: Iterable[_Task]) -> None:
+        """Forget the unneeded records among ``start`` and, transitively, their deps."""
+        stack = list(start)
+        while stack:
+            ts = stack.pop()
+            state = ts.state
+            if state == MEMORY:
+                if not ts.holds and not ts.dependents and not ts.output_jobs:
+                    self._transition(ts, FORGOTTEN)
+            elif state == WAITING or state == READY or state == ERRED:
+                if not ts.jobs and not ts.dependents:
+                    stack.extend(ts.deps)
+                    self._transition(ts, FORGOTTEN)
+            # RUNNING: an orphan is left to finish; FORGOTTEN: a stale reference
+
+    def _push_ready(self, ts: _Task) -> None:
+        token = self._token
+        self._token = token + 1
+        ts.token = token
+        heappush(self._ready, (ts.seq, ts.priority, token, ts))
+
+    def _unlink_deps(self, ts: _Task) -> None:
+        for dts in ts.deps:
+            dts.dependents.discard(ts)
+        ts.deps = []
+
+    # ------------------------------------------------------------------ transitions
+
+    def _transition(self, ts: _Task, finish: str) -> None:
+        func = self._TRANSITIONS.get((ts.state, finish))
+        if func is None:
+            raise AssertionError(f"impossible transition {ts.state} -> {finish} for {ts.key!r}")
+        func(self, ts)
+
+    def _t_waiting_ready(self, ts: _Task) -> None:
+        ts.state = READY
+        self._n_ready += 1
+        self._push_ready(ts)
+
+    def _t_ready_running(self, ts: _Task) -> None:
+        ts.state = RUNNING
+        ts.token = -1
+        self._n_ready -= 1
+        self._n_running += 1
+        self._out.append(Execute(self._stimulus_id, ts.key))
+
+    def _t_running_ready(self, ts: _Task) -> None:
+        """A retry."""
+        ts.state = READY
+        self._n_running -= 1
+        self._n_ready += 1
+        self._push_ready(ts)
+
+    def _t_running_memory(self, ts: _Task) -> None:
+        ts.state = MEMORY
+        self._n_running -= 1
+        self._nbytes += ts.nbytes
+        ts.jobs.clear()
+        for dts in ts.dependents:
+            dts.waiting_on -= 1
+            if dts.waiting_on == 0:
+                self._transition(dts, READY)
+        deps = ts.deps
+        ts.deps = []
+        for dts in deps:
+            dependents = dts.dependents
+            dependents.discard(ts)
+            if not dependents and not dts.holds and not dts.output_jobs:
+                self._transition(dts, FORGOTTEN)
+        output_jobs = ts.output_jobs
+        if output_jobs:
+            for job in list(output_jobs):
+                job.missing -= 1
+                if job.missing == 0:
+                    self._finish_job(job)
+        if not ts.holds and not ts.dependents and not ts.output_jobs:
+            self._transition(ts, FORGOTTEN)
+
+    def _t_running_erred(self, ts: _Task) -> None:
+        ts.state = ERRED
+        self._n_running -= 1
+        self._unlink_deps(ts)
+
+    def _t_running_forgotten(self, ts: _Task) -> None:
+        """An orphan failed: nobody needs it."""
+        self._n_running -= 1
+        self._unlink_deps(ts)
+        self._drop(ts)
+
+    def _t_waiting_forgotten(self, ts: _Task) -> None:
+        self._unlink_deps(ts)
+        self._drop(ts)
+
+    def _t_ready_forgotten(self, ts: _Task) -> None:
+        self._n_ready -= 1
+        ts.token = -1
+        self._unlink_deps(ts)
+        self._drop(ts)
+
+    def _t_erred_forgotten(self, ts: _Task) -> None:
+        self._drop(ts)
+
+    def _t_memory_forgotten(self, ts: _Task) -> None:
+        self._nbytes -= ts.nbytes
+        self._out.append(Release(self._stimulus_id, ts.key))
+        self._drop(ts)
+
+    def _drop(self, ts: _Task) -> None:
+        ts.state = FORGOTTEN
+        del self._tasks[ts.key]
+
+    _TRANSITIONS: ClassVar[dict[tuple[str, str], _Transition]] = {
+        (WAITING, READY): _t_waiting_ready,
+        (WAITING, FORGOTTEN): _t_waiting_forgotten,
+        (READY, RUNNING): _t_ready_running,
+        (READY, FORGOTTEN): _t_ready_forgotten,
+        (RUNNING, MEMORY): _t_running_memory,
+        (RUNNING, READY): _t_running_ready,
+        (RUNNING, ERRED): _t_running_erred,
+        (RUNNING, FORGOTTEN): _t_running_forgotten,
+        (ERRED, FORGOTTEN): _t_erred_forgotten,
+        (MEMORY, FORGOTTEN): _t_memory_forgotten,
+    }
+
+    # ------------------------------------------------------------------ invariants
+
+    def validate_state(self) -> None:
+        """Check every invariant (O(tasks + edges)); raise AssertionError on a violation."""
+        tasks = self._tasks
+        jobs = self._jobs
+        live_jobs = set(jobs.values())
+        n_ready = n_running = nbytes = 0
+        for key, ts in tasks.items():
+            assert ts.key == key, f"record of {key!r} has key {ts.key!r}"
+            state = ts.state
+            assert state in (WAITING, READY, RUNNING, MEMORY), f"{ts!r}: bad state"
+            assert ts.holds >= 0, f"{ts!r}: negative holds"
+            if ts.holds:
+                assert state == MEMORY, f"{ts!r}: held but not in memory"
+            assert ts.retries <= self._max_retries, f"{ts!r}: too many retries"
+            for dts in ts.deps:
+                assert tasks.get(dts.key) is dts, f"{ts!r}: dependency {dts!r} is forgotten"
+                assert ts in dts.dependents, f"{ts!r} missing from dependents of {dts!r}"
+            assert len(set(ts.deps)) == len(ts.deps), f"{ts!r}: duplicate deps"
+            for dts in ts.dependents:
+                assert tasks.get(dts.key) is dts, f"{ts!r}: dependent {dts!r} is forgotten"
+                assert dts.state != MEMORY, f"{ts!r}: dependent {dts!r} is in memory"
+                assert ts in dts.deps, f"{ts!r} missing from deps of its dependent {dts!r}"
+            for job in ts.jobs:
+                assert job in live_jobs, f"{ts!r}: needed by dead job {job!r}"
+            for job in ts.output_jobs or ():
+                assert job in live_jobs, f"{ts!r}: output of dead job {job!r}"
+                assert ts in job.out_tasks, f"{ts!r}: not an output of {job!r}"
+            waiting_on = sum(1 for dts in ts.deps if dts.state != MEMORY)
+            needed = bool(ts.jobs or ts.dependents)
+            if state == MEMORY:
+                nbytes += ts.nbytes
+                assert not ts.deps, f"{ts!r}: still linked to its deps"
+                assert not ts.jobs, f"{ts!r}: in memory with jobs"
+                assert ts.holds or ts.dependents or ts.output_jobs, f"{ts!r}: should be released"
+            elif state == WAITING:
+                assert waiting_on > 0, f"{ts!r}: all deps in memory but waiting"
+                assert ts.waiting_on == waiting_on, f"{ts!r}: waiting_on {ts.waiting_on}"
+                assert needed, f"{ts!r}: unneeded but not forgotten"
+            elif state == READY:
+                n_ready += 1
+                assert waiting_on == 0, f"{ts!r}: ready with deps not in memory"
+                assert ts.waiting_on == 0, f"{ts!r}: waiting_on {ts.waiting_on}"
+                assert ts.token >= 0, f"{ts!r}: no heap entry"
+                assert needed, f"{ts!r}: unneeded but not forgotten"
+            else:
+                n_running += 1
+                assert waiting_on == 0, f"{ts!r}: running with deps not in memory"
+        assert n_ready == self._n_ready, f"n_ready {self._n_ready} != {n_ready}"
+        assert n_running == self._n_running, f"n_running {self._n_running} != {n_running}"
+        assert nbytes == self._nbytes, f"nbytes {self._nbytes} != {nbytes}"
+        heap_tokens = {token for _, _, token, ts in self._ready if ts.state == READY}
+        for ts in tasks.values():
+            if ts.state == READY:
+                assert ts.token in heap_tokens, f"{ts!r}: missing from the ready heap"
+        if self._n_ready:
+            assert self._n_running >= self._n_slots, "free slot while tasks are ready"
+        else:
+            assert not self._ready, "stale heap entries kept with nothing ready"
+        for job_id, job in jobs.items():
+            assert job.job_id == job_id, f"{job!r} filed under {job_id!r}"
+            assert job.seq < self._seq, f"{job!r}: seq from the future"
+            missing = 0
+            for ts in job.out_tasks:
+                assert tasks.get(ts.key) is ts, f"{job!r}: output {ts!r} is forgotten"
+                assert job in (ts.output_jobs or ()), f"{job!r}: {ts!r} unlinked"
+                if ts.state != MEMORY:
+                    missing += 1
+            assert {ts.key for ts in job.out_tasks} == set(job.outputs), f"{job!r}: outputs"
+            assert missing == job.missing, f"{job!r}: missing {job.missing} != {missing}"
+            assert missing > 0, f"{job!r}: all outputs in memory but not finished"
+
+
+def _job_seq(job: _Job) -> int:
+    return job.seq
+
+
+def _unknown_key_message(key: Key, ev: GraphSubmitted) -> str:
+    readers = [k for k, deps in ev.dependencies.items() if key in deps]
+    if readers:
+        where = f"read by task {readers[0]!r}"
+    else:
+        where = "an output"
+    return (
+        f"job {ev.job_id!r}: unknown key {key!r} ({where}): it is not a task of the "
+        "submitted graph, not in memory and not being computed for another job"
+    )

@@ -1,0 +1,186 @@
+"""The engine session: plans executions, runs their stages on a runtime, keeps results.
+
+Results of executed nodes stay in the runtime's store, one scheduler hold per chunk key,
+until the last node that references the key is garbage-collected (a ``weakref.finalize``
+drops the hold). Later executions read them instead of recomputing.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import weakref
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jupyter_mars.engine.executors.threads import JobHandle, ThreadRuntime
+from jupyter_mars.engine.future import ExecutionFuture, Progress
+from jupyter_mars.engine.graph import Key
+from jupyter_mars.engine.node import Node, Tiled, op_name_of
+from jupyter_mars.engine.plan import plan_stages
+from jupyter_mars.engine.progressbar import TextProgressBar
+
+
+class ExecutionCancelled(Exception):
+    pass
+
+
+def _annotate(error: BaseException, key: Key | None) -> BaseException:
+    if key is not None and sys.version_info >= (3, 11):
+        note = f"raised by operator {op_name_of(key)!r} computing chunk {key!r}"
+        if note not in getattr(error, "__notes__", ()):
+            error.add_note(note)
+    return error
+
+
+class EngineSession:
+    def __init__(self, runtime: ThreadRuntime) -> None:
+        self.runtime = runtime
+        self.executed: dict[str, Tiled] = {}
+        self._refs: Counter[Key] = Counter()
+        self._lock = threading.RLock()
+        self._closed = False
+
+    # ---- execution -----------------------------------------------------------------------
+
+    def run(
+        self,
+        nodes: Sequence[Node],
+        progress: Progress,
+        show_progress: bool = False,
+        cancelled: threading.Event | None = None,
+    ) -> None:
+        """Compute ``nodes`` and keep their results; raise the first task error."""
+        if self._closed:
+            raise RuntimeError("the session is closed; create a new one with new_session()")
+        targets = list(dict.fromkeys(nodes))
+        bar = TextProgressBar() if show_progress else None
+        stage_holds: list[tuple[Key, ...]] = []
+        try:
+            with self._lock:
+                stages = plan_stages(targets, dict(self.executed))
+                stage = next(stages)
+            while True:
+                if cancelled is not None and cancelled.is_set():
+                    raise ExecutionCancelled("the execution was cancelled")
+                job = self.runtime.submit(stage.graph, stage.outputs, stage.priorities)
+                progress.add_job(job)
+                self._wait(job, progress, bar)
+                if job.error is not None:
+                    raise _annotate(job.error, job.failed_key)
+                stage_holds.append(stage.outputs)
+                shapes = {k: self.runtime.shapes[k] for k in stage.outputs if k in self.runtime.shapes}
+                try:
+                    stage = stages.send(shapes)
+                except StopIteration as stop:
+                    tiled: dict[str, Tiled] = stop.value
+                    break
+            final = stage_holds.pop()
+            self._keep(targets, tiled, final)
+        finally:
+            for keys in stage_holds:
+                self.runtime.release_keys(keys)
+            progress.finish()
+            if bar is not None:
+                bar.close()
+
+    def _wait(self, job: JobHandle, progress: Progress, bar: TextProgressBar | None) -> None:
+        try:
+            while not job.done.wait(0.1):
+                if bar is not None:
+                    bar.update(progress.fraction())
+        except KeyboardInterrupt:
+            self.runtime.cancel(job)
+            job.done.wait()
+            raise
+
+    def _keep(self, targets: list[Node], tiled: dict[str, Tiled], final: tuple[Key, ...]) -> None:
+        with self._lock:
+            for key in final:
+                if self._refs[key] > 0:
+                    # already held for an earlier result: drop the job's extra hold
+                    self.runtime.release_keys((key,))
+            for node in targets:
+                if node.key in self.executed:
+                    continue
+                t = tiled[node.key]
+                keys = tuple(t.flat_keys())
+                self.executed[node.key] = t
+                self._refs.update(keys)
+                weakref.finalize(node, self._drop, node.key, keys)
+
+    def _drop(self, node_key: str, keys: tuple[Key, ...]) -> None:
+        with self._lock:
+            self.executed.pop(node_key, None)
+            unheld = []
+            for key in keys:
+                self._refs[key] -= 1
+                if self._refs[key] <= 0:
+                    del self._refs[key]
+                    unheld.append(key)
+        if unheld and not self._closed:
+            self.runtime.release_keys(tuple(unheld))
+
+    def submit(
+        self, nodes: Sequence[Node], show_progress: bool = False, result: Any = None
+    ) -> ExecutionFuture:
+        """Run ``nodes`` in a background thread; the future resolves to ``result``."""
+        progress = Progress()
+        future = ExecutionFuture(progress, self.runtime.cancel)
+
+        def drive() -> None:
+            try:
+                self.run(nodes, progress, show_progress, future._cancel_requested)
+            except BaseException as exc:  # noqa: BLE001 - handed to the future
+                if not future.cancelled():
+                    future.set_exception(exc)
+                return
+            if not future.cancelled():
+                future.set_result(result)
+
+        threading.Thread(target=drive, name="mars-execute", daemon=True).start()
+        return future
+
+    # ---- results ---------------------------------------------------------------------------
+
+    def is_executed(self, node: Node) -> bool:
+        return node.key in self.executed
+
+    def fetch(self, node: Node) -> Any:
+        t = self.executed.get(node.key)
+        if t is None:
+            raise ValueError("Cannot fetch unexecuted tensor; call .execute() first")
+        return assemble(t, [self.runtime.get(k) for k in t.flat_keys()], node.dtype)
+
+    def close(self) -> None:
+        self._closed = True
+        self.runtime.close()
+        self.executed.clear()
+        self._refs.clear()
+
+
+def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
+    """Put chunk arrays together into one NumPy array, following the chunk grid."""
+    if len(chunks) == 1:
+        return chunks[0]
+    grid = tiled.numblocks
+    shape = tuple(
+        sum(chunks[_flat(grid, axis, i)].shape[axis] for i in range(n))
+        for axis, n in enumerate(grid)
+    )
+    out = np.empty(shape, dtype=chunks[0].dtype if chunks else dtype)
+    starts = [np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))]) for a, n in enumerate(grid)]
+    for flat, index in enumerate(np.ndindex(*grid)):
+        region = tuple(slice(starts[a][i], starts[a][i + 1]) for a, i in enumerate(index))
+        out[region] = chunks[flat]
+    return out
+
+
+def _flat(grid: tuple[int, ...], axis: int, i: int) -> int:
+    """Flat index of the chunk at position ``i`` along ``axis`` and 0 elsewhere."""
+    index = [0] * len(grid)
+    index[axis] = i
+    return int(np.ravel_multi_index(index, grid)) if grid else 0

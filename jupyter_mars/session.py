@@ -1,0 +1,158 @@
+"""Sessions: where tensors are executed and their results kept.
+
+``new_session()`` with no address starts the embedded runtime in this process and makes
+it the default session; ``execute``/``fetch`` use the default session unless given one.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from jupyter_mars.config import options
+from jupyter_mars.engine.executors.threads import ThreadRuntime
+from jupyter_mars.engine.future import Progress
+from jupyter_mars.engine.session import EngineSession
+from jupyter_mars.tensor.core import Tensor
+
+_default: Session | None = None
+_default_lock = threading.Lock()
+
+
+def available_cpus() -> int:
+    """Cores this process may run on (its CPU affinity), not the machine's total."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class ExecutableTuple(tuple):  # type: ignore[type-arg]
+    """The tensors of one ``execute`` call; ``fetch()`` gives their data."""
+
+    def execute(self, session: Session | None = None, **kwargs: Any) -> Any:
+        return execute(*self, session=session, **kwargs)
+
+    def fetch(self, session: Session | None = None) -> list[Any]:
+        return [t.fetch(session=session) for t in self]
+
+
+class Session:
+    """An embedded session: chunk tasks run on ``n_cpu`` threads of this process."""
+
+    def __init__(self, n_cpu: int | None = None) -> None:
+        n = n_cpu or options.n_cpu or available_cpus()
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
+        self.n_cpu = n
+        self._engine = EngineSession(ThreadRuntime(n_threads=n, n_cpu=n))
+
+    @property
+    def engine(self) -> EngineSession:
+        return self._engine
+
+    def execute(
+        self, *tensors: Any, wait: bool = True, show_progress: bool | None = None, **kwargs: Any
+    ) -> Any:
+        """Compute ``tensors`` and keep their results for ``fetch`` and later graphs.
+
+        Returns the tensor (or a tuple of them); with ``wait=False`` a future whose
+        ``result()`` is that.
+        """
+        if kwargs:
+            raise TypeError(f"execute() got unexpected keyword arguments {sorted(kwargs)}")
+        targets = _flatten(tensors)
+        show = options.show_progress if show_progress is None else bool(show_progress)
+        result: Any = targets[0] if len(tensors) == 1 and len(targets) == 1 else ExecutableTuple(targets)
+        nodes = [t.node for t in targets]
+        if not wait:
+            return self._engine.submit(nodes, show_progress=show, result=result)
+        self._engine.run(nodes, Progress(), show_progress=show)
+        return result
+
+    def fetch(self, *tensors: Any) -> Any:
+        targets = _flatten(tensors)
+        data = [self._engine.fetch(t.node) for t in targets]
+        return data[0] if len(tensors) == 1 and len(targets) == 1 else data
+
+    def is_executed(self, tensor: Tensor) -> bool:
+        return self._engine.is_executed(tensor.node)
+
+    def close(self) -> None:
+        global _default
+        self._engine.close()
+        with _default_lock:
+            if _default is self:
+                _default = None
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def as_default(self) -> Session:
+        global _default
+        with _default_lock:
+            _default = self
+        return self
+
+    def __repr__(self) -> str:
+        return f"<Session embedded n_cpu={self.n_cpu}>"
+
+
+def _flatten(items: Iterable[Any]) -> list[Tensor]:
+    out: list[Tensor] = []
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            out.extend(_flatten(item))
+        elif isinstance(item, Tensor):
+            out.append(item)
+        else:
+            raise TypeError(f"execute() takes tensors, got {type(item).__name__}")
+    return out
+
+
+def new_session(address: str | None = None, *, n_cpu: int | None = None, default: bool = True) -> Session:
+    """A session; with no address, the embedded runtime in this process."""
+    if address is not None:
+        raise NotImplementedError(
+            "connecting to a cluster address is not available yet; "
+            "use new_session() for the embedded runtime"
+        )
+    session = Session(n_cpu=n_cpu)
+    if default:
+        session.as_default()
+    return session
+
+
+def get_default_session() -> Session | None:
+    return _default
+
+
+def _session(session: Session | None) -> Session:
+    global _default
+    if session is not None:
+        return session
+    with _default_lock:
+        if _default is None:
+            _default = Session()
+        return _default
+
+
+def execute(*tensors: Any, session: Session | None = None, **kwargs: Any) -> Any:
+    return _session(session).execute(*tensors, **kwargs)
+
+
+def fetch(*tensors: Any, session: Session | None = None) -> Any:
+    return _session(session).fetch(*tensors)
+
+
+def executed_data(tensor: Tensor) -> Any:
+    """The data of ``tensor`` if the default session holds it, else None."""
+    session = _default
+    if session is None or not session.is_executed(tensor):
+        return None
+    return session.fetch(tensor)

@@ -1,0 +1,53 @@
+"""``jupyter_mars.tensor`` (imported as ``mt``): NumPy's API, lazy and chunked.
+
+Each family of functions lives in its own module and lists its public names in
+``__all__``; methods of ``Tensor`` are attached by the module that implements them.
+"""
+
+from jupyter_mars.tensor import (
+    arithmetic,
+    creation,
+    datasource,
+    fft,
+    indexing,
+    linalg,
+    products,
+    random,
+    reduction,
+    shape,
+    sorting,
+    statistics,
+    ufuncs,
+)
+from jupyter_mars.tensor.arithmetic import *  # noqa: F403
+from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.tensor.creation import *  # noqa: F403
+from jupyter_mars.tensor.datasource import *  # noqa: F403
+from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.indexing import *  # noqa: F403
+from jupyter_mars.tensor.products import *  # noqa: F403
+from jupyter_mars.tensor.reduction import *  # noqa: F403
+from jupyter_mars.tensor.shape import *  # noqa: F403
+from jupyter_mars.tensor.sorting import *  # noqa: F403
+from jupyter_mars.tensor.statistics import *  # noqa: F403
+from jupyter_mars.tensor.ufuncs import *  # noqa: F403
+
+__all__ = sorted(
+    {
+        "Tensor",
+        "elemwise",
+        "fft",
+        "linalg",
+        "random",
+        *arithmetic.__all__,
+        *creation.__all__,
+        *datasource.__all__,
+        *indexing.__all__,
+        *products.__all__,
+        *reduction.__all__,
+        *shape.__all__,
+        *sorting.__all__,
+        *statistics.__all__,
+        *ufuncs.__all__,
+    }
+)

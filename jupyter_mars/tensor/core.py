@@ -1,0 +1,191 @@
+"""``Tensor``: the user's handle on a lazy array expression.
+
+A tensor wraps an expression ``Node``; ``__setitem__`` rebinds it to a new node, as in
+Mars. Shape and dtype are known without computing (a data-dependent length is ``nan``
+until executed). Operators and methods are thin calls into the tensor functions.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from jupyter_mars.config import options
+from jupyter_mars.engine.node import Node, Op
+
+# numpy functions that dispatch to mt.<name> through __array_function__
+_ARRAY_FUNCTION_SKIP = frozenset({"shape", "ndim", "size", "result_type", "can_cast"})
+
+
+class Tensor:
+    __slots__ = ("_node", "__weakref__")
+    __array_priority__ = 20
+
+    def __init__(self, node: Node) -> None:
+        self._node = node
+
+    # ---- meta ---------------------------------------------------------------------------
+
+    @property
+    def node(self) -> Node:
+        return self._node
+
+    @property
+    def key(self) -> str:
+        return self._node.key
+
+    @property
+    def shape(self) -> tuple[Any, ...]:
+        return tuple(int(n) if not math.isnan(n) else math.nan for n in self._node.shape)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self._node.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._node.shape)
+
+    @property
+    def size(self) -> Any:
+        return math.prod(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> Any:
+        return self.size * self.itemsize
+
+    @property
+    def op(self) -> Op:
+        return self._node.op
+
+    @property
+    def inputs(self) -> list[Tensor]:
+        return [Tensor(n) for n in self._node.inputs]
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        n = self.shape[0]
+        if isinstance(n, float) and math.isnan(n):
+            raise ValueError("the length is unknown until the tensor is executed")
+        return int(n)
+
+    # ---- execution ---------------------------------------------------------------------
+
+    def execute(self, session: Any = None, **kwargs: Any) -> Any:
+        from jupyter_mars.session import execute
+
+        return execute(self, session=session, **kwargs)
+
+    def fetch(self, session: Any = None) -> Any:
+        from jupyter_mars.session import fetch
+
+        return fetch(self, session=session)
+
+    def _executed_data(self) -> Any:
+        from jupyter_mars.session import executed_data
+
+        return executed_data(self)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
+        data = self._executed_data()
+        if data is None:
+            self.execute()
+            data = self._executed_data()
+        arr = np.asarray(data)
+        return arr.astype(dtype) if dtype is not None else arr
+
+    def to_numpy(self) -> np.ndarray[Any, Any]:
+        return self.__array__()
+
+    def __repr__(self) -> str:
+        data = self._executed_data()
+        if data is not None:
+            return repr(np.asarray(data))
+        return f"Tensor <op={self._node.op.label()}, shape={self.shape}, dtype={self.dtype}, key={self.key}>"
+
+    def __str__(self) -> str:
+        data = self._executed_data()
+        return str(np.asarray(data)) if data is not None else repr(self)
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError(
+                "The truth value of a tensor with more than one element is ambiguous. "
+                "Use a.any() or a.all()"
+            )
+        return bool(self.__array__())
+
+    def __float__(self) -> float:
+        return float(self.__array__())
+
+    def __int__(self) -> int:
+        return int(self.__array__())
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "iub":
+            raise TypeError("only integer tensors can be used as an index")
+        return int(self.__array__())
+
+    def __complex__(self) -> complex:
+        return complex(self.__array__())
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # ---- numpy protocols -----------------------------------------------------------------
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from jupyter_mars.tensor import ufuncs
+
+        if method != "__call__" or kwargs.get("out") is not None:
+            return NotImplemented
+        func = getattr(ufuncs, ufunc.__name__, None)
+        if func is None:
+            return NotImplemented
+        return func(*inputs, **kwargs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        import jupyter_mars.tensor as mt
+
+        target: Any = mt
+        for part in func.__module__.split(".")[1:]:
+            target = getattr(target, part, None)
+            if target is None:
+                break
+        impl = getattr(target, func.__name__, None) if target is not None else None
+        if impl is None or func.__name__ in _ARRAY_FUNCTION_SKIP:
+            return NotImplemented
+        return impl(*args, **kwargs)
+
+    # ---- operators -------------------------------------------------------------------------
+    # defined in jupyter_mars.tensor.ufuncs and attached below, to keep this module small
+
+
+def is_scalar(x: Any) -> bool:
+    return isinstance(x, (numbers.Number, np.generic, str, bytes)) or x is None
+
+
+def new_tensor(op: Op, inputs: Sequence[Tensor], shape: Sequence[Any], dtype: Any) -> Tensor:
+    """Build a tensor from an operator; in eager mode, execute it at once."""
+    node = Node(op, [t._node for t in inputs], tuple(shape), np.dtype(dtype))
+    t = Tensor(node)
+    if options.eager_mode:
+        t.execute()
+    return t
+
+
+def unknown_shape(shape: Sequence[Any]) -> bool:
+    return any(isinstance(n, float) and math.isnan(n) for n in shape)
