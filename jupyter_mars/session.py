@@ -43,7 +43,7 @@ class Session:
     """An embedded session: chunk tasks run on ``n_cpu`` threads of this process."""
 
     def __init__(self, n_cpu: int | None = None) -> None:
-        n = n_cpu or options.n_cpu or available_cpus()
+        n = n_cpu if n_cpu is not None else options.n_cpu or available_cpus()
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
         self.n_cpu = n
@@ -65,7 +65,9 @@ class Session:
             raise TypeError(f"execute() got unexpected keyword arguments {sorted(kwargs)}")
         targets = _flatten(tensors)
         show = options.show_progress if show_progress is None else bool(show_progress)
-        result: Any = targets[0] if len(tensors) == 1 and len(targets) == 1 else ExecutableTuple(targets)
+        result: Any = (
+            targets[0] if len(tensors) == 1 and len(targets) == 1 else ExecutableTuple(targets)
+        )
         nodes = [t.node for t in targets]
         if not wait:
             return self._engine.submit(nodes, show_progress=show, result=result)
@@ -115,7 +117,9 @@ def _flatten(items: Iterable[Any]) -> list[Tensor]:
     return out
 
 
-def new_session(address: str | None = None, *, n_cpu: int | None = None, default: bool = True) -> Session:
+def new_session(
+    address: str | None = None, *, n_cpu: int | None = None, default: bool = True
+) -> Session:
     """A session; with no address, the embedded runtime in this process."""
     if address is not None:
         raise NotImplementedError(

@@ -106,9 +106,7 @@ def normalize_chunk_size(
         elif isinstance(entry, (tuple, list)):
             lengths = tuple(_check_int(x, f"chunk_size[{axis}]") for x in entry)
             if any(x < 0 for x in lengths) or (n > 0 and any(x == 0 for x in lengths)):
-                raise ValueError(
-                    f"chunk_size[{axis}] must hold positive lengths, got {lengths!r}"
-                )
+                raise ValueError(f"chunk_size[{axis}] must hold positive lengths, got {lengths!r}")
             if sum(lengths) != n:
                 raise ValueError(
                     f"chunk_size[{axis}] lengths {lengths!r} sum to {sum(lengths)}, "
@@ -133,9 +131,7 @@ def chunk_slices(lengths: Sequence[int]) -> list[slice]:
     return [slice(int(a), int(b)) for a, b in zip(starts[:-1], starts[1:])]
 
 
-def rechunk_sources(
-    old: Sequence[int], new: Sequence[int]
-) -> list[list[tuple[int, slice]]]:
+def rechunk_sources(old: Sequence[int], new: Sequence[int]) -> list[list[tuple[int, slice]]]:
     """For each new chunk along one axis: the old chunks it reads and the slice of each.
 
     >>> rechunk_sources((3, 3), (2, 4))

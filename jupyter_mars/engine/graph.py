@@ -16,7 +16,8 @@ for both.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 Key = Hashable
@@ -29,34 +30,57 @@ class Ref:
     key: Key
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Task:
-    """``func(*args, **kwargs)`` once every ``Ref`` in the arguments is resolved."""
+    """``func(*args, **kwargs)`` once every ``Ref`` in the arguments is resolved.
+
+    A plain slotted class rather than a dataclass: graphs hold one per chunk, and building
+    them is on the per-chunk hot path. Treat instances as immutable.
+    """
+
+    __slots__ = ("key", "func", "args", "kwargs", "blockwise", "dependencies")
 
     key: Key
     """The key the result is stored under."""
     func: Callable[..., Any]
     """The kernel; it never knows where it runs."""
-    args: tuple[Any, ...] = ()
+    args: tuple[Any, ...]
     """Positional arguments; may contain ``Ref`` and nested ``Task`` objects."""
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    kwargs: Mapping[str, Any]
     """Keyword arguments; may contain ``Ref`` and nested ``Task`` objects."""
-    blockwise: bool = False
+    blockwise: bool
     """True when the task maps its input chunks to one output chunk without changing the
     number of chunks; inputs read only by such a task may be computed inline (fused)."""
-    dependencies: frozenset[Key] = field(init=False)
-    """Keys of the ``Ref`` arguments, nested tasks included (derived)."""
+    dependencies: frozenset[Key]
+    """Keys of the ``Ref`` arguments, nested tasks included."""
 
-    def __post_init__(self) -> None:
-        deps: set[Key] = set()
-        _collect_refs(self.args, deps)
-        if self.kwargs:
-            _collect_refs(tuple(self.kwargs.values()), deps)
-        object.__setattr__(self, "dependencies", frozenset(deps))
+    def __init__(
+        self,
+        key: Key,
+        func: Callable[..., Any],
+        args: tuple[Any, ...] = (),
+        kwargs: Mapping[str, Any] | None = None,
+        blockwise: bool = False,
+        dependencies: frozenset[Key] | None = None,
+    ) -> None:
+        self.key = key
+        self.func = func
+        self.args = args
+        self.kwargs = kwargs if kwargs is not None else _NO_KWARGS
+        self.blockwise = blockwise
+        if dependencies is None:
+            deps: set[Key] = set()
+            _collect_refs(args, deps)
+            if kwargs:
+                _collect_refs(tuple(kwargs.values()), deps)
+            dependencies = frozenset(deps)
+        self.dependencies = dependencies
 
     def __repr__(self) -> str:
         name = getattr(self.func, "__name__", type(self.func).__name__)
         return f"Task({self.key!r}, {name}, deps={sorted(map(repr, self.dependencies))})"
+
+
+_NO_KWARGS: Mapping[str, Any] = MappingProxyType({})
 
 
 Graph = dict[Key, Task]

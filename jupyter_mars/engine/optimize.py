@@ -33,20 +33,28 @@ def _inline(arg: Any, key: Key, task: Task) -> Any:
 
 
 def _replace_ref(consumer: Task, key: Key, producer: Task) -> Task:
-    args = tuple(_inline(a, key, producer) for a in consumer.args)
-    kwargs = {k: _inline(v, key, producer) for k, v in consumer.kwargs.items()}
-    return Task(consumer.key, consumer.func, args, kwargs, blockwise=consumer.blockwise)
+    args = tuple([_inline(a, key, producer) for a in consumer.args])
+    kwargs = (
+        {k: _inline(v, key, producer) for k, v in consumer.kwargs.items()}
+        if consumer.kwargs
+        else None
+    )
+    deps = (consumer.dependencies - {key}) | producer.dependencies
+    return Task(consumer.key, consumer.func, args, kwargs, consumer.blockwise, deps)
 
 
-def fuse(graph: Graph, keep: Collection[Key]) -> Graph:
-    """Fuse single-consumer producers into their consumers; ``keep`` keys stay tasks."""
+def fuse(graph: Graph, keep: Collection[Key], order: list[Key] | None = None) -> Graph:
+    """Fuse single-consumer producers into their consumers; ``keep`` keys stay tasks.
+
+    ``order`` is a topological order of ``graph`` when the caller has one already.
+    """
     consumers: dict[Key, list[Key]] = {}
     for key, task in graph.items():
         for dep in task.dependencies:
             consumers.setdefault(dep, []).append(key)
     out = dict(graph)
     # producers before consumers, so a chain a -> b -> c becomes c(b(a)) step by step
-    for key in toposort(graph):
+    for key in toposort(graph) if order is None else order:
         readers = consumers.get(key)
         if key in keep or readers is None or len(readers) != 1:
             continue

@@ -27,7 +27,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from jupyter_mars.engine.graph import Graph, Key, toposort
-from jupyter_mars.engine.node import TILE_RULES, NeedSizes, Node, TileContext, Tiled, fill_unknown, walk
+from jupyter_mars.engine.node import (
+    TILE_RULES,
+    NeedSizes,
+    Node,
+    TileContext,
+    Tiled,
+    fill_unknown,
+    walk,
+)
 from jupyter_mars.engine.optimize import fuse
 
 
@@ -59,9 +67,10 @@ def _cull(graph: Graph, keys: list[Key], held: set[Key]) -> Graph:
 
 def make_stage(graph: Graph, outputs: list[Key], held: set[Key]) -> Stage:
     culled = _cull(graph, outputs, held)
-    fused = fuse(culled, keep=set(outputs))
-    order = toposort(fused, outputs)
-    return Stage(fused, tuple(outputs), {k: i for i, k in enumerate(order)})
+    order = toposort(culled, outputs)
+    fused = fuse(culled, keep=set(outputs), order=order)
+    priorities = {k: i for i, k in enumerate(order) if k in fused}
+    return Stage(fused, tuple(outputs), priorities)
 
 
 def tile_rule_for(node: Node) -> Any:
@@ -109,4 +118,3 @@ def plan_stages(
             sum(axis) if not any(math.isnan(n) for n in axis) else math.nan for axis in t.nsplits
         )
     return {node.key: tiled[node.key] for node in targets}
-

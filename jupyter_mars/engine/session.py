@@ -72,7 +72,9 @@ class EngineSession:
                 if job.error is not None:
                     raise _annotate(job.error, job.failed_key)
                 stage_holds.append(stage.outputs)
-                shapes = {k: self.runtime.shapes[k] for k in stage.outputs if k in self.runtime.shapes}
+                shapes = {
+                    k: self.runtime.shapes[k] for k in stage.outputs if k in self.runtime.shapes
+                }
                 try:
                     stage = stages.send(shapes)
                 except StopIteration as stop:
@@ -172,7 +174,10 @@ def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
         for axis, n in enumerate(grid)
     )
     out = np.empty(shape, dtype=chunks[0].dtype if chunks else dtype)
-    starts = [np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))]) for a, n in enumerate(grid)]
+    starts = [
+        np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))])
+        for a, n in enumerate(grid)
+    ]
     for flat, index in enumerate(np.ndindex(*grid)):
         region = tuple(slice(starts[a][i], starts[a][i + 1]) for a, i in enumerate(index))
         out[region] = chunks[flat]

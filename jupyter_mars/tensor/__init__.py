@@ -8,22 +8,22 @@ from jupyter_mars.tensor import (
     arithmetic,
     creation,
     datasource,
-    fft,
     indexing,
-    linalg,
     products,
-    random,
     reduction,
     shape,
     sorting,
     statistics,
     ufuncs,
 )
+from jupyter_mars.tensor import fft as fft
+from jupyter_mars.tensor import linalg as linalg
+from jupyter_mars.tensor import random as random
 from jupyter_mars.tensor.arithmetic import *  # noqa: F403
-from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.tensor.core import Tensor as Tensor
 from jupyter_mars.tensor.creation import *  # noqa: F403
 from jupyter_mars.tensor.datasource import *  # noqa: F403
-from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403

@@ -15,9 +15,9 @@ from jupyter_mars.tensor.elemwise import elemwise
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     """``x`` where ``condition`` holds, else ``y``; with one argument, ``nonzero``."""
     if x is None and y is None:
-        from jupyter_mars.tensor import sorting
+        from jupyter_mars.tensor import indexing
 
-        return sorting.nonzero(condition)
+        return indexing.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     return elemwise(np.where, condition, x, y, name="where")
@@ -35,11 +35,15 @@ def _isclose(a: Any, b: Any, rtol: float, atol: float, equal_nan: bool) -> Any:
     return np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+def isclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
     return elemwise(_isclose, a, b, rtol, atol, equal_nan, name="isclose", dtype=np.bool_)
 
 
-def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+def allclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Tensor:
     from jupyter_mars.tensor.reduction import all as all_
 
     return all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
@@ -74,7 +78,9 @@ def _astype(x: Any, dtype: np.dtype[Any], casting: str) -> Any:
     return x.astype(dtype, casting=casting)
 
 
-def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", copy: bool = True) -> Tensor:
+def astype(
+    x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", copy: bool = True
+) -> Tensor:
     t = astensor(x)
     try:
         target = np.dtype(dtype)
@@ -82,7 +88,8 @@ def astype(x: Any, dtype: Any, order: str = "K", casting: str = "unsafe", copy: 
         raise TypeError(f"astype(): dtype {dtype!r} is not understood as a NumPy dtype") from exc
     if not np.can_cast(t.dtype, target, casting=casting):  # type: ignore[arg-type]
         raise TypeError(
-            f"Cannot cast array data from {t.dtype!r} to {target!r} according to the rule {casting!r}"
+            f"Cannot cast array data from {t.dtype!r} to {target!r} "
+            f"according to the rule {casting!r}"
         )
     if target == t.dtype and not copy:
         return t
@@ -108,6 +115,14 @@ def _attach() -> None:
 _attach()
 
 __all__ = [
-    "allclose", "array_equal", "around", "astype", "clip", "imag", "isclose", "real", "round_",
+    "allclose",
+    "array_equal",
+    "around",
+    "astype",
+    "clip",
+    "imag",
+    "isclose",
+    "real",
+    "round_",
     "where",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -110,7 +110,8 @@ class Tensor:
         data = self._executed_data()
         if data is not None:
             return repr(np.asarray(data))
-        return f"Tensor <op={self._node.op.label()}, shape={self.shape}, dtype={self.dtype}, key={self.key}>"
+        label = self._node.op.label()
+        return f"Tensor <op={label}, shape={self.shape}, dtype={self.dtype}, key={self.key}>"
 
     def __str__(self) -> str:
         data = self._executed_data()
@@ -170,8 +171,20 @@ class Tensor:
             return NotImplemented
         return impl(*args, **kwargs)
 
-    # ---- operators -------------------------------------------------------------------------
-    # defined in jupyter_mars.tensor.ufuncs and attached below, to keep this module small
+    # ---- operators and methods ---------------------------------------------------------------
+    # Attached at import time by the module that implements each family (ufuncs, reduction,
+    # shape, indexing, ...), which keeps this module small. For the type checker:
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any: ...
+        def __getitem__(self, index: Any) -> Any: ...
+        def __setitem__(self, index: Any, value: Any) -> None: ...
+        def __add__(self, other: Any) -> Any: ...
+        def __sub__(self, other: Any) -> Any: ...
+        def __mul__(self, other: Any) -> Any: ...
+        def __truediv__(self, other: Any) -> Any: ...
+        def __matmul__(self, other: Any) -> Any: ...
+        def __neg__(self) -> Any: ...
 
 
 def is_scalar(x: Any) -> bool:

@@ -42,7 +42,8 @@ def _check_dtype(dtype: Any) -> np.dtype[Any] | None:
     if dtype is None:
         return None
     try:
-        return np.dtype(dtype)
+        dt: np.dtype[Any] = np.dtype(dtype)
+        return dt
     except TypeError as exc:
         raise TypeError(f"dtype {dtype!r} is not understood as a NumPy dtype") from exc
 
@@ -57,15 +58,16 @@ def tensor(
     if isinstance(data, Tensor):
         out = data if dt is None else data.astype(dt)
         return out.rechunk(chunk_size) if chunk_size is not None else out
-    arr = np.array(data, dtype=dt, order=order if order in "CFAK" else "K")
+    arr: np.ndarray[Any, Any] = np.array(data, dtype=dt, order="K")
     if arr.dtype.kind == "O":
         raise TypeError("object arrays are not supported; give a numeric, bool or string array")
     nsplits = normalize_chunk_size(arr.shape, chunk_size, arr.dtype.itemsize)
     return new_tensor(FromArray(arr, nsplits), [], arr.shape, arr.dtype)
 
 
-def array(x: Any, dtype: Any = None, copy: bool = True, ndmin: int | None = None,
-          chunk_size: Any = None) -> Tensor:
+def array(
+    x: Any, dtype: Any = None, copy: bool = True, ndmin: int | None = None, chunk_size: Any = None
+) -> Tensor:
     if ndmin is not None and not isinstance(x, Tensor):
         x = np.array(x, ndmin=ndmin)
     return tensor(x, dtype=dtype, chunk_size=chunk_size)
@@ -82,4 +84,6 @@ def astensor(x: Any, dtype: Any = None) -> Tensor:
     if isinstance(x, Tensor):
         return x if dtype is None or x.dtype == np.dtype(dtype) else x.astype(dtype)
     return tensor(x, dtype=dtype)
+
+
 __all__ = ["array", "asarray", "astensor", "tensor"]

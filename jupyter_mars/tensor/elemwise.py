@@ -31,7 +31,11 @@ def broadcast_shapes(*shapes: Sequence[Any]) -> tuple[Any, ...]:
             if isinstance(n, float) and math.isnan(n):
                 length = n if length == 1 or not isinstance(length, int) else length
             elif n != 1:
-                if length != 1 and not (isinstance(length, float) and math.isnan(length)) and length != n:
+                if (
+                    length != 1
+                    and not (isinstance(length, float) and math.isnan(length))
+                    and length != n
+                ):
                     shown = " ".join(str(tuple(s)) for s in shapes)
                     raise ValueError(
                         f"operands could not be broadcast together with shapes {shown}"
@@ -49,7 +53,9 @@ def _meta_operand(x: Any) -> Any:
     return x
 
 
-def infer_dtype(func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> np.dtype[Any]:
+def infer_dtype(
+    func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]
+) -> np.dtype[Any]:
     with np.errstate(all="ignore"):
         result = func(*(_meta_operand(a) for a in args), **kwargs)
     if isinstance(result, tuple):
@@ -78,6 +84,9 @@ def elemwise(
         tensors.append(t)
     shape = broadcast_shapes(*(t.shape for t in tensors))
     if dtype is None:
-        dtype = infer_dtype(func, [a if type(a) is not Slot else tensors[a.index] for a in template], kwargs)
-    op = Blockwise(func, tuple(template), dict(kwargs), name or getattr(func, "__name__", "map"))
+        dtype = infer_dtype(
+            func, [a if type(a) is not Slot else tensors[a.index] for a in template], kwargs
+        )
+    label = name or str(getattr(func, "__name__", "map"))
+    op = Blockwise(func, tuple(template), dict(kwargs), label)
     return new_tensor(op, tensors, shape, dtype)

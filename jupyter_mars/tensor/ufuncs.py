@@ -32,7 +32,9 @@ def _make(ufunc: np.ufunc) -> Callable[..., Any]:
 
     def apply(*args: Any, **kwargs: Any) -> Any:
         if len(args) != ufunc.nin:
-            raise TypeError(f"{name}() takes {ufunc.nin} positional argument(s) but {len(args)} were given")
+            raise TypeError(
+                f"{name}() takes {ufunc.nin} positional argument(s) but {len(args)} were given"
+            )
         for bad in _UNSUPPORTED_KWARGS:
             if kwargs.get(bad) is not None:
                 raise TypeError(f"{name}(): the {bad!r} argument is not supported on tensors")
@@ -86,15 +88,30 @@ def _operand_ok(x: Any) -> bool:
 
 
 _OPERATORS = {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
-    "floordiv": "floor_divide", "mod": "remainder", "pow": "power", "and": "bitwise_and",
-    "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift",
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "true_divide",
+    "floordiv": "floor_divide",
+    "mod": "remainder",
+    "pow": "power",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "lshift": "left_shift",
+    "rshift": "right_shift",
 }
 for _op, _ufunc in _OPERATORS.items():
     setattr(Tensor, f"__{_op}__", _binary(_ufunc))
     setattr(Tensor, f"__r{_op}__", _binary(_ufunc, reflected=True))
-for _op, _ufunc in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
-                    "eq": "equal", "ne": "not_equal"}.items():
+for _op, _ufunc in {
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+    "eq": "equal",
+    "ne": "not_equal",
+}.items():
     setattr(Tensor, f"__{_op}__", _binary(_ufunc))
 
 
@@ -106,11 +123,23 @@ def _rdivmod(self: Tensor, other: Any) -> Any:
     return _ufuncs["divmod"](other, self)
 
 
-Tensor.__divmod__ = _divmod  # type: ignore[attr-defined]
-Tensor.__rdivmod__ = _rdivmod  # type: ignore[attr-defined]
-Tensor.__neg__ = lambda self: _ufuncs["negative"](self)  # type: ignore[attr-defined]
-Tensor.__pos__ = lambda self: _ufuncs["positive"](self)  # type: ignore[attr-defined]
-Tensor.__abs__ = lambda self: _ufuncs["absolute"](self)  # type: ignore[attr-defined]
-Tensor.__invert__ = lambda self: _ufuncs["invert"](self)  # type: ignore[attr-defined]
+def _unary(name: str) -> Callable[[Tensor], Any]:
+    func = _ufuncs[name]
+
+    def method(self: Tensor) -> Any:
+        return func(self)
+
+    return method
+
+
+setattr(Tensor, "__divmod__", _divmod)  # noqa: B010
+setattr(Tensor, "__rdivmod__", _rdivmod)  # noqa: B010
+for _dunder, _name in {
+    "neg": "negative",
+    "pos": "positive",
+    "abs": "absolute",
+    "invert": "invert",
+}.items():
+    setattr(Tensor, f"__{_dunder}__", _unary(_name))
 
 __all__ = [*UFUNC_NAMES, *(a for a in _aliases if a in globals())]

@@ -85,6 +85,7 @@ class ThreadRuntime:
         self._wakeup = threading.Condition(self._lock)
         self._pending_release: collections.deque[tuple[Key, ...]] = collections.deque()
         self._threads: list[threading.Thread] = []
+        self._idle = 0
         self._closed = False
         self._limits: Any = None
         self._controller: ThreadpoolController | None = None
@@ -116,11 +117,13 @@ class ThreadRuntime:
                 # a task shared with a running job keeps its first owner
                 self._tasks.setdefault(key, (task, job))
             self._handle(event)
+            self._wake(len(self._queue))
         return job
 
     def cancel(self, job: JobHandle) -> None:
         with self._lock:
             self._handle(JobCancelled(stimulus_id=f"cancel-{job.job_id}", job_id=job.job_id))
+            self._wake(len(self._queue))
 
     def release_keys(self, keys: tuple[Key, ...]) -> None:
         """Drop one hold on each key. Safe to call from a garbage-collector finaliser."""
@@ -128,6 +131,7 @@ class ThreadRuntime:
         if self._lock.acquire(blocking=False):
             try:
                 self._handle()
+                self._wake(len(self._queue))
             finally:
                 self._lock.release()
 
@@ -135,6 +139,7 @@ class ThreadRuntime:
         with self._lock:
             self.n_threads = n_threads
             self._handle(SlotsChanged(stimulus_id="set-threads", n_slots=n_threads))
+            self._wake(len(self._queue))
         self._ensure_threads()
 
     def get(self, key: Key) -> Any:
@@ -160,12 +165,17 @@ class ThreadRuntime:
         if events:
             self._apply(self.core.handle(*events))
 
+    def _wake(self, n: int) -> None:
+        """Wake up to ``n`` idle pool threads (a no-op when none is waiting)."""
+        if n > 0 and self._idle:
+            self._wakeup.notify(n)
+
     def _apply(self, instructions: list[Instruction]) -> None:
         for inst in instructions:
             cls = type(inst)
             if cls is Execute:
+                # no notify here: the caller wakes only as many threads as have work
                 self._queue.append(inst.key)  # type: ignore[attr-defined]
-                self._wakeup.notify()
             elif cls is Release:
                 key = inst.key  # type: ignore[attr-defined]
                 self.store.pop(key, None)
@@ -229,10 +239,14 @@ class ThreadRuntime:
                 if event is not None:
                     self._handle(event)
                     event = None
+                    # this thread takes one queued task itself; others get the rest
+                    self._wake(len(self._queue) - 1)
                 while not self._queue:
                     if self._closed:
                         return
+                    self._idle += 1
                     self._wakeup.wait()
+                    self._idle -= 1
                 key = self._queue.popleft()
                 entry = self._tasks.get(key)
                 if entry is None:  # forgotten by a cancellation after it was queued

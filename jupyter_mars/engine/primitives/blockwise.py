@@ -88,7 +88,9 @@ def unify_chunks(
     for i, t in enumerate(inputs):
         offset = ndim - len(t.nsplits)
         wanted = tuple(
-            t.nsplits[a] if (len(t.nsplits[a]) == 1 and t.nsplits[a][0] == 1) else out_nsplits[a + offset]
+            t.nsplits[a]
+            if (len(t.nsplits[a]) == 1 and t.nsplits[a][0] == 1)
+            else out_nsplits[a + offset]
             for a in range(len(t.nsplits))
         )
         if all(w is h or w == h for w, h in zip(wanted, t.nsplits)):
@@ -100,9 +102,7 @@ def unify_chunks(
 
 def _input_index(t: Tiled, out_index: tuple[int, ...]) -> tuple[int, ...]:
     offset = len(out_index) - t.keys.ndim
-    return tuple(
-        0 if t.keys.shape[a] == 1 else out_index[a + offset] for a in range(t.keys.ndim)
-    )
+    return tuple(0 if t.keys.shape[a] == 1 else out_index[a + offset] for a in range(t.keys.ndim))
 
 
 @tile_rule(Blockwise)

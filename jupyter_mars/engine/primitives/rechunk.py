@@ -49,7 +49,10 @@ def rechunk_tiled(
     ctx.require_known(source)
     if all(tuple(a) == tuple(b) for a, b in zip(source.nsplits, nsplits)):
         return source
-    per_axis = [rechunk_sources(old, new) for old, new in zip(source.nsplits, nsplits)]
+    per_axis = [
+        rechunk_sources([int(n) for n in old], [int(n) for n in new])
+        for old, new in zip(source.nsplits, nsplits)
+    ]
     grid = key_grid(node_key, [len(axis) for axis in nsplits])
     for index in itertools.product(*(range(len(axis)) for axis in nsplits)):
         choices = [per_axis[a][i] for a, i in enumerate(index)]

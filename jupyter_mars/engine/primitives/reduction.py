@@ -104,7 +104,7 @@ def _tile_reduction(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
                 next_keys.append(key)
             keys = next_keys
             level += 1
-        out_key = out_grid[out_index] if out_numblocks else out_grid[()]
+        out_key: Key = out_grid[out_index] if out_numblocks else out_grid.item()
         ctx.new_task(
             out_key,
             combine_then_aggregate,
@@ -115,11 +115,12 @@ def _tile_reduction(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
             *(Ref(k) for k in keys),
         )
     nsplits = tuple(
-        ((1,) if op.keepdims else None) if a in reduced else source.nsplits[a]
-        for a in range(ndim)
+        ((1,) if op.keepdims else None) if a in reduced else source.nsplits[a] for a in range(ndim)
     )
     out_nsplits = tuple(n for n in nsplits if n is not None)
     grid = out_grid
     if op.keepdims:
-        grid = out_grid.reshape(tuple(1 if a in reduced else source.keys.shape[a] for a in range(ndim)))
+        grid = out_grid.reshape(
+            tuple(1 if a in reduced else source.keys.shape[a] for a in range(ndim))
+        )
     return Tiled(out_nsplits, grid)

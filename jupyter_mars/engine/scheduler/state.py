@@ -29,10 +29,11 @@ State fields of ``SchedulerState``
         every known key -> its record.
     ``_jobs: dict[JobId, _Job]``
         live jobs: submitted and neither finished nor failed/cancelled.
-    ``_ready: list[tuple[int, int, int, _Task]]``
-        heap of ``(job seq, priority, token, task)``; entries go stale lazily (a task
-        that left ``ready`` or was pushed again has a different ``token``), and the whole
-        heap is cleared whenever ``_n_ready`` drops to 0.
+    ``_ready: list[tuple[int, int, _Task]]``
+        heap of ``(job seq, token, task)`` with ``token = priority * 2**64 + counter``
+        (so it orders by priority, then push order, and is unique); entries go stale
+        lazily (a task that left ``ready`` or was pushed again has another ``token``), and
+        the whole heap is cleared whenever ``_n_ready`` drops to 0.
     ``_n_ready``, ``_n_running``
         number of records in state ``ready`` / ``running``.
     ``_n_slots``
@@ -40,22 +41,29 @@ State fields of ``SchedulerState``
     ``_max_retries``
         retriable failures of one key that are retried before it errs.
     ``_seq``, ``_token``
-        next job sequence number and next heap token (monotonic counters).
+        next job sequence number and next heap push counter (monotonic).
     ``_nbytes``
         sum of ``nbytes`` of the records in ``memory``.
     ``_out``, ``_stimulus_id``
         instructions produced by the current ``handle`` call and the event being handled.
+    ``_handlers``
+        event type -> bound handler method.
 
 Per-task record ``_Task`` (``__slots__``)
     ``deps``         records this task reads (deduplicated); emptied once it is in memory;
     ``waiting_on``   how many of ``deps`` are not in memory;
     ``dependents``   records *not in memory* that read this key (they pin its data);
-    ``jobs``         live jobs whose graph named this key while it was not in memory
-                     (cleared when the key reaches memory);
+    ``jobs``         live jobs whose submission walk reached this key while it was not in
+                     memory (cleared when the key reaches memory);
     ``output_jobs``  live unfinished jobs that have this key as an output (pins its data);
     ``holds``        references owned by the client (one per output entry of each finished
                      job), dropped by ``KeysReleased``;
     ``seq``/``priority``/``token``  ready-heap ordering; ``retries``; ``nbytes``.
+
+Submission walks back from the job's outputs through ``dependencies`` and stops at keys
+the core already knows: a key in memory is reused, a waiting/ready/running key is shared
+(the job joins it). Tasks of the graph that the walk does not reach are ignored. The graph
+must be acyclic; this is not checked (the tasks of a cycle would wait forever).
 
 A non-memory record is *needed* when ``jobs`` or ``dependents`` is non-empty; an unneeded
 ``waiting``/``ready`` record is forgotten at once, an unneeded ``running`` record (an
@@ -91,6 +99,9 @@ from jupyter_mars.engine.scheduler.instructions import (
 )
 
 __all__ = ["SchedulerState"]
+
+_TOKEN_SPAN: Final = 1 << 64
+"""Heap tokens are ``priority * _TOKEN_SPAN + counter`` (the counter stays below it)."""
 
 WAITING: Final = "waiting"
 READY: Final = "ready"
@@ -140,18 +151,18 @@ class _Task:
         "nbytes",
     )
 
-    def __init__(self, key: Key, seq: int, priority: int) -> None:
+    def __init__(self, key: Key, seq: int, priority: int, job: _Job) -> None:
         self.key = key
         self.state: str = WAITING
         self.deps: list[_Task] = []
         self.waiting_on = 0
         self.dependents: set[_Task] = set()
-        self.jobs: set[_Job] = set()
+        self.jobs: set[_Job] = {job}
         self.output_jobs: set[_Job] | None = None
         self.holds = 0
         self.seq = seq
         self.priority = priority
-        self.token = -1
+        self.token: int | None = None
         self.retries = 0
         self.nbytes = 0
 
@@ -188,7 +199,7 @@ class SchedulerState:
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
         self._tasks: dict[Key, _Task] = {}
         self._jobs: dict[JobId, _Job] = {}
-        self._ready: list[tuple[int, int, int, _Task]] = []
+        self._ready: list[tuple[int, int, _Task]] = []
         self._n_ready = 0
         self._n_running = 0
         self._n_slots = n_slots
@@ -311,8 +322,7 @@ class SchedulerState:
         priorities = ev.priorities
         created: list[_Task] = []
         for key in new:
-            ts = _Task(key, seq, priorities.get(key, 0))
-            ts.jobs.add(job)
+            ts = _Task(key, seq, priorities.get(key, 0), job)
             tasks[key] = ts
             created.append(ts)
         for ts, dep_keys in zip(created, new.values()):
@@ -376,7 +386,6 @@ class SchedulerState:
             return
         deps = ts.deps
         self._transition(ts, ERRED)
-        self._forget_unneeded(deps)
 
         # Every job that needs the key directly or through a waiting dependent fails.
         failed: set[_Job] = set()
@@ -393,7 +402,8 @@ class SchedulerState:
                     stack.append(d)
         for job in sorted(failed, key=_job_seq):
             self._fail_job(job, ts.key, ev.error)
-        self._forget_unneeded((ts,))
+        self._forget_unneeded(deps)  # data only the erred task read
+        self._forget_unneeded((ts,))  # nobody needs it any more: a later job may retry it
 
     def _handle_job_cancelled(self, ev: JobCancelled) -> None:
         job = self._jobs.get(ev.job_id)
@@ -421,7 +431,7 @@ class SchedulerState:
         """Start ready tasks, best first, while slots are free."""
         heap = self._ready
         while self._n_ready and self._n_running < self._n_slots:
-            _, _, token, ts = heappop(heap)
+            _, token, ts = heappop(heap)
             if ts.token == token and ts.state == READY:
                 self._transition(ts, RUNNING)
         if not self._n_ready:
@@ -464,10 +474,12 @@ class SchedulerState:
             # RUNNING: an orphan is left to finish; FORGOTTEN: a stale reference
 
     def _push_ready(self, ts: _Task) -> None:
-        token = self._token
-        self._token = token + 1
+        counter = self._token
+        self._token = counter + 1
+        # (priority, counter) packed in one int: cheaper heap comparisons, same order
+        token = ts.priority * _TOKEN_SPAN + counter
         ts.token = token
-        heappush(self._ready, (ts.seq, ts.priority, token, ts))
+        heappush(self._ready, (ts.seq, token, ts))
 
     def _unlink_deps(self, ts: _Task) -> None:
         for dts in ts.deps:
@@ -477,9 +489,12 @@ class SchedulerState:
     # ------------------------------------------------------------------ transitions
 
     def _transition(self, ts: _Task, finish: str) -> None:
-        func = self._TRANSITIONS.get((ts.state, finish))
-        if func is None:
-            raise AssertionError(f"impossible transition {ts.state} -> {finish} for {ts.key!r}")
+        try:
+            func = self._TRANSITIONS[ts.state, finish]
+        except KeyError:
+            raise AssertionError(
+                f"impossible transition {ts.state} -> {finish} for {ts.key!r}"
+            ) from None
         func(self, ts)
 
     def _t_waiting_ready(self, ts: _Task) -> None:
@@ -489,7 +504,7 @@ class SchedulerState:
 
     def _t_ready_running(self, ts: _Task) -> None:
         ts.state = RUNNING
-        ts.token = -1
+        ts.token = None
         self._n_ready -= 1
         self._n_running += 1
         self._out.append(Execute(self._stimulus_id, ts.key))
@@ -519,7 +534,7 @@ class SchedulerState:
                 self._transition(dts, FORGOTTEN)
         output_jobs = ts.output_jobs
         if output_jobs:
-            for job in list(output_jobs):
+            for job in sorted(output_jobs, key=_job_seq):
                 job.missing -= 1
                 if job.missing == 0:
                     self._finish_job(job)
@@ -543,7 +558,7 @@ class SchedulerState:
 
     def _t_ready_forgotten(self, ts: _Task) -> None:
         self._n_ready -= 1
-        ts.token = -1
+        ts.token = None
         self._unlink_deps(ts)
         self._drop(ts)
 
@@ -616,7 +631,7 @@ class SchedulerState:
                 n_ready += 1
                 assert waiting_on == 0, f"{ts!r}: ready with deps not in memory"
                 assert ts.waiting_on == 0, f"{ts!r}: waiting_on {ts.waiting_on}"
-                assert ts.token >= 0, f"{ts!r}: no heap entry"
+                assert ts.token is not None, f"{ts!r}: no heap entry"
                 assert needed, f"{ts!r}: unneeded but not forgotten"
             else:
                 n_running += 1
@@ -624,7 +639,7 @@ class SchedulerState:
         assert n_ready == self._n_ready, f"n_ready {self._n_ready} != {n_ready}"
         assert n_running == self._n_running, f"n_running {self._n_running} != {n_running}"
         assert nbytes == self._nbytes, f"nbytes {self._nbytes} != {nbytes}"
-        heap_tokens = {token for _, _, token, ts in self._ready if ts.state == READY}
+        heap_tokens = {token for _, token, ts in self._ready if ts.state == READY}
         for ts in tasks.values():
             if ts.state == READY:
                 assert ts.token in heap_tokens, f"{ts!r}: missing from the ready heap"
