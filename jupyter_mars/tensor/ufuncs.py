@@ -52,8 +52,14 @@ def _make(ufunc: np.ufunc) -> Callable[..., Any]:
     return apply
 
 
+# generalised ufuncs (matmul, vecdot, ...) contract core dimensions: they are not
+# element-wise and live with the products instead
 UFUNC_NAMES = sorted(
-    name for name in dir(np) if isinstance(getattr(np, name), np.ufunc) and not name.startswith("_")
+    name
+    for name in dir(np)
+    if isinstance(getattr(np, name), np.ufunc)
+    and not name.startswith("_")
+    and getattr(np, name).signature is None
 )
 _ufuncs = {name: _make(getattr(np, name)) for name in UFUNC_NAMES}
 globals().update(_ufuncs)
