@@ -210,7 +210,8 @@ def test_unknown_option_is_rejected():
         mars.options.combine_size = 1
 
 
-def test_n_cpu_threads_limit_concurrency():
+@pytest.mark.parametrize("n_cpu", [1, 2, 3])
+def test_long_tasks_run_on_exactly_n_cpu_threads(n_cpu):
     running = []
     peak = []
     lock = threading.Lock()
@@ -219,12 +220,12 @@ def test_n_cpu_threads_limit_concurrency():
         with lock:
             running.append(1)
             peak.append(len(running))
-        time.sleep(0.02)
+        time.sleep(0.03)
         with lock:
             running.pop()
         return block
 
-    with mars.new_session(n_cpu=1, default=False) as s:
-        t = mt.elemwise(track, mt.tensor(np.arange(6), chunk_size=1), dtype=np.int64)
+    with mars.new_session(n_cpu=n_cpu, default=False) as s:
+        t = mt.elemwise(track, mt.tensor(np.arange(12), chunk_size=1), dtype=np.int64)
         s.execute(t)
-    assert max(peak) == 1
+    assert max(peak) == n_cpu

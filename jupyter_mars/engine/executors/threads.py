@@ -15,7 +15,7 @@ import collections
 import itertools
 import sys
 import threading
-from collections.abc import Callable
+import time
 from typing import Any
 
 from threadpoolctl import ThreadpoolController
@@ -40,6 +40,7 @@ from jupyter_mars.engine.scheduler.instructions import (
 from jupyter_mars.engine.scheduler.state import SchedulerState
 
 RETRIABLE = (MemoryError, ConnectionError, TimeoutError)
+SERIAL_BELOW_SECONDS = 200e-6
 _LIVE = frozenset({"waiting", "ready", "running"})
 _job_ids = itertools.count()
 
@@ -54,7 +55,6 @@ class JobHandle:
         self.error: BaseException | None = None
         self.failed_key: Key | None = None
         self.done = threading.Event()
-        self.on_task_end: Callable[[JobHandle], None] | None = None
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.done.wait(timeout)
@@ -81,11 +81,15 @@ class ThreadRuntime:
         self._tasks: dict[Key, tuple[Task, JobHandle]] = {}
         self._jobs: dict[str, JobHandle] = {}
         self._queue: collections.deque[Key] = collections.deque()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._in_handle = False
         self._wakeup = threading.Condition(self._lock)
         self._pending_release: collections.deque[tuple[Key, ...]] = collections.deque()
         self._threads: list[threading.Thread] = []
         self._idle = 0
+        self._active = 0
+        self._task_seconds = 2 * SERIAL_BELOW_SECONDS
+        """Moving average of task durations: decides whether threads share the queue."""
         self._closed = False
         self._limits: Any = None
         self._controller: ThreadpoolController | None = None
@@ -111,35 +115,36 @@ class ThreadRuntime:
             if self._closed:
                 raise RuntimeError("the session is closed")
             self._jobs[job.job_id] = job
-            if not self._jobs_running():
-                self._limit_blas()
+            self._limit_blas()
             for key, task in graph.items():
                 # a task shared with a running job keeps its first owner
                 self._tasks.setdefault(key, (task, job))
             self._handle(event)
-            self._wake(len(self._queue))
+            self._wake_for_queue()
         return job
 
     def cancel(self, job: JobHandle) -> None:
         with self._lock:
             self._handle(JobCancelled(stimulus_id=f"cancel-{job.job_id}", job_id=job.job_id))
-            self._wake(len(self._queue))
+            self._wake_for_queue()
 
     def release_keys(self, keys: tuple[Key, ...]) -> None:
-        """Drop one hold on each key. Safe to call from a garbage-collector finaliser."""
+        """Drop one hold on each key. Safe to call from a garbage-collector finaliser.
+
+        The lock is re-entrant, so a finaliser that runs while this thread holds it does
+        not deadlock; if it runs in the middle of ``_handle``, the release is queued and
+        that ``_handle`` call processes it before returning.
+        """
         self._pending_release.append(keys)
-        if self._lock.acquire(blocking=False):
-            try:
-                self._handle()
-                self._wake(len(self._queue))
-            finally:
-                self._lock.release()
+        with self._lock:
+            self._handle()
+            self._wake_for_queue()
 
     def set_threads(self, n_threads: int) -> None:
         with self._lock:
             self.n_threads = n_threads
             self._handle(SlotsChanged(stimulus_id="set-threads", n_slots=n_threads))
-            self._wake(len(self._queue))
+            self._wake_for_queue()
         self._ensure_threads()
 
     def get(self, key: Key) -> Any:
@@ -159,16 +164,22 @@ class ThreadRuntime:
     # ---- inside the lock ------------------------------------------------------------
 
     def _handle(self, *events: SchedulerEvent) -> None:
-        while self._pending_release:
-            keys = self._pending_release.popleft()
-            events = (*events, KeysReleased(stimulus_id="released-by-client", keys=keys))
-        if events:
-            self._apply(self.core.handle(*events))
-
-    def _wake(self, n: int) -> None:
-        """Wake up to ``n`` idle pool threads (a no-op when none is waiting)."""
-        if n > 0 and self._idle:
-            self._wakeup.notify(n)
+        if self._in_handle:
+            # re-entered by a garbage-collector finaliser in this thread; the outer call
+            # processes the queued releases before it returns
+            if events:
+                raise RuntimeError("scheduler events submitted from inside the scheduler")
+            return
+        self._in_handle = True
+        try:
+            if events:
+                self._apply(self.core.handle(*events))
+            while self._pending_release:
+                keys = self._pending_release.popleft()
+                released = KeysReleased(stimulus_id="released-by-client", keys=keys)
+                self._apply(self.core.handle(released))
+        finally:
+            self._in_handle = False
 
     def _apply(self, instructions: list[Instruction]) -> None:
         for inst in instructions:
@@ -232,52 +243,77 @@ class ThreadRuntime:
                 thread.start()
 
     def _work(self) -> None:
-        event: SchedulerEvent | None = None
         lock = self._lock
+        done: tuple[Key, JobHandle, Any, float] | None = None
+        failed: SchedulerEvent | None = None
+        with lock:
+            self._active += 1
         while True:
             with lock:
-                if event is not None:
-                    self._handle(event)
-                    event = None
-                    # this thread takes one queued task itself; others get the rest
-                    self._wake(len(self._queue) - 1)
-                while not self._queue:
+                if done is not None:
+                    self._record(*done)
+                    done = None
+                elif failed is not None:
+                    self._handle(failed)
+                    failed = None
+                while not self._queue or self._should_rest():
                     if self._closed:
+                        self._active -= 1
                         return
+                    self._active -= 1
                     self._idle += 1
                     self._wakeup.wait()
                     self._idle -= 1
+                    self._active += 1
                 key = self._queue.popleft()
+                self._wake_for_queue()
                 entry = self._tasks.get(key)
                 if entry is None:  # forgotten by a cancellation after it was queued
                     continue
                 task, job = entry
                 store = self.store
                 data = {dep: store[dep] for dep in task.dependencies}
+            start = time.perf_counter()
             try:
                 value = execute_task(task, data)
             except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
-                event = TaskFailed(
+                failed = TaskFailed(
                     stimulus_id=f"task-failed-{key}",
                     key=key,
                     error=exc,
                     retriable=isinstance(exc, RETRIABLE),
                 )
                 continue
-            del data
-            with lock:
-                self.store[key] = value
-                shape = getattr(value, "shape", None)
-                if shape is not None:
-                    self.shapes[key] = shape
-                self._tasks.pop(key, None)
-                job.n_done += 1
-                callback = job.on_task_end
-                self._handle(
-                    TaskFinished(stimulus_id="task-finished", key=key, nbytes=_nbytes(value))
-                )
-            if callback is not None:
-                callback(job)
+            finally:
+                del data
+            done = (key, job, value, time.perf_counter() - start)
+            del value
+
+    def _record(self, key: Key, job: JobHandle, value: Any, seconds: float) -> None:
+        """Store a finished task's result and tell the scheduler core (inside the lock)."""
+        self._task_seconds = 0.8 * self._task_seconds + 0.2 * seconds
+        self.store[key] = value
+        shape = getattr(value, "shape", None)
+        if shape is not None:
+            self.shapes[key] = shape
+        self._tasks.pop(key, None)
+        job.n_done += 1
+        self._handle(TaskFinished(stimulus_id="task-finished", key=key, nbytes=_nbytes(value)))
+
+    # Tasks much shorter than a thread hand-off run faster on one thread than on several
+    # contending for the lock and the GIL; longer ones (NumPy releases the GIL) run on all.
+    def _parallel(self) -> bool:
+        return self._task_seconds >= SERIAL_BELOW_SECONDS
+
+    def _should_rest(self) -> bool:
+        """Leave the queue to the other active threads while tasks are tiny."""
+        return self._active > 1 and not self._parallel()
+
+    def _wake_for_queue(self) -> None:
+        wanted = self.n_threads if self._parallel() else 1
+        n = min(self._idle, wanted - self._active, len(self._queue))
+        if n > 0:
+            self._wakeup.notify(n)
 
 
 def wait_for(job: JobHandle, runtime: ThreadRuntime, poll: float = 0.2) -> None:
