@@ -93,7 +93,7 @@ def build(
 
             def run() -> object:
                 a = da.random.random((s["seed"], s["seed"]), chunks=s["seed_chunk"])
-                return da.inner(a, a).compute()
+                return da.tensordot(a, a, axes=(1, 1)).compute()  # np.inner for 2-D
         elif workload == "elementwise":
 
             def run() -> object:
@@ -224,7 +224,7 @@ def main() -> int:
         line = f"| {workload} | {n:.3f} | {d:.3f} | {m:.3f} | {m / n:.2f} | {m / d:.2f} | {peaks} |"
         if workload == "overhead":
             per = 1e6 / s["n_chunks"]
-            line += f" µs/chunk: NumPy-free Dask {d * per:.0f}, mars {m * per:.0f}"
+            line += f" µs/chunk: Dask {d * per:.0f}, mars {m * per:.0f}"
         print(line, flush=True)
     return 0
 
