@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +30,16 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.reduction._args import single_axis, unsupported
+from jupyter_mars.tensor.reduction._core import grid_key
+from jupyter_mars.tensor.reduction._probe import probe_dtype
 
 # ---- flatten (C order) --------------------------------------------------------------------------
+# Not ``jupyter_mars.tensor.shape.ravel``: ravel cuts the flat array into whole rows of the
+# trailing axes (at least one row per chunk, about as many items as an input chunk, rounded
+# to rows), so a (4, 1000) tensor in (2, 10) chunks ravels into chunks of 1000 items, 50
+# times the largest input chunk. ``flat_layout`` splits inside a row instead and keeps every
+# chunk within the largest input chunk, which bounds a scan's memory per task.
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,15 +48,6 @@ class _Flatten(Op):
 
     def label(self) -> str:
         return "flatten"
-
-
-def _key(grid: Any, index: Any) -> Any:
-    """The chunk key at ``index`` of a key grid."""
-    return grid[index]
-
-
-def _ravel(block: Any) -> Any:
-    return np.ravel(block)
 
 
 def _empty_flat(dtype: np.dtype[Any]) -> Any:
@@ -89,28 +87,24 @@ def _tile_flatten(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     (x,) = inputs
     grid = key_grid(node.key, [1])
     if len(x.nsplits) == 0:
-        ctx.add_blockwise(_key(grid, 0), _ravel, (Ref(_key(x.keys, ())),), {})
+        ctx.add_blockwise(grid_key(grid, 0), np.ravel, (Ref(grid_key(x.keys, ())),), {})
         return Tiled(((1,),), grid)
     if len(x.nsplits) == 1:
         return x
     ctx.require_known(x)
     shape = tuple(int(sum(axis)) for axis in x.nsplits)
     if 0 in shape:
-        ctx.new_task(_key(grid, 0), _empty_flat, node.dtype)
+        ctx.new_task(grid_key(grid, 0), _empty_flat, node.dtype)
         return Tiled(((0,),), grid)
     target = max(math.prod(int(max(axis)) for axis in x.nsplits), 1)
     layout = flat_layout(shape, target)
     source = rechunk_tiled(f"{node.key}-rechunk", x, layout, node.dtype, ctx)
     lengths: list[int] = []
-    keys: list[Any] = []
+    out = np.empty(math.prod(len(axis) for axis in layout), dtype=object)
     for i, index in enumerate(itertools.product(*(range(len(axis)) for axis in layout))):
-        key = (node.key, i)
-        ctx.add_blockwise(key, _ravel, (Ref(_key(source.keys, index)),), {})
+        out[i] = (node.key, i)
+        ctx.add_blockwise(out[i], np.ravel, (Ref(grid_key(source.keys, index)),), {})
         lengths.append(math.prod(layout[a][j] for a, j in enumerate(index)))
-        keys.append(key)
-    out = np.empty(len(keys), dtype=object)
-    for i, key in enumerate(keys):
-        out[i] = key
     return Tiled((tuple(lengths),), out)
 
 
@@ -170,25 +164,20 @@ def _tile_cumulative(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     n = numblocks[axis]
     grid = key_grid(node.key, numblocks)
     scan = functools.partial(scan_chunk, op.func)
-    if n == 1:
-        for index in np.ndindex(*numblocks):
-            ctx.add_blockwise(
-                _key(grid, index), scan, (Ref(_key(x.keys, index)), axis, node.dtype), {}
-            )
-        return Tiled(x.nsplits, grid)
     other = [range(b) if a != axis else range(1) for a, b in enumerate(numblocks)]
     for line in itertools.product(*other):
         carry: Any = None
         for j in range(n):
             index = tuple(j if a == axis else i for a, i in enumerate(line))
-            local = (f"{node.key}-local", *index)
-            ctx.add_blockwise(local, scan, (Ref(_key(x.keys, index)), axis, node.dtype), {})
-            if j == 0:
-                grid[index] = local
+            source = (Ref(grid_key(x.keys, index)), axis, node.dtype)
+            if j == 0:  # nothing to carry: the local scan is the result
+                ctx.add_blockwise(grid_key(grid, index), scan, source, {})
+                local = grid_key(grid, index)
             else:
-                assert carry is not None
+                local = (f"{node.key}-local", *index)
+                ctx.add_blockwise(local, scan, source, {})
                 ctx.add_blockwise(
-                    _key(grid, index), merge_carry, (op.combine, Ref(local), Ref(carry)), {}
+                    grid_key(grid, index), merge_carry, (op.combine, Ref(local), Ref(carry)), {}
                 )
             if j == n - 1:
                 break
@@ -203,22 +192,6 @@ def _tile_cumulative(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     return Tiled(x.nsplits, grid)
 
 
-def _scan_axis(axis: Any, ndim: int, name: str) -> int | None:
-    """``axis`` as a non-negative int, or None to flatten; NumPy's errors otherwise."""
-    if axis is None:
-        return None
-    if isinstance(axis, bool):
-        raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}")
-    try:
-        value = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}") from None
-    n = max(ndim, 1)
-    if not -n <= value < n:
-        raise np.exceptions.AxisError(value, n)
-    return value % n
-
-
 def _cumulative(
     name: str,
     npfunc: Callable[..., Any],
@@ -229,12 +202,10 @@ def _cumulative(
     dtype: Any,
     out: Any,
 ) -> Tensor:
-    if out is not None:
-        raise TypeError(f"{name}(): the 'out' argument is not supported on tensors")
+    unsupported(name, out=out)
     x = astensor(a)
-    ax = _scan_axis(axis, x.ndim, name)
-    with np.errstate(all="ignore"):
-        out_dtype = np.asarray(npfunc(np.ones(1, dtype=x.dtype), dtype=dtype)).dtype
+    ax = single_axis(axis, x.ndim, name)
+    out_dtype = probe_dtype(npfunc, x.dtype, dtype=dtype)
     if ax is None or x.ndim == 0:
         x = flatten(x)
         ax = 0
@@ -260,6 +231,3 @@ def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> T
 def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
     """Lazy, chunked ``numpy.nancumprod`` (NaN counts as one)."""
     return _cumulative("nancumprod", np.nancumprod, np.multiply, 1, a, axis, dtype, out)
-
-
-__all__ = ["cumprod", "cumsum", "nancumprod", "nancumsum"]

@@ -1,0 +1,64 @@
+"""``count_nonzero`` and ``ptp`` (peak to peak: one tree reduction carrying both extremes)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.reduction._args import normalize_axis, unsupported
+from jupyter_mars.tensor.reduction._core import (
+    empty_along,
+    numpy_chunk,
+    pairwise_reduce,
+    zip_pairwise,
+)
+from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
+
+
+def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Tensor:
+    """Lazy, chunked ``numpy.count_nonzero`` (an intp tensor, 0-d for ``axis=None``)."""
+    return pairwise_reduce(
+        a,
+        "count_nonzero",
+        functools.partial(numpy_chunk, np.count_nonzero),
+        np.add,
+        axis,
+        keepdims,
+        np.dtype(np.intp),
+    )
+
+
+def _ptp_chunk(block: Any, axis: Any, keepdims: bool) -> Any:
+    """``(max, min)`` of one chunk; ``None`` when it is empty along ``axis``."""
+    if empty_along(block, axis):
+        return None
+    return np.max(block, axis=axis, keepdims=True), np.min(block, axis=axis, keepdims=True)
+
+
+def _ptp_finalize(part: Any, axis: Any) -> Any:
+    return np.subtract(part[0], part[1])
+
+
+def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Tensor:
+    """Lazy, chunked ``numpy.ptp`` (max - min, in the input dtype as NumPy; one tree
+    reduction carrying both extremes). Not a method: ``ndarray.ptp`` is gone in NumPy 2."""
+    unsupported("ptp", out=out)
+    x = astensor(a)
+    axes = normalize_axis(axis, x.ndim)
+    out_dtype = probe_dtype(np.ptp, x.dtype)
+    probe_shape(np.ptp, x, axes, axes)
+    return pairwise_reduce(
+        x,
+        "ptp",
+        _ptp_chunk,
+        functools.partial(zip_pairwise, (np.maximum, np.minimum)),
+        axes,
+        keepdims,
+        out_dtype,
+        finalize=_ptp_finalize,
+        empty_message="zero-size array to reduction operation maximum which has no identity",
+    )
