@@ -1,0 +1,175 @@
+"""``ones``, ``zeros``, ``empty`` and ``full``: chunks filled with one value.
+
+The ``Full`` operator also serves the ``*_like`` functions (see ``like.py``): without
+``nsplits`` it takes the chunks of its input tensor, which it never reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from jupyter_mars.engine.chunks import NSplits, offsets
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.tensor.core import Tensor, is_scalar, new_tensor, unknown_shape
+from jupyter_mars.tensor.creation.common import (
+    as_dtype,
+    block_indices,
+    broadcasts_to,
+    check_order,
+    chunk_region,
+    chunk_shape,
+    normalize_shape,
+    nsplits_for,
+    numblocks,
+)
+from jupyter_mars.tensor.elemwise import elemwise
+
+# ---- kernels -------------------------------------------------------------------------------
+
+
+def full_chunk(shape: tuple[int, ...], value: Any, dtype: np.dtype[Any], order: str) -> Any:
+    """A new chunk of ``shape`` filled with ``value`` (cast as ``np.full`` casts)."""
+    out = np.empty(shape, dtype=dtype, order=order)  # type: ignore[call-overload]
+    np.copyto(out, value, casting="unsafe")
+    return out
+
+
+def fill_into(block: Any, value: Any) -> Any:
+    """A copy of ``block`` with every element set to (the broadcast) ``value``."""
+    out = np.empty_like(block)
+    np.copyto(out, value, casting="unsafe")
+    return out
+
+
+_FILL_KERNELS = {"zeros": np.zeros, "ones": np.ones, "empty": np.empty}
+
+
+# ---- the operator ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Full(Op):
+    """Chunks filled with one value (``kind``: ``full``, ``zeros``, ``ones`` or ``empty``)."""
+
+    kind: str
+    fill_value: Any
+    """The value of ``full`` (a scalar as given, or an array broadcast to the shape)."""
+    nsplits: NSplits | None
+    """Chunk lengths; None: the chunks of the input tensor (``*_like``), or ``chunk_size``
+    applied to its shape once that is known."""
+    order: str = "C"
+    chunk_size: Any = None
+
+    def label(self) -> str:
+        return self.kind
+
+
+@tile_rule(Full)
+def _tile_full(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, Full)
+    if op.nsplits is not None:
+        nsplits = op.nsplits
+    else:
+        (like,) = inputs
+        ctx.require_known(like)
+        if op.chunk_size is None:
+            nsplits = like.nsplits
+        else:
+            shape = tuple(int(sum(axis)) for axis in like.nsplits)
+            nsplits = nsplits_for(shape, op.chunk_size, node.dtype)
+    grid = key_grid(node.key, numblocks(nsplits))
+    starts = [offsets(axis) for axis in nsplits]
+    for index in block_indices(nsplits):
+        shape = chunk_shape(nsplits, index)
+        if op.kind == "full":
+            value = chunk_region(op.fill_value, starts, index, shape)
+            ctx.new_task(grid[index], full_chunk, shape, value, node.dtype, op.order)
+        else:
+            ctx.new_task(grid[index], _FILL_KERNELS[op.kind], shape, node.dtype, op.order)
+    return Tiled(tuple(tuple(axis) for axis in nsplits), grid)
+
+
+# ---- fill values -----------------------------------------------------------------------------
+
+
+def as_fill(fill_value: Any) -> Any:
+    """A fill value as ``Full`` holds it: a scalar as given, anything else as an array."""
+    return fill_value if is_scalar(fill_value) else np.asarray(fill_value)
+
+
+def _check_broadcast(fill_shape: tuple[Any, ...], shape: tuple[Any, ...], func: str) -> None:
+    """NumPy's error for a fill value that does not broadcast to ``shape`` (when known)."""
+    if unknown_shape(fill_shape) or unknown_shape(shape):
+        return
+    if not broadcasts_to(fill_shape, shape):
+        raise ValueError(
+            f"{func}(): could not broadcast fill_value from shape {fill_shape} "
+            f"into shape {tuple(shape)}"
+        )
+
+
+def check_fill(fill: Any, shape: tuple[Any, ...], dtype: np.dtype[Any], func: str) -> None:
+    """NumPy's errors for a fill value that does not broadcast to ``shape`` or cast to dtype."""
+    fill_shape = np.shape(fill)
+    _check_broadcast(fill_shape, shape, func)
+    probe = np.empty(fill_shape, dtype=dtype)
+    np.copyto(probe, fill, casting="unsafe")
+
+
+def full_from_tensor(template: Tensor, fill: Tensor, dtype: np.dtype[Any], func: str) -> Tensor:
+    """``fill`` broadcast into the chunks of ``template`` (whose values are not read)."""
+    _check_broadcast(fill.shape, template.shape, func)
+    return elemwise(fill_into, template, fill, dtype=dtype, name="full")
+
+
+# ---- ones, zeros, empty, full ----------------------------------------------------------------
+
+
+def _filled(kind: str, shape: Any, dtype: Any, order: str, chunk_size: Any, func: str) -> Tensor:
+    shp = normalize_shape(shape)
+    dt = as_dtype(dtype)
+    order = check_order(order, "CF", func)
+    return new_tensor(Full(kind, None, nsplits_for(shp, chunk_size, dt), order), [], shp, dt)
+
+
+def ones(shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None) -> Tensor:
+    """A tensor of ``shape`` filled with ones (``numpy.ones``); float64 by default."""
+    return _filled("ones", shape, dtype, order, chunk_size, "ones")
+
+
+def zeros(shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None) -> Tensor:
+    """A tensor of ``shape`` filled with zeros (``numpy.zeros``); float64 by default."""
+    return _filled("zeros", shape, dtype, order, chunk_size, "zeros")
+
+
+def empty(shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None) -> Tensor:
+    """A tensor of ``shape`` whose values are arbitrary (``numpy.empty``)."""
+    return _filled("empty", shape, dtype, order, chunk_size, "empty")
+
+
+def full(
+    shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None
+) -> Tensor:
+    """A tensor of ``shape`` filled with ``fill_value`` (``numpy.full``).
+
+    The dtype is ``fill_value``'s unless given; an array ``fill_value`` is broadcast (each
+    chunk receives only the part it covers); a tensor ``fill_value`` is broadcast chunk by
+    chunk.
+    """
+    shp = normalize_shape(shape)
+    order = check_order(order, "CF", "full")
+    if isinstance(fill_value, Tensor):
+        dt = as_dtype(dtype, fill_value.dtype)
+        return full_from_tensor(empty(shp, dt, order, chunk_size), fill_value, dt, "full")
+    if dtype is None:
+        fill = np.asarray(fill_value)
+        dt = as_dtype(fill.dtype)
+    else:
+        dt = as_dtype(dtype)
+        fill = as_fill(fill_value)
+    check_fill(fill, shp, dt, "full")
+    return new_tensor(Full("full", fill, nsplits_for(shp, chunk_size, dt), order), [], shp, dt)

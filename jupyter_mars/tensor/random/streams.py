@@ -1,0 +1,44 @@
+"""Seeds and the per-chunk random streams of ``mt.random``.
+
+A ``RandomState`` gives every random tensor one integer seed (``draw_seed``). Chunk ``i``
+of the tensor (its flat index in the chunk grid, C order) draws from its own stream::
+
+    np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(i,))))
+
+so the chunks are independent and the same seed with the same chunk layout always gives
+the same numbers, whatever the order or the thread the chunks run in. Operators that need
+one draw over the whole tensor (``permutation``, ``choice`` without replacement) use the
+node's own stream, ``SeedSequence(seed)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+SEED_HIGH = 2**63 - 1
+"""Seeds of random tensors are drawn from ``[0, SEED_HIGH)``."""
+
+
+def draw_seed(source: np.random.RandomState) -> int:
+    """The seed of the next random tensor, taken from the seed source of a ``RandomState``."""
+    return int(source.randint(0, SEED_HIGH, dtype=np.int64))
+
+
+def chunk_generator(seed: int, index: int | None) -> np.random.Generator:
+    """The generator of chunk ``index`` of a random node (``None``: the node's own stream,
+    used by operators that need one global draw, such as ``permutation``)."""
+    key = () if index is None else (index,)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+
+
+def flat_index(index: tuple[int, ...], numblocks: Sequence[int]) -> int:
+    """The stream number of chunk ``index``: its position in the grid, in C order."""
+    return int(np.ravel_multi_index(index, tuple(numblocks))) if index else 0
+
+
+def checking_generator() -> np.random.Generator:
+    """A throwaway generator, for letting NumPy check parameters in the client (one small
+    draw) with its own error messages."""
+    return np.random.Generator(np.random.PCG64(0))
