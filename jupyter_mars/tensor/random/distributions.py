@@ -98,6 +98,8 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
     assert isinstance(op, RandomChunks)
     if op.nsplits is None:
+        # the chunks' shapes come from tensor parameters: each draw needs them exactly
+        ctx.require_known(*inputs)
         nsplits, aligned = unify_chunks(node.key, node.shape, inputs, ctx)
     else:
         nsplits = op.nsplits

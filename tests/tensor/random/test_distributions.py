@@ -120,3 +120,16 @@ def test_parameter_errors_match_numpy() -> None:
         mt.random.binomial(5)
     with pytest.raises(TypeError, match="numeric"):
         mt.random.normal("a")
+
+
+def test_parameters_of_unknown_length_are_sized_first():
+    import numpy as np
+
+    import jupyter_mars.tensor as mt
+
+    low = mt.tensor(np.arange(10.0), chunk_size=3)
+    low = low[low > 4]
+    draws = mt.random.uniform(low, 20.0).execute().fetch()
+    assert draws.shape == (5,)
+    assert (draws >= np.arange(5.0, 10.0)).all()
+    assert (draws < 20.0).all()
