@@ -116,11 +116,6 @@ def test_reshape_of_random_unknown_lengths(data_: Any) -> None:
     assert_same(x.reshape(target), e.reshape(target))
 
 
-@pytest.mark.skipif(
-    not hasattr(Tensor, "__getitem__"),
-    reason="boolean-mask indexing (tensor/indexing.py) is not available yet; the RowsAbove "
-    "operator in helpers.py covers unknown lengths meanwhile",
-)
 def test_reshape_after_a_boolean_mask() -> None:
     a = data((6, 4))
     x: Any = mt.tensor(a, chunk_size=(4, 3))
