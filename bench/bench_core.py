@@ -192,9 +192,8 @@ def main() -> int:
     s = sizes(args.quick)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; {versions()}")
     print(f"sizes: {s}\n")
-    print(
-        "| workload | NumPy s | Dask s | mars s | mars/NumPy | mars/Dask | peak MiB NumPy / Dask / mars |"
-    )
+    columns = ["workload", "NumPy s", "Dask s", "mars s", "mars/NumPy", "mars/Dask"]
+    print("| " + " | ".join([*columns, "peak MiB NumPy / Dask / mars"]) + " |")
     print("|---|---|---|---|---|---|---|")
     for workload in args.only:
         res = {}

@@ -62,14 +62,18 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         if self.done():
             return False
         self._cancel_requested.set()
+        # mark the future first, so the execution that ends because of this cancel
+        # cannot settle it with a result or an error in between
+        cancelled = super().cancel()
         job = self._progress.current
         if job is not None:
             self._cancel_job(job)
-        return super().cancel()
+        return cancelled
 
     @property
-    def cancel_requested(self) -> bool:
-        return self._cancel_requested.is_set()
+    def cancel_event(self) -> threading.Event:
+        """Set once ``cancel()`` is called; the execution checks it between stages."""
+        return self._cancel_requested
 
     def __await__(self) -> Generator[Any, None, Any]:
         return asyncio.wrap_future(self).__await__()

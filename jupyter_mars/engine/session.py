@@ -12,6 +12,7 @@ import threading
 import weakref
 from collections import Counter
 from collections.abc import Sequence
+from concurrent.futures import InvalidStateError
 from typing import Any
 
 import numpy as np
@@ -135,13 +136,11 @@ class EngineSession:
 
         def drive() -> None:
             try:
-                self.run(nodes, progress, show_progress, future._cancel_requested)
+                self.run(nodes, progress, show_progress, future.cancel_event)
             except BaseException as exc:  # noqa: BLE001 - handed to the future
-                if not future.cancelled():
-                    future.set_exception(exc)
+                settle(future.set_exception, exc)
                 return
-            if not future.cancelled():
-                future.set_result(result)
+            settle(future.set_result, result)
 
         threading.Thread(target=drive, name="mars-execute", daemon=True).start()
         return future
@@ -162,6 +161,14 @@ class EngineSession:
         self.runtime.close()
         self.executed.clear()
         self._refs.clear()
+
+
+def settle(setter: Any, value: Any) -> None:
+    """Set a future's outcome unless it was cancelled meanwhile."""
+    try:
+        setter(value)
+    except InvalidStateError:
+        pass  # cancelled: the caller already knows
 
 
 def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:

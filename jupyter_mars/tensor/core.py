@@ -149,11 +149,13 @@ class Tensor:
     # ---- numpy protocols -----------------------------------------------------------------
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        from jupyter_mars.tensor import ufuncs
+        # the tensor namespace, not the ufuncs module: generalised ufuncs such as matmul
+        # are implemented with the products
+        import jupyter_mars.tensor as mt
 
         if method != "__call__" or kwargs.get("out") is not None:
             return NotImplemented
-        func = getattr(ufuncs, ufunc.__name__, None)
+        func = getattr(mt, ufunc.__name__, None)
         if func is None:
             return NotImplemented
         return func(*inputs, **kwargs)

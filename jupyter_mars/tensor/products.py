@@ -17,10 +17,13 @@ Tiling makes **one task per output chunk**, never one per ``(i, k, j)`` product:
 The contracted chunks are split into groups (one task each, summed by a tree of fan-in
 ``options.combine_size``) only when one output chunk would read more than
 ``4 * options.chunk_store_limit`` bytes, or when there are fewer output chunks than
-threads. Operands whose chunk boundaries differ along a shared label are aligned by
-rechunking the smaller operand to the larger one's chunks. ``inner(a, a)`` (and
-``tensordot`` of a tensor with itself on the same axes) is symmetric: only the chunks on
-and above the diagonal are computed, the others are transposed views of them.
+threads and the output cannot be split (a vector dot). A large output in fewer chunks
+than threads (say, two single-chunk matrices) gets finer output chunks instead.
+
+Operands whose chunk boundaries differ along a shared label are aligned by rechunking the
+smaller operand to the larger one's chunks. ``inner(a, a)`` (and ``tensordot`` of a
+tensor with itself on the same axes) is symmetric: only the chunks on and above the
+diagonal are computed, the others are transposed views of them.
 """
 
 from __future__ import annotations
@@ -172,6 +175,49 @@ def _pick_splits(
     return splits
 
 
+_MIN_TASK_WORK = 1 << 24
+"""Multiply-adds below which an output chunk is not split further to use more threads."""
+_MIN_GROUP_WORK = 1 << 20
+"""Multiply-adds per thread below which a contraction is not split into groups for them."""
+
+
+def _halve(lengths: tuple[float, ...]) -> tuple[float, ...]:
+    out: list[float] = []
+    for n in lengths:
+        n = int(n)
+        out.extend((n - n // 2, n // 2) if n >= 2 else (n,))
+    return tuple(out)
+
+
+def _split_for_threads(
+    op: Contract, splits: dict[int, tuple[float, ...]], sizes: dict[int, float]
+) -> dict[int, tuple[float, ...]]:
+    """Finer output chunks when there are fewer of them than threads and much work.
+
+    A product of two single-chunk matrices would otherwise be one task on one thread; the
+    largest output axis is halved (its operand is sliced, no copy) until every thread has
+    an output chunk or the chunks get small.
+    """
+    cpus = _available_cpus()
+    work = math.prod(int(n) for n in sizes.values())
+    out = list(op.out)
+    half = len(out) // 2
+
+    def n_blocks() -> int:
+        return math.prod(len(splits[lab]) for lab in out)
+
+    while n_blocks() < cpus and work / n_blocks() >= 2 * _MIN_TASK_WORK:
+        candidates = [lab for lab in out if lab not in op.whole and max(splits[lab]) >= 2]
+        if not candidates:
+            break
+        lab = max(candidates, key=lambda c: max(splits[c]))
+        new = _halve(splits[lab])
+        splits[lab] = new
+        if op.symmetric:
+            splits[out[(out.index(lab) + half) % len(out)]] = new
+    return splits
+
+
 def concat_blocks(axis: int, *blocks: Any) -> Any:
     return np.concatenate(blocks, axis=axis)
 
@@ -220,7 +266,7 @@ def _tile_contract(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     ctx.require_known(*inputs)
     shapes = [tuple(sum(s) for s in t.nsplits) for t in inputs]
     sizes = _letter_sizes(shapes, op.subscripts, op.name)
-    splits = _pick_splits(inputs, op.subscripts, sizes, op.whole)
+    splits = _split_for_threads(op, _pick_splits(inputs, op.subscripts, sizes, op.whole), sizes)
     # align every operand to the chosen chunking (a broadcast axis keeps its one chunk)
     aligned: list[Tiled] = []
     cache: dict[tuple[int, NSplits], Tiled] = {}
@@ -262,7 +308,8 @@ def _tile_contract(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     budget = 4 * options.chunk_store_limit
     n_groups = max(1, math.ceil(len(combos) * per_combo / budget))
     cpus = _available_cpus()
-    if n_computed < cpus:
+    work = math.prod(int(n) for n in sizes.values())
+    if n_computed < cpus and work >= _MIN_GROUP_WORK * cpus:
         n_groups = max(n_groups, math.ceil(cpus / max(n_computed, 1)))
     groups = _groups(len(combos), n_groups)
 
@@ -902,12 +949,6 @@ def _attach() -> None:
     Tensor.dot = _dot_method  # type: ignore[attr-defined]
     setattr(Tensor, "__matmul__", _matmul_method)  # noqa: B010
     setattr(Tensor, "__rmatmul__", _rmatmul_method)  # noqa: B010
-    # ``ndarray @ tensor`` and ``np.matmul(tensor, ...)`` reach Tensor.__array_ufunc__,
-    # which looks the ufunc up by name in the ufuncs module
-    from jupyter_mars.tensor import ufuncs
-
-    if not hasattr(ufuncs, "matmul"):
-        setattr(ufuncs, "matmul", matmul)  # noqa: B010
 
 
 _attach()

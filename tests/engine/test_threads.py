@@ -9,7 +9,6 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.graph import Ref, Task
 
-
 SEEN = []
 
 
@@ -37,15 +36,21 @@ def test_one_cpu_session_keeps_one_core_busy_even_in_blas():
     assert cpu / wall < 1.3, f"{cpu / wall:.2f} cores busy for n_cpu=1"
 
 
-def test_blas_limits_are_restored_when_idle():
+def blas_threads(_: object = None) -> list[int]:
     from threadpoolctl import threadpool_info
 
-    before = [p["num_threads"] for p in threadpool_info()]
-    runtime = ThreadRuntime(n_threads=2)
-    job = runtime.submit({"a": Task("a", np.ones, (3,))}, ("a",), {})
-    job.wait(10)
-    assert [p["num_threads"] for p in threadpool_info()] == before
+    return [p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"]
+
+
+def test_blas_limits_hold_while_busy_and_are_lifted_for_the_user_when_idle():
+    before = blas_threads()
+    runtime = ThreadRuntime(n_threads=2, n_cpu=2)
+    job = runtime.submit({"a": Task("a", blas_threads, (None,))}, ("a",), {})
+    assert job.wait(10)
+    assert runtime.get("a") == [1] * len(before)
     runtime.release_keys(("a",))
+    # seen from this (the user's) thread, as NumPy code here would see them
+    assert blas_threads() == before
     runtime.close()
 
 

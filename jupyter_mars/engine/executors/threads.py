@@ -18,8 +18,7 @@ import threading
 import time
 from typing import Any
 
-from threadpoolctl import ThreadpoolController
-
+from jupyter_mars.engine.executors.blas import BLAS_LIMITS
 from jupyter_mars.engine.graph import Key, Task, execute_task
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
@@ -91,8 +90,8 @@ class ThreadRuntime:
         self._task_seconds = 2 * SERIAL_BELOW_SECONDS
         """Moving average of task durations: decides whether threads share the queue."""
         self._closed = False
-        self._limits: Any = None
-        self._controller: ThreadpoolController | None = None
+        self._blas_threads = max(1, self.n_cpu // n_threads)
+        self._blas_limited = False
 
     # ---- public API, called from client threads -------------------------------------
 
@@ -219,17 +218,14 @@ class ThreadRuntime:
     # ---- BLAS limits --------------------------------------------------------------------
 
     def _limit_blas(self) -> None:
-        if self._limits is not None:
-            return
-        if self._controller is None:
-            self._controller = ThreadpoolController()
-        per_thread = max(1, self.n_cpu // self.n_threads)
-        self._limits = self._controller.limit(limits=per_thread)
+        if not self._blas_limited:
+            BLAS_LIMITS.acquire(self._blas_threads)
+            self._blas_limited = True
 
     def _unlimit_blas(self) -> None:
-        if self._limits is not None:
-            self._limits.restore_original_limits()
-            self._limits = None
+        if self._blas_limited:
+            BLAS_LIMITS.release(self._blas_threads)
+            self._blas_limited = False
 
     # ---- pool threads -------------------------------------------------------------------
 
