@@ -77,7 +77,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from concurrent.futures import CancelledError
 from heapq import heappop, heappush
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar
 
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
@@ -97,78 +97,20 @@ from jupyter_mars.engine.scheduler.instructions import (
     JobFinished,
     Release,
 )
+from jupyter_mars.engine.scheduler.records import (
+    _TOKEN_SPAN,
+    ERRED,
+    FORGOTTEN,
+    MEMORY,
+    READY,
+    RUNNING,
+    WAITING,
+    _Job,
+    _Task,
+)
+from jupyter_mars.engine.scheduler.validate import check_invariants
 
 __all__ = ["SchedulerState"]
-
-_TOKEN_SPAN: Final = 1 << 64
-"""Heap tokens are ``priority * _TOKEN_SPAN + counter`` (the counter stays below it)."""
-
-WAITING: Final = "waiting"
-READY: Final = "ready"
-RUNNING: Final = "running"
-MEMORY: Final = "memory"
-ERRED: Final = "erred"
-FORGOTTEN: Final = "forgotten"
-
-
-class _Job:
-    """A live job."""
-
-    __slots__ = ("job_id", "seq", "outputs", "out_tasks", "tasks", "missing")
-
-    def __init__(self, job_id: JobId, seq: int, outputs: tuple[Key, ...]) -> None:
-        self.job_id = job_id
-        self.seq = seq
-        self.outputs = outputs
-        """The outputs as submitted (duplicates kept: one hold per entry)."""
-        self.out_tasks: list[_Task] = []
-        """Records of the distinct outputs."""
-        self.tasks: list[_Task] = []
-        """Records this job created or joined (their ``jobs`` contained this job)."""
-        self.missing = 0
-        """Distinct outputs not in memory yet."""
-
-    def __repr__(self) -> str:
-        return f"<Job {self.job_id!r} seq={self.seq} missing={self.missing}>"
-
-
-class _Task:
-    """The record of one key (see the module docstring)."""
-
-    __slots__ = (
-        "key",
-        "state",
-        "deps",
-        "waiting_on",
-        "dependents",
-        "jobs",
-        "output_jobs",
-        "holds",
-        "seq",
-        "priority",
-        "token",
-        "retries",
-        "nbytes",
-    )
-
-    def __init__(self, key: Key, seq: int, priority: int, job: _Job) -> None:
-        self.key = key
-        self.state: str = WAITING
-        self.deps: list[_Task] = []
-        self.waiting_on = 0
-        self.dependents: set[_Task] = set()
-        self.jobs: set[_Job] = {job}
-        self.output_jobs: set[_Job] | None = None
-        self.holds = 0
-        self.seq = seq
-        self.priority = priority
-        self.token: int | None = None
-        self.retries = 0
-        self.nbytes = 0
-
-    def __repr__(self) -> str:
-        return f"<Task {self.key!r} {self.state}>"
-
 
 _Transition = Callable[["SchedulerState", _Task], None]
 
@@ -591,74 +533,7 @@ class SchedulerState:
 
     def validate_state(self) -> None:
         """Check every invariant (O(tasks + edges)); raise AssertionError on a violation."""
-        tasks = self._tasks
-        jobs = self._jobs
-        live_jobs = set(jobs.values())
-        n_ready = n_running = nbytes = 0
-        for key, ts in tasks.items():
-            assert ts.key == key, f"record of {key!r} has key {ts.key!r}"
-            state = ts.state
-            assert state in (WAITING, READY, RUNNING, MEMORY), f"{ts!r}: bad state"
-            assert ts.holds >= 0, f"{ts!r}: negative holds"
-            if ts.holds:
-                assert state == MEMORY, f"{ts!r}: held but not in memory"
-            assert ts.retries <= self._max_retries, f"{ts!r}: too many retries"
-            for dts in ts.deps:
-                assert tasks.get(dts.key) is dts, f"{ts!r}: dependency {dts!r} is forgotten"
-                assert ts in dts.dependents, f"{ts!r} missing from dependents of {dts!r}"
-            assert len(set(ts.deps)) == len(ts.deps), f"{ts!r}: duplicate deps"
-            for dts in ts.dependents:
-                assert tasks.get(dts.key) is dts, f"{ts!r}: dependent {dts!r} is forgotten"
-                assert dts.state != MEMORY, f"{ts!r}: dependent {dts!r} is in memory"
-                assert ts in dts.deps, f"{ts!r} missing from deps of its dependent {dts!r}"
-            for job in ts.jobs:
-                assert job in live_jobs, f"{ts!r}: needed by dead job {job!r}"
-            for job in ts.output_jobs or ():
-                assert job in live_jobs, f"{ts!r}: output of dead job {job!r}"
-                assert ts in job.out_tasks, f"{ts!r}: not an output of {job!r}"
-            waiting_on = sum(1 for dts in ts.deps if dts.state != MEMORY)
-            needed = bool(ts.jobs or ts.dependents)
-            if state == MEMORY:
-                nbytes += ts.nbytes
-                assert not ts.deps, f"{ts!r}: still linked to its deps"
-                assert not ts.jobs, f"{ts!r}: in memory with jobs"
-                assert ts.holds or ts.dependents or ts.output_jobs, f"{ts!r}: should be released"
-            elif state == WAITING:
-                assert waiting_on > 0, f"{ts!r}: all deps in memory but waiting"
-                assert ts.waiting_on == waiting_on, f"{ts!r}: waiting_on {ts.waiting_on}"
-                assert needed, f"{ts!r}: unneeded but not forgotten"
-            elif state == READY:
-                n_ready += 1
-                assert waiting_on == 0, f"{ts!r}: ready with deps not in memory"
-                assert ts.waiting_on == 0, f"{ts!r}: waiting_on {ts.waiting_on}"
-                assert ts.token is not None, f"{ts!r}: no heap entry"
-                assert needed, f"{ts!r}: unneeded but not forgotten"
-            else:
-                n_running += 1
-                assert waiting_on == 0, f"{ts!r}: running with deps not in memory"
-        assert n_ready == self._n_ready, f"n_ready {self._n_ready} != {n_ready}"
-        assert n_running == self._n_running, f"n_running {self._n_running} != {n_running}"
-        assert nbytes == self._nbytes, f"nbytes {self._nbytes} != {nbytes}"
-        heap_tokens = {token for _, token, ts in self._ready if ts.state == READY}
-        for ts in tasks.values():
-            if ts.state == READY:
-                assert ts.token in heap_tokens, f"{ts!r}: missing from the ready heap"
-        if self._n_ready:
-            assert self._n_running >= self._n_slots, "free slot while tasks are ready"
-        else:
-            assert not self._ready, "stale heap entries kept with nothing ready"
-        for job_id, job in jobs.items():
-            assert job.job_id == job_id, f"{job!r} filed under {job_id!r}"
-            assert job.seq < self._seq, f"{job!r}: seq from the future"
-            missing = 0
-            for ts in job.out_tasks:
-                assert tasks.get(ts.key) is ts, f"{job!r}: output {ts!r} is forgotten"
-                assert job in (ts.output_jobs or ()), f"{job!r}: {ts!r} unlinked"
-                if ts.state != MEMORY:
-                    missing += 1
-            assert {ts.key for ts in job.out_tasks} == set(job.outputs), f"{job!r}: outputs"
-            assert missing == job.missing, f"{job!r}: missing {job.missing} != {missing}"
-            assert missing > 0, f"{job!r}: all outputs in memory but not finished"
+        check_invariants(self)
 
 
 def _job_seq(job: _Job) -> int:

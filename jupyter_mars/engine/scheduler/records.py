@@ -1,0 +1,76 @@
+"""Per-job and per-task records of the scheduler core, and the task state names."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from jupyter_mars.engine.scheduler.events import JobId, Key
+
+_TOKEN_SPAN: Final = 1 << 64
+"""Heap tokens are ``priority * _TOKEN_SPAN + counter`` (the counter stays below it)."""
+
+WAITING: Final = "waiting"
+READY: Final = "ready"
+RUNNING: Final = "running"
+MEMORY: Final = "memory"
+ERRED: Final = "erred"
+FORGOTTEN: Final = "forgotten"
+
+
+class _Job:
+    """A live job."""
+
+    __slots__ = ("job_id", "seq", "outputs", "out_tasks", "tasks", "missing")
+
+    def __init__(self, job_id: JobId, seq: int, outputs: tuple[Key, ...]) -> None:
+        self.job_id = job_id
+        self.seq = seq
+        self.outputs = outputs
+        """The outputs as submitted (duplicates kept: one hold per entry)."""
+        self.out_tasks: list[_Task] = []
+        """Records of the distinct outputs."""
+        self.tasks: list[_Task] = []
+        """Records this job created or joined (their ``jobs`` contained this job)."""
+        self.missing = 0
+        """Distinct outputs not in memory yet."""
+
+    def __repr__(self) -> str:
+        return f"<Job {self.job_id!r} seq={self.seq} missing={self.missing}>"
+
+
+class _Task:
+    """The record of one key (see the module docstring)."""
+
+    __slots__ = (
+        "key",
+        "state",
+        "deps",
+        "waiting_on",
+        "dependents",
+        "jobs",
+        "output_jobs",
+        "holds",
+        "seq",
+        "priority",
+        "token",
+        "retries",
+        "nbytes",
+    )
+
+    def __init__(self, key: Key, seq: int, priority: int, job: _Job) -> None:
+        self.key = key
+        self.state: str = WAITING
+        self.deps: list[_Task] = []
+        self.waiting_on = 0
+        self.dependents: set[_Task] = set()
+        self.jobs: set[_Job] = {job}
+        self.output_jobs: set[_Job] | None = None
+        self.holds = 0
+        self.seq = seq
+        self.priority = priority
+        self.token: int | None = None
+        self.retries = 0
+        self.nbytes = 0
+
+    def __repr__(self) -> str:
+        return f"<Task {self.key!r} {self.state}>"

@@ -1,0 +1,86 @@
+"""Invariants of the scheduler core, checked after every test (``validate_state``).
+
+Kept apart from the state machine: it reads every record (O(tasks + edges)), so it never
+runs in production code paths.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jupyter_mars.engine.scheduler.records import MEMORY, READY, RUNNING, WAITING
+
+if TYPE_CHECKING:
+    from jupyter_mars.engine.scheduler.state import SchedulerState
+
+
+def check_invariants(core: SchedulerState) -> None:
+    """Raise AssertionError, naming the record, if any invariant does not hold."""
+    tasks = core._tasks
+    jobs = core._jobs
+    live_jobs = set(jobs.values())
+    n_ready = n_running = nbytes = 0
+    for key, ts in tasks.items():
+        assert ts.key == key, f"record of {key!r} has key {ts.key!r}"
+        state = ts.state
+        assert state in (WAITING, READY, RUNNING, MEMORY), f"{ts!r}: bad state"
+        assert ts.holds >= 0, f"{ts!r}: negative holds"
+        if ts.holds:
+            assert state == MEMORY, f"{ts!r}: held but not in memory"
+        assert ts.retries <= core._max_retries, f"{ts!r}: too many retries"
+        for dts in ts.deps:
+            assert tasks.get(dts.key) is dts, f"{ts!r}: dependency {dts!r} is forgotten"
+            assert ts in dts.dependents, f"{ts!r} missing from dependents of {dts!r}"
+        assert len(set(ts.deps)) == len(ts.deps), f"{ts!r}: duplicate deps"
+        for dts in ts.dependents:
+            assert tasks.get(dts.key) is dts, f"{ts!r}: dependent {dts!r} is forgotten"
+            assert dts.state != MEMORY, f"{ts!r}: dependent {dts!r} is in memory"
+            assert ts in dts.deps, f"{ts!r} missing from deps of its dependent {dts!r}"
+        for job in ts.jobs:
+            assert job in live_jobs, f"{ts!r}: needed by dead job {job!r}"
+        for job in ts.output_jobs or ():
+            assert job in live_jobs, f"{ts!r}: output of dead job {job!r}"
+            assert ts in job.out_tasks, f"{ts!r}: not an output of {job!r}"
+        waiting_on = sum(1 for dts in ts.deps if dts.state != MEMORY)
+        needed = bool(ts.jobs or ts.dependents)
+        if state == MEMORY:
+            nbytes += ts.nbytes
+            assert not ts.deps, f"{ts!r}: still linked to its deps"
+            assert not ts.jobs, f"{ts!r}: in memory with jobs"
+            assert ts.holds or ts.dependents or ts.output_jobs, f"{ts!r}: should be released"
+        elif state == WAITING:
+            assert waiting_on > 0, f"{ts!r}: all deps in memory but waiting"
+            assert ts.waiting_on == waiting_on, f"{ts!r}: waiting_on {ts.waiting_on}"
+            assert needed, f"{ts!r}: unneeded but not forgotten"
+        elif state == READY:
+            n_ready += 1
+            assert waiting_on == 0, f"{ts!r}: ready with deps not in memory"
+            assert ts.waiting_on == 0, f"{ts!r}: waiting_on {ts.waiting_on}"
+            assert ts.token is not None, f"{ts!r}: no heap entry"
+            assert needed, f"{ts!r}: unneeded but not forgotten"
+        else:
+            n_running += 1
+            assert waiting_on == 0, f"{ts!r}: running with deps not in memory"
+    assert n_ready == core._n_ready, f"n_ready {core._n_ready} != {n_ready}"
+    assert n_running == core._n_running, f"n_running {core._n_running} != {n_running}"
+    assert nbytes == core._nbytes, f"nbytes {core._nbytes} != {nbytes}"
+    heap_tokens = {token for _, token, ts in core._ready if ts.state == READY}
+    for ts in tasks.values():
+        if ts.state == READY:
+            assert ts.token in heap_tokens, f"{ts!r}: missing from the ready heap"
+    if core._n_ready:
+        assert core._n_running >= core._n_slots, "free slot while tasks are ready"
+    else:
+        assert not core._ready, "stale heap entries kept with nothing ready"
+    for job_id, job in jobs.items():
+        assert job.job_id == job_id, f"{job!r} filed under {job_id!r}"
+        assert job.seq < core._seq, f"{job!r}: seq from the future"
+        missing = 0
+        for ts in job.out_tasks:
+            assert tasks.get(ts.key) is ts, f"{job!r}: output {ts!r} is forgotten"
+            assert job in (ts.output_jobs or ()), f"{job!r}: {ts!r} unlinked"
+            if ts.state != MEMORY:
+                missing += 1
+        assert {ts.key for ts in job.out_tasks} == set(job.outputs), f"{job!r}: outputs"
+        assert missing == job.missing, f"{job!r}: missing {job.missing} != {missing}"
+        assert missing > 0, f"{job!r}: all outputs in memory but not finished"
