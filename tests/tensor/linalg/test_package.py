@@ -1,0 +1,22 @@
+"""``mt.linalg`` exposes the same names after the split into modules."""
+
+import jupyter_mars.tensor as mt
+
+
+def test_linalg_exports_every_function():
+    assert sorted(mt.linalg.__all__) == [
+        "LinAlgError",
+        "cholesky",
+        "det",
+        "inv",
+        "lstsq",
+        "lu",
+        "norm",
+        "qr",
+        "slogdet",
+        "solve",
+        "solve_triangular",
+        "svd",
+    ]
+    for name in mt.linalg.__all__:
+        assert callable(getattr(mt.linalg, name))
