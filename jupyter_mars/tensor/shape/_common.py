@@ -97,7 +97,9 @@ def _same_length(a: Any, b: Any) -> bool:
 
 
 def _shape_str(shape: Sequence[Any]) -> str:
-    return "(" + ", ".join("nan" if _isnan(n) else str(int(n)) for n in shape) + ")"
+    """A shape as NumPy prints it: ``(7,)``, ``(2, 3)``, ``()``."""
+    parts = ["nan" if _isnan(n) else str(int(n)) for n in shape]
+    return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
 
 def _wrap(node_like: Tensor) -> Tensor:

@@ -107,3 +107,18 @@ def test_order_f_is_not_implemented_and_names_order() -> None:
     with pytest.raises(ValueError, match="order must be one of"):
         mt.reshape(x, (3, 2), order="X")
     assert_same(mt.reshape(x, (3, 2), order="A"), x.to_numpy().reshape(3, 2))
+
+
+def test_reshape_error_prints_the_shape_as_numpy_does() -> None:
+    import re
+
+    import numpy as np
+    import pytest
+
+    import jupyter_mars.tensor as mt
+
+    with pytest.raises(ValueError, match=re.escape("of size 20 into shape (7,)")):
+        mt.ones((5, 4)).reshape(7)
+    with pytest.raises(ValueError) as numpy_error:
+        np.ones((5, 4)).reshape(7)
+    assert "into shape (7,)" in str(numpy_error.value)
