@@ -119,6 +119,5 @@ def test_reshape_error_prints_the_shape_as_numpy_does() -> None:
 
     with pytest.raises(ValueError, match=re.escape("of size 20 into shape (7,)")):
         mt.ones((5, 4)).reshape(7)
-    with pytest.raises(ValueError) as numpy_error:
+    with pytest.raises(ValueError, match=re.escape("into shape (7,)")):
         np.ones((5, 4)).reshape(7)
-    assert "into shape (7,)" in str(numpy_error.value)
