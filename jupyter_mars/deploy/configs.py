@@ -1,0 +1,75 @@
+"""What ``mars-supervisor`` and ``mars-worker`` were asked to do, checked and typed.
+
+``parse_supervisor_args`` and ``parse_worker_args`` (in ``jupyter_mars.deploy.cli``)
+build these from the command line, the config file, the environment and the defaults.
+Every value is already validated: sizes are bytes, paths are absolute, addresses are
+``host:port``. The token is left out of ``repr`` so that logging a config cannot leak it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from jupyter_mars.deploy.values import UvloopChoice
+
+MIN_MEM_DEFAULT = 128 * 1024**2
+"""``--min-mem`` when not given: 128 MiB, as in Mars."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProcessConfig:
+    """Options both programs take."""
+
+    host: str = "0.0.0.0"
+    """Address to listen on (``-H``); ``0.0.0.0`` is every IPv4 interface."""
+    port: int = 0
+    """Port to listen on (``-p``); 0 lets the OS pick a free one."""
+    advertise_address: str | None = None
+    """Host other processes should use to reach this one (``-a``), when ``host`` is not
+    it (several interfaces, a container, NAT); None: the listening address."""
+    supervisors: list[str] = field(default_factory=list)
+    """Supervisor addresses, ``host:port`` each (``-s``)."""
+    config_file: str | None = None
+    """The YAML file the options were read from (``-f``), if any."""
+    log_level: str | None = None
+    """``debug``, ``info``, ``warning``, ``error`` or ``critical``; None: the conf file's
+    level, else ``info``."""
+    log_format: str | None = None
+    """A ``%``-style logging format; None: the default of ``jupyter_mars.deploy.logs``."""
+    log_conf: str | None = None
+    """A ``logging.config.fileConfig`` file (``--log-conf``); None: log to stderr."""
+    use_uvloop: UvloopChoice = "auto"
+    """Run the event loop on uvloop: ``yes``, ``no``, or ``auto`` (when it is installed)."""
+    token: str | None = field(default=None, repr=False)
+    """The cluster token from ``--token``, the config file or ``MARS_TOKEN``; None: the
+    supervisor generates one, a worker looks for the supervisor's token file."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SupervisorConfig(ProcessConfig):
+    """The options of ``mars-supervisor``."""
+
+    web_port: int = 0
+    """Port of the HTTP API and web UI (``-w``); 0 lets the OS pick a free one."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkerConfig(ProcessConfig):
+    """The options of ``mars-worker``; ``supervisors`` has at least one entry."""
+
+    n_cpu: int
+    """Task slots (``--n-cpu``); by default the cores this process may run on."""
+    n_io_process: int = 1
+    """Processes for network transfers (``--n-io-process``)."""
+    cuda_devices: list[int] | None = None
+    """CUDA device indices to use (``--cuda-devices``); None: all, ``[]``: none."""
+    phy_mem: int
+    """Bytes of memory the worker may use in all (``--phy-mem``); by default the physical
+    memory (or the container's limit)."""
+    cache_mem: int
+    """Bytes of chunk data held in memory before spilling (``--cache-mem``); by default
+    half of the free memory, and never more than ``phy_mem``."""
+    min_mem: int = MIN_MEM_DEFAULT
+    """Bytes that must be free for the worker to start (``--min-mem``)."""
+    spill_dirs: list[str] = field(default_factory=list)
+    """Absolute directories to spill chunks to (``--spill-dir``); they exist once parsed."""

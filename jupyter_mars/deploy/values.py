@@ -1,0 +1,160 @@
+"""Converters from a raw flag or config-file value to the typed value a config holds.
+
+Each takes what argparse gives (a string) or what YAML gives (a string, number, bool or
+list) and returns the typed value, or raises ``ValueError`` whose message says what was
+expected (``expected a port number 0-65535, got 'x'``). The caller prefixes the flag or
+key the value came from. No converter touches the network or the disk: those checks are
+in ``jupyter_mars.deploy.checks``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Literal
+
+UvloopChoice = Literal["auto", "yes", "no"]
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+_UVLOOP_CHOICES: dict[str, UvloopChoice] = {
+    "auto": "auto",
+    "yes": "yes",
+    "no": "no",
+    "true": "yes",
+    "false": "no",
+}
+
+
+def to_int(raw: object, minimum: int, what: str) -> int:
+    """A whole number of at least ``minimum``; ``what`` names it in the message."""
+    value: int | None = None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = raw
+    elif isinstance(raw, str):
+        try:
+            value = int(raw.strip())
+        except ValueError:
+            value = None
+    if value is None or value < minimum:
+        raise ValueError(f"expected {what}, got {raw!r}")
+    return value
+
+
+def to_port(raw: object, allow_zero: bool = True) -> int:
+    """A TCP port; 0 (when allowed) means "any free port"."""
+    what = "a port number 0-65535 (0: any free port)" if allow_zero else "a port 1-65535"
+    port = to_int(raw, 0 if allow_zero else 1, what)
+    if port > 65535:
+        raise ValueError(f"expected {what}, got {raw!r}")
+    return port
+
+
+def to_host(raw: object) -> str:
+    """A host name or IP address (resolving it is a separate check)."""
+    if not isinstance(raw, str) or not raw.strip() or any(c.isspace() for c in raw.strip()):
+        raise ValueError(f"expected a host name or IP address, got {raw!r}")
+    host = raw.strip()
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host
+
+
+def to_address(raw: object) -> str:
+    """``host:port`` with a port 1-65535; an IPv6 host goes in brackets (``[::1]:7001``)."""
+    if not isinstance(raw, str):
+        raise ValueError(f"expected host:port, got {raw!r}")
+    entry = raw.strip()
+    host, colon, port = entry.rpartition(":")
+    if not colon or not host:
+        raise ValueError(f"expected host:port, got {entry!r} without a port")
+    if ":" in host and not (host.startswith("[") and host.endswith("]")):
+        raise ValueError(f"expected host:port with an IPv6 host in brackets, got {entry!r}")
+    to_host(host)
+    try:
+        number = to_port(port, allow_zero=False)
+    except ValueError:
+        raise ValueError(f"expected host:port with a port 1-65535, got {entry!r}") from None
+    return f"{host}:{number}"
+
+
+def to_addresses(raw: object) -> list[str]:
+    """Comma-separated ``host:port`` entries (or a YAML list of them), in order, no repeats."""
+    entries = _split(raw, ",", "a comma-separated list of host:port")
+    addresses = list(dict.fromkeys(to_address(entry) for entry in entries))
+    if not addresses:
+        raise ValueError(f"expected at least one host:port, got {raw!r}")
+    return addresses
+
+
+def to_cuda_devices(raw: object) -> list[int]:
+    """Device indices: ``"0,2"``, a YAML list, or ``""`` for no device at all."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = [raw]
+    entries = _split(raw, ",", "comma-separated CUDA device indices such as 0,1")
+    devices = [
+        to_int(entry, 0, "CUDA device indices such as 0,1 (or '' for none)") for entry in entries
+    ]
+    if len(set(devices)) != len(devices):
+        raise ValueError(f"expected distinct CUDA device indices, got {raw!r}")
+    return devices
+
+
+def to_paths(raw: object) -> list[str]:
+    """Directories separated by ``os.pathsep`` (``:``), or a YAML list, made absolute."""
+    entries = _split(raw, os.pathsep, f"directories separated by {os.pathsep!r}")
+    return list(dict.fromkeys(to_path(entry) for entry in entries))
+
+
+def to_path(raw: object) -> str:
+    """A file or directory path, made absolute (``~`` expanded)."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise ValueError(f"expected a path, got {raw!r}")
+    return os.path.abspath(os.path.expanduser(raw.strip()))
+
+
+def to_log_level(raw: object) -> str:
+    """One of the logging level names, in lower case."""
+    if not isinstance(raw, str) or raw.strip().lower() not in LOG_LEVELS:
+        raise ValueError(f"expected one of {', '.join(LOG_LEVELS)}, got {raw!r}")
+    return raw.strip().lower()
+
+
+def to_log_format(raw: object) -> str:
+    """A ``%``-style logging format such as ``%(asctime)s %(message)s``."""
+    if not isinstance(raw, str) or not raw:
+        raise ValueError(
+            f"expected a logging format such as '%(levelname)s %(message)s', got {raw!r}"
+        )
+    try:
+        logging.Formatter(raw, validate=True)
+    except ValueError:
+        raise ValueError(
+            f"expected a logging format such as '%(levelname)s %(message)s', got {raw!r}"
+        ) from None
+    return raw
+
+
+def to_uvloop(raw: object) -> UvloopChoice:
+    """``auto``, ``yes`` or ``no``; YAML's ``yes``/``no`` arrive as booleans and count too."""
+    if isinstance(raw, bool):
+        return "yes" if raw else "no"
+    choice = _UVLOOP_CHOICES.get(raw.strip().lower()) if isinstance(raw, str) else None
+    if choice is not None:
+        return choice
+    raise ValueError(f"expected auto, yes or no, got {raw!r}")
+
+
+def to_token(raw: object) -> str:
+    """A non-empty token without spaces. The message never repeats the value: it is a secret."""
+    if not isinstance(raw, str):
+        raise ValueError("expected the token as text")
+    token = raw.strip()
+    if not token or any(c.isspace() or not c.isprintable() for c in token):
+        raise ValueError("expected a non-empty token of printable characters without spaces")
+    return token
+
+
+def _split(raw: object, separator: str, what: str) -> list[object]:
+    """Entries of a separated string or of a YAML list; empty entries are dropped."""
+    if isinstance(raw, str):
+        return [entry for entry in raw.split(separator) if entry.strip()]
+    if isinstance(raw, list):
+        return [entry for entry in raw if not (isinstance(entry, str) and not entry.strip())]
+    raise ValueError(f"expected {what}, got {raw!r}")

@@ -1,0 +1,36 @@
+"""Admission control: may a worker start a task whose result needs ``nbytes`` more?
+
+The cache limit (``--cache-mem``) is soft: beyond it the store spills. The physical limit
+(``--phy-mem``) is hard: past it the machine swaps or the OOM killer ends the worker and
+every chunk it held. What the process really uses is its resident set, which also counts
+task temporaries, imported libraries and fragmentation the store never sees, so the check
+measures RSS rather than trusting the store's own accounting, and credits only the bytes
+that spilling could still give back.
+"""
+
+from __future__ import annotations
+
+import psutil
+
+
+def process_rss() -> int:
+    """Resident set size of this process, in bytes."""
+    return int(psutil.Process().memory_info().rss)
+
+
+def physical_memory() -> int:
+    """Total physical memory of the machine, the limit when ``--phy-mem`` is not given."""
+    return int(psutil.virtual_memory().total)
+
+
+def fits(nbytes: int, rss: int, limit: int, reclaimable: int) -> bool:
+    """Whether ``nbytes`` more fits under ``limit`` once ``reclaimable`` bytes are spilled.
+
+    >>> fits(100, rss=900, limit=1000, reclaimable=0)
+    True
+    >>> fits(200, rss=900, limit=1000, reclaimable=0)
+    False
+    >>> fits(200, rss=900, limit=1000, reclaimable=150)
+    True
+    """
+    return rss + nbytes - reclaimable <= limit

@@ -1,0 +1,54 @@
+"""The store's record of one chunk: where its value lives, and what may move it.
+
+Four states, and who moves a chunk between them (see ``store.py``)::
+
+    MEMORY --(over budget, unpinned)--> SPILLING --(written)--> SPILLED
+       ^   <--(write failed, or pinned meanwhile)--'               |
+       '--------------(read back)----- LOADING <------(get)--------'
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from jupyter_mars.engine.graph import Key
+
+
+class State(enum.Enum):
+    MEMORY = "memory"
+    """The value is held and may be spilled (unless pinned)."""
+    SPILLING = "spilling"
+    """The value is still held while some thread writes it to a file."""
+    SPILLED = "spilled"
+    """Only the spill file holds it."""
+    LOADING = "loading"
+    """Only the spill file holds it, and some thread is reading it back."""
+
+
+@dataclass(slots=True, eq=False)
+class Entry:
+    """One chunk; compared by identity, so a thread can tell whether it was replaced."""
+
+    key: Key
+    """The chunk key."""
+    value: Any
+    """The chunk, while held in memory (None once spilled)."""
+    nbytes: int
+    """Its size as ``sizeof`` measured it on ``put``."""
+    state: State = State.MEMORY
+    """Where the value lives now."""
+    pins: int = 0
+    """Running tasks that need it in memory; never spilled while above zero."""
+    path: str | None = None
+    """The spill file, while SPILLED or LOADING."""
+    dir_index: int = -1
+    """Which spill directory holds ``path``."""
+    unspillable: bool = False
+    """It failed to pickle once, so spilling it again would fail again."""
+
+    @property
+    def held(self) -> bool:
+        """Whether the value is in memory (MEMORY or SPILLING)."""
+        return self.state is State.MEMORY or self.state is State.SPILLING

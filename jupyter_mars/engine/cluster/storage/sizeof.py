@@ -1,0 +1,66 @@
+"""How many bytes a chunk value holds, for the store's memory accounting.
+
+The store decides what to spill from these figures, so they must follow the memory a
+value pins, not the size of its Python wrapper: ``sys.getsizeof`` of an ndarray view or
+of a list of arrays is a few dozen bytes whatever the data behind it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+_MAX_DEPTH = 3
+"""How deep to look into tuples, lists and dicts; chunk values nest one or two levels."""
+
+
+def sizeof(value: Any) -> int:
+    """Bytes held by ``value``.
+
+    NumPy arrays (and anything else with an integer ``nbytes``) report their buffer;
+    pandas objects report ``memory_usage(deep=True)``; tuples, lists and dicts add up
+    their items (a multi-output chunk is a tuple of arrays); anything else falls back to
+    ``sys.getsizeof``.
+
+    >>> import numpy as np
+    >>> sizeof(np.zeros(10, dtype="f8"))
+    80
+    >>> sizeof((np.zeros(10, dtype="f8"), np.zeros(5, dtype="i1"))) > 85
+    True
+    """
+    return _sizeof(value, _MAX_DEPTH)
+
+
+def _sizeof(value: Any, depth: int) -> int:
+    nbytes = getattr(value, "nbytes", None)
+    if isinstance(nbytes, int):
+        return nbytes
+    memory_usage = getattr(value, "memory_usage", None)
+    if callable(memory_usage):
+        usage = _pandas_memory_usage(memory_usage)
+        if usage is not None:
+            return usage
+    if depth > 0 and isinstance(value, tuple | list | set | frozenset):
+        return sys.getsizeof(value) + sum(_sizeof(item, depth - 1) for item in value)
+    if depth > 0 and isinstance(value, dict):
+        return sys.getsizeof(value) + sum(
+            _sizeof(k, depth - 1) + _sizeof(v, depth - 1) for k, v in value.items()
+        )
+    return sys.getsizeof(value)
+
+
+def _pandas_memory_usage(memory_usage: Any) -> int | None:
+    """``memory_usage(deep=True)`` summed: a DataFrame answers a Series, a Series an int.
+
+    Returns None for a ``memory_usage`` that does not take ``deep`` (not pandas).
+    """
+    try:
+        usage = memory_usage(deep=True)
+    except TypeError:
+        return None
+    if hasattr(usage, "sum"):
+        usage = usage.sum()
+    try:
+        return int(usage)
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,381 @@
+"""A worker's chunk store: memory up to a budget, the least recently used rest on disk.
+
+Theory of operation. Every chunk has an ``Entry`` in ``_entries``, in one of the states
+drawn in ``entry.py``; MEMORY entries are also keys of ``_lru``, least recent first.
+Readers of a LOADING chunk wait on ``_changed`` rather than read its file twice.
+
+Byte counters: ``_memory_bytes`` sums MEMORY and SPILLING entries, ``_spilling_bytes``
+the SPILLING ones, ``_spilled_bytes`` SPILLED and LOADING ones. Whenever
+``_memory_bytes - _spilling_bytes`` exceeds ``cache_bytes``, the call that caused it
+(``put``, a ``get`` that read a file back, the last ``unpin``) marks the least recently
+used unpinned entries SPILLING under the lock, then writes them *outside* the lock, so
+other threads keep reading and writing in-memory chunks during disk IO. When a write
+ends, the entry becomes SPILLED, unless it was deleted or replaced meanwhile (the file is
+dropped) or pinned meanwhile (it stays in memory: a running task holds it). A write that
+fails leaves the value in memory and is counted: nothing is lost to a full disk.
+
+The caller that triggers a spill does the IO itself, which throttles producers to the
+disk's speed; ``put``, ``get`` and ``unpin`` may therefore block on disk and belong on an
+executor thread rather than an event loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+from jupyter_mars.engine.cluster.storage import admission
+from jupyter_mars.engine.cluster.storage.entry import Entry, State
+from jupyter_mars.engine.cluster.storage.errors import chunk_lost
+from jupyter_mars.engine.cluster.storage.sizeof import sizeof
+from jupyter_mars.engine.cluster.storage.spill_dirs import SpillDirs
+from jupyter_mars.engine.cluster.storage.spill_file import read_value, remove_file, write_value
+from jupyter_mars.engine.graph import Key
+
+logger = logging.getLogger(__name__)
+
+
+class ChunkStore:
+    """Chunk values by key, within ``cache_bytes`` of memory, spilling to ``spill_dirs``.
+
+    With no spill directories everything stays in memory and ``info()["overflow_bytes"]``
+    says how far past the budget it is. ``phy_mem_bytes`` (default: the machine's
+    physical memory) is the hard limit ``can_admit`` checks.
+    """
+
+    def __init__(
+        self,
+        cache_bytes: int,
+        spill_dirs: Sequence[str] = (),
+        phy_mem_bytes: int | None = None,
+    ) -> None:
+        if cache_bytes < 0:
+            raise ValueError(f"cache_bytes must be >= 0, got {cache_bytes}")
+        self.cache_bytes = cache_bytes
+        self.phy_mem_bytes = admission.physical_memory() if phy_mem_bytes is None else phy_mem_bytes
+        self._dirs = SpillDirs(spill_dirs)
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._entries: dict[Key, Entry] = {}
+        self._lru: OrderedDict[Key, None] = OrderedDict()
+        self._memory_bytes = 0
+        self._spilling_bytes = 0
+        self._spilled_bytes = 0
+        self._counts = {"spill_reads": 0, "spill_writes": 0, "spill_errors": 0}
+        self._closed = False
+
+    # -- reading and writing ------------------------------------------------------------
+
+    def put(self, key: Key, value: Any) -> None:
+        """Store ``value`` under ``key`` (replacing any old value, keeping its pins)."""
+        entry = Entry(key, value, sizeof(value))
+        with self._lock:
+            self._check_open()
+            old = self._entries.pop(key, None)
+            stale = None
+            if old is not None:
+                entry.pins = old.pins
+                stale = self._forget(old)
+            self._entries[key] = entry
+            self._lru[key] = None
+            self._memory_bytes += entry.nbytes
+            victims = self._choose_victims(keep=None)
+        remove_file(stale)
+        self._spill(victims)
+
+    def get(self, key: Key) -> Any:
+        """The value of ``key``, read back from disk if it was spilled.
+
+        Raises ``KeyError`` for an unknown key and ``ChunkLostError`` (an ``OSError``) when
+        its spill file cannot be read. Reading a chunk back makes it the most recently
+        used and may spill others (never the one returned).
+        """
+        with self._lock:
+            self._check_open()
+            entry = self._entries[key]
+            while entry.state is State.LOADING:
+                self._changed.wait()
+                entry = self._entries[key]
+            if entry.state is not State.SPILLED:
+                if entry.state is State.MEMORY:
+                    self._lru.move_to_end(key)
+                return entry.value
+            entry.state = State.LOADING
+            path = entry.path
+        assert path is not None
+        try:
+            value = read_value(path)
+        except Exception as exc:
+            self._fail_load(entry)
+            raise chunk_lost(key, path, exc) from exc
+        victims = self._finish_load(entry, value)
+        self._spill(victims)
+        return value
+
+    def delete(self, key: Key) -> bool:
+        """Drop ``key`` from memory and disk; False if it was not here."""
+        with self._lock:
+            entry = self._entries.pop(key, None)
+            if entry is None:
+                return False
+            stale = self._forget(entry)
+        remove_file(stale)
+        return True
+
+    # -- pins ---------------------------------------------------------------------------
+
+    def pin(self, key: Key) -> None:
+        """Keep ``key`` in memory until as many ``unpin`` calls; pin *before* ``get``."""
+        with self._lock:
+            self._entries[key].pins += 1
+
+    def unpin(self, key: Key) -> None:
+        """Undo one ``pin``; may spill if the store is over budget.
+
+        A no-op for a key that is gone or holds no pins: ``delete`` drops a chunk's pins
+        with it, so a task that pinned a chunk the supervisor then freed (and perhaps had
+        recomputed) must be able to unpin without an error.
+        """
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry.pins == 0:
+                return
+            entry.pins -= 1
+            victims = self._choose_victims(keep=None) if entry.pins == 0 else []
+        self._spill(victims)
+
+    # -- questions ----------------------------------------------------------------------
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._entries
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def keys(self) -> list[Key]:
+        """A snapshot of the keys held, in memory or on disk."""
+        with self._lock:
+            return list(self._entries)
+
+    def nbytes(self, key: Key) -> int:
+        """The size of ``key``'s value as measured when it was put."""
+        with self._lock:
+            return self._entries[key].nbytes
+
+    def can_admit(self, nbytes: int) -> bool:
+        """Whether a result of ``nbytes`` fits under ``phy_mem_bytes`` right now.
+
+        Counts the process's resident memory, minus what spilling could still free
+        (unpinned chunks in memory, and chunks being written out); without spill
+        directories nothing can be freed.
+        """
+        with self._lock:
+            reclaimable = self._reclaimable_bytes()
+        return admission.fits(nbytes, admission.process_rss(), self.phy_mem_bytes, reclaimable)
+
+    def info(self) -> dict[str, int]:
+        """Figures for the worker's heartbeat and dashboard."""
+        with self._lock:
+            in_memory = [e for e in self._entries.values() if e.held]
+            return {
+                "memory_bytes": self._memory_bytes,
+                "spilled_bytes": self._spilled_bytes,
+                "n_memory": len(in_memory),
+                "n_spilled": len(self._entries) - len(in_memory),
+                "n_pinned": sum(1 for e in self._entries.values() if e.pins),
+                "cache_bytes": self.cache_bytes,
+                "phy_mem_bytes": self.phy_mem_bytes,
+                "overflow_bytes": max(0, self._memory_bytes - self.cache_bytes),
+                **self._counts,
+            }
+
+    def validate_state(self) -> None:
+        """Check the byte counters and the LRU against the entries (for tests)."""
+        with self._lock:
+            held = [e for e in self._entries.values() if e.held]
+            assert self._memory_bytes == sum(e.nbytes for e in held)
+            assert self._spilling_bytes == sum(e.nbytes for e in held if e.state is State.SPILLING)
+            assert self._spilled_bytes == sum(
+                e.nbytes for e in self._entries.values() if not e.held
+            )
+            assert set(self._lru) == {
+                e.key for e in self._entries.values() if e.state is State.MEMORY
+            }
+            assert all(e.path is None or os.path.exists(e.path) for e in self._entries.values())
+
+    # -- lifetime -----------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Drop every chunk and remove this store's spill files; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._entries.clear()
+            self._lru.clear()
+            self._memory_bytes = self._spilling_bytes = self._spilled_bytes = 0
+            self._changed.notify_all()
+        self._dirs.remove_all()
+
+    def __enter__(self) -> ChunkStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- internals (the ones named _choose/_forget/_reclaimable run under the lock) -----
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("ChunkStore is closed")
+
+    def _forget(self, entry: Entry) -> str | None:
+        """Uncount a removed entry; returns its spill file for the caller to unlink."""
+        if entry.state is State.MEMORY:
+            del self._lru[entry.key]
+        if entry.held:
+            self._memory_bytes -= entry.nbytes
+            if entry.state is State.SPILLING:
+                # The writing thread sees the entry gone and drops its own file.
+                self._spilling_bytes -= entry.nbytes
+            return None
+        self._spilled_bytes -= entry.nbytes
+        self._dirs.remove(entry.dir_index, entry.nbytes)
+        if entry.state is State.LOADING:
+            self._changed.notify_all()
+        return entry.path
+
+    def _choose_victims(self, keep: Entry | None) -> list[Entry]:
+        """Mark least recently used entries SPILLING until memory is back within budget."""
+        excess = self._memory_bytes - self._spilling_bytes - self.cache_bytes
+        if excess <= 0 or not self._dirs:
+            return []
+        victims = []
+        for key in self._lru:
+            entry = self._entries[key]
+            if entry.pins or entry.unspillable or entry is keep:
+                continue
+            victims.append(entry)
+            excess -= entry.nbytes
+            if excess <= 0:
+                break
+        for entry in victims:
+            del self._lru[entry.key]
+            entry.state = State.SPILLING
+            self._spilling_bytes += entry.nbytes
+        return victims
+
+    def _reclaimable_bytes(self) -> int:
+        if not self._dirs:
+            return 0
+        idle = (self._entries[key] for key in self._lru)
+        return self._spilling_bytes + sum(
+            e.nbytes for e in idle if not e.pins and not e.unspillable
+        )
+
+    def _spill(self, victims: list[Entry]) -> None:
+        for entry in victims:
+            self._spill_one(entry)
+
+    def _spill_one(self, entry: Entry) -> None:
+        """Write one SPILLING entry, trying each spill directory once."""
+        with self._lock:
+            if self._entries.get(entry.key) is not entry:
+                return
+            candidates = self._dirs.candidates(entry.key)
+            value = entry.value
+        failed: list[int] = []
+        error: Exception | None = None
+        for index, path in candidates:
+            try:
+                write_value(path, value)
+            except OSError as exc:  # this disk is full or unwritable: try the next one
+                remove_file(path)
+                logger.warning("could not write spill file %s: %s", path, exc)
+                failed.append(index)
+                error = exc
+            except Exception as exc:  # the value does not pickle: no disk will help
+                remove_file(path)
+                self._fail_spill(entry, exc, failed, unspillable=True)
+                return
+            else:
+                self._finish_spill(entry, index, path, failed)
+                return
+        assert error is not None
+        self._fail_spill(entry, error, failed, unspillable=False)
+
+    def _finish_spill(self, entry: Entry, index: int, path: str, failed: list[int]) -> None:
+        with self._lock:
+            for bad in failed:
+                self._dirs.record_failure(bad)
+            self._counts["spill_writes"] += 1
+            if self._entries.get(entry.key) is not entry:
+                drop: str | None = path
+            elif entry.pins:
+                # Pinned while being written: a task is using it, so spilling frees nothing.
+                drop = path
+                self._spilling_bytes -= entry.nbytes
+                entry.state = State.MEMORY
+                self._lru[entry.key] = None
+            else:
+                drop = None
+                self._spilling_bytes -= entry.nbytes
+                self._memory_bytes -= entry.nbytes
+                self._spilled_bytes += entry.nbytes
+                self._dirs.add(index, entry.nbytes)
+                entry.state = State.SPILLED
+                entry.value = None
+                entry.path = path
+                entry.dir_index = index
+        remove_file(drop)
+
+    def _fail_spill(
+        self, entry: Entry, error: Exception, failed: list[int], *, unspillable: bool
+    ) -> None:
+        logger.warning("could not spill chunk %r, keeping it in memory: %s", entry.key, error)
+        with self._lock:
+            for bad in failed:
+                self._dirs.record_failure(bad)
+            self._counts["spill_errors"] += 1
+            if self._entries.get(entry.key) is not entry:
+                return
+            self._spilling_bytes -= entry.nbytes
+            entry.state = State.MEMORY
+            entry.unspillable = unspillable
+            self._lru[entry.key] = None
+            self._lru.move_to_end(entry.key, last=False)  # still the least recently used
+
+    def _finish_load(self, entry: Entry, value: Any) -> list[Entry]:
+        with self._lock:
+            self._changed.notify_all()
+            if self._entries.get(entry.key) is not entry:
+                return []  # deleted or replaced while we read; delete() took the file
+            self._counts["spill_reads"] += 1
+            path = entry.path
+            self._spilled_bytes -= entry.nbytes
+            self._dirs.remove(entry.dir_index, entry.nbytes)
+            self._memory_bytes += entry.nbytes
+            entry.state, entry.value, entry.path, entry.dir_index = State.MEMORY, value, None, -1
+            self._lru[entry.key] = None
+            victims = self._choose_victims(keep=entry)
+        remove_file(path)
+        return victims
+
+    def _fail_load(self, entry: Entry) -> None:
+        with self._lock:
+            self._changed.notify_all()
+            if self._entries.get(entry.key) is not entry:
+                raise KeyError(entry.key)  # deleted while we read: not lost, just gone
+            entry.state = State.SPILLED  # the next get tries again and fails the same way
