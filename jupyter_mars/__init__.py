@@ -2,6 +2,7 @@
 
 from jupyter_mars.config import option_context, options
 from jupyter_mars.session import (
+    EmbeddedSession,
     ExecutableTuple,
     Session,
     execute,
@@ -14,6 +15,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ExecutableTuple",
+    "EmbeddedSession",
     "Session",
     "execute",
     "fetch",

@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-cpu", type=int, default=None, help="threads (default: all cores)")
     args = parser.parse_args(argv)
 
-    session = mars.new_session(n_cpu=args.n_cpu)
+    session = mars.EmbeddedSession(n_cpu=args.n_cpu)
+    session.as_default()
     print(f"jupyter_mars {mars.__version__}: embedded session with {session.n_cpu} threads")
     start = time.perf_counter()
     mt.random.seed(0)

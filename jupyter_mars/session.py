@@ -14,6 +14,7 @@ from typing import Any
 from jupyter_mars.config import options
 from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.future import Progress
+from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.session import EngineSession
 from jupyter_mars.tensor.core import Tensor
 
@@ -40,18 +41,7 @@ class ExecutableTuple(tuple):  # type: ignore[type-arg]
 
 
 class Session:
-    """An embedded session: chunk tasks run on ``n_cpu`` threads of this process."""
-
-    def __init__(self, n_cpu: int | None = None) -> None:
-        n = n_cpu if n_cpu is not None else options.n_cpu or available_cpus()
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
-        self.n_cpu = n
-        self._engine = EngineSession(ThreadRuntime(n_threads=n, n_cpu=n))
-
-    @property
-    def engine(self) -> EngineSession:
-        return self._engine
+    """Where tensors execute: the embedded runtime, or a cluster (``RemoteSession``)."""
 
     def execute(
         self, *tensors: Any, wait: bool = True, show_progress: bool | None = None, **kwargs: Any
@@ -68,23 +58,28 @@ class Session:
         result: Any = (
             targets[0] if len(tensors) == 1 and len(targets) == 1 else ExecutableTuple(targets)
         )
-        nodes = [t.node for t in targets]
-        if not wait:
-            return self._engine.submit(nodes, show_progress=show, result=result)
-        self._engine.run(nodes, Progress(), show_progress=show)
-        return result
+        return self._execute([t.node for t in targets], wait, show, result)
 
     def fetch(self, *tensors: Any) -> Any:
         targets = _flatten(tensors)
-        data = [self._engine.fetch(t.node) for t in targets]
+        data = [self._fetch(t.node) for t in targets]
         return data[0] if len(tensors) == 1 and len(targets) == 1 else data
 
     def is_executed(self, tensor: Tensor) -> bool:
-        return self._engine.is_executed(tensor.node)
+        raise NotImplementedError
+
+    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+        raise NotImplementedError
+
+    def _fetch(self, node: Node) -> Any:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        raise NotImplementedError
 
     def close(self) -> None:
         global _default
-        self._engine.close()
+        self._close()
         with _default_lock:
             if _default is self:
                 _default = None
@@ -100,6 +95,36 @@ class Session:
         with _default_lock:
             _default = self
         return self
+
+
+class EmbeddedSession(Session):
+    """Chunk tasks run on ``n_cpu`` threads of this process."""
+
+    def __init__(self, n_cpu: int | None = None) -> None:
+        n = n_cpu if n_cpu is not None else options.n_cpu or available_cpus()
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
+        self.n_cpu = n
+        self._engine = EngineSession(ThreadRuntime(n_threads=n, n_cpu=n))
+
+    @property
+    def engine(self) -> EngineSession:
+        return self._engine
+
+    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+        if not wait:
+            return self._engine.submit(nodes, show_progress=show, result=result)
+        self._engine.run(nodes, Progress(), show_progress=show)
+        return result
+
+    def _fetch(self, node: Node) -> Any:
+        return self._engine.fetch(node)
+
+    def is_executed(self, tensor: Tensor) -> bool:
+        return self._engine.is_executed(tensor.node)
+
+    def _close(self) -> None:
+        self._engine.close()
 
     def __repr__(self) -> str:
         return f"<Session embedded n_cpu={self.n_cpu}>"
@@ -118,15 +143,23 @@ def _flatten(items: Iterable[Any]) -> list[Tensor]:
 
 
 def new_session(
-    address: str | None = None, *, n_cpu: int | None = None, default: bool = True
+    address: str | None = None,
+    *,
+    n_cpu: int | None = None,
+    token: str | None = None,
+    default: bool = True,
 ) -> Session:
-    """A session; with no address, the embedded runtime in this process."""
+    """A session: with no address, the embedded runtime in this process; with a
+    supervisor's web address (``http://host:port``), that cluster."""
+    session: Session
     if address is not None:
-        raise NotImplementedError(
-            "connecting to a cluster address is not available yet; "
-            "use new_session() for the embedded runtime"
-        )
-    session = Session(n_cpu=n_cpu)
+        if n_cpu is not None:
+            raise TypeError("n_cpu applies to the embedded runtime; a cluster has its own")
+        from jupyter_mars.remote import RemoteSession
+
+        session = RemoteSession(address, token=token)
+    else:
+        session = EmbeddedSession(n_cpu=n_cpu)
     if default:
         session.as_default()
     return session
@@ -142,7 +175,7 @@ def _session(session: Session | None) -> Session:
         return session
     with _default_lock:
         if _default is None:
-            _default = Session()
+            _default = EmbeddedSession()
         return _default
 
 

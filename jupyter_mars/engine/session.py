@@ -17,12 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from jupyter_mars.engine.executors.threads import JobHandle, ThreadRuntime
+from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.engine.graph import Key
 from jupyter_mars.engine.node import Node, Tiled, op_name_of
 from jupyter_mars.engine.plan import plan_stages
 from jupyter_mars.engine.progressbar import TextProgressBar
+from jupyter_mars.engine.runtime import Runtime
 
 
 class ExecutionCancelled(Exception):
@@ -38,10 +39,11 @@ def _annotate(error: BaseException, key: Key | None) -> BaseException:
 
 
 class EngineSession:
-    def __init__(self, runtime: ThreadRuntime) -> None:
+    def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self.executed: dict[str, Tiled] = {}
         self._refs: Counter[Key] = Counter()
+        self._finalizers: dict[str, list[weakref.finalize[Any, Any]]] = {}
         self._lock = threading.RLock()
         self._closed = False
 
@@ -113,11 +115,18 @@ class EngineSession:
                 keys = tuple(t.flat_keys())
                 self.executed[node.key] = t
                 self._refs.update(keys)
-                weakref.finalize(node, self._drop, node.key, keys)
+                finalizer = weakref.finalize(node, self._drop, node.key, keys)
+                self._finalizers.setdefault(node.key, []).append(finalizer)
+
+    def drop_node(self, node: Node) -> None:
+        """Release ``node``'s results now instead of at garbage collection."""
+        for finalizer in [f for f in self._finalizers.pop(node.key, [])]:
+            finalizer()
 
     def _drop(self, node_key: str, keys: tuple[Key, ...]) -> None:
         with self._lock:
             self.executed.pop(node_key, None)
+            self._finalizers.pop(node_key, None)
             unheld = []
             for key in keys:
                 self._refs[key] -= 1
@@ -156,11 +165,27 @@ class EngineSession:
             raise ValueError("Cannot fetch unexecuted tensor; call .execute() first")
         return assemble(t, [self.runtime.get(k) for k in t.flat_keys()], node.dtype)
 
-    def close(self) -> None:
+    def release_all(self) -> None:
+        """Drop every result this session holds (the runtime stays up for others)."""
+        with self._lock:
+            held = tuple(self._refs)
+            for finalizers in self._finalizers.values():
+                for finalizer in finalizers:
+                    finalizer.detach()
+            self._finalizers.clear()
+            self.executed.clear()
+            self._refs.clear()
+        if held:
+            self.runtime.release_keys(held)
+
+    def close(self, close_runtime: bool = True) -> None:
         self._closed = True
-        self.runtime.close()
-        self.executed.clear()
-        self._refs.clear()
+        if close_runtime:
+            self.runtime.close()
+            self.executed.clear()
+            self._refs.clear()
+        else:
+            self.release_all()
 
 
 def settle(setter: Any, value: Any) -> None:

@@ -1,0 +1,94 @@
+"""The OpenAPI description of the supervisor's HTTP API, served at ``/api/openapi.json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+API_VERSION = "1"
+
+
+def _op(summary: str, responses: dict[str, str], body: str | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "summary": summary,
+        "security": [{"clusterToken": []}],
+        "responses": {
+            **{code: {"description": text} for code, text in responses.items()},
+            "401": {"description": "missing or wrong cluster token"},
+        },
+    }
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": {body: {}}}
+    return op
+
+
+def openapi_document() -> dict[str, Any]:
+    sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    eid = {"name": "execution_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    tkey = {"name": "tensor_key", "in": "path", "required": True, "schema": {"type": "string"}}
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "jupyter_mars supervisor",
+            "version": API_VERSION,
+            "description": "Remote sessions: graphs in, progress and chunked results out.",
+        },
+        "components": {
+            "securitySchemes": {
+                "clusterToken": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "Authorization",
+                    "description": "'token <cluster token>'",
+                }
+            }
+        },
+        "paths": {
+            "/api/openapi.json": {"get": _op("This document", {"200": "the document"})},
+            "/api/v1/cluster": {
+                "get": _op("Supervisors, workers and their resources", {"200": "cluster"})
+            },
+            "/api/v1/workers": {"get": _op("Workers and their resources", {"200": "workers"})},
+            "/api/v1/sessions": {
+                "post": _op("Create a session", {"201": "{session_id}"}),
+            },
+            "/api/v1/sessions/{session_id}": {
+                "parameters": [sid],
+                "delete": _op("Close a session, freeing its results", {"200": "closed"}),
+            },
+            "/api/v1/sessions/{session_id}/executions": {
+                "parameters": [sid],
+                "post": _op(
+                    "Submit tensors to execute (a pickled list of expression nodes)",
+                    {"201": "{execution_id}", "400": "not a graph", "415": "wrong type"},
+                    body="application/octet-stream",
+                ),
+            },
+            "/api/v1/sessions/{session_id}/executions/{execution_id}": {
+                "parameters": [sid, eid],
+                "get": _op(
+                    "State, progress, error, and result shapes of an execution",
+                    {"200": "execution", "404": "unknown"},
+                ),
+            },
+            "/api/v1/sessions/{session_id}/executions/{execution_id}/cancel": {
+                "parameters": [sid, eid],
+                "post": _op("Cancel an execution, running tasks included", {"200": "state"}),
+            },
+            "/api/v1/sessions/{session_id}/release": {
+                "parameters": [sid],
+                "post": _op(
+                    "Free the results of tensors the client dropped ({keys: [...]})",
+                    {"200": "released", "400": "bad keys"},
+                    body="application/json",
+                ),
+            },
+            "/api/v1/sessions/{session_id}/tensors/{tensor_key}/data": {
+                "parameters": [sid, tkey],
+                "get": _op(
+                    "A tensor's data streamed in pieces: 8-byte length + pickle, first the "
+                    "layout ({nsplits, n_chunks}), then each chunk in C order of the grid",
+                    {"200": "pieces", "404": "not executed"},
+                ),
+            },
+        },
+    }

@@ -1,0 +1,296 @@
+"""Comms over TCP with asyncio streams: ``connect`` dials, ``listen`` accepts.
+
+Every connection runs the handshake of ``auth.py`` first and is dropped (and logged,
+without the token) when it fails; only then is it wrapped in a ``TCPComm``. Messages use
+the layout of ``frames.py``.
+
+Writes hand the frames to the transport in one ``writelines`` call and wait for one
+``drain``: the transport sees the message whole, so concurrent writers never interleave,
+and large frames are not copied into a pickle first. Each incoming frame is read into one
+preallocated ``bytearray`` and arrays are built on it without a further copy (so they
+arrive writable, and own no memory shared with anything else).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from jupyter_mars.engine.cluster.comm.auth import client_handshake, server_handshake
+from jupyter_mars.engine.cluster.comm.base import Comm, CommClosedError, ProtocolError
+from jupyter_mars.engine.cluster.comm.frames import (
+    DEFAULT_MAX_FRAMES,
+    DEFAULT_MAX_MESSAGE_SIZE,
+    FrameLimits,
+    encode_message,
+    read_frames,
+    read_header_size,
+)
+from jupyter_mars.engine.cluster.serialize import dumps, loads
+
+logger = logging.getLogger(__name__)
+
+_STREAM_LIMIT = 2**20
+"""Stream buffer high-water mark: large enough that big frames are read in few wake-ups."""
+
+_CLOSE_GRACE = 1.0
+"""Seconds ``close`` waits for buffered bytes to flush before dropping the connection."""
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """Split ``"host:port"`` (or ``"[v6 address]:port"``) into host and port."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError(f"expected an address 'host:port', got {address!r}")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    return host, int(port)
+
+
+def format_address(host: str, port: int) -> str:
+    """The inverse of ``parse_address``; IPv6 hosts get brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _peer_name(writer: asyncio.StreamWriter) -> str:
+    name: Any = writer.get_extra_info("peername")
+    if isinstance(name, tuple) and len(name) >= 2:
+        return format_address(str(name[0]), int(name[1]))
+    return str(name)
+
+
+class TCPComm(Comm):
+    """A ``Comm`` over an authenticated asyncio stream pair."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        peer: str,
+        limits: FrameLimits,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._peer = peer
+        self._limits = limits
+        self._write_lock = asyncio.Lock()
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed or self._writer.is_closing()
+
+    @property
+    def peer(self) -> str:
+        return self._peer
+
+    async def read(self) -> Any:
+        if self.closed:
+            raise CommClosedError(f"comm to {self._peer} is closed")
+        try:
+            header_size = await read_header_size(self._reader)
+            try:
+                frames = await read_frames(self._reader, header_size, self._limits)
+            except asyncio.CancelledError:
+                # The stream is left mid-message, and there is no way to resynchronise.
+                self._abort()
+                raise
+        except ProtocolError as exc:
+            self._abort()
+            raise ProtocolError(f"{exc} (from {self._peer})") from None
+        except (asyncio.IncompleteReadError, OSError) as exc:  # ConnectionError is an OSError
+            self._abort()
+            raise CommClosedError(f"connection to {self._peer} was closed") from exc
+        return loads(frames)
+
+    async def write(self, msg: Any) -> None:
+        if self.closed:
+            raise CommClosedError(f"comm to {self._peer} is closed")
+        buffers = encode_message(dumps(msg), self._limits)
+        async with self._write_lock:
+            if self.closed:
+                raise CommClosedError(f"comm to {self._peer} is closed")
+            try:
+                # writelines is synchronous, so the whole message is queued atomically
+                # even if this task is cancelled during drain.
+                self._writer.writelines(buffers)
+                await self._writer.drain()
+            except OSError as exc:
+                self._abort()
+                raise CommClosedError(f"connection to {self._peer} was closed") from exc
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._writer.close()
+        try:
+            await asyncio.wait_for(self._writer.wait_closed(), _CLOSE_GRACE)
+        except (asyncio.TimeoutError, OSError):
+            self._writer.transport.abort()
+
+    def _abort(self) -> None:
+        self._closed = True
+        self._writer.transport.abort()
+
+
+async def connect(
+    address: str,
+    token: str,
+    timeout: float = 10.0,
+    *,
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+    max_frames: int = DEFAULT_MAX_FRAMES,
+) -> Comm:
+    """Open an authenticated comm to ``address``; one attempt, no retries.
+
+    ``timeout`` bounds the TCP connect and the handshake together, so a server that
+    accepts and never answers raises ``TimeoutError`` too. Raises ``AuthenticationError``
+    when the tokens differ and ``ConnectionError``/``OSError`` when nothing listens.
+    """
+    host, port = parse_address(address)
+    limits = FrameLimits(max_message_size, max_frames)
+    streams: list[asyncio.StreamWriter] = []
+
+    async def open_and_authenticate() -> Comm:
+        reader, writer = await asyncio.open_connection(host, port, limit=_STREAM_LIMIT)
+        streams.append(writer)
+        await client_handshake(reader, writer, token)
+        return TCPComm(reader, writer, _peer_name(writer), limits)
+
+    try:
+        return await asyncio.wait_for(open_and_authenticate(), timeout)
+    except BaseException as exc:
+        for writer in streams:
+            writer.transport.abort()
+        if isinstance(exc, asyncio.TimeoutError):
+            raise TimeoutError(f"connecting to {address} timed out after {timeout} s") from None
+        if isinstance(exc, OSError) and not isinstance(exc, ConnectionError):
+            # "No route to host", DNS failures...: to callers, all mean "peer unreachable".
+            raise ConnectionError(f"cannot connect to {address}: {exc}") from exc
+        raise
+
+
+ConnectionHandler = Callable[[Comm], Awaitable[None]]
+"""Serves one authenticated comm; the listener closes the comm when it returns."""
+
+
+class Listener:
+    """Accepts connections, authenticates them and hands each comm to a handler."""
+
+    def __init__(
+        self,
+        host: str,
+        token: str,
+        handler: ConnectionHandler,
+        limits: FrameLimits,
+        handshake_timeout: float,
+    ) -> None:
+        self._host = host
+        self._token = token
+        self._handler = handler
+        self._limits = limits
+        self._handshake_timeout = handshake_timeout
+        self._server: asyncio.AbstractServer | None = None
+        self._port = 0
+        self._comms: set[Comm] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def port(self) -> int:
+        """The bound port (the real one when listening on port 0)."""
+        return self._port
+
+    @property
+    def address(self) -> str:
+        """``"host:port"`` with the host as given to ``listen``."""
+        return format_address(self._host, self._port)
+
+    async def _start(self, port: int) -> None:
+        self._server = await asyncio.start_server(
+            self._on_connection, self._host, port, limit=_STREAM_LIMIT
+        )
+        self._port = int(self._server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        """Stop accepting, close every live comm and end the handlers still running."""
+        if self._server is None:
+            return
+        server, self._server = self._server, None
+        server.close()
+        await asyncio.gather(*(comm.close() for comm in list(self._comms)))
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await server.wait_closed()
+
+    async def _on_connection(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            await self._authenticate_and_serve(reader, writer)
+        finally:
+            self._tasks.discard(task)
+
+    async def _authenticate_and_serve(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        peer = _peer_name(writer)
+        try:
+            await asyncio.wait_for(
+                server_handshake(reader, writer, self._token), self._handshake_timeout
+            )
+        except (Exception, asyncio.CancelledError) as exc:
+            writer.transport.abort()
+            if isinstance(exc, asyncio.CancelledError):
+                raise
+            # Only our own messages and the exception type are logged: never the token.
+            level = logging.WARNING if isinstance(exc, ConnectionError) else logging.INFO
+            logger.log(level, "rejected connection from %s: %s", peer, _describe(exc))
+            return
+        comm = TCPComm(reader, writer, peer, self._limits)
+        self._comms.add(comm)
+        try:
+            await self._handler(comm)
+        except Exception:
+            logger.exception("connection handler for %s failed", peer)
+        finally:
+            self._comms.discard(comm)
+            await comm.close()
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, asyncio.TimeoutError):
+        return "authentication timed out"
+    if isinstance(exc, asyncio.IncompleteReadError):
+        return "peer hung up during authentication"
+    return f"{type(exc).__name__}: {exc}"
+
+
+async def listen(
+    host: str,
+    port: int,
+    token: str,
+    handler: ConnectionHandler,
+    *,
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+    max_frames: int = DEFAULT_MAX_FRAMES,
+    handshake_timeout: float = 10.0,
+) -> Listener:
+    """Listen on ``host:port`` (port 0 picks a free one) and serve each comm with ``handler``.
+
+    A client that fails authentication, or does not finish it within
+    ``handshake_timeout`` seconds, is disconnected before the handler sees it.
+    """
+    if not token:
+        raise ValueError("the cluster token must not be empty")
+    listener = Listener(
+        host, token, handler, FrameLimits(max_message_size, max_frames), handshake_timeout
+    )
+    await listener._start(port)
+    return listener

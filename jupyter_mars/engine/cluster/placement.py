@@ -1,0 +1,65 @@
+"""Where a task runs: pure choice over the workers' free slots and the data they hold.
+
+A task goes to the worker that already holds the most bytes of its inputs, so the fewest
+bytes cross the network; ties go to the least busy worker, then to the first registered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from jupyter_mars.engine.graph import Key
+
+
+@dataclass(slots=True)
+class WorkerSlots:
+    """What placement needs to know of one worker."""
+
+    address: str
+    """Its RPC address, ``host:port``."""
+    n_slots: int
+    """Tasks it may run at once (``--n-cpu``)."""
+    running: int = 0
+    """Tasks placed on it that have not reported back."""
+    order: int = 0
+    """Registration order, the last tie-breaker."""
+
+    @property
+    def free(self) -> int:
+        return self.n_slots - self.running
+
+
+W = TypeVar("W", bound=WorkerSlots)
+
+
+def choose_worker(
+    dependencies: Iterable[Key],
+    workers: Iterable[W],
+    locations: Mapping[Key, str],
+    sizes: Mapping[Key, int],
+) -> W | None:
+    """The worker with a free slot that holds most input bytes; None when all are busy.
+
+    >>> a, b = WorkerSlots("a:1", 1, order=0), WorkerSlots("b:1", 1, order=1)
+    >>> choose_worker(["x"], [a, b], {"x": "b:1"}, {"x": 8}).address
+    'b:1'
+    >>> b.running = 1
+    >>> choose_worker(["x"], [a, b], {"x": "b:1"}, {"x": 8}).address
+    'a:1'
+    """
+    local_bytes: dict[str, int] = {}
+    for dep in dependencies:
+        where = locations.get(dep)
+        if where is not None:
+            local_bytes[where] = local_bytes.get(where, 0) + sizes.get(dep, 0)
+    best: W | None = None
+    best_score: tuple[int, int, int] | None = None
+    for worker in workers:
+        if worker.free <= 0:
+            continue
+        score = (local_bytes.get(worker.address, 0), -worker.running, -worker.order)
+        if best_score is None or score > best_score:
+            best, best_score = worker, score
+    return best

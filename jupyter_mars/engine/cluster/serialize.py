@@ -1,0 +1,98 @@
+"""Objects to frames and back: cloudpickle protocol 5 with out-of-band buffers.
+
+``dumps`` returns the pickle stream as frame 0 and every large buffer the objects exposed
+(NumPy arrays, ``bytes``, ``PickleBuffer``s) as further frames, each a raw view of the
+object's own memory. A comm writes the frames one after another, so a 64 MB chunk goes
+from the array to the socket without being copied into a pickle first.
+
+Non-contiguous buffers cannot be viewed as one flat run of bytes; they are left in-band
+(pickle copies them into frame 0), which is what NumPy asks for anyway when an array is
+neither C- nor Fortran-contiguous.
+
+``Pickled`` nests one pickled object inside another message. The RPC layer wraps call
+arguments and results in it, so that a payload which cannot be unpickled on the other
+side (a missing module, say) fails that one call instead of making the envelope, with its
+call id, unreadable and forcing the whole connection closed.
+
+Unpickling runs arbitrary code: only ``loads`` frames that came from an authenticated
+peer (the comms authenticate before reading any frame).
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Sequence
+from typing import Any, SupportsIndex
+
+import cloudpickle
+
+Frame = bytes | bytearray | memoryview
+"""One contiguous run of bytes on the wire."""
+
+
+def dumps(obj: object) -> list[Frame]:
+    """Pickle ``obj`` into frames: the pickle stream, then its out-of-band buffers.
+
+    The buffer frames share memory with ``obj``: do not mutate it until they are written.
+    """
+    buffers: list[Frame] = []
+
+    def take_out_of_band(buffer: pickle.PickleBuffer) -> bool:
+        # The callback's return value says "serialize in-band" when true.
+        try:
+            view = buffer.raw()
+        except BufferError:  # neither C- nor Fortran-contiguous: no flat view to send
+            return True
+        buffers.append(view)
+        return False
+
+    stream: bytes = cloudpickle.dumps(obj, protocol=5, buffer_callback=take_out_of_band)
+    return [stream, *buffers]
+
+
+def loads(frames: Sequence[Frame]) -> Any:
+    """Rebuild the object ``dumps`` turned into ``frames``.
+
+    Arrays are built on top of the buffer frames without copying: they are writable when
+    the frames are ``bytearray``s (as the comms deliver them), read-only over ``bytes``.
+    """
+    if not frames:
+        raise ValueError("a pickled message has at least one frame")
+    return pickle.loads(frames[0], buffers=frames[1:])
+
+
+def frame_nbytes(frame: Frame) -> int:
+    """The size of ``frame`` in bytes (``len`` of a memoryview counts items, not bytes)."""
+    return frame.nbytes if isinstance(frame, memoryview) else len(frame)
+
+
+class Pickled:
+    """An object already pickled into frames, to be unpickled when the receiver chooses.
+
+    When the message around it is pickled with protocol 5, the frames travel as
+    out-of-band buffers of that message, so nesting costs no copies.
+    """
+
+    __slots__ = ("frames",)
+
+    def __init__(self, frames: list[Frame]) -> None:
+        self.frames = frames
+        """The output of ``dumps`` (or, on the receiving side, the frames that arrived)."""
+
+    @classmethod
+    def wrap(cls, obj: object) -> Pickled:
+        """Pickle ``obj`` now, so pickling errors surface here, at the sender."""
+        return cls(dumps(obj))
+
+    def unwrap(self) -> Any:
+        """Unpickle the object; errors surface here, at the receiver."""
+        return loads(self.frames)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        if int(protocol) >= 5:
+            return (Pickled, ([pickle.PickleBuffer(frame) for frame in self.frames],))
+        return (Pickled, ([bytes(frame) for frame in self.frames],))
+
+    def __repr__(self) -> str:
+        size = sum(frame_nbytes(frame) for frame in self.frames)
+        return f"<Pickled {len(self.frames)} frames, {size} bytes>"

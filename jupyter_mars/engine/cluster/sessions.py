@@ -1,0 +1,145 @@
+"""Sessions and executions held by a supervisor for its remote clients.
+
+Each client session gets an engine session over the cluster runtime: executions are
+planned and tiled here, results stay on the workers, and the nodes a client executed are
+kept alive here until the client releases them (its own tensor was garbage-collected) or
+closes the session; then their chunks are freed on every worker.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from jupyter_mars.engine.future import Progress
+from jupyter_mars.engine.node import Node, Tiled
+from jupyter_mars.engine.runtime import Runtime
+from jupyter_mars.engine.session import EngineSession
+
+_ids = itertools.count()
+
+
+def error_model(error: BaseException) -> dict[str, Any]:
+    """An error as JSON for the client: its type, module and message; never a traceback."""
+    return {
+        "type": type(error).__name__,
+        "module": type(error).__module__,
+        "message": str(error),
+        "notes": list(getattr(error, "__notes__", [])),
+    }
+
+
+class Execution:
+    def __init__(self, execution_id: str, nodes: list[Node]) -> None:
+        self.id = execution_id
+        self.nodes = nodes
+        self.progress = Progress()
+        self.cancel_event = threading.Event()
+        self.started = time.time()
+        self.ended: float | None = None
+        self.future: Future[None] | None = None
+
+    @property
+    def state(self) -> str:
+        if self.future is None or not self.future.done():
+            return "cancelling" if self.cancel_event.is_set() else "running"
+        if self.cancel_event.is_set():
+            return "cancelled"
+        return "failed" if self.future.exception() is not None else "succeeded"
+
+    def model(self, tiled: dict[str, Tiled]) -> dict[str, Any]:
+        state = self.state
+        out: dict[str, Any] = {
+            "execution_id": self.id,
+            "state": state,
+            "progress": 1.0 if state == "succeeded" else self.progress.fraction(),
+            "elapsed": round((self.ended or time.time()) - self.started, 3),
+        }
+        if state == "failed" and self.future is not None:
+            error = self.future.exception()
+            assert error is not None
+            out["error"] = error_model(error)
+        if state == "succeeded":
+            out["results"] = {
+                node.key: {
+                    "shape": [int(n) for n in node.shape],
+                    "nsplits": [[int(n) for n in axis] for axis in tiled[node.key].nsplits],
+                }
+                for node in self.nodes
+                if node.key in tiled
+            }
+        return out
+
+
+class ClusterSession:
+    def __init__(self, session_id: str, runtime: Runtime, pool: ThreadPoolExecutor) -> None:
+        self.id = session_id
+        self.engine = EngineSession(runtime)
+        self.nodes: dict[str, Node] = {}
+        self.executions: dict[str, Execution] = {}
+        self._pool = pool
+        self.created = time.time()
+
+    def submit(self, nodes: list[Node]) -> Execution:
+        execution = Execution(f"execution-{next(_ids)}-{uuid.uuid4().hex[:8]}", nodes)
+        self.executions[execution.id] = execution
+
+        def run() -> None:
+            try:
+                self.engine.run(nodes, execution.progress, cancelled=execution.cancel_event)
+                for node in nodes:
+                    self.nodes[node.key] = node
+            finally:
+                execution.ended = time.time()
+
+        execution.future = self._pool.submit(run)
+        return execution
+
+    def cancel(self, execution: Execution) -> None:
+        execution.cancel_event.set()
+        job = execution.progress.current
+        if job is not None:
+            self.engine.runtime.cancel(job)
+
+    def release(self, node_keys: list[str]) -> None:
+        for key in node_keys:
+            node = self.nodes.pop(key, None)
+            if node is not None:
+                self.engine.drop_node(node)
+
+    def close(self) -> None:
+        for execution in self.executions.values():
+            if execution.state == "running":
+                self.cancel(execution)
+        self.nodes.clear()
+        self.engine.close(close_runtime=False)
+
+
+class SessionRegistry:
+    def __init__(self, runtime: Runtime, max_parallel_executions: int = 8) -> None:
+        self.runtime = runtime
+        self.sessions: dict[str, ClusterSession] = {}
+        self._pool = ThreadPoolExecutor(
+            max_workers=max_parallel_executions, thread_name_prefix="mars-execution"
+        )
+
+    def create(self) -> ClusterSession:
+        session = ClusterSession(f"session-{uuid.uuid4().hex[:12]}", self.runtime, self._pool)
+        self.sessions[session.id] = session
+        return session
+
+    def close(self, session_id: str) -> bool:
+        session = self.sessions.pop(session_id, None)
+        if session is None:
+            return False
+        session.close()
+        return True
+
+    def shutdown(self) -> None:
+        for session_id in list(self.sessions):
+            self.close(session_id)
+        self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,177 @@
+"""The supervisor's HTTP API (versioned under ``/api/v1``), used by remote sessions.
+
+JSON everywhere except the two binary transfers: an execution's expression graph
+(a pickle, read only after the token was checked) and a tensor's data, streamed chunk by
+chunk. Every route requires the cluster token in ``Authorization: token <token>``. Errors
+are JSON ``{"error": message}`` with no traceback and never the token.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import pickle
+import struct
+from typing import Any
+
+import cloudpickle
+import tornado.web
+
+from jupyter_mars.engine.cluster.api_spec import openapi_document
+from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
+
+logger = logging.getLogger(__name__)
+
+MAX_GRAPH_BYTES = 1 << 31
+PIECE_HEADER = struct.Struct("<Q")
+
+
+class ApiHandler(tornado.web.RequestHandler):
+    """Token check, JSON helpers and error bodies shared by every route."""
+
+    def initialize(self, service: Any) -> None:
+        self.service = service
+
+    def prepare(self) -> None:
+        given = self.request.headers.get("Authorization", "")
+        scheme, _, token = given.partition(" ")
+        expected = self.service.token
+        if scheme.lower() != "token" or not hmac.compare_digest(token.encode(), expected.encode()):
+            raise tornado.web.HTTPError(401, reason="a valid cluster token is required")
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": self._reason}))
+
+    def send(self, model: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(model))
+
+    def session(self, session_id: str) -> ClusterSession:
+        registry: SessionRegistry = self.service.sessions
+        session = registry.sessions.get(session_id)
+        if session is None:
+            raise tornado.web.HTTPError(404, reason=f"no session {session_id!r}")
+        return session
+
+    def json_body(self) -> Any:
+        try:
+            return json.loads(self.request.body or b"{}")
+        except ValueError:
+            raise tornado.web.HTTPError(400, reason="the body must be JSON") from None
+
+
+class OpenApiHandler(ApiHandler):
+    def get(self) -> None:
+        self.send(openapi_document())
+
+
+class ClusterHandler(ApiHandler):
+    def get(self) -> None:
+        self.send(self.service.cluster_model())
+
+
+class WorkersHandler(ApiHandler):
+    def get(self) -> None:
+        self.send(self.service.cluster_model()["workers"])
+
+
+class SessionsHandler(ApiHandler):
+    def post(self) -> None:
+        session = self.service.sessions.create()
+        self.send({"session_id": session.id}, status=201)
+
+
+class SessionHandler(ApiHandler):
+    def delete(self, session_id: str) -> None:
+        if not self.service.sessions.close(session_id):
+            raise tornado.web.HTTPError(404, reason=f"no session {session_id!r}")
+        self.send({"closed": session_id})
+
+
+class ExecutionsHandler(ApiHandler):
+    def post(self, session_id: str) -> None:
+        session = self.session(session_id)
+        if self.request.headers.get("Content-Type") != "application/octet-stream":
+            raise tornado.web.HTTPError(415, reason="the graph must be application/octet-stream")
+        try:
+            payload = pickle.loads(self.request.body)
+            nodes = list(payload["nodes"])
+        except Exception:  # noqa: BLE001 - any malformed body is the client's error
+            raise tornado.web.HTTPError(400, reason="the body is not a valid graph") from None
+        execution = session.submit(nodes)
+        self.send({"execution_id": execution.id}, status=201)
+
+
+class ExecutionHandler(ApiHandler):
+    def get(self, session_id: str, execution_id: str) -> None:
+        session = self.session(session_id)
+        execution = session.executions.get(execution_id)
+        if execution is None:
+            raise tornado.web.HTTPError(404, reason=f"no execution {execution_id!r}")
+        self.send(execution.model(session.engine.executed))
+
+
+class CancelHandler(ApiHandler):
+    def post(self, session_id: str, execution_id: str) -> None:
+        session = self.session(session_id)
+        execution = session.executions.get(execution_id)
+        if execution is None:
+            raise tornado.web.HTTPError(404, reason=f"no execution {execution_id!r}")
+        session.cancel(execution)
+        self.send({"state": execution.state})
+
+
+class ReleaseHandler(ApiHandler):
+    def post(self, session_id: str) -> None:
+        session = self.session(session_id)
+        keys = self.json_body().get("keys")
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise tornado.web.HTTPError(400, reason="'keys' must be a list of tensor keys")
+        session.release(keys)
+        self.send({"released": len(keys)})
+
+
+class DataHandler(ApiHandler):
+    """A tensor's chunks, streamed one by one: a header piece, then one piece per chunk."""
+
+    async def get(self, session_id: str, tensor_key: str) -> None:
+        session = self.session(session_id)
+        tiled = session.engine.executed.get(tensor_key)
+        if tiled is None:
+            raise tornado.web.HTTPError(404, reason=f"tensor {tensor_key!r} is not executed")
+        self.set_header("Content-Type", "application/octet-stream")
+        header = {"nsplits": tiled.nsplits, "n_chunks": int(tiled.keys.size)}
+        self._write_piece(header)
+        for key in tiled.flat_keys():
+            data = await self.service.runtime.fetch(key)
+            self._write_piece(data)
+            await self.flush()
+        self.finish()
+
+    def _write_piece(self, obj: Any) -> None:
+        payload = cloudpickle.dumps(obj, protocol=5)
+        self.write(PIECE_HEADER.pack(len(payload)))
+        self.write(payload)
+
+
+def make_app(service: Any) -> tornado.web.Application:
+    args = {"service": service}
+    prefix = r"/api/v1"
+    return tornado.web.Application(
+        [
+            (r"/api/openapi.json", OpenApiHandler, args),
+            (prefix + r"/cluster", ClusterHandler, args),
+            (prefix + r"/workers", WorkersHandler, args),
+            (prefix + r"/sessions", SessionsHandler, args),
+            (prefix + r"/sessions/([\w-]+)", SessionHandler, args),
+            (prefix + r"/sessions/([\w-]+)/executions", ExecutionsHandler, args),
+            (prefix + r"/sessions/([\w-]+)/executions/([\w-]+)", ExecutionHandler, args),
+            (prefix + r"/sessions/([\w-]+)/executions/([\w-]+)/cancel", CancelHandler, args),
+            (prefix + r"/sessions/([\w-]+)/release", ReleaseHandler, args),
+            (prefix + r"/sessions/([\w-]+)/tensors/([\w-]+)/data", DataHandler, args),
+        ],
+        serve_traceback=False,
+    )

@@ -1,0 +1,223 @@
+"""A worker process: runs chunk tasks in ``n_cpu`` slots and serves its chunks to peers.
+
+Tasks arrive as ``execute`` RPCs from the active supervisor. Inputs held here are read
+from the chunk store (pinned so they are not spilled mid-task); others are fetched from
+the peers that hold them, ``n_io_process`` connections per peer. The task runs on one of
+``n_cpu`` threads with BLAS/OpenMP pools limited to one thread each, so the process keeps
+at most ``n_cpu`` cores busy. The result stays in the store, which spills to disk beyond
+its cache size.
+
+The worker registers with every supervisor it is given and sends heartbeats with true
+resource figures; while no supervisor answers it retries with backoff and says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from threadpoolctl import threadpool_limits
+
+from jupyter_mars.engine.cluster.resources import ResourceMeter
+from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
+from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
+from jupyter_mars.engine.graph import Key, Task, execute_task
+
+logger = logging.getLogger(__name__)
+
+
+class WorkerServer:
+    def __init__(
+        self,
+        *,
+        supervisors: Sequence[str],
+        token: str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        advertise_address: str | None = None,
+        n_cpu: int = 1,
+        n_io_process: int = 1,
+        cache_bytes: int = 1 << 30,
+        phy_mem_bytes: int | None = None,
+        spill_dirs: Sequence[str] = (),
+        heartbeat_interval: float = 1.0,
+    ) -> None:
+        self.supervisors = list(supervisors)
+        self.token = token
+        self.host = host
+        self.port = port
+        self.advertise_address = advertise_address
+        self.n_cpu = n_cpu
+        self.n_io_process = n_io_process
+        self.heartbeat_interval = heartbeat_interval
+        self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
+        self.address = ""
+        self.running = 0
+        self._pool = ThreadPoolExecutor(max_workers=n_cpu, thread_name_prefix="mars-slot")
+        self._server = RPCServer(
+            {
+                "execute": self.execute,
+                "get_data": self.get_data,
+                "delete_data": self.delete_data,
+                "info": self.info,
+            },
+            token,
+        )
+        self._peers: dict[str, RPCClient] = {}
+        self._supervisor_clients: dict[str, RPCClient] = {}
+        self._meter = ResourceMeter()
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._blas_limits: Any = None
+
+    async def start(self) -> str:
+        # a dedicated process: the limit holds for its whole life
+        self._blas_limits = threadpool_limits(limits=1)
+        bound = await self._server.start(self.host, self.port)
+        port = bound.rsplit(":", 1)[1]
+        self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
+        await self._register_everywhere()
+        self._tasks.append(asyncio.ensure_future(self._heartbeats()))
+        return self.address
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for address, client in self._supervisor_clients.items():
+            try:
+                await asyncio.wait_for(client.call("unregister_worker", address=self.address), 2)
+            except (ConnectionError, TimeoutError, asyncio.TimeoutError):
+                logger.info("supervisor %s did not acknowledge the stop", address)
+            await client.close()
+        for client in self._peers.values():
+            await client.close()
+        await self._server.stop()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
+
+    # ---- supervisors ----------------------------------------------------------------------
+
+    def _supervisor(self, address: str) -> RPCClient:
+        client = self._supervisor_clients.get(address)
+        if client is None:
+            client = self._supervisor_clients[address] = RPCClient(address, self.token, timeout=10)
+        return client
+
+    async def _register_everywhere(self) -> None:
+        """Register with every supervisor, retrying with backoff until one has answered."""
+        delay = 0.1
+        attempt = 0
+        while True:
+            attempt += 1
+            registered = 0
+            for address in self.supervisors:
+                try:
+                    await self._register(address)
+                    registered += 1
+                except (ConnectionError, OSError, TimeoutError, asyncio.TimeoutError) as exc:
+                    logger.warning(
+                        "supervisor %s not reachable yet (%s); retrying in %.1f s (attempt %d)",
+                        address,
+                        type(exc).__name__,
+                        delay,
+                        attempt,
+                    )
+            if registered:
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def _register(self, address: str) -> None:
+        await self._supervisor(address).call(
+            "register_worker",
+            address=self.address,
+            n_cpu=self.n_cpu,
+            resources=self._meter.sample(),
+        )
+
+    async def _heartbeats(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_interval)
+            figures = {**self._meter.sample(), "store": self.store.info(), "running": self.running}
+            for address in self.supervisors:
+                try:
+                    known = await self._supervisor(address).call(
+                        "heartbeat", address=self.address, resources=figures
+                    )
+                    if not known:
+                        await self._register(address)
+                except (ConnectionError, OSError, TimeoutError, asyncio.TimeoutError):
+                    logger.debug("heartbeat to %s failed", address)
+
+    # ---- RPC handlers ---------------------------------------------------------------------
+
+    async def execute(self, key: Key, task: Task, locations: dict[Key, str | None]) -> Any:
+        pinned: list[Key] = []
+        loop = asyncio.get_running_loop()
+        self.running += 1
+        try:
+            data = await self._gather_inputs(task, locations, pinned)
+            value = await loop.run_in_executor(self._pool, execute_task, task, data)
+            del data
+            # storing may spill to disk: off the event loop
+            await loop.run_in_executor(None, self.store.put, key, value)
+        finally:
+            self.running -= 1
+            for dep in pinned:
+                self.store.unpin(dep)
+        return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}
+
+    async def _gather_inputs(
+        self, task: Task, locations: dict[Key, str | None], pinned: list[Key]
+    ) -> dict[Key, Any]:
+        data: dict[Key, Any] = {}
+        remote: dict[str, list[Key]] = {}
+        loop = asyncio.get_running_loop()
+        for dep in task.dependencies:
+            if dep in self.store:
+                self.store.pin(dep)
+                pinned.append(dep)
+                # a spilled input is read back from disk: off the event loop
+                data[dep] = await loop.run_in_executor(None, self.store.get, dep)
+                continue
+            where = locations.get(dep)
+            if where is None or where == self.address:
+                raise KeyError(f"input chunk {dep!r} is not held by any worker")
+            remote.setdefault(where, []).append(dep)
+        if remote:
+            fetched = await asyncio.gather(
+                *(self._peer(addr).call("get_data", keys=keys) for addr, keys in remote.items())
+            )
+            for part in fetched:
+                data.update(part)
+        return data
+
+    def _peer(self, address: str) -> RPCClient:
+        client = self._peers.get(address)
+        if client is None:
+            client = self._peers[address] = RPCClient(
+                address, self.token, n_channels=self.n_io_process
+            )
+        return client
+
+    async def get_data(self, keys: list[Key]) -> dict[Key, Any]:
+        missing = [k for k in keys if k not in self.store]
+        if missing:
+            raise KeyError(f"chunks not held by worker {self.address}: {missing!r}")
+        loop = asyncio.get_running_loop()
+        return {k: await loop.run_in_executor(None, self.store.get, k) for k in keys}
+
+    async def delete_data(self, keys: list[Key]) -> None:
+        for key in keys:
+            self.store.delete(key)
+
+    async def info(self) -> dict[str, Any]:
+        return {
+            "address": self.address,
+            "n_cpu": self.n_cpu,
+            "running": self.running,
+            "store": self.store.info(),
+            **self._meter.sample(),
+        }

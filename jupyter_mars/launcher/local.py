@@ -1,0 +1,196 @@
+"""``new_cluster``: a supervisor and workers as subprocesses of this machine.
+
+The processes are the real command-line programs (``python -m jupyter_mars.supervisor``
+and ``python -m jupyter_mars.worker``), so a local cluster behaves exactly like one started
+by hand. The cluster token is generated here and handed to them through the environment,
+never on a command line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from typing import Any
+
+_WEB_LINE = re.compile(r"Mars Web started at (\S+)")
+_SUPERVISOR_LINE = re.compile(r"Mars Supervisor started at (\S+)")
+
+
+class _Process:
+    """A child process whose output is kept (last lines) and scanned for start lines."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.argv = argv
+        self.popen = subprocess.Popen(
+            argv,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: deque[str] = deque(maxlen=200)
+        self._seen = threading.Condition()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            with self._seen:
+                self.lines.append(line.rstrip("\n"))
+                self._seen.notify_all()
+        with self._seen:
+            self._seen.notify_all()
+
+    def wait_for(self, pattern: re.Pattern[str], timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        with self._seen:
+            while True:
+                for line in self.lines:
+                    match = pattern.search(line)
+                    if match:
+                        return match.group(1)
+                if self.popen.poll() is not None:
+                    raise RuntimeError(
+                        f"{self.argv[2]} exited with status {self.popen.returncode}:\n"
+                        + "\n".join(list(self.lines)[-20:])
+                    )
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(
+                        f"{self.argv[2]} did not start within {timeout} s:\n"
+                        + "\n".join(list(self.lines)[-20:])
+                    )
+                self._seen.wait(min(remaining, 0.2))
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+
+
+class LocalCluster:
+    """A running local cluster; ``.session`` is connected to it and made the default."""
+
+    def __init__(
+        self,
+        n_worker: int = 2,
+        n_cpu: int = 1,
+        memory: str | int | None = None,
+        web_port: int | None = None,
+        timeout: float = 60.0,
+        spill_dirs: list[str] | None = None,
+        cache_mem: str | int | None = None,
+    ) -> None:
+        if isinstance(n_worker, bool) or not isinstance(n_worker, int) or n_worker < 1:
+            raise ValueError(f"n_worker must be a positive int, got {n_worker!r}")
+        if isinstance(n_cpu, bool) or not isinstance(n_cpu, int) or n_cpu < 1:
+            raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
+        self.token = secrets.token_urlsafe(32)
+        env = {**os.environ, "MARS_TOKEN": self.token, "PYTHONUNBUFFERED": "1"}
+        python = sys.executable
+        self.supervisor = _Process(
+            [
+                python,
+                "-m",
+                "jupyter_mars.supervisor",
+                "-H",
+                "127.0.0.1",
+                "-p",
+                "0",
+                "-w",
+                str(web_port or 0),
+            ],
+            env,
+        )
+        self.workers: list[_Process] = []
+        self.session: Any = None
+        try:
+            web = self.supervisor.wait_for(_WEB_LINE, timeout)
+            rpc = self.supervisor.wait_for(_SUPERVISOR_LINE, timeout)
+            self.endpoint = f"http://{web}"
+            self.supervisor_address = rpc
+            for _ in range(n_worker):
+                argv = [
+                    python,
+                    "-m",
+                    "jupyter_mars.worker",
+                    "-H",
+                    "127.0.0.1",
+                    "-s",
+                    rpc,
+                    "--n-cpu",
+                    str(n_cpu),
+                ]
+                if memory is not None:
+                    argv += ["--phy-mem", str(memory)]
+                if cache_mem is not None:
+                    argv += ["--cache-mem", str(cache_mem)]
+                if spill_dirs:
+                    argv += ["--spill-dir", ":".join(spill_dirs)]
+                self.workers.append(_Process(argv, env))
+            self._wait_for_workers(n_worker, timeout)
+            from jupyter_mars.session import new_session
+
+            self.session = new_session(self.endpoint, token=self.token)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _wait_for_workers(self, n_worker: int, timeout: float) -> None:
+        from jupyter_mars.remote import _Http
+
+        http = _Http(self.endpoint, self.token, timeout=5)
+        deadline = time.monotonic() + timeout
+        while True:
+            joined = len(http.json("GET", "/api/v1/cluster")["workers"])
+            if joined >= n_worker:
+                return
+            for worker in self.workers:
+                if worker.popen.poll() is not None:
+                    raise RuntimeError(
+                        f"a worker exited with status {worker.popen.returncode}:\n"
+                        + "\n".join(list(worker.lines)[-20:])
+                    )
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{joined} of {n_worker} workers joined within {timeout} s")
+            time.sleep(0.05)
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.popen.pid for p in [self.supervisor, *self.workers]]
+
+    def stop(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        for worker in self.workers:
+            worker.stop()
+        self.supervisor.stop()
+
+    def __enter__(self) -> LocalCluster:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def new_cluster(
+    n_worker: int = 2,
+    n_cpu: int = 1,
+    memory: str | int | None = None,
+    web_port: int | None = None,
+    **kwargs: Any,
+) -> LocalCluster:
+    """Start a supervisor and ``n_worker`` workers of ``n_cpu`` cores on this machine."""
+    return LocalCluster(n_worker=n_worker, n_cpu=n_cpu, memory=memory, web_port=web_port, **kwargs)

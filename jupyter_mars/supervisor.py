@@ -1,0 +1,77 @@
+"""``mars-supervisor`` (also ``python -m jupyter_mars.supervisor``).
+
+Prints ``Mars Supervisor started at <host:port>`` and ``Mars Web started at <host:port>``
+once both services accept connections. Without a token (``--token``, ``MARS_TOKEN`` or
+the config file) it generates one and stores it in a file only this user can read, under
+the web and RPC addresses, where local clients and workers find it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+from jupyter_mars.deploy.cli import parse_supervisor_args, run_cli
+from jupyter_mars.deploy.configs import SupervisorConfig
+from jupyter_mars.deploy.errors import UsageError
+from jupyter_mars.deploy.logs import configure_logging
+from jupyter_mars.deploy.tokens import generate_token, remove_token_file, write_token_file
+
+logger = logging.getLogger("jupyter_mars.supervisor")
+
+
+def local_aliases(address: str) -> list[str]:
+    """The addresses local clients may use for a service listening on ``address``."""
+    host, port = address.rsplit(":", 1)
+    hosts = [host]
+    if host in ("0.0.0.0", "::", "[::]"):
+        hosts += ["127.0.0.1", "localhost"]
+    elif host == "127.0.0.1":
+        hosts.append("localhost")
+    return [f"{h}:{port}" for h in hosts]
+
+
+def serve(config: SupervisorConfig) -> int:
+    from jupyter_mars.engine.cluster.serve import new_event_loop_policy, run_until_signalled
+    from jupyter_mars.engine.cluster.supervisor import SupervisorServer
+
+    configure_logging(config.log_level, config.log_format, config.log_conf)
+    try:
+        new_event_loop_policy(config.use_uvloop)
+    except RuntimeError as exc:
+        raise UsageError(str(exc)) from None
+    token = config.token or generate_token()
+    server = SupervisorServer(
+        token=token,
+        host=config.host,
+        port=config.port,
+        web_port=config.web_port,
+        advertise_address=config.advertise_address,
+    )
+    written: list[str] = []
+
+    async def start() -> None:
+        await server.start()
+        for address in [*local_aliases(server.web_address), *local_aliases(server.address)]:
+            write_token_file(address, token)
+            written.append(address)
+        print(f"Mars Supervisor started at {server.address}", flush=True)
+        print(f"Mars Web started at {server.web_address}", flush=True)
+
+    async def stop() -> None:
+        await server.stop()
+        for address in written:
+            remove_token_file(address)
+
+    asyncio.run(run_until_signalled(start, stop))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_cli(parse_supervisor_args, argv, serve)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
