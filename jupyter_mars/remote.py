@@ -72,18 +72,22 @@ class _Http:
     def request(
         self, method: str, path: str, body: bytes | None = None, content_type: str | None = None
     ) -> http.client.HTTPResponse:
+        """Send a request; the caller reads the response and then ``close``s it."""
         conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        headers = {"Authorization": f"token {self.token or ''}"}
+        headers = {"Authorization": f"token {self.token or ''}", "Connection": "close"}
         if content_type:
             headers["Content-Type"] = content_type
         try:
             conn.request(method, path, body=body, headers=headers)
-            return conn.getresponse()
+            response = conn.getresponse()
         except OSError as exc:
-            conn.close()
             raise ConnectionError(
                 f"no jupyter_mars supervisor answers at {self.url} ({exc})"
             ) from None
+        finally:
+            # the response keeps its own reference to the socket until it is closed
+            conn.close()
+        return response
 
     def json(self, method: str, path: str, body: Any = None) -> Any:
         data = json.dumps(body).encode() if body is not None else None
@@ -91,7 +95,8 @@ class _Http:
         return self._check(response)
 
     def _check(self, response: http.client.HTTPResponse) -> Any:
-        payload = response.read()
+        with response:
+            payload = response.read()
         if response.status == 401:
             raise PermissionError(f"the supervisor at {self.url} refused the cluster token")
         try:
@@ -205,8 +210,9 @@ class RemoteSession(Session):
         response = self._http.request("GET", f"{self._base}/tensors/{node.key}/data")
         if response.status != 200:
             self._http._check(response)
-        header = _read_piece(response)
-        chunks = [_read_piece(response) for _ in range(header["n_chunks"])]
+        with response:
+            header = _read_piece(response)
+            chunks = [_read_piece(response) for _ in range(header["n_chunks"])]
         grid = np.empty(tuple(len(axis) for axis in header["nsplits"]), dtype=object)
         return assemble(Tiled(header["nsplits"], grid), chunks, node.dtype)
 

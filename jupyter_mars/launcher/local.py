@@ -37,7 +37,8 @@ class _Process:
         )
         self.lines: deque[str] = deque(maxlen=200)
         self._seen = threading.Condition()
-        threading.Thread(target=self._pump, daemon=True).start()
+        self._pumping = threading.Thread(target=self._pump, daemon=True)
+        self._pumping.start()
 
     def _pump(self) -> None:
         assert self.popen.stdout is not None
@@ -77,6 +78,9 @@ class _Process:
             except subprocess.TimeoutExpired:
                 self.popen.kill()
                 self.popen.wait()
+        self._pumping.join(timeout)
+        if self.popen.stdout is not None:
+            self.popen.stdout.close()
 
 
 class LocalCluster:

@@ -1,0 +1,197 @@
+"""A cluster of real processes started from the command line, used as a user would."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+import jupyter_mars as mars
+import jupyter_mars.tensor as mt
+from tests.engine.cluster.processes import cli_cluster
+
+SEED_SCRIPT = textwrap.dedent(
+    """
+    import jupyter_mars as mars
+    import jupyter_mars.tensor as mt
+    mars.new_session('{url}')
+    a = mt.random.rand(2000, 2000, chunk_size=200)
+    b = mt.inner(a, a)
+    b.execute()
+    data = a.execute().fetch()
+    import numpy as np
+    print('OK', np.allclose(b.fetch(), np.inner(data, data)))
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with cli_cluster(2, "--n-cpu", "1") as c:
+        yield c
+
+
+@pytest.fixture
+def remote(cluster, session):
+    remote = mars.new_session(cluster.url, token=cluster.token)
+    yield remote
+    remote.close()
+    session.as_default()
+
+
+def test_seed_script_runs_unchanged_but_for_the_imports(cluster):
+    env = {**os.environ, "MARS_TOKEN": cluster.token}
+    out = subprocess.run(
+        [sys.executable, "-c", SEED_SCRIPT.format(url=cluster.url)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "OK True" in out.stdout
+
+
+def test_remote_results_equal_numpy(remote):
+    data = np.random.default_rng(3).random((300, 40))
+    x = mt.tensor(data, chunk_size=(70, 13))
+    np.testing.assert_allclose((x @ x.T).execute().fetch(), data @ data.T)
+    np.testing.assert_allclose(x.std(axis=0).execute().fetch(), data.std(axis=0))
+    top = x[x[:, 0] > 0.5][:3]
+    np.testing.assert_array_equal(top.execute().fetch(), data[data[:, 0] > 0.5][:3])
+    assert top.shape == (3, 40)
+
+
+def test_remote_future_with_progress_and_cancel(remote):
+    x = mt.random.rand(4000, chunk_size=100)
+    future = (x * 2).sum().execute(wait=False)
+    assert float(np.asarray(future.result(timeout=60))) > 0
+    assert future.progress() == 1.0
+    slow = mt.elemwise(
+        time_sleep_kernel, mt.tensor(np.arange(40), chunk_size=1), 0.3, dtype=np.int64
+    )
+    future = slow.execute(wait=False)
+    time.sleep(0.3)
+    assert future.cancel()
+    assert future.cancelled()
+    assert (mt.tensor(np.arange(4)) + 1).execute().fetch().tolist() == [1, 2, 3, 4]
+
+
+def time_sleep_kernel(block, seconds):
+    time.sleep(seconds)
+    return block
+
+
+def failing_kernel(block):
+    raise ValueError("bad chunk on the cluster")
+
+
+def test_remote_errors_keep_their_type_and_name_the_operator(remote):
+    with pytest.raises(ValueError, match="bad chunk on the cluster") as info:
+        mt.elemwise(failing_kernel, mt.tensor(np.arange(3)), dtype=np.int64).execute()
+    notes = " ".join(getattr(info.value, "__notes__", []))
+    assert "failing_kernel" in notes or sys.version_info < (3, 11)
+
+
+def _stored_chunks(cluster):
+    return sum(
+        w["resources"].get("store", {}).get("n_memory", 0)
+        for w in cluster.http().json("GET", "/api/v1/workers")
+    )
+
+
+def _settled(cluster):
+    """The stored chunk count once no task runs and two heartbeats agree."""
+    last = None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        workers = cluster.http().json("GET", "/api/v1/workers")
+        busy = any(w["running"] or w["resources"].get("running") for w in workers)
+        count = _stored_chunks(cluster)
+        if not busy and count == last:
+            return count
+        last = count
+        time.sleep(1.1)
+    raise TimeoutError("the cluster did not settle")
+
+
+def _wait_until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def test_results_are_freed_on_the_workers_when_the_tensor_is_collected(cluster, remote):
+    baseline = _settled(cluster)
+    x = mt.tensor(np.ones((1000, 100)), chunk_size=100) + 1
+    x.execute()
+    assert _wait_until(lambda: _stored_chunks(cluster) >= baseline + 10)
+    before = _stored_chunks(cluster)
+    del x
+    gc.collect()
+    assert _wait_until(lambda: _stored_chunks(cluster) <= before - 10)
+
+
+def test_closing_a_session_frees_its_chunks(cluster):
+    baseline = _settled(cluster)
+    s = mars.new_session(cluster.url, token=cluster.token, default=False)
+    y = mt.tensor(np.ones((500, 10)), chunk_size=50) * 3
+    s.execute(y)
+    assert _wait_until(lambda: _stored_chunks(cluster) >= baseline + 10)
+    s.close()
+    assert _wait_until(lambda: _stored_chunks(cluster) <= baseline)
+
+
+def test_every_route_refuses_a_missing_or_wrong_token(cluster):
+    document = cluster.http().json("GET", "/api/openapi.json")
+    routes = []
+    for path, item in document["paths"].items():
+        for method in ("get", "post", "delete"):
+            if method in item:
+                concrete = (
+                    path.replace("{session_id}", "s")
+                    .replace("{execution_id}", "e")
+                    .replace("{tensor_key}", "t")
+                )
+                routes.append((method.upper(), concrete))
+    assert len(routes) >= 9
+    for token in ("", "wrong-token"):
+        http = cluster.http(token=token)
+        for method, path in routes:
+            with http.request(method, path, b"{}", "application/json") as response:
+                body = response.read()
+            assert response.status == 401, (method, path, response.status)
+            assert b"Traceback" not in body
+            assert cluster.token.encode() not in body
+
+
+def test_wrong_token_is_refused_by_new_session(cluster):
+    with pytest.raises(PermissionError, match="refused the cluster token"):
+        mars.new_session(cluster.url, token="wrong", default=False)
+
+
+def test_nothing_listening_fails_fast_with_a_clear_message():
+    started = time.monotonic()
+    with pytest.raises(ConnectionError, match="no jupyter_mars supervisor answers"):
+        mars.new_session("http://127.0.0.1:9", token="x", default=False)
+    assert time.monotonic() - started < 5
+
+
+def test_cluster_reports_true_worker_figures(cluster):
+    workers = cluster.http().json("GET", "/api/v1/workers")
+    assert len(workers) == 2
+    for worker in workers:
+        resources = worker["resources"]
+        assert worker["n_cpu"] == 1
+        assert 0 <= resources["cpu_used"] <= 1.15
+        assert resources["memory_rss"] > 0

@@ -1,0 +1,51 @@
+"""new_cluster: a supervisor and workers on this machine, used through its handle."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import psutil
+import pytest
+
+import jupyter_mars as mars
+import jupyter_mars.tensor as mt
+from jupyter_mars.launcher import new_cluster
+
+
+def test_new_cluster_runs_the_seed_and_stops_its_processes(session):
+    started = time.perf_counter()
+    cluster = new_cluster(n_worker=2, n_cpu=1)
+    ready = time.perf_counter() - started
+    pids = cluster.pids
+    try:
+        assert cluster.endpoint.startswith("http://127.0.0.1:")
+        assert mars.get_default_session() is cluster.session
+        a = mt.random.rand(400, 400, chunk_size=100)
+        b = mt.inner(a, a).execute()
+        data = a.execute().fetch()
+        np.testing.assert_allclose(b.fetch(), np.inner(data, data))
+    finally:
+        cluster.stop()
+    assert ready < 30
+    for pid in pids:
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_new_cluster_is_a_context_manager_and_new_session_stays_embedded(session):
+    with new_cluster(n_worker=1, n_cpu=1) as cluster:
+        remote = cluster.session
+        assert (mt.arange(10) * 2).sum().execute().fetch() == 90
+    embedded = mars.new_session(default=False)
+    try:
+        assert isinstance(embedded, mars.EmbeddedSession)
+        assert remote is not embedded
+    finally:
+        embedded.close()
+
+
+def test_new_cluster_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="n_worker"):
+        new_cluster(n_worker=0)
+    with pytest.raises(ValueError, match="n_cpu"):
+        new_cluster(n_cpu=-1)

@@ -1,0 +1,57 @@
+"""mars-supervisor and mars-worker as programs: bad command lines exit 2 with one line."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from tests.engine.cluster.processes import run_cli
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "message"),
+    [
+        ("jupyter_mars.worker", ["-s", "127.0.0.1:7001", "--n-cpu", "0"], "--n-cpu"),
+        ("jupyter_mars.worker", ["-s", "127.0.0.1:7001", "--phy-mem", "lots"], "--phy-mem"),
+        ("jupyter_mars.worker", ["-s", "127.0.0.1"], "-s"),
+        ("jupyter_mars.worker", ["--n-cpu", "1"], "-s/--supervisors"),
+        ("jupyter_mars.supervisor", ["--bogus-flag"], "unrecognized arguments"),
+        ("jupyter_mars.supervisor", ["-H", "no-such-host.invalid"], "-H"),
+    ],
+)
+def test_bad_command_lines_exit_2_with_one_clear_line(module, args, message):
+    out = run_cli(module, *args)
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    error_lines = [line for line in out.stderr.splitlines() if "error:" in line]
+    assert len(error_lines) == 1
+    assert message in error_lines[0]
+
+
+def test_a_port_in_use_is_refused():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = run_cli("jupyter_mars.supervisor", "-H", "127.0.0.1", "-p", str(port))
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert str(port) in out.stderr
+
+
+def test_help_lists_the_mars_flags():
+    out = run_cli("jupyter_mars.worker", "--help")
+    assert out.returncode == 0
+    for flag in (
+        "--n-cpu",
+        "--n-io-process",
+        "--cuda-devices",
+        "--phy-mem",
+        "--cache-mem",
+        "--min-mem",
+        "--spill-dir",
+        "--token",
+        "-f",
+    ):
+        assert flag in out.stdout
