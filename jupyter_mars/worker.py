@@ -42,6 +42,7 @@ def serve(config: WorkerConfig) -> int:
         advertise_address=config.advertise_address,
         n_cpu=config.n_cpu,
         n_io_process=config.n_io_process,
+        cuda_devices=config.cuda_devices,
         cache_bytes=config.cache_mem,
         phy_mem_bytes=config.phy_mem,
         spill_dirs=config.spill_dirs,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -40,6 +41,7 @@ class WorkerServer:
         advertise_address: str | None = None,
         n_cpu: int = 1,
         n_io_process: int = 1,
+        cuda_devices: Sequence[int] | None = None,
         cache_bytes: int = 1 << 30,
         phy_mem_bytes: int | None = None,
         spill_dirs: Sequence[str] = (),
@@ -52,7 +54,9 @@ class WorkerServer:
         self.advertise_address = advertise_address
         self.n_cpu = n_cpu
         self.n_io_process = n_io_process
+        self.cuda_devices = None if cuda_devices is None else list(cuda_devices)
         self.heartbeat_interval = heartbeat_interval
+        self.admission_timeout = 60.0
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
         self.address = ""
         self.running = 0
@@ -62,6 +66,7 @@ class WorkerServer:
                 "execute": self.execute,
                 "get_data": self.get_data,
                 "delete_data": self.delete_data,
+                "reset": self.reset,
                 "info": self.info,
             },
             token,
@@ -73,6 +78,9 @@ class WorkerServer:
         self._blas_limits: Any = None
 
     async def start(self) -> str:
+        if self.cuda_devices is not None:
+            # GPU libraries read this when they first load: only the devices given are seen
+            os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(map(str, self.cuda_devices))
         # a dedicated process: the limit holds for its whole life
         self._blas_limits = threadpool_limits(limits=1)
         bound = await self._server.start(self.host, self.port)
@@ -159,6 +167,7 @@ class WorkerServer:
         self.running += 1
         try:
             data = await self._gather_inputs(task, locations, pinned)
+            await self._admit(sum(sizeof(v) for v in data.values()))
             value = await loop.run_in_executor(self._pool, execute_task, task, data)
             del data
             # storing may spill to disk: off the event loop
@@ -194,6 +203,23 @@ class WorkerServer:
                 data.update(part)
         return data
 
+    async def _admit(self, input_bytes: int) -> None:
+        """Wait until a result about the size of the inputs fits within ``--phy-mem``.
+
+        Memory frees as other tasks finish and the supervisor releases chunks; a task that
+        cannot be admitted within ``admission_timeout`` fails with MemoryError, which the
+        supervisor retries elsewhere.
+        """
+        waited = 0.0
+        while not self.store.can_admit(input_bytes):
+            if waited >= self.admission_timeout:
+                raise MemoryError(
+                    f"worker {self.address}: no room for a task reading "
+                    f"{input_bytes} bytes within its memory limit"
+                )
+            await asyncio.sleep(0.05)
+            waited += 0.05
+
     def _peer(self, address: str) -> RPCClient:
         client = self._peers.get(address)
         if client is None:
@@ -213,10 +239,18 @@ class WorkerServer:
         for key in keys:
             self.store.delete(key)
 
+    async def reset(self) -> int:
+        """Drop every chunk: a supervisor that took over knows none of them."""
+        keys = self.store.keys()
+        for key in keys:
+            self.store.delete(key)
+        return len(keys)
+
     async def info(self) -> dict[str, Any]:
         return {
             "address": self.address,
             "n_cpu": self.n_cpu,
+            "cuda_devices": self.cuda_devices,
             "running": self.running,
             "store": self.store.info(),
             **self._meter.sample(),
