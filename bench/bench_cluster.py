@@ -19,10 +19,24 @@ from typing import Any
 
 def sizes(quick: bool) -> dict[str, int]:
     if quick:
-        return {"seed": 1000, "seed_chunk": 100, "big": 4000, "big_chunk": 1000,
-                "mm": 1000, "mm_chunk": 250, "n_chunks": 1000}
-    return {"seed": 2000, "seed_chunk": 200, "big": 20000, "big_chunk": 2000,
-            "mm": 4000, "mm_chunk": 1000, "n_chunks": 10000}
+        return {
+            "seed": 1000,
+            "seed_chunk": 100,
+            "big": 4000,
+            "big_chunk": 1000,
+            "mm": 1000,
+            "mm_chunk": 250,
+            "n_chunks": 1000,
+        }
+    return {
+        "seed": 2000,
+        "seed_chunk": 200,
+        "big": 20000,
+        "big_chunk": 2000,
+        "mm": 4000,
+        "mm_chunk": 1000,
+        "n_chunks": 10000,
+    }
 
 
 def median_time(run: Callable[[], Any], repeats: int) -> float:
@@ -52,8 +66,10 @@ def mars_workloads(s: dict[str, int]) -> dict[str, Callable[[], Any]]:
         ).execute(),
         "matmul": matmul,
         "elementwise": lambda: (
-            (mt.random.rand(s["big"], s["big"], chunk_size=s["big_chunk"]) + 1) * 2
-        ).sum().execute(),
+            ((mt.random.rand(s["big"], s["big"], chunk_size=s["big_chunk"]) + 1) * 2)
+            .sum()
+            .execute()
+        ),
     }
 
 
@@ -77,8 +93,10 @@ def dask_workloads(s: dict[str, int], client: Any) -> dict[str, Callable[[], Any
         "seed": seed,
         "matmul": matmul,
         "elementwise": lambda: (
-            (da.random.random((s["big"], s["big"]), chunks=s["big_chunk"]) + 1) * 2
-        ).sum().compute(),
+            ((da.random.random((s["big"], s["big"]), chunks=s["big_chunk"]) + 1) * 2)
+            .sum()
+            .compute()
+        ),
     }
 
 
@@ -115,8 +133,9 @@ def main() -> int:
     from dask.distributed import Client, LocalCluster
 
     start = time.perf_counter()
-    dcluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                            dashboard_address=None)
+    dcluster = LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
     client = Client(dcluster)
     dask_start = time.perf_counter() - start
     try:
@@ -127,11 +146,14 @@ def main() -> int:
         dcluster.close()
 
     print(f"cluster ready: mars {mars_start:.2f} s, Dask distributed {dask_start:.2f} s\n")
-    print("| workload | mars cluster s | Dask distributed s | embedded s | mars/Dask | mars/embedded |")
+    columns = ["workload", "mars cluster s", "Dask distributed s", "embedded s"]
+    print("| " + " | ".join([*columns, "mars/Dask", "mars/embedded"]) + " |")
     print("|---|---|---|---|---|---|")
     for name, r in results.items():
-        line = (f"| {name} | {r['mars']:.3f} | {r['dask']:.3f} | {r['embedded']:.3f} "
-                f"| {r['mars'] / r['dask']:.2f} | {r['mars'] / r['embedded']:.2f} |")
+        line = (
+            f"| {name} | {r['mars']:.3f} | {r['dask']:.3f} | {r['embedded']:.3f} "
+            f"| {r['mars'] / r['dask']:.2f} | {r['mars'] / r['embedded']:.2f} |"
+        )
         if name == "overhead":
             per = 1e3 / s["n_chunks"]
             line += f" ms/chunk: mars {r['mars'] * per:.2f}, Dask {r['dask'] * per:.2f}"
