@@ -46,8 +46,21 @@ def dumps(obj: object) -> list[Frame]:
         buffers.append(view)
         return False
 
-    stream: bytes = cloudpickle.dumps(obj, protocol=5, buffer_callback=take_out_of_band)
+    try:
+        # the C pickler first: most messages hold only importable functions and arrays,
+        # and it is several times faster than cloudpickle's by-value machinery
+        stream = pickle.dumps(obj, protocol=5, buffer_callback=take_out_of_band)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        stream = b""
+    if not stream or _MAIN in stream:
+        # lambdas, closures, and functions of __main__ (a notebook's or a script's) must
+        # travel by value: another process cannot import them
+        buffers.clear()
+        stream = cloudpickle.dumps(obj, protocol=5, buffer_callback=take_out_of_band)
     return [stream, *buffers]
+
+
+_MAIN = b"__main__"
 
 
 def loads(frames: Sequence[Frame]) -> Any:

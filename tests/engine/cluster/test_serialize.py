@@ -130,3 +130,24 @@ def test_pickled_failure_surfaces_only_on_unwrap() -> None:
 def test_loads_rejects_no_frames() -> None:
     with pytest.raises(ValueError, match="at least one frame"):
         loads([])
+
+
+def test_functions_of_main_travel_by_value():
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import pickle, sys
+        from jupyter_mars.engine.cluster.serialize import dumps
+        def triple(x):
+            return 3 * x
+        frames = dumps({"f": triple})
+        sys.stdout.buffer.write(bytes(frames[0]))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
+    from jupyter_mars.engine.cluster.serialize import loads
+
+    assert loads([out.stdout])["f"](5) == 15
