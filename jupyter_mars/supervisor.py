@@ -4,6 +4,9 @@ Prints ``Mars Supervisor started at <host:port>`` and ``Mars Web started at <hos
 once both services accept connections. Without a token (``--token``, ``MARS_TOKEN`` or
 the config file) it generates one and stores it in a file only this user can read, under
 the web and RPC addresses, where local clients and workers find it.
+
+With ``-s a:7001,b:7002`` listing this supervisor among others, it is active only while
+no supervisor listed before it is alive; the others stand by and take over when it dies.
 """
 
 from __future__ import annotations
@@ -49,12 +52,14 @@ def serve(config: SupervisorConfig) -> int:
         port=config.port,
         web_port=config.web_port,
         advertise_address=config.advertise_address,
+        supervisors=config.supervisors,
     )
     written: list[str] = []
 
     async def start() -> None:
         await server.start()
-        for address in [*local_aliases(server.web_address), *local_aliases(server.address)]:
+        listening = [server.web_listen_address, server.web_address, server.address]
+        for address in dict.fromkeys(a for served in listening for a in local_aliases(served)):
             write_token_file(address, token)
             written.append(address)
         print(f"Mars Supervisor started at {server.address}", flush=True)

@@ -7,6 +7,9 @@ from typing import Any
 API_VERSION = "1"
 
 
+STANDBY = "a standby supervisor: the error names the active one's web address"
+
+
 def _op(summary: str, responses: dict[str, str], body: str | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {
         "summary": summary,
@@ -25,7 +28,7 @@ def openapi_document() -> dict[str, Any]:
     sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string"}}
     eid = {"name": "execution_id", "in": "path", "required": True, "schema": {"type": "string"}}
     tkey = {"name": "tensor_key", "in": "path", "required": True, "schema": {"type": "string"}}
-    return {
+    document: dict[str, Any] = {
         "openapi": "3.0.3",
         "info": {
             "title": "jupyter_mars supervisor",
@@ -45,7 +48,11 @@ def openapi_document() -> dict[str, Any]:
         "paths": {
             "/api/openapi.json": {"get": _op("This document", {"200": "the document"})},
             "/api/v1/cluster": {
-                "get": _op("Supervisors, workers and their resources", {"200": "cluster"})
+                "get": _op(
+                    "Supervisors (which is active, their web addresses), workers and their "
+                    "resources; answered by standby supervisors too",
+                    {"200": "cluster"},
+                )
             },
             "/api/v1/workers": {"get": _op("Workers and their resources", {"200": "workers"})},
             "/api/v1/sessions": {
@@ -92,3 +99,9 @@ def openapi_document() -> dict[str, Any]:
             },
         },
     }
+    for path, item in document["paths"].items():
+        if path.startswith("/api/v1/sessions"):
+            for method in ("get", "post", "delete"):
+                if method in item:
+                    item[method]["responses"]["503"] = {"description": STANDBY}
+    return document

@@ -4,6 +4,15 @@ Workers register over RPC on ``-p`` and send heartbeats; a worker silent for
 ``worker_timeout`` seconds is removed (its running tasks are retried on others). Clients
 use the HTTP API on ``-w``. Executions are planned and tiled here by engine sessions over
 one ``ClusterRuntime``, which alone drives the scheduler core, on this process's loop.
+
+Several supervisors (``supervisors``, the ``-s`` list): one is active, the others stand by
+(``election.py`` decides). A standby keeps its worker table current from the workers'
+heartbeats and answers ``/api/v1/cluster``, but has no sessions: the web API sends clients
+to the active one. Taking over, a supervisor first resets every worker (it knows none of
+the chunks they hold), then accepts sessions; its ``epoch`` changes, so clients can tell
+a new term from a supervisor they already knew. Going back to standby (one ranked before
+it is alive again), it drops its sessions and its runtime without touching the workers,
+which now belong to the other one.
 """
 
 from __future__ import annotations
@@ -11,16 +20,28 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import tornado.httpserver
+import tornado.netutil
 
+from jupyter_mars.engine.cluster.election import (
+    WILDCARD_HOSTS,
+    Election,
+    ElectionMonitor,
+    rank_of,
+)
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
-from jupyter_mars.engine.cluster.runtime import ClusterRuntime
+from jupyter_mars.engine.cluster.runtime import ClusterRuntime, WorkerConnection
 from jupyter_mars.engine.cluster.sessions import SessionRegistry
 from jupyter_mars.engine.cluster.web import MAX_GRAPH_BYTES, make_app
 
 logger = logging.getLogger(__name__)
+
+RESET_TIMEOUT = 5.0
+"""Seconds a worker may take to drop its chunks when a supervisor takes over."""
 
 
 class SupervisorServer:
@@ -34,6 +55,9 @@ class SupervisorServer:
         web_port: int = 0,
         advertise_address: str | None = None,
         worker_timeout: float = 10.0,
+        supervisors: Sequence[str] = (),
+        ping_interval: float = 0.5,
+        takeover_after: float = 2.0,
     ) -> None:
         self.token = token
         self.host = host
@@ -42,21 +66,36 @@ class SupervisorServer:
         self.web_port = web_port
         self.advertise_address = advertise_address
         self.worker_timeout = worker_timeout
+        self.supervisors = list(supervisors)
+        self.ping_interval = ping_interval
+        self.takeover_after = takeover_after
         self.address = ""
         self.web_address = ""
+        """Where clients reach the web API: the advertised host, or the listening one."""
+        self.web_listen_address = ""
         self.started = time.time()
+        self.active = False
+        """Whether this supervisor accepts sessions and schedules; see ``election.py``."""
+        self.epoch = ""
+        """Changes each time this supervisor becomes active (empty while it never was)."""
+        self.election: Election | None = None
         self.runtime: ClusterRuntime
         self.sessions: SessionRegistry
+        self._instance = uuid.uuid4().hex[:8]
+        self._terms = 0
+        self._taking_over = False
         self._rpc = RPCServer(
             {
                 "register_worker": self.register_worker,
                 "unregister_worker": self.unregister_worker,
                 "heartbeat": self.heartbeat,
+                "ping": self.ping,
             },
             token,
         )
+        self._peers: dict[str, RPCClient] = {}
         self._http: tornado.httpserver.HTTPServer | None = None
-        self._monitor: asyncio.Task[None] | None = None
+        self._background: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
         self.runtime = ClusterRuntime(asyncio.get_running_loop())
@@ -70,19 +109,120 @@ class SupervisorServer:
         sockets = tornado.netutil.bind_sockets(self.web_port, self.web_host)
         self._http.add_sockets(sockets)
         web_port = sockets[0].getsockname()[1]
-        self.web_address = f"{self.web_host}:{web_port}"
-        self._monitor = asyncio.ensure_future(self._watch_workers())
+        self.web_listen_address = f"{self.web_host}:{web_port}"
+        self.web_address = f"{self.advertise_address or self.web_host}:{web_port}"
+        self._background.append(asyncio.ensure_future(self._watch_workers()))
+        self.election = self._make_election(bound)
+        if self.election.should_be_active(time.monotonic()):
+            await self._set_active(True)
+        if self.election.peers:
+            monitor = ElectionMonitor(
+                self.election,
+                self._ping_peer,
+                lambda: self.active or self._taking_over,
+                self._set_active,
+                self.ping_interval,
+            )
+            self._background.append(asyncio.ensure_future(monitor.run()))
+
+    def _make_election(self, bound: str) -> Election:
+        """This supervisor's place in the ``-s`` list (appended when it is not in it)."""
+        port = bound.rsplit(":", 1)[1]
+        own = {self.address, bound}
+        if bound.rsplit(":", 1)[0] in WILDCARD_HOSTS | {"127.0.0.1"}:
+            own |= {f"127.0.0.1:{port}", f"localhost:{port}"}
+        supervisors = list(self.supervisors)
+        rank = rank_of(supervisors, own, port)
+        if rank is None:
+            if supervisors:
+                logger.warning(
+                    "%s is not in the supervisor list %s: it stands by while any of them lives",
+                    self.address,
+                    ",".join(supervisors),
+                )
+            supervisors.append(self.address)
+            rank = len(supervisors) - 1
+        return Election(supervisors, rank, now=time.monotonic(), takeover_after=self.takeover_after)
 
     async def stop(self) -> None:
-        if self._monitor is not None:
-            self._monitor.cancel()
+        for task in self._background:
+            task.cancel()
         self.sessions.shutdown()
         self.runtime.close()
         if self._http is not None:
             self._http.stop()
         for worker in list(self.runtime.workers.values()):
             await worker.client.close()
+        for client in self._peers.values():
+            await client.close()
         await self._rpc.stop()
+
+    # ---- election -----------------------------------------------------------------------
+
+    async def ping(self) -> dict[str, Any]:
+        return {"address": self.address, "web": self.web_address, "active": self.active}
+
+    async def _ping_peer(self, address: str) -> dict[str, Any]:
+        client = self._peers.get(address)
+        if client is None:
+            timeout = self.ping_interval * 2
+            client = RPCClient(address, self.token, timeout=timeout, connect_timeout=timeout)
+            self._peers[address] = client
+        reply: dict[str, Any] = await client.call("ping")
+        return reply
+
+    async def _set_active(self, active: bool) -> None:
+        if active:
+            await self._take_over()
+        else:
+            self._stand_by()
+
+    async def _take_over(self) -> None:
+        """Reset every worker, then accept sessions: the workers' chunks are unknown here.
+
+        Workers that register meanwhile are reset by ``register_worker``.
+        """
+        self._taking_over = True
+        try:
+            workers = list(self.runtime.workers.values())
+            if self._terms:
+                logger.warning("supervisor %s takes over", self.address)
+            elif self.election is not None and self.election.rank > 0:
+                logger.warning(
+                    "supervisor %s takes over: no supervisor ranked before it answers",
+                    self.address,
+                )
+            await asyncio.gather(*(self._reset(w.address, w.client) for w in workers))
+            self._terms += 1
+            self.epoch = f"{self._instance}-{self._terms}"
+            self.active = True
+            logger.info("supervisor %s is active (epoch %s)", self.address, self.epoch)
+        finally:
+            self._taking_over = False
+
+    def _stand_by(self) -> None:
+        """Drop sessions and scheduling state, keep the worker table: another is active."""
+        logger.warning(
+            "supervisor %s stands by: a supervisor ranked before it is alive", self.address
+        )
+        self.active = False
+        old_runtime, old_sessions = self.runtime, self.sessions
+        workers = list(old_runtime.workers.values())
+        # detached first, so that nothing of the old term reaches the workers any more
+        old_runtime.workers.clear()
+        old_sessions.shutdown()
+        old_runtime.close()
+        self.runtime = ClusterRuntime(asyncio.get_running_loop())
+        self.sessions = SessionRegistry(self.runtime)
+        for worker in workers:
+            self._add_worker(worker.address, worker.n_slots, worker.client, worker.resources)
+
+    async def _reset(self, address: str, client: RPCClient) -> None:
+        try:
+            dropped = await asyncio.wait_for(client.call("reset"), RESET_TIMEOUT)
+            logger.info("worker %s reset: %s chunks dropped", address, dropped)
+        except Exception as exc:  # noqa: BLE001 - a dead worker misses heartbeats, and goes
+            logger.warning("worker %s could not be reset: %s", address, exc)
 
     # ---- worker RPC ---------------------------------------------------------------------
 
@@ -92,11 +232,26 @@ class SupervisorServer:
         existing = self.runtime.workers.get(address)
         if existing is None:
             client = RPCClient(address, self.token, timeout=None)
-            existing = self.runtime.add_worker(address, n_cpu, client)
-            logger.info("worker %s joined with %d slots", address, n_cpu)
+            if self.active or self._taking_over:
+                # it may hold chunks of another supervisor (or of this one's past)
+                await self._reset(address, client)
+            existing = self.runtime.workers.get(address)  # registered again meanwhile?
+            if existing is None:
+                existing = self._add_worker(address, n_cpu, client, resources)
+                logger.info("worker %s joined with %d slots", address, n_cpu)
+            else:
+                await client.close()
         existing.resources = resources
         existing.last_seen = time.monotonic()
         return True
+
+    def _add_worker(
+        self, address: str, n_cpu: int, client: RPCClient, resources: dict[str, Any]
+    ) -> WorkerConnection:
+        worker = self.runtime.add_worker(address, n_cpu, client)
+        worker.resources = resources
+        worker.last_seen = time.monotonic()
+        return worker
 
     async def unregister_worker(self, address: str) -> bool:
         self.runtime.remove_worker(address)
@@ -122,6 +277,22 @@ class SupervisorServer:
 
     # ---- models -------------------------------------------------------------------------
 
+    def supervisors_model(self) -> list[dict[str, Any]]:
+        """Every supervisor of the list, as seen from here."""
+        election = self.election
+        if election is None:
+            return [{"address": self.address, "web": self.web_address, "active": self.active}]
+        now = time.monotonic()
+        out = []
+        for index, address in enumerate(election.supervisors):
+            if index == election.rank:
+                out.append({"address": address, "web": self.web_address, "active": self.active})
+                continue
+            peer = election.peers[address]
+            alive = peer.last_answer is not None and election.alive(peer, now)
+            out.append({"address": address, "web": peer.web, "active": peer.active and alive})
+        return out
+
     def cluster_model(self) -> dict[str, Any]:
         workers = [
             {
@@ -133,9 +304,20 @@ class SupervisorServer:
             for w in self.runtime.workers.values()
         ]
         return {
-            "supervisors": [{"address": self.address, "web": self.web_address, "active": True}],
+            "active": self.active,
+            "epoch": self.epoch,
+            "address": self.address,
+            "web": self.web_address,
+            "supervisors": self.supervisors_model(),
             "workers": workers,
             "n_cpu": sum(w.n_slots for w in self.runtime.workers.values()),
             "sessions": len(self.sessions.sessions),
             "uptime": round(time.time() - self.started, 3),
         }
+
+    def active_web_address(self) -> str:
+        """The web address of the supervisor believed active ('' when none is known)."""
+        for entry in self.supervisors_model():
+            if entry["active"] and entry["web"]:
+                return str(entry["web"])
+        return ""

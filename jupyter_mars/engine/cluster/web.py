@@ -3,7 +3,9 @@
 JSON everywhere except the two binary transfers: an execution's expression graph
 (a pickle, read only after the token was checked) and a tensor's data, streamed chunk by
 chunk. Every route requires the cluster token in ``Authorization: token <token>``. Errors
-are JSON ``{"error": message}`` with no traceback and never the token.
+are JSON ``{"error": message}`` with no traceback and never the token. A standby
+supervisor answers the cluster routes, and 503 to every session route, naming the
+active supervisor's web address in the error.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ PIECE_HEADER = struct.Struct("<Q")
 class ApiHandler(tornado.web.RequestHandler):
     """Token check, JSON helpers and error bodies shared by every route."""
 
+    needs_active = False
+    """Routes of sessions: a standby supervisor answers them 503, naming the active one."""
+
     def initialize(self, service: Any) -> None:
         self.service = service
 
@@ -39,6 +44,11 @@ class ApiHandler(tornado.web.RequestHandler):
         expected = self.service.token
         if scheme.lower() != "token" or not hmac.compare_digest(token.encode(), expected.encode()):
             raise tornado.web.HTTPError(401, reason="a valid cluster token is required")
+        if self.needs_active and not self.service.active:
+            active = self.service.active_web_address() or "not known yet"
+            raise tornado.web.HTTPError(
+                503, reason=f"standby supervisor; the active one is at {active}"
+            )
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         self.set_header("Content-Type", "application/json")
@@ -79,12 +89,16 @@ class WorkersHandler(ApiHandler):
 
 
 class SessionsHandler(ApiHandler):
+    needs_active = True
+
     def post(self) -> None:
         session = self.service.sessions.create()
         self.send({"session_id": session.id}, status=201)
 
 
 class SessionHandler(ApiHandler):
+    needs_active = True
+
     def delete(self, session_id: str) -> None:
         if not self.service.sessions.close(session_id):
             raise tornado.web.HTTPError(404, reason=f"no session {session_id!r}")
@@ -92,6 +106,8 @@ class SessionHandler(ApiHandler):
 
 
 class ExecutionsHandler(ApiHandler):
+    needs_active = True
+
     def post(self, session_id: str) -> None:
         session = self.session(session_id)
         if self.request.headers.get("Content-Type") != "application/octet-stream":
@@ -106,6 +122,8 @@ class ExecutionsHandler(ApiHandler):
 
 
 class ExecutionHandler(ApiHandler):
+    needs_active = True
+
     def get(self, session_id: str, execution_id: str) -> None:
         session = self.session(session_id)
         execution = session.executions.get(execution_id)
@@ -115,6 +133,8 @@ class ExecutionHandler(ApiHandler):
 
 
 class CancelHandler(ApiHandler):
+    needs_active = True
+
     def post(self, session_id: str, execution_id: str) -> None:
         session = self.session(session_id)
         execution = session.executions.get(execution_id)
@@ -125,6 +145,8 @@ class CancelHandler(ApiHandler):
 
 
 class ReleaseHandler(ApiHandler):
+    needs_active = True
+
     def post(self, session_id: str) -> None:
         session = self.session(session_id)
         keys = self.json_body().get("keys")
@@ -136,6 +158,8 @@ class ReleaseHandler(ApiHandler):
 
 class DataHandler(ApiHandler):
     """A tensor's chunks, streamed one by one: a header piece, then one piece per chunk."""
+
+    needs_active = True
 
     async def get(self, session_id: str, tensor_key: str) -> None:
         session = self.session(session_id)

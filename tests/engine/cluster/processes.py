@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -103,3 +104,107 @@ def run_cli(
         env={**os.environ, **(env or {})},
         check=False,
     )
+
+
+def free_port() -> int:
+    """A port nothing listens on now (the OS may hand it out again later: use it soon)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_supervisor(env: dict[str, str], port: int, web_port: int, *args: str) -> _Process:
+    """``python -m jupyter_mars.supervisor`` on 127.0.0.1, once it prints its web address."""
+    argv = [
+        sys.executable,
+        "-m",
+        "jupyter_mars.supervisor",
+        "-H",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "-w",
+        str(web_port),
+        *args,
+    ]
+    process = _Process(argv, env)
+    try:
+        process.wait_for(WEB, 60)
+    except BaseException:
+        process.stop()
+        raise
+    return process
+
+
+class HaCluster:
+    """Several supervisors (``-s`` lists them all) and workers registered with each."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.env = {**os.environ, "MARS_TOKEN": token, "PYTHONUNBUFFERED": "1"}
+        self.rpc: list[str] = []
+        self.urls: list[str] = []
+        self.supervisors: list[_Process] = []
+        self.workers: list[_Process] = []
+
+    def http(self, index: int, timeout: float = 10) -> _Http:
+        return _Http(self.urls[index], self.token, timeout=timeout)
+
+    def cluster(self, index: int) -> dict[str, Any] | None:
+        """Supervisor ``index``'s cluster model; None when it does not answer."""
+        try:
+            model: dict[str, Any] = self.http(index, timeout=2).json("GET", "/api/v1/cluster")
+        except ConnectionError:
+            return None
+        return model
+
+    def wait_until_active(self, index: int, timeout: float = 30) -> float:
+        """Seconds until supervisor ``index`` says it is active."""
+        started = time.monotonic()
+        while True:
+            model = self.cluster(index)
+            if model is not None and model["active"]:
+                return time.monotonic() - started
+            if time.monotonic() - started > timeout:
+                raise TimeoutError(f"supervisor {self.rpc[index]} did not become active")
+            time.sleep(0.05)
+
+    def wait_for_workers(self, n: int, timeout: float = 30) -> None:
+        """Until every live supervisor lists ``n`` workers."""
+        deadline = time.monotonic() + timeout
+        for index, process in enumerate(self.supervisors):
+            while process.popen.poll() is None:
+                model = self.cluster(index)
+                if model is not None and len(model["workers"]) >= n:
+                    break
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{self.rpc[index]} did not see {n} workers")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        for process in [*self.workers, *self.supervisors]:
+            process.stop()
+
+
+@contextmanager
+def ha_cluster(
+    n_supervisors: int = 2, n_workers: int = 2, *worker_args: str
+) -> Iterator[HaCluster]:
+    """Supervisors started as a user would, ``-s`` listing them all, first one active."""
+    cluster = HaCluster(secrets.token_urlsafe(16))
+    try:
+        ports = [(free_port(), free_port()) for _ in range(n_supervisors)]
+        cluster.rpc = [f"127.0.0.1:{port}" for port, _ in ports]
+        cluster.urls = [f"http://127.0.0.1:{web}" for _, web in ports]
+        listed = ",".join(cluster.rpc)
+        for port, web in ports:
+            cluster.supervisors.append(start_supervisor(cluster.env, port, web, "-s", listed))
+        for _ in range(n_workers):
+            argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1"]
+            worker = _Process([*argv, "-s", listed, *worker_args], cluster.env)
+            cluster.workers.append(worker)
+            worker.wait_for(WORKER, 60)
+        cluster.wait_for_workers(n_workers)
+        yield cluster
+    finally:
+        cluster.stop()

@@ -1,0 +1,11 @@
+"""Remote sessions: tensors executed on a cluster over its supervisor's HTTP API.
+
+``session.py`` is the ``RemoteSession``; ``http.py`` the small HTTP client it sends its
+requests with; ``failover.py`` finds the active supervisor when the one in use is gone.
+"""
+
+from jupyter_mars.remote.errors import RemoteError, rebuild_error
+from jupyter_mars.remote.http import SupervisorUnavailable, _Http
+from jupyter_mars.remote.session import RemoteSession
+
+__all__ = ["RemoteError", "RemoteSession", "SupervisorUnavailable", "_Http", "rebuild_error"]

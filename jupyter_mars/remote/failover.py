@@ -1,0 +1,63 @@
+"""Finding the active supervisor among those a client knows of.
+
+Every supervisor answers ``GET /api/v1/cluster``, standbys included, with ``active`` and
+the list of supervisors with their web addresses as it knows them; the client asks each
+address it knows until one says it is active, learning new addresses on the way.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from jupyter_mars.remote.http import _Http
+
+POLL_INTERVAL = 0.2
+"""Seconds between two rounds over the known supervisors."""
+_WILDCARD_HOSTS = ("0.0.0.0", "::", "[::]", "")
+
+
+def web_urls(cluster: Any) -> list[str]:
+    """The web URLs of the supervisors a cluster model lists (those with a known one).
+
+    A supervisor listening on every interface reports ``0.0.0.0:port``: its RPC address's
+    host is used instead, since it answers there.
+    """
+    supervisors = cluster.get("supervisors") if isinstance(cluster, dict) else None
+    urls = []
+    for entry in supervisors if isinstance(supervisors, list) else []:
+        web = entry.get("web") if isinstance(entry, dict) else None
+        if not isinstance(web, str) or ":" not in web:
+            continue
+        host, _, port = web.rpartition(":")
+        if host in _WILDCARD_HOSTS:
+            host = str(entry.get("address", "")).rpartition(":")[0] or "127.0.0.1"
+        urls.append(f"http://{host}:{port}")
+    return urls
+
+
+def find_active(
+    known: list[str], token: str | None, deadline: float, request_timeout: float = 1.0
+) -> tuple[str, dict[str, Any]]:
+    """The URL and cluster model of the first supervisor in ``known`` that is active.
+
+    Asks every known URL in turn, adding to ``known`` (in place) those the answers name,
+    until ``time.monotonic()`` passes ``deadline``; then raises ``ConnectionError``.
+    """
+    while True:
+        for url in list(known):
+            try:
+                model = _Http(url, token, request_timeout).json("GET", "/api/v1/cluster")
+            except (ConnectionError, PermissionError, RuntimeError, ValueError):
+                continue
+            for other in web_urls(model):
+                if other not in known:
+                    known.append(other)
+            # a supervisor of one, older than several-supervisor support, is active
+            if isinstance(model, dict) and model.get("active", True):
+                return url, model
+        if time.monotonic() >= deadline:
+            raise ConnectionError(
+                "no active jupyter_mars supervisor among " + ", ".join(known) + " answers"
+            )
+        time.sleep(POLL_INTERVAL)

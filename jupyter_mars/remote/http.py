@@ -1,0 +1,105 @@
+"""A small JSON/binary HTTP client for the supervisor's API (one connection per call).
+
+Every failure to reach a supervisor, and a standby's 503, is a ``ConnectionError``: the
+one signal on which a session looks for the active supervisor.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import pickle
+import struct
+from typing import Any
+from urllib.parse import urlsplit
+
+PIECE_HEADER = struct.Struct("<Q")
+
+
+class SupervisorUnavailable(ConnectionError):
+    """The supervisor answered 503: it stands by while another one is active."""
+
+
+class _Http:
+    def __init__(self, url: str, token: str | None, timeout: float) -> None:
+        parts = urlsplit(url)
+        if parts.scheme != "http" or not parts.hostname or not parts.port:
+            raise ValueError(f"address must look like 'http://host:port', got {url!r}")
+        self.url = f"http://{parts.hostname}:{parts.port}"
+        self.host, self.port = parts.hostname, parts.port
+        self.token = token
+        self.timeout = timeout
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, content_type: str | None = None
+    ) -> http.client.HTTPResponse:
+        """Send a request; the caller reads the response and then ``close``s it."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        headers = {"Authorization": f"token {self.token or ''}", "Connection": "close"}
+        if content_type:
+            headers["Content-Type"] = content_type
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+        except (OSError, http.client.HTTPException) as exc:
+            raise ConnectionError(
+                f"no jupyter_mars supervisor answers at {self.url} ({exc})"
+            ) from None
+        finally:
+            # the response keeps its own reference to the socket until it is closed
+            conn.close()
+        return response
+
+    def json(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        response = self.request(method, path, data, "application/json" if data else None)
+        return self.check(response)
+
+    def check(self, response: http.client.HTTPResponse) -> Any:
+        """The JSON body of a response, or the error it reports, raised."""
+        try:
+            with response:
+                payload = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            raise ConnectionError(f"the supervisor at {self.url} went away ({exc})") from None
+        if response.status == 401:
+            raise PermissionError(f"the supervisor at {self.url} refused the cluster token")
+        try:
+            model = json.loads(payload or b"null")
+        except ValueError:
+            model = None
+        if response.status >= 400:
+            message = model.get("error") if isinstance(model, dict) else None
+            error = f"{self.url}: HTTP {response.status}: {message or 'error'}"
+            if response.status == 503:
+                raise SupervisorUnavailable(error)
+            raise RuntimeError(error)
+        return model
+
+
+def read_piece(response: http.client.HTTPResponse) -> Any:
+    """One piece of a data stream: an 8-byte length, then a pickle."""
+    size = PIECE_HEADER.unpack(_read_exactly(response, PIECE_HEADER.size))[0]
+    return pickle.loads(_read_exactly(response, size))
+
+
+def _read_exactly(response: http.client.HTTPResponse, n: int) -> bytes:
+    try:
+        data = response.read(n)
+    except (OSError, http.client.HTTPException) as exc:
+        raise ConnectionError(f"the result stream broke ({exc})") from None
+    if len(data) != n:
+        raise ConnectionError("the supervisor closed the result stream early")
+    return data
+
+
+def token_for(address: str) -> str | None:
+    """The token a local supervisor stored for this address, if it did."""
+    try:
+        from jupyter_mars.deploy.tokens import read_token_file
+    except ImportError:
+        return None
+    parts = urlsplit(address)
+    if not parts.hostname or not parts.port:
+        return None
+    return read_token_file(f"{parts.hostname}:{parts.port}")

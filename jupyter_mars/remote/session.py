@@ -1,0 +1,373 @@
+"""``RemoteSession``: a session whose tensors execute on a cluster, over its HTTP API.
+
+The expression graph is pickled and sent to the active supervisor, which plans, tiles and
+schedules it on the workers; the client polls the execution's state and progress, and
+fetches results as a stream of chunks. Results stay on the workers while the tensor lives
+here: when it is garbage-collected, a background thread tells the supervisor to free them.
+
+Failover. The client talks to one supervisor and one session there: a ``_Term``. When a
+request cannot reach it (or it answers that it stands by), the client asks the
+supervisors it knows of for the active one (``failover.py``, for up to
+``failover_wait`` seconds). The same supervisor in the same epoch means the failure was
+passing: the term stands. Otherwise the client opens a session on the active supervisor,
+and that is the new term. The executions of the old term are gone with it: each
+unfinished one is resubmitted by the thread that follows it (the client still has its
+nodes), and results executed before are marked lost, to be executed again when fetched.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from concurrent.futures import CancelledError
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import cloudpickle
+import numpy as np
+
+from jupyter_mars.engine.future import ExecutionFuture, Progress
+from jupyter_mars.engine.node import Node, Tiled
+from jupyter_mars.engine.progressbar import TextProgressBar
+from jupyter_mars.engine.session import assemble, settle
+from jupyter_mars.remote.errors import rebuild_error
+from jupyter_mars.remote.failover import find_active, web_urls
+from jupyter_mars.remote.http import SupervisorUnavailable, _Http, read_piece, token_for
+from jupyter_mars.session import Session
+from jupyter_mars.tensor.core import Tensor
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+
+ATTEMPTS = 5
+"""Tries of one request, a failover between two; more means the cluster is unwell."""
+REFRESH_INTERVAL = 2.0
+"""Seconds between two requests for the supervisors' web addresses, while some lack."""
+
+
+@dataclass(frozen=True)
+class _Term:
+    """The supervisor and the session there that requests go to, until a failover."""
+
+    http: _Http
+    session_id: str
+    epoch: str
+    """The supervisor's epoch when the session was opened: it changes on a takeover."""
+
+    @property
+    def base(self) -> str:
+        return f"/api/v1/sessions/{self.session_id}"
+
+
+class _Run:
+    """One execution: its nodes, and its id in the term it was last submitted to."""
+
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
+        self.body = cloudpickle.dumps({"nodes": nodes}, protocol=5)
+        self.term: _Term | None = None
+        self.execution_id = ""
+        self.cancelled = False
+
+
+class RemoteSession(Session):
+    def __init__(
+        self,
+        address: str,
+        token: str | None = None,
+        timeout: float = 5.0,
+        failover_wait: float = 15.0,
+    ) -> None:
+        token = token or os.environ.get("MARS_TOKEN") or token_for(address)
+        http = _Http(address, token, timeout)
+        self._token = token
+        self._timeout = timeout
+        self._failover_wait = failover_wait
+        self._known = [http.url]
+        """Web URLs of every supervisor heard of, the first one given first."""
+        self._lock = threading.Lock()
+        self._executed: dict[str, tuple[tuple[int, ...], ...]] = {}
+        self._lost: set[str] = set()
+        """Keys of results executed in an earlier term: executed again when fetched."""
+        self.cluster: dict[str, Any] = {}
+        """The cluster model of the supervisor in use, as last asked for."""
+        self._refreshed = time.monotonic()
+        try:
+            self._term = self._open(http)
+        except SupervisorUnavailable:
+            self._term = self._open_active(None)  # a standby was given: follow it
+        self._releases: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._releaser = threading.Thread(target=self._release_loop, daemon=True)
+        self._releaser.start()
+        self._closed = False
+
+    @property
+    def address(self) -> str:
+        return self._term.http.url
+
+    @property
+    def session_id(self) -> str:
+        return self._term.session_id
+
+    def __repr__(self) -> str:
+        return f"<Session {self.address} {self.session_id}>"
+
+    # ---- supervisors ------------------------------------------------------------------
+
+    def _open(self, http: _Http) -> _Term:
+        cluster = http.json("GET", "/api/v1/cluster")
+        self._learn(cluster)
+        session_id: str = http.json("POST", "/api/v1/sessions")["session_id"]
+        self.cluster = cluster
+        return _Term(http, session_id, str(cluster.get("epoch", "")))
+
+    def _learn(self, cluster: Any) -> None:
+        for url in web_urls(cluster):
+            if url not in self._known:
+                self._known.append(url)
+
+    def _refresh_supervisors(self) -> None:
+        """Ask again for the supervisors' web addresses while some are not known (the
+        supervisor learns them by pinging), at most every ``REFRESH_INTERVAL`` seconds."""
+        entries = self.cluster.get("supervisors") or []
+        if len(web_urls(self.cluster)) >= len(entries):
+            return
+        now = time.monotonic()
+        if now - self._refreshed < REFRESH_INTERVAL:
+            return
+        self._refreshed = now
+        term = self._term
+        try:
+            self.cluster = term.http.json("GET", "/api/v1/cluster")
+        except ConnectionError:
+            return  # the request that follows fails over
+        self._learn(self.cluster)
+
+    def _open_active(self, seen: _Term | None) -> _Term:
+        """A session on the active supervisor; ``seen`` itself when it still is."""
+        deadline = time.monotonic() + self._failover_wait
+        while True:
+            url, cluster = find_active(self._known, self._token, deadline)
+            if seen is not None and url == seen.http.url and cluster.get("epoch") == seen.epoch:
+                return seen
+            try:
+                return self._open(_Http(url, self._token, self._timeout))
+            except ConnectionError:  # it went away or stood down meanwhile: look again
+                if time.monotonic() >= deadline:
+                    raise
+
+    def _failover(self, seen: _Term) -> _Term:
+        """The term to use now that a request of ``seen`` failed to reach its supervisor."""
+        with self._lock:
+            if self._term is not seen:
+                return self._term  # another thread already moved on
+            term = self._open_active(seen)
+            if term is not seen:
+                logger.warning(
+                    "supervisor %s is gone; continuing on the active one, %s: "
+                    "unfinished executions are resubmitted",
+                    seen.http.url,
+                    term.http.url,
+                )
+                self._lost.update(self._executed)
+                self._executed.clear()
+                self._term = term
+            return self._term
+
+    def _retrying(self, call: Callable[[_Term], T]) -> T:
+        """``call(term)``, called again on the term after a failover when it cannot
+        reach its supervisor."""
+        term = self._term
+        for _ in range(ATTEMPTS - 1):
+            try:
+                return call(term)
+            except ConnectionError:
+                term = self._failover(term)
+        return call(term)
+
+    # ---- execution --------------------------------------------------------------------
+
+    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+        if self._closed:
+            raise RuntimeError("the session is closed; create a new one with new_session()")
+        self._refresh_supervisors()
+        run = _Run(nodes)
+        self._submit(run)
+        progress = _RemoteProgress()
+        if wait:
+            self._follow(run, progress, show)
+            return result
+        future = ExecutionFuture(progress, lambda _run: self._cancel(run))
+        progress.current = run
+
+        def drive() -> None:
+            try:
+                self._follow(run, progress, show)
+            except BaseException as exc:  # noqa: BLE001 - handed to the future
+                settle(future.set_exception, exc)
+                return
+            settle(future.set_result, result)
+
+        threading.Thread(target=drive, name="mars-remote-execute", daemon=True).start()
+        return future
+
+    def _submit(self, run: _Run) -> None:
+        def post(term: _Term) -> None:
+            if run.cancelled:
+                raise CancelledError("the execution was cancelled")
+            response = term.http.request(
+                "POST", f"{term.base}/executions", run.body, "application/octet-stream"
+            )
+            run.execution_id = term.http.check(response)["execution_id"]
+            run.term = term
+
+        self._retrying(post)
+
+    def _follow(self, run: _Run, progress: _RemoteProgress, show: bool) -> None:
+        bar = TextProgressBar() if show else None
+        delay = 0.005
+        failures = 0
+        try:
+            while True:
+                if run.term is not self._term:
+                    # submitted to a supervisor that is gone: its executions went with it
+                    self._submit(run)
+                    progress.value = 0.0
+                term = run.term
+                assert term is not None
+                try:
+                    model = term.http.json("GET", f"{term.base}/executions/{run.execution_id}")
+                except ConnectionError:
+                    failures += 1
+                    if failures >= ATTEMPTS:
+                        raise
+                    self._failover(term)
+                    continue
+                failures = 0
+                progress.value = float(model.get("progress", 0.0))
+                if bar is not None:
+                    bar.update(progress.value)
+                state = model["state"]
+                if state == "succeeded":
+                    self._record(run, model["results"])
+                    return
+                if state == "failed":
+                    raise rebuild_error(model["error"])
+                if state == "cancelled":
+                    raise CancelledError("the execution was cancelled")
+                time.sleep(delay)
+                delay = min(delay * 1.5, 0.1)
+        except KeyboardInterrupt:
+            self._cancel(run)
+            raise
+        finally:
+            progress.finish()
+            if bar is not None:
+                bar.close()
+
+    def _record(self, run: _Run, results: dict[str, Any]) -> None:
+        with self._lock:
+            current = run.term is self._term
+            for node in run.nodes:
+                info = results.get(node.key)
+                if info is None:
+                    continue
+                node.shape = tuple(info["shape"])
+                if node.key not in self._executed and node.key not in self._lost:
+                    weakref.finalize(node, self._releases.put, node.key)
+                if current:
+                    self._executed[node.key] = tuple(tuple(axis) for axis in info["nsplits"])
+                    self._lost.discard(node.key)
+                else:
+                    self._lost.add(node.key)
+
+    def _cancel(self, run: _Run) -> None:
+        run.cancelled = True
+        term = run.term
+        if term is None:
+            return
+        try:
+            term.http.json("POST", f"{term.base}/executions/{run.execution_id}/cancel")
+        except ConnectionError:
+            pass  # gone with its supervisor; the follower will not resubmit it
+
+    # ---- results ----------------------------------------------------------------------
+
+    def is_executed(self, tensor: Tensor) -> bool:
+        return tensor.key in self._executed
+
+    def _fetch(self, node: Node) -> Any:
+        for _ in range(ATTEMPTS):
+            term = self._term
+            if node.key not in self._executed:
+                if node.key not in self._lost:
+                    raise ValueError("Cannot fetch unexecuted tensor; call .execute() first")
+                # executed before a failover: the result went with that supervisor
+                self._execute([node], wait=True, show=False, result=None)
+                continue
+            try:
+                return self._download(term, node)
+            except ConnectionError:
+                self._failover(term)
+        raise ConnectionError(f"could not fetch {node.key!r}: the cluster keeps failing")
+
+    def _download(self, term: _Term, node: Node) -> Any:
+        response = term.http.request("GET", f"{term.base}/tensors/{node.key}/data")
+        if response.status != 200:
+            term.http.check(response)
+        with response:
+            header = read_piece(response)
+            chunks = [read_piece(response) for _ in range(header["n_chunks"])]
+        grid = np.empty(tuple(len(axis) for axis in header["nsplits"]), dtype=object)
+        return assemble(Tiled(header["nsplits"], grid), chunks, node.dtype)
+
+    # ---- lifetime -----------------------------------------------------------------------
+
+    def _release_loop(self) -> None:
+        while True:
+            key = self._releases.get()
+            if key is None:
+                return
+            keys = [key]
+            while not self._releases.empty() and len(keys) < 1000:
+                more = self._releases.get()
+                if more is None:
+                    self._releases.put(None)
+                    break
+                keys.append(more)
+            with self._lock:
+                for k in keys:
+                    self._executed.pop(k, None)
+                    self._lost.discard(k)
+            term = self._term
+            try:
+                term.http.json("POST", f"{term.base}/release", {"keys": keys})
+            except (ConnectionError, RuntimeError, PermissionError):
+                pass  # the cluster or the session is gone: nothing left to free
+
+    def _close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._releases.put(None)
+        term = self._term
+        try:
+            term.http.json("DELETE", term.base)
+        except (ConnectionError, RuntimeError):
+            pass
+
+
+class _RemoteProgress(Progress):
+    """Progress as last reported by the supervisor."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.value = 0.0
+
+    def fraction(self) -> float:
+        return 1.0 if self._finished else min(self.value, 0.999)

@@ -1,0 +1,184 @@
+"""Several supervisors: one is active, a standby takes over when it dies, clients follow."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import jupyter_mars as mars
+import jupyter_mars.tensor as mt
+from jupyter_mars.engine.cluster.election import Election, rank_of
+from jupyter_mars.engine.cluster.supervisor import SupervisorServer
+from jupyter_mars.remote import SupervisorUnavailable, _Http
+from tests.engine.cluster.processes import free_port, ha_cluster
+
+# ---- the election rule, fed with answers and times ------------------------------------
+
+
+def test_the_first_supervisor_of_the_list_is_active_at_once():
+    assert Election(["a:1", "b:2"], 0, now=100.0).should_be_active(100.0)
+    assert Election(["a:1"], 0, now=100.0).should_be_active(100.0)
+
+
+def test_a_standby_takes_over_after_two_seconds_of_refused_pings():
+    election = Election(["a:1", "b:2"], 1, now=100.0)
+    assert not election.should_be_active(100.0)
+    election.answered("a:1", 100.5, "a:8001", active=True)
+    election.failed("a:1", 101.0, timed_out=False)
+    assert not election.should_be_active(102.4)
+    assert election.should_be_active(102.6)
+
+
+def test_a_supervisor_that_only_times_out_is_given_longer():
+    election = Election(["a:1", "b:2"], 1, now=100.0)
+    election.answered("a:1", 100.0, "a:8001", active=True)
+    election.failed("a:1", 100.5, timed_out=True)
+    assert not election.should_be_active(105.0)
+    assert election.should_be_active(106.1)
+
+
+def test_only_supervisors_ranked_before_count_and_one_that_returns_wins():
+    election = Election(["a:1", "b:2", "c:3"], 1, now=0.0)
+    election.answered("c:3", 2.5, "c:8003", active=False)
+    assert election.should_be_active(2.5)  # a never answered; c ranks after
+    election.answered("a:1", 3.0, "a:8001", active=True)
+    assert not election.should_be_active(3.1)
+
+
+def test_rank_is_found_by_address_or_by_port_on_this_machine():
+    assert rank_of(["h:7001", "127.0.0.1:7002"], {"127.0.0.1:7002"}, "7002") == 1
+    assert rank_of(["192.0.2.1:7002", "localhost:7002"], {"127.0.0.1:7002"}, "7002") == 1
+    assert rank_of(["192.0.2.1:7002"], {"127.0.0.1:7002"}, "7002") is None
+
+
+# ---- two supervisors in this process: takeover and standing down ----------------------
+
+
+async def _until(predicate, timeout):
+    started = time.monotonic()
+    while not predicate():
+        if time.monotonic() - started > timeout:
+            raise TimeoutError("condition not reached")
+        await asyncio.sleep(0.02)
+    return time.monotonic() - started
+
+
+def test_a_standby_refuses_sessions_takes_over_and_stands_down_when_the_first_returns():
+    async def scenario():
+        ports = [free_port(), free_port()]
+        listed = [f"127.0.0.1:{port}" for port in ports]
+
+        def supervisor(rank):
+            return SupervisorServer(
+                token="t", port=ports[rank], supervisors=listed, ping_interval=0.1
+            )
+
+        first, second = supervisor(0), supervisor(1)
+        await first.start()
+        await second.start()
+        try:
+            assert first.active
+            assert not second.active
+            await _until(lambda: second.active_web_address() == first.web_address, 5)
+            http = _Http(f"http://{second.web_address}", "t", timeout=5)
+            with pytest.raises(
+                SupervisorUnavailable, match=f"active one is at {first.web_address}"
+            ):
+                await asyncio.to_thread(http.json, "POST", "/api/v1/sessions")
+            model = await asyncio.to_thread(http.json, "GET", "/api/v1/cluster")
+            assert model["active"] is False
+            assert [s["active"] for s in model["supervisors"]] == [True, False]
+
+            await first.stop()
+            takeover = await _until(lambda: second.active, 10)
+            assert 1.5 < takeover < 5
+            session = await asyncio.to_thread(http.json, "POST", "/api/v1/sessions")
+            assert session["session_id"] in second.sessions.sessions
+
+            first = supervisor(0)
+            await first.start()
+            assert first.active  # first of the list: active at once
+            await _until(lambda: not second.active, 5)
+            assert second.sessions.sessions == {}
+            with pytest.raises(SupervisorUnavailable):
+                await asyncio.to_thread(http.json, "POST", "/api/v1/sessions")
+        finally:
+            await first.stop()
+            await second.stop()
+
+    asyncio.run(scenario())
+
+
+# ---- real processes: SIGKILL of the active supervisor mid-job --------------------------
+
+
+def sleep_kernel(block, seconds):
+    time.sleep(seconds)
+    return block
+
+
+@pytest.fixture
+def ha():
+    with ha_cluster(2, 2, "--n-cpu", "1") as cluster:
+        yield cluster
+
+
+def test_sigkill_of_the_active_supervisor_mid_job_and_the_job_still_completes(ha, caplog):
+    caplog.set_level(logging.WARNING, logger="jupyter_mars.remote")
+    started = time.monotonic()
+    with ha.http(1).request("POST", "/api/v1/sessions") as response:
+        body = json.loads(response.read())
+    assert response.status == 503
+    assert body["error"] == f"standby supervisor; the active one is at {ha.urls[0][7:]}"
+
+    given_the_standby = mars.new_session(ha.urls[1], token=ha.token, default=False)
+    assert given_the_standby.address == ha.urls[0]  # it follows to the active one
+    given_the_standby.close()
+
+    remote = mars.new_session(ha.urls[0], token=ha.token, default=False)
+    try:
+        data = np.arange(40.0)
+        before = remote.execute(mt.tensor(data, chunk_size=10) * 2)
+        slow = mt.elemwise(sleep_kernel, mt.tensor(data, chunk_size=1), 0.05, dtype=data.dtype)
+        future = remote.execute((slow + 1).sum(), wait=False)
+        takeover: list[float] = []
+        killed_mid_job: list[bool] = []
+
+        def kill_mid_job():
+            deadline = time.monotonic() + 30
+            while future.progress() < 0.1 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            killed_mid_job.append(not future.done())
+            ha.supervisors[0].popen.kill()  # SIGKILL, of the process this test started
+            takeover.append(ha.wait_until_active(1))
+
+        killer = threading.Thread(target=kill_mid_job)
+        killer.start()
+        blocking = remote.execute((slow * 3).sum())  # runs while the supervisor dies
+        killer.join()
+        assert killed_mid_job == [True]
+        assert "unfinished executions are resubmitted" in caplog.text
+
+        assert float(future.result(timeout=60).fetch(session=remote)) == (data + 1).sum()
+        assert float(blocking.fetch(session=remote)) == (data * 3).sum()
+        assert remote.address == ha.urls[1]
+        assert not remote.is_executed(before)  # its result went with the first supervisor
+        np.testing.assert_array_equal(before.fetch(session=remote), data * 2)
+        later = (mt.tensor(data, chunk_size=7) + 5).execute(session=remote)
+        np.testing.assert_array_equal(later.fetch(session=remote), data + 5)
+
+        model = ha.cluster(1)
+        assert model["active"] is True
+        assert [s["active"] for s in model["supervisors"]] == [False, True]
+        assert len(model["workers"]) == 2
+        print(f"takeover after SIGKILL: {takeover[0]:.2f} s")
+        assert takeover[0] < 10
+    finally:
+        remote.close()
+    assert time.monotonic() - started < 60
