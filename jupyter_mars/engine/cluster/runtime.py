@@ -8,8 +8,21 @@ no locks.
 
 Each ``Execute`` decision is placed on the worker with a free slot that holds most of the
 task's input bytes (``placement.py``) and sent as an ``execute`` RPC; the reply carries the
-result's size and shape, which become chunk metadata. A worker that cannot be reached is
-removed; its running task is retried elsewhere.
+result's size and shape, which become chunk metadata.
+
+Lost workers. A worker is given up for dead when its connection fails and it does not
+answer a probe, or when it misses its heartbeats (the supervisor calls ``remove_worker``).
+Then the core is told, in this order: fewer slots; ``KeysLost`` for the chunks it held,
+with their lineage, so they are recomputed on the others when anyone still needs them
+(held results included, eagerly); ``TaskFailed(retriable=True)`` for each task it was
+running, which runs again elsewhere. An RPC still in flight to it is ignored when it ends,
+whatever it brings. A task whose workers keep dying (``max_retries`` of them) fails for
+good with an error naming it and its operator. A task that fails because a peer holding
+one of its inputs died makes the supervisor probe that peer before retrying it.
+
+The lineage (``Lineage``) keeps the ``Task`` of every key the core knows and of their
+ancestors: a result held for the client can be recomputed from scratch. A task is dropped
+once the core forgets its key and no kept task reads it.
 """
 
 from __future__ import annotations
@@ -18,15 +31,17 @@ import asyncio
 import collections
 import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task
+from jupyter_mars.engine.node import op_name_of
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
+    KeysLost,
     KeysReleased,
     SchedulerEvent,
     SlotsChanged,
@@ -44,6 +59,10 @@ from jupyter_mars.engine.scheduler.state import SchedulerState
 
 logger = logging.getLogger(__name__)
 _job_ids = itertools.count()
+_COMPUTING = frozenset({"waiting", "ready", "running"})
+
+PROBE_TIMEOUT = 5.0
+"""Seconds a worker may take to answer a probe before it is given up for dead."""
 
 
 class WorkerLost(ConnectionError):
@@ -58,21 +77,103 @@ class WorkerConnection(WorkerSlots):
         self.client = client
         self.resources: dict[str, Any] = {}
         self.last_seen = 0.0
+        self.tasks: set[Key] = set()
+        """Keys whose ``execute`` call to it is in flight (emptied when it is given up)."""
+        self.keys: set[Key] = set()
+        """Chunks it holds, as far as the core is concerned."""
+
+
+class Lineage:
+    """The tasks that recompute lost data: those the core knows and their ancestors."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[Key, Task] = {}
+        self._readers: dict[Key, int] = {}
+        """Key -> how many kept tasks read it (it stays while any does)."""
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def add(self, task: Task) -> None:
+        """Keep ``task`` unless a task of its key is kept already (the same computation)."""
+        if task.key in self.tasks:
+            return
+        self.tasks[task.key] = task
+        readers = self._readers
+        for dep in task.dependencies:
+            readers[dep] = readers.get(dep, 0) + 1
+
+    def of(
+        self, keys: Iterable[Key], forgotten: Callable[[Key], bool]
+    ) -> dict[Key, tuple[Key, ...]]:
+        """``KeysLost.lineage`` for ``keys``: their deps and those of each ancestor that is
+        ``forgotten`` by the core, walking back until keys it knows."""
+        out: dict[Key, tuple[Key, ...]] = {}
+        lost = set(keys)
+        stack = list(lost)
+        while stack:
+            key = stack.pop()
+            task = self.tasks.get(key)
+            if key in out or task is None:
+                continue  # a missing task: the core names it when it needs it
+            deps = out[key] = tuple(task.dependencies)
+            stack.extend(d for d in deps if d not in out and (d in lost or forgotten(d)))
+        return out
+
+    def prune(self, keys: Iterable[Key], forgotten: Callable[[Key], bool]) -> list[Key]:
+        """Drop the tasks of ``keys`` that the core has ``forgotten`` and no kept task
+        reads, then, transitively, their deps; return the dropped keys."""
+        dropped: list[Key] = []
+        readers = self._readers
+        stack = list(keys)
+        while stack:
+            key = stack.pop()
+            task = self.tasks.get(key)
+            if task is None or key in readers or not forgotten(key):
+                continue
+            del self.tasks[key]
+            dropped.append(key)
+            for dep in task.dependencies:
+                n = readers[dep] - 1
+                if n:
+                    readers[dep] = n
+                else:
+                    del readers[dep]
+                    stack.append(dep)
+        return dropped
 
 
 class ClusterRuntime:
-    def __init__(self, loop: asyncio.AbstractEventLoop, max_retries: int = 3) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        max_retries: int = 3,
+        probe_timeout: float = PROBE_TIMEOUT,
+    ) -> None:
         self.loop = loop
+        self.max_retries = max_retries
+        self.probe_timeout = probe_timeout
         self.core = SchedulerState(n_slots=0, max_retries=max_retries)
         self.shapes: dict[Key, tuple[int, ...]] = {}
         self.locations: dict[Key, str] = {}
         self.sizes: dict[Key, int] = {}
         self.workers: dict[str, WorkerConnection] = {}
-        self._tasks: dict[Key, tuple[Task, JobHandle]] = {}
+        self.lineage = Lineage()
+        self._owners: dict[Key, JobHandle] = {}
+        """Key -> the job whose progress counts it (its first submitter still running)."""
         self._jobs: dict[str, JobHandle] = {}
+        self._job_keys: dict[str, tuple[Key, ...]] = {}
+        """Live job -> the keys of its graph, checked for pruning when it ends."""
+        self._deaths: dict[Key, int] = {}
+        """Key -> workers that died while running it, since it last finished."""
+        self._recomputing: set[Key] = set()
+        """Keys reported lost and not back in memory yet."""
+        self._waiters: dict[Key, list[asyncio.Future[None]]] = {}
+        """Key -> fetches waiting for it to be recomputed."""
         self._pending: collections.deque[Key] = collections.deque()
         self._order = itertools.count()
         self._background: set[asyncio.Future[Any]] = set()
+        self._closed = False
         self.on_change: Callable[[], None] | None = None
 
     # ---- thread-safe interface used by the engine session -----------------------------
@@ -99,16 +200,34 @@ class ClusterRuntime:
         return asyncio.run_coroutine_threadsafe(self.fetch(key), self.loop).result()
 
     async def fetch(self, key: Key) -> Any:
-        address = self.locations.get(key)
-        worker = self.workers.get(address) if address is not None else None
-        if worker is None:
-            raise WorkerLost(f"chunk {key!r} is not held by any live worker")
-        data = await worker.client.call("get_data", keys=[key])
-        return data[key]
+        """The data of ``key``; a chunk lost with its worker is waited for (recomputed)."""
+        while True:
+            address = self.locations.get(key)
+            worker = self.workers.get(address) if address is not None else None
+            if worker is not None:
+                try:
+                    data = await worker.client.call("get_data", keys=[key])
+                except ConnectionError:
+                    if await self._alive(worker):
+                        raise
+                    self._give_up(worker)  # lost: its chunks are recomputed
+                    continue
+                return data[key]
+            if self.core.task_state(key) not in _COMPUTING:
+                raise WorkerLost(f"chunk {key!r} was lost with its worker and is not recomputed")
+            waiter = self.loop.create_future()
+            self._waiters.setdefault(key, []).append(waiter)
+            await waiter
 
     def close(self) -> None:
         for job in list(self._jobs.values()):
             self._handle(JobCancelled(stimulus_id="close", job_id=job.job_id))
+        self._closed = True
+        for waiters in self._waiters.values():
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_exception(RuntimeError("the cluster runtime is closed"))
+        self._waiters.clear()
 
     # ---- workers ----------------------------------------------------------------------
 
@@ -119,22 +238,67 @@ class ClusterRuntime:
         return worker
 
     def remove_worker(self, address: str) -> None:
+        """Forget a worker (gone, or silent too long): recompute what it held and ran."""
         worker = self.workers.pop(address, None)
         if worker is None:
             return
         logger.warning("worker %s is gone", address)
-        for key in [k for k, where in self.locations.items() if where == address]:
-            del self.locations[key]
-        self._slots_changed(f"worker-lost-{address}")
-        task = asyncio.ensure_future(worker.client.close())
-        self._keep(task)
+        stimulus_id = f"worker-lost-{address}"
+        lost = list(worker.keys)
+        worker.keys.clear()
+        for key in lost:
+            self.locations.pop(key, None)
+            self.sizes.pop(key, None)  # the shape stays: the chunk is recomputed alike
+        running = sorted(worker.tasks, key=repr)
+        worker.tasks.clear()
+        worker.running = 0
+        self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=self._total_slots()))
+        if lost:
+            lineage = self.lineage.of(lost, self._forgotten)
+            self._recomputing.update(lost)
+            self._handle(KeysLost(stimulus_id=stimulus_id, keys=tuple(lost), lineage=lineage))
+        if running:
+            self._handle(*(self._death_of(key, stimulus_id) for key in running))
+        self._dispatch_pending()
+        self._keep(asyncio.ensure_future(worker.client.close()))
+
+    def _give_up(self, worker: WorkerConnection) -> None:
+        """Remove ``worker`` unless it was removed already (or replaced by a new one)."""
+        if self.workers.get(worker.address) is worker:
+            self.remove_worker(worker.address)
+
+    def _death_of(self, key: Key, stimulus_id: str) -> TaskFailed:
+        n = self._deaths[key] = self._deaths.get(key, 0) + 1
+        if n < max(self.max_retries, 1):
+            error: Exception = WorkerLost(f"the worker running task {key!r} died")
+            return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=True)
+        del self._deaths[key]  # a later job may try it afresh
+        error = RuntimeError(
+            f"task {key!r} of operator {op_name_of(key)!r} was running on {n} workers that died"
+        )
+        return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=False)
+
+    def _total_slots(self) -> int:
+        return sum(w.n_slots for w in self.workers.values())
 
     def _slots_changed(self, stimulus_id: str) -> None:
-        total = sum(w.n_slots for w in self.workers.values())
-        self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=total))
+        self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=self._total_slots()))
         self._dispatch_pending()
 
+    async def _alive(self, worker: WorkerConnection) -> bool:
+        """Whether ``worker`` is still registered and answers a probe in time."""
+        if self.workers.get(worker.address) is not worker:
+            return False
+        try:
+            await asyncio.wait_for(worker.client.call("info"), self.probe_timeout)
+        except (OSError, TimeoutError, asyncio.TimeoutError):  # ConnectionError included
+            return False
+        return True
+
     # ---- on the loop ------------------------------------------------------------------
+
+    def _forgotten(self, key: Key) -> bool:
+        return self.core.task_state(key) is None
 
     def _submit(
         self,
@@ -144,17 +308,23 @@ class ClusterRuntime:
         priorities: dict[Key, int],
     ) -> None:
         self._jobs[job.job_id] = job
+        self._job_keys[job.job_id] = tuple(graph)
         for key, task in graph.items():
-            self._tasks.setdefault(key, (task, job))
-        self._handle(
-            GraphSubmitted(
-                stimulus_id=f"submit-{job.job_id}",
-                job_id=job.job_id,
-                dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
-                outputs=outputs,
-                priorities=priorities,
-            )
+            self.lineage.add(task)
+            self._owners.setdefault(key, job)
+        event = GraphSubmitted(
+            stimulus_id=f"submit-{job.job_id}",
+            job_id=job.job_id,
+            dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
+            outputs=outputs,
+            priorities=priorities,
         )
+        try:
+            instructions = self.core.handle(event)
+        except ValueError as exc:  # e.g. it reads a result that was lost for good
+            self._apply([JobFailed(event.stimulus_id, job.job_id, None, exc)], ())
+            return
+        self._apply(instructions, (event,))
 
     def _handle(self, *events: SchedulerEvent) -> None:
         try:
@@ -162,53 +332,85 @@ class ClusterRuntime:
         except (ValueError, TypeError):
             logger.exception("scheduler rejected events %s", events)
             return
-        self._apply(instructions)
+        self._apply(instructions, events)
 
-    def _apply(self, instructions: list[Instruction]) -> None:
+    def _apply(self, instructions: list[Instruction], events: Iterable[SchedulerEvent]) -> None:
         deletes: dict[str, list[Key]] = {}
+        maybe_forgotten: list[Key] = []
+        failures = False
         for inst in instructions:
             if isinstance(inst, Execute):
                 self._dispatch(inst.key)
             elif isinstance(inst, Release):
-                where = self.locations.pop(inst.key, None)
-                self.sizes.pop(inst.key, None)
-                self.shapes.pop(inst.key, None)
-                if where is not None:
-                    deletes.setdefault(where, []).append(inst.key)
+                key = inst.key
+                where = self.locations.pop(key, None)
+                self.sizes.pop(key, None)
+                self.shapes.pop(key, None)
+                maybe_forgotten.append(key)
+                worker = self.workers.get(where) if where is not None else None
+                if worker is not None:
+                    worker.keys.discard(key)
+                    deletes.setdefault(worker.address, []).append(key)
             elif isinstance(inst, JobFinished):
-                self._end_job(inst.job_id, None, None)
+                maybe_forgotten.extend(self._end_job(inst.job_id, None, None))
             elif isinstance(inst, JobFailed):
-                self._end_job(inst.job_id, inst.key, inst.error)
+                maybe_forgotten.extend(self._end_job(inst.job_id, inst.key, inst.error))
+                failures = True
+        for event in events:
+            if isinstance(event, TaskFailed):
+                maybe_forgotten.append(event.key)
+                failures = True
+            elif isinstance(event, KeysReleased):
+                maybe_forgotten.extend(event.keys)
+        if failures and self._recomputing:
+            # a failure may drop lost results being recomputed, unseen from here
+            gone = [k for k in self._recomputing if self._forgotten(k)]
+            self._recomputing.difference_update(gone)
+            maybe_forgotten.extend(gone)
+        for key in self.lineage.prune(maybe_forgotten, self._forgotten):
+            self._deaths.pop(key, None)
+            self._recomputing.discard(key)
         for address, keys in deletes.items():
-            worker = self.workers.get(address)
-            if worker is not None:
-                self._keep(asyncio.ensure_future(self._delete(worker, keys)))
+            self._keep(asyncio.ensure_future(self._delete(self.workers[address], keys)))
+        if self._waiters:
+            self._wake_waiters()
         if self.on_change is not None:
             self.on_change()
 
-    def _end_job(self, job_id: str, key: Key | None, error: BaseException | None) -> None:
+    def _wake_waiters(self) -> None:
+        """Resume fetches whose chunk is back in memory, or will never be."""
+        for key in [k for k in self._waiters if self.core.task_state(k) not in _COMPUTING]:
+            for waiter in self._waiters.pop(key):
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    def _end_job(
+        self, job_id: str, key: Key | None, error: BaseException | None
+    ) -> tuple[Key, ...]:
+        """Signal the job's end; return its graph's keys, which the core may have forgotten."""
+        keys = self._job_keys.pop(job_id, ())
         job = self._jobs.pop(job_id, None)
         if job is None:
-            return
+            return keys
+        for k in keys:
+            if self._owners.get(k) is job:
+                del self._owners[k]
         job.failed_key = key
         job.error = error
         job.done.set()
-        if error is not None:
-            live = {"waiting", "ready", "running"}
-            for k in [k for k in self._tasks if self.core.task_state(k) not in live]:
-                del self._tasks[k]
+        return keys
 
     def _dispatch(self, key: Key) -> None:
-        entry = self._tasks.get(key)
-        if entry is None:
+        task = self.lineage.tasks.get(key)
+        if task is None or self._closed:
             return
-        task = entry[0]
         worker = choose_worker(task.dependencies, self.workers.values(), self.locations, self.sizes)
         if worker is None:
             self._pending.append(key)
             return
         worker.running += 1
-        self._keep(asyncio.ensure_future(self._run_on(worker, key)))
+        worker.tasks.add(key)
+        self._keep(asyncio.ensure_future(self._run_on(worker, key, task)))
 
     def _dispatch_pending(self) -> None:
         for _ in range(len(self._pending)):
@@ -216,26 +418,26 @@ class ClusterRuntime:
                 return
             self._dispatch(self._pending.popleft())
 
-    async def _run_on(self, worker: WorkerConnection, key: Key) -> None:
-        entry = self._tasks.get(key)
-        if entry is None:
-            worker.running -= 1
-            return
-        task, job = entry
+    async def _run_on(self, worker: WorkerConnection, key: Key, task: Task) -> None:
         locations = {d: self.locations.get(d) for d in task.dependencies}
         event: SchedulerEvent
         try:
             reply = await worker.client.call("execute", key=key, task=task, locations=locations)
         except ConnectionError as exc:
-            event = TaskFailed(
-                stimulus_id=f"worker-lost-{worker.address}", key=key, error=exc, retriable=True
-            )
-            if not isinstance(exc, WorkerLost) and worker.address in self.workers:
-                worker.running -= 1
-                self.remove_worker(worker.address)
-                self._handle(event)
+            if key not in worker.tasks:
+                return  # the worker was given up meanwhile, and the task retried
+            if not await self._alive(worker):
+                self._give_up(worker)  # fails the task, among the worker's others
                 return
+            # The worker lives: a peer holding an input died under it. Find which, so that
+            # the retry waits for the input to be recomputed.
+            await self._check_holders(worker, locations.values())
+            if key not in worker.tasks:
+                return
+            event = TaskFailed(stimulus_id=f"input-lost-{key}", key=key, error=exc, retriable=True)
         except Exception as exc:  # noqa: BLE001 - a task error, reported to its job
+            if key not in worker.tasks:
+                return
             event = TaskFailed(
                 stimulus_id=f"task-failed-{key}",
                 key=key,
@@ -243,16 +445,32 @@ class ClusterRuntime:
                 retriable=isinstance(exc, RETRIABLE),
             )
         else:
+            if key not in worker.tasks:
+                return  # given up for dead meanwhile: the result is not trusted
             self.locations[key] = worker.address
+            worker.keys.add(key)
             self.sizes[key] = int(reply["nbytes"])
             if reply.get("shape") is not None:
                 self.shapes[key] = tuple(reply["shape"])
-            self._tasks.pop(key, None)
-            job.n_done += 1
+            self._deaths.pop(key, None)
+            self._recomputing.discard(key)
+            owner = self._owners.pop(key, None)
+            if owner is not None:
+                owner.n_done += 1
             event = TaskFinished(stimulus_id="task-finished", key=key, nbytes=self.sizes[key])
+        worker.tasks.discard(key)
         worker.running -= 1
         self._handle(event)
         self._dispatch_pending()
+
+    async def _check_holders(
+        self, worker: WorkerConnection, addresses: Iterable[str | None]
+    ) -> None:
+        """Give up the workers among ``addresses`` (other than ``worker``) that are dead."""
+        for address in set(addresses):
+            holder = self.workers.get(address) if address is not None else None
+            if holder is not None and holder is not worker and not await self._alive(holder):
+                self._give_up(holder)
 
     async def _delete(self, worker: WorkerConnection, keys: list[Key]) -> None:
         try:

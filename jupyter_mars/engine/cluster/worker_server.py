@@ -57,6 +57,8 @@ class WorkerServer:
         self.cuda_devices = None if cuda_devices is None else list(cuda_devices)
         self.heartbeat_interval = heartbeat_interval
         self.admission_timeout = 60.0
+        self._epoch = 0
+        """Bumped by ``reset``: results of tasks started before it are not kept."""
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
         self.address = ""
         self.running = 0
@@ -149,19 +151,27 @@ class WorkerServer:
         while True:
             await asyncio.sleep(self.heartbeat_interval)
             figures = {**self._meter.sample(), "store": self.store.info(), "running": self.running}
-            for address in self.supervisors:
-                try:
-                    known = await self._supervisor(address).call(
-                        "heartbeat", address=self.address, resources=figures
-                    )
-                    if not known:
-                        await self._register(address)
-                except (ConnectionError, OSError, TimeoutError, asyncio.TimeoutError):
-                    logger.debug("heartbeat to %s failed", address)
+            # in parallel, each bounded: a supervisor whose host is down must not delay the
+            # heartbeats of the others past their timeout
+            await asyncio.gather(*(self._heartbeat(a, figures) for a in self.supervisors))
+
+    async def _heartbeat(self, address: str, figures: dict[str, Any]) -> None:
+        try:
+            known = await asyncio.wait_for(
+                self._supervisor(address).call(
+                    "heartbeat", address=self.address, resources=figures
+                ),
+                max(self.heartbeat_interval, 0.5),
+            )
+            if not known:
+                await self._register(address)
+        except (ConnectionError, OSError, TimeoutError, asyncio.TimeoutError):
+            logger.debug("heartbeat to %s failed", address)
 
     # ---- RPC handlers ---------------------------------------------------------------------
 
     async def execute(self, key: Key, task: Task, locations: dict[Key, str | None]) -> Any:
+        epoch = self._epoch
         pinned: list[Key] = []
         loop = asyncio.get_running_loop()
         self.running += 1
@@ -170,8 +180,10 @@ class WorkerServer:
             await self._admit(sum(sizeof(v) for v in data.values()))
             value = await loop.run_in_executor(self._pool, execute_task, task, data)
             del data
-            # storing may spill to disk: off the event loop
-            await loop.run_in_executor(None, self.store.put, key, value)
+            if epoch == self._epoch:
+                # storing may spill to disk: off the event loop
+                await loop.run_in_executor(None, self.store.put, key, value)
+            # else: a reset came while it ran; the supervisor that asked for it is gone
         finally:
             self.running -= 1
             for dep in pinned:
@@ -241,6 +253,7 @@ class WorkerServer:
 
     async def reset(self) -> int:
         """Drop every chunk: a supervisor that took over knows none of them."""
+        self._epoch += 1
         keys = self.store.keys()
         for key in keys:
             self.store.delete(key)

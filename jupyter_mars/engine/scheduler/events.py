@@ -1,7 +1,7 @@
 """Events fed to the scheduler core.
 
 Every event is a frozen dataclass carrying a ``stimulus_id`` so that each state change
-can be traced back to its cause. The IO shells (the embedded runtime's threads, later the
+can be traced back to its cause. The IO shells (the embedded runtime's threads, the
 cluster supervisor) build these and pass them to ``SchedulerState.handle``.
 """
 
@@ -65,6 +65,21 @@ class KeysReleased(SchedulerEvent):
     """The client drops one hold on each key (its tensor was garbage-collected)."""
 
     keys: tuple[Key, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KeysLost(SchedulerEvent):
+    """The data of ``keys`` is gone (the worker holding it died); recompute what is needed.
+
+    A lost key in memory goes back to computing, keeping its holds, its dependents and its
+    output jobs; a lost key nobody needs any more is forgotten. Keys that are not in memory
+    are ignored (a task running on the dead worker is reported with ``TaskFailed``).
+    """
+
+    keys: tuple[Key, ...]
+    lineage: Mapping[Key, tuple[Key, ...]]
+    """Each needed lost key, and each ancestor of one that the core no longer knows -> the
+    keys it reads. The shell keeps the task graph; extra entries are ignored."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,13 +57,14 @@ class _Task:
         "nbytes",
     )
 
-    def __init__(self, key: Key, seq: int, priority: int, job: _Job) -> None:
+    def __init__(self, key: Key, seq: int, priority: int, job: _Job | None) -> None:
         self.key = key
         self.state: str = WAITING
         self.deps: list[_Task] = []
         self.waiting_on = 0
-        self.dependents: set[_Task] = set()
-        self.jobs: set[_Job] = {job}
+        self.dependents: dict[_Task, None] = {}
+        """An ordered set: iterating it in insertion order keeps the core deterministic."""
+        self.jobs: set[_Job] = set() if job is None else {job}
         self.output_jobs: set[_Job] | None = None
         self.holds = 0
         self.seq = seq
@@ -74,3 +75,9 @@ class _Task:
 
     def __repr__(self) -> str:
         return f"<Task {self.key!r} {self.state}>"
+
+
+def _needed(ts: _Task) -> bool:
+    """Whether anyone still needs the record: a job, a dependent, a client hold or a job
+    waiting for it as an output (the last two only outside ``memory`` after a loss)."""
+    return bool(ts.jobs or ts.dependents or ts.holds or ts.output_jobs)

@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 ``SchedulerState`` does no IO, starts no threads and never blocks. An IO shell (the
-embedded runtime, later the cluster supervisor) turns what happens into events
+embedded runtime, the cluster supervisor) turns what happens into events
 (:mod:`jupyter_mars.engine.scheduler.events`), feeds them to :meth:`SchedulerState.handle`
 and carries out the instructions it returns
 (:mod:`jupyter_mars.engine.scheduler.instructions`). Every instruction carries the
@@ -16,6 +16,7 @@ the states
 ``ready``    every dependency is in memory; queued in the ready heap;
 ``running``  an ``Execute`` was emitted and no result has come back yet;
 ``memory``   the result is stored by the shell; ``Release`` is emitted when it is unneeded;
+             when the data is lost (``KeysLost``) it goes back to ``waiting``/``ready``;
 ``erred``    failed for good; transient: it is forgotten in the same event, once every job
              that needed it has failed.
 
@@ -51,13 +52,17 @@ State fields of ``SchedulerState``
 
 Per-task record ``_Task`` (``__slots__``)
     ``deps``         records this task reads (deduplicated); emptied once it is in memory;
-    ``waiting_on``   how many of ``deps`` are not in memory;
-    ``dependents``   records *not in memory* that read this key (they pin its data);
+    ``waiting_on``   how many of ``deps`` are not in memory (0 when it became ready; a
+                     running task counts an input lost while it runs, and waits for it
+                     if it is retried);
+    ``dependents``   records *not in memory* that read this key (they pin its data); a
+                     dict used as an ordered set, so the core is deterministic;
     ``jobs``         live jobs whose submission walk reached this key while it was not in
                      memory (cleared when the key reaches memory);
     ``output_jobs``  live unfinished jobs that have this key as an output (pins its data);
     ``holds``        references owned by the client (one per output entry of each finished
-                     job), dropped by ``KeysReleased``;
+                     job), dropped by ``KeysReleased``; kept when the data is lost, so a
+                     record outside ``memory`` is held only while it is recomputed;
     ``seq``/``priority``/``token``  ready-heap ordering; ``retries``; ``nbytes``.
 
 Submission walks back from the job's outputs through ``dependencies`` and stops at keys
@@ -65,16 +70,26 @@ the core already knows: a key in memory is reused, a waiting/ready/running key i
 (the job joins it). Tasks of the graph that the walk does not reach are ignored. The graph
 must be acyclic; this is not checked (the tasks of a cycle would wait forever).
 
-A non-memory record is *needed* when ``jobs`` or ``dependents`` is non-empty; an unneeded
-``waiting``/``ready`` record is forgotten at once, an unneeded ``running`` record (an
-orphan) keeps running and its result is released when it arrives. A memory record is
-released when it has no holds, no dependents and no output_jobs. Work per event is
-proportional to the tasks and edges it touches: no event scans all tasks.
+A record is *needed* while it has ``jobs``, ``dependents``, ``holds`` or ``output_jobs``
+(holds outside ``memory`` only after a loss); an unneeded ``waiting``/
+``ready`` record is forgotten at once, an unneeded ``running`` record (an orphan) keeps
+running and its result is released when it arrives, and an unneeded memory record is
+released.
+
+``KeysLost`` (a worker died with the data): each lost key in memory goes back to
+computing with its holds, dependents and output jobs (those jobs miss it again); its deps
+come from the event's ``lineage``, which also re-creates the ancestors the core forgot
+(known ones are shared, as at submission). Waiting, ready and running dependents count
+one more missing input; a ready one goes back to waiting. When a key errs, everything
+that needs it through dependents fails with it: the jobs fail, holds on lost results
+being recomputed are dropped (they cannot come back) and running dependents are cut from
+it and left to finish as orphans. Work per event is proportional to the tasks and edges
+it touches: no event scans all tasks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import CancelledError
 from heapq import heappop, heappush
 from typing import Any, ClassVar
@@ -84,6 +99,7 @@ from jupyter_mars.engine.scheduler.events import (
     JobCancelled,
     JobId,
     Key,
+    KeysLost,
     KeysReleased,
     SchedulerEvent,
     SlotsChanged,
@@ -106,6 +122,7 @@ from jupyter_mars.engine.scheduler.records import (
     RUNNING,
     WAITING,
     _Job,
+    _needed,
     _Task,
 )
 from jupyter_mars.engine.scheduler.validate import check_invariants
@@ -155,6 +172,7 @@ class SchedulerState:
             TaskFinished: self._handle_task_finished,
             GraphSubmitted: self._handle_graph_submitted,
             KeysReleased: self._handle_keys_released,
+            KeysLost: self._handle_keys_lost,
             TaskFailed: self._handle_task_failed,
             JobCancelled: self._handle_job_cancelled,
             SlotsChanged: self._handle_slots_changed,
@@ -268,18 +286,7 @@ class SchedulerState:
             tasks[key] = ts
             created.append(ts)
         for ts, dep_keys in zip(created, new.values()):
-            n = 0
-            deps_list = ts.deps
-            for dep_key in dep_keys:
-                dts = tasks[dep_key]
-                dependents = dts.dependents
-                if ts in dependents:  # the same key read twice
-                    continue
-                dependents.add(ts)
-                deps_list.append(dts)
-                if dts.state != MEMORY:
-                    n += 1
-            ts.waiting_on = n
+            self._link(ts, dep_keys)
         for ts in joined:
             ts.jobs.add(job)
         job.tasks = [*created, *joined]
@@ -316,7 +323,7 @@ class SchedulerState:
         ts = self._tasks.get(ev.key)
         if ts is None or ts.state != RUNNING:
             return  # stale report
-        if not ts.jobs and not ts.dependents:
+        if not _needed(ts):
             # an orphan: nobody needs it any more, so neither retry nor fail any job
             deps = ts.deps
             self._transition(ts, FORGOTTEN)
@@ -324,28 +331,30 @@ class SchedulerState:
             return
         if ev.retriable and ts.retries < self._max_retries:
             ts.retries += 1
-            self._transition(ts, READY)
+            # an input lost while it ran must be recomputed first
+            self._transition(ts, WAITING if ts.waiting_on else READY)
             return
         deps = ts.deps
         self._transition(ts, ERRED)
 
-        # Every job that needs the key directly or through a waiting dependent fails.
+        # Everything that needs the key, directly or through dependents, can never
+        # complete: every job that needs it fails.
         failed: set[_Job] = set()
+        doomed = [ts]
         seen = {ts}
-        stack = [ts]
-        while stack:
-            t = stack.pop()
+        for t in doomed:  # grows while iterated: a breadth-first walk
             failed.update(t.jobs)
             if t.output_jobs:
                 failed.update(t.output_jobs)
             for d in t.dependents:
                 if d not in seen:
                     seen.add(d)
-                    stack.append(d)
+                    doomed.append(d)
         for job in sorted(failed, key=_job_seq):
             self._fail_job(job, ts.key, ev.error)
+        self._abandon(doomed, seen)
         self._forget_unneeded(deps)  # data only the erred task read
-        self._forget_unneeded((ts,))  # nobody needs it any more: a later job may retry it
+        self._forget_unneeded(doomed)  # nobody needs them any more: a later job may retry
 
     def _handle_job_cancelled(self, ev: JobCancelled) -> None:
         job = self._jobs.get(ev.job_id)
@@ -360,7 +369,58 @@ class SchedulerState:
                 continue  # no hold: ignored (the client may race with a failed job)
             ts.holds -= 1
             if ts.holds == 0 and not ts.dependents and not ts.output_jobs:
-                self._transition(ts, FORGOTTEN)
+                if ts.state == MEMORY:
+                    self._transition(ts, FORGOTTEN)
+                else:  # a lost result being recomputed for nobody else
+                    self._forget_unneeded((ts,))
+
+    def _handle_keys_lost(self, ev: KeysLost) -> None:
+        tasks = self._tasks
+        lineage = ev.lineage
+
+        # Phase 1, no mutation: the lost records still needed, their deps from the
+        # lineage, and the forgotten ancestors they need (re-created below).
+        lost: list[_Task] = []
+        lost_deps: list[tuple[Key, ...]] = []
+        seen: set[_Task] = set()
+        stack: list[tuple[Key, int, int]] = []  # (key, seq, priority of its reader)
+        for key in ev.keys:
+            ts = tasks.get(key)
+            if ts is None or ts.state != MEMORY or ts in seen:
+                continue  # only data in memory can be lost; a running task fails instead
+            # In memory means needed (by a hold, a dependent or an output job): a key
+            # nobody needs was released already and is unknown here.
+            seen.add(ts)
+            deps = _lineage_of(key, lineage, ev)
+            lost.append(ts)
+            lost_deps.append(deps)
+            stack.extend((dep, ts.seq, ts.priority) for dep in deps)
+        new: dict[Key, tuple[Key, ...]] = {}
+        order: dict[Key, tuple[int, int]] = {}
+        while stack:
+            key, seq, priority = stack.pop()
+            if key in tasks or key in new:
+                continue  # known: in memory (or lost, just above) or being computed
+            deps = _lineage_of(key, lineage, ev)
+            new[key] = deps
+            order[key] = (seq, priority)
+            stack.extend((dep, seq, priority) for dep in deps)
+
+        # Phase 2: the lost records go back to computing, the ancestors are re-created,
+        # and both are linked to their deps as at submission.
+        for ts in lost:
+            self._transition(ts, WAITING)
+        created: list[_Task] = []
+        for key in new:
+            seq, priority = order[key]
+            ts = tasks[key] = _Task(key, seq, priority, None)
+            created.append(ts)
+        records = [*lost, *created]
+        for ts, dep_keys in zip(records, [*lost_deps, *new.values()]):
+            self._link(ts, dep_keys)
+        for ts in records:
+            if ts.waiting_on == 0:
+                self._transition(ts, READY)
 
     def _handle_slots_changed(self, ev: SlotsChanged) -> None:
         if ev.n_slots < 0:
@@ -410,7 +470,7 @@ class SchedulerState:
                 if not ts.holds and not ts.dependents and not ts.output_jobs:
                     self._transition(ts, FORGOTTEN)
             elif state == WAITING or state == READY or state == ERRED:
-                if not ts.jobs and not ts.dependents:
+                if not _needed(ts):
                     stack.extend(ts.deps)
                     self._transition(ts, FORGOTTEN)
             # RUNNING: an orphan is left to finish; FORGOTTEN: a stale reference
@@ -423,9 +483,44 @@ class SchedulerState:
         ts.token = token
         heappush(self._ready, (ts.seq, token, ts))
 
+    def _link(self, ts: _Task, dep_keys: tuple[Key, ...]) -> None:
+        """Link a new (or lost) record to its deps, all known, and count the missing."""
+        tasks = self._tasks
+        n = 0
+        deps_list = ts.deps
+        for dep_key in dep_keys:
+            dts = tasks[dep_key]
+            dependents = dts.dependents
+            if ts in dependents:  # the same key read twice
+                continue
+            dependents[ts] = None
+            deps_list.append(dts)
+            if dts.state != MEMORY:
+                n += 1
+        ts.waiting_on = n
+
+    def _abandon(self, doomed: list[_Task], seen: set[_Task]) -> None:
+        """Cut loose the records that need a key that erred (``doomed``, its dependents).
+
+        Their jobs have failed; holds on them (lost results being recomputed) go, since
+        they can never be recomputed. A running one (it read an input that was lost while
+        it ran) is cut from those inputs and left to finish as an orphan.
+        """
+        for t in doomed:
+            t.holds = 0
+            if t.state == RUNNING:
+                keep = []
+                for d in t.deps:
+                    if d in seen:
+                        d.dependents.pop(t, None)
+                        t.waiting_on -= 1
+                    else:
+                        keep.append(d)
+                t.deps = keep
+
     def _unlink_deps(self, ts: _Task) -> None:
         for dts in ts.deps:
-            dts.dependents.discard(ts)
+            dts.dependents.pop(ts, None)
         ts.deps = []
 
     # ------------------------------------------------------------------ transitions
@@ -458,6 +553,32 @@ class SchedulerState:
         self._n_ready += 1
         self._push_ready(ts)
 
+    def _t_running_waiting(self, ts: _Task) -> None:
+        """A retry of a task an input of which was lost while it ran."""
+        ts.state = WAITING
+        self._n_running -= 1
+
+    def _t_ready_waiting(self, ts: _Task) -> None:
+        """An input was lost; its heap entry goes stale."""
+        ts.state = WAITING
+        ts.token = None
+        self._n_ready -= 1
+
+    def _t_memory_waiting(self, ts: _Task) -> None:
+        """The data was lost. The caller links the record to its deps again and moves it
+        on to ``ready`` if they are all in memory."""
+        ts.state = WAITING
+        self._nbytes -= ts.nbytes
+        ts.nbytes = 0
+        output_jobs = ts.output_jobs
+        if output_jobs:
+            for job in output_jobs:
+                job.missing += 1
+        for dts in ts.dependents:
+            dts.waiting_on += 1
+            if dts.state == READY:
+                self._transition(dts, WAITING)
+
     def _t_running_memory(self, ts: _Task) -> None:
         ts.state = MEMORY
         self._n_running -= 1
@@ -465,15 +586,18 @@ class SchedulerState:
         ts.jobs.clear()
         for dts in ts.dependents:
             dts.waiting_on -= 1
-            if dts.waiting_on == 0:
+            if dts.waiting_on == 0 and dts.state == WAITING:  # not one still running
                 self._transition(dts, READY)
         deps = ts.deps
         ts.deps = []
         for dts in deps:
             dependents = dts.dependents
-            dependents.discard(ts)
+            dependents.pop(ts, None)
             if not dependents and not dts.holds and not dts.output_jobs:
-                self._transition(dts, FORGOTTEN)
+                if dts.state == MEMORY:
+                    self._transition(dts, FORGOTTEN)
+                else:  # lost while this task ran, and being recomputed
+                    self._forget_unneeded((dts,))
         output_jobs = ts.output_jobs
         if output_jobs:
             for job in sorted(output_jobs, key=_job_seq):
@@ -520,12 +644,15 @@ class SchedulerState:
         (WAITING, READY): _t_waiting_ready,
         (WAITING, FORGOTTEN): _t_waiting_forgotten,
         (READY, RUNNING): _t_ready_running,
+        (READY, WAITING): _t_ready_waiting,
         (READY, FORGOTTEN): _t_ready_forgotten,
         (RUNNING, MEMORY): _t_running_memory,
         (RUNNING, READY): _t_running_ready,
+        (RUNNING, WAITING): _t_running_waiting,
         (RUNNING, ERRED): _t_running_erred,
         (RUNNING, FORGOTTEN): _t_running_forgotten,
         (ERRED, FORGOTTEN): _t_erred_forgotten,
+        (MEMORY, WAITING): _t_memory_waiting,
         (MEMORY, FORGOTTEN): _t_memory_forgotten,
     }
 
@@ -538,6 +665,15 @@ class SchedulerState:
 
 def _job_seq(job: _Job) -> int:
     return job.seq
+
+
+def _lineage_of(key: Key, lineage: Mapping[Key, tuple[Key, ...]], ev: KeysLost) -> tuple[Key, ...]:
+    try:
+        return lineage[key]
+    except KeyError:
+        raise ValueError(
+            f"{ev.stimulus_id}: no lineage for {key!r}, which must be recomputed"
+        ) from None
 
 
 def _unknown_key_message(key: Key, ev: GraphSubmitted) -> str:

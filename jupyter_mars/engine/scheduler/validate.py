@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jupyter_mars.engine.scheduler.records import MEMORY, READY, RUNNING, WAITING
+from jupyter_mars.engine.scheduler.records import MEMORY, READY, RUNNING, WAITING, _needed
 
 if TYPE_CHECKING:
     from jupyter_mars.engine.scheduler.state import SchedulerState
@@ -25,8 +25,7 @@ def check_invariants(core: SchedulerState) -> None:
         state = ts.state
         assert state in (WAITING, READY, RUNNING, MEMORY), f"{ts!r}: bad state"
         assert ts.holds >= 0, f"{ts!r}: negative holds"
-        if ts.holds:
-            assert state == MEMORY, f"{ts!r}: held but not in memory"
+        # holds outside memory: a held result was lost and is being recomputed
         assert ts.retries <= core._max_retries, f"{ts!r}: too many retries"
         for dts in ts.deps:
             assert tasks.get(dts.key) is dts, f"{ts!r}: dependency {dts!r} is forgotten"
@@ -42,12 +41,14 @@ def check_invariants(core: SchedulerState) -> None:
             assert job in live_jobs, f"{ts!r}: output of dead job {job!r}"
             assert ts in job.out_tasks, f"{ts!r}: not an output of {job!r}"
         waiting_on = sum(1 for dts in ts.deps if dts.state != MEMORY)
-        needed = bool(ts.jobs or ts.dependents)
+        needed = _needed(ts)
+        if state != MEMORY:
+            assert ts.nbytes == 0, f"{ts!r}: counts bytes it does not hold"
         if state == MEMORY:
             nbytes += ts.nbytes
             assert not ts.deps, f"{ts!r}: still linked to its deps"
             assert not ts.jobs, f"{ts!r}: in memory with jobs"
-            assert ts.holds or ts.dependents or ts.output_jobs, f"{ts!r}: should be released"
+            assert needed, f"{ts!r}: should be released"
         elif state == WAITING:
             assert waiting_on > 0, f"{ts!r}: all deps in memory but waiting"
             assert ts.waiting_on == waiting_on, f"{ts!r}: waiting_on {ts.waiting_on}"
@@ -60,7 +61,8 @@ def check_invariants(core: SchedulerState) -> None:
             assert needed, f"{ts!r}: unneeded but not forgotten"
         else:
             n_running += 1
-            assert waiting_on == 0, f"{ts!r}: running with deps not in memory"
+            # an input may have been lost while it runs: it waits for it if it is retried
+            assert ts.waiting_on == waiting_on, f"{ts!r}: waiting_on {ts.waiting_on}"
     assert n_ready == core._n_ready, f"n_ready {core._n_ready} != {n_ready}"
     assert n_running == core._n_running, f"n_running {core._n_running} != {n_running}"
     assert nbytes == core._nbytes, f"nbytes {core._nbytes} != {nbytes}"
