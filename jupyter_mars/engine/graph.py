@@ -79,6 +79,11 @@ class Task:
         name = getattr(self.func, "__name__", type(self.func).__name__)
         return f"Task({self.key!r}, {name}, deps={sorted(map(repr, self.dependencies))})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the shared empty kwargs mapping is a read-only proxy, which pickle cannot store
+        kwargs = dict(self.kwargs) if self.kwargs else None
+        return (Task, (self.key, self.func, self.args, kwargs, self.blockwise, self.dependencies))
+
 
 _NO_KWARGS: Mapping[str, Any] = MappingProxyType({})
 

@@ -56,3 +56,16 @@ def test_get_sync_raises_the_kernel_error():
     g = {"a": Task("a", operator.truediv, (1, 0))}
     with pytest.raises(ZeroDivisionError):
         get_sync(g, ["a"])
+
+
+def test_tasks_pickle_with_the_standard_pickler():
+    import pickle
+
+    inner = Task("i", operator.mul, (Ref("a"), 10), blockwise=True)
+    task = Task("t", operator.add, (inner, Ref("b")))
+    copy = pickle.loads(pickle.dumps(task, protocol=5))
+    assert copy.dependencies == task.dependencies
+    assert copy.kwargs == {}
+    assert execute_task(copy, {"a": 2, "b": 3}) == 23
+    with_kwargs = pickle.loads(pickle.dumps(Task("d", dict, (), {"x": Ref("a")})))
+    assert execute_task(with_kwargs, {"a": 1}) == {"x": 1}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,6 +26,7 @@ from threadpoolctl import threadpool_limits
 from jupyter_mars.engine.cluster.resources import ResourceMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
+from jupyter_mars.engine.cluster.storage.admission import process_rss
 from jupyter_mars.engine.graph import Key, Task, execute_task
 
 logger = logging.getLogger(__name__)
@@ -57,6 +59,8 @@ class WorkerServer:
         self.cuda_devices = None if cuda_devices is None else list(cuda_devices)
         self.heartbeat_interval = heartbeat_interval
         self.admission_timeout = 60.0
+        self._rss = 0
+        self._rss_sampled = 0.0
         self._epoch = 0
         """Bumped by ``reset``: results of tasks started before it are not kept."""
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
@@ -181,8 +185,10 @@ class WorkerServer:
             value = await loop.run_in_executor(self._pool, execute_task, task, data)
             del data
             if epoch == self._epoch:
-                # storing may spill to disk: off the event loop
-                await loop.run_in_executor(None, self.store.put, key, value)
+                if self.store.has_room(sizeof(value)):
+                    self.store.put(key, value)
+                else:  # storing spills to disk: off the event loop
+                    await loop.run_in_executor(None, self.store.put, key, value)
             # else: a reset came while it ran; the supervisor that asked for it is gone
         finally:
             self.running -= 1
@@ -200,8 +206,11 @@ class WorkerServer:
             if dep in self.store:
                 self.store.pin(dep)
                 pinned.append(dep)
+                found, value = self.store.peek(dep)
                 # a spilled input is read back from disk: off the event loop
-                data[dep] = await loop.run_in_executor(None, self.store.get, dep)
+                data[dep] = (
+                    value if found else await loop.run_in_executor(None, self.store.get, dep)
+                )
                 continue
             where = locations.get(dep)
             if where is None or where == self.address:
@@ -222,6 +231,11 @@ class WorkerServer:
         cannot be admitted within ``admission_timeout`` fails with MemoryError, which the
         supervisor retries elsewhere.
         """
+        now = time.monotonic()
+        if now - self._rss_sampled > 0.1:
+            self._rss, self._rss_sampled = process_rss(), now
+        if self._rss + input_bytes <= self.store.phy_mem_bytes // 2:
+            return  # far from the limit: no need for the exact check
         waited = 0.0
         while not self.store.can_admit(input_bytes):
             if waited >= self.admission_timeout:

@@ -450,3 +450,25 @@ def test_sizeof_measures_data_not_wrappers():
     assert sizeof((np.zeros(100), [np.zeros(50)])) > 1200
     assert sizeof({"k": np.zeros(100)}) > 800
     assert sizeof("abc") == sys.getsizeof("abc")
+
+
+def test_peek_reads_only_chunks_in_memory(tmp_path):
+    import numpy as np
+
+    from jupyter_mars.engine.cluster.storage import ChunkStore
+
+    store = ChunkStore(cache_bytes=1000, spill_dirs=[str(tmp_path)])
+    try:
+        first = np.arange(100, dtype=np.int64)  # 800 bytes
+        store.put("a", first)
+        found, value = store.peek("a")
+        assert found
+        assert value is first
+        assert store.has_room(200)
+        assert not store.has_room(201)
+        store.put("b", np.arange(100, dtype=np.int64))  # spills "a"
+        assert store.peek("a") == (False, None)
+        assert store.peek("missing") == (False, None)
+        np.testing.assert_array_equal(store.get("a"), first)
+    finally:
+        store.close()

@@ -117,6 +117,21 @@ class ChunkStore:
         self._spill(victims)
         return value
 
+    def peek(self, key: Key) -> tuple[bool, Any]:
+        """``(True, value)`` when ``key`` is in memory (made most recently used), else
+        ``(False, None)``: a caller on an event loop reads spilled chunks in a thread."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry.state is not State.MEMORY:
+                return False, None
+            self._lru.move_to_end(key)
+            return True, entry.value
+
+    def has_room(self, nbytes: int) -> bool:
+        """Whether ``nbytes`` more stay within the cache, so ``put`` will not spill."""
+        with self._lock:
+            return self._memory_bytes + nbytes <= self.cache_bytes
+
     def delete(self, key: Key) -> bool:
         """Drop ``key`` from memory and disk; False if it was not here."""
         with self._lock:
