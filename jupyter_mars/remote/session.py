@@ -230,7 +230,6 @@ class RemoteSession(Session):
 
     def _follow(self, run: _Run, progress: _RemoteProgress, show: bool) -> None:
         bar = TextProgressBar() if show else None
-        delay = 0.005
         failures = 0
         try:
             while True:
@@ -241,7 +240,12 @@ class RemoteSession(Session):
                 term = run.term
                 assert term is not None
                 try:
-                    model = term.http.json("GET", f"{term.base}/executions/{run.execution_id}")
+                    # a progress event: answered when progress moves or the execution ends
+                    after = progress.value if progress.value > 0 else -1.0
+                    model = term.http.json(
+                        "GET",
+                        f"{term.base}/executions/{run.execution_id}?wait=1&after={after!r}",
+                    )
                 except ConnectionError:
                     failures += 1
                     if failures >= ATTEMPTS:
@@ -260,8 +264,6 @@ class RemoteSession(Session):
                     raise rebuild_error(model["error"])
                 if state == "cancelled":
                     raise CancelledError("the execution was cancelled")
-                time.sleep(delay)
-                delay = min(delay * 1.5, 0.1)
         except KeyboardInterrupt:
             self._cancel(run)
             raise

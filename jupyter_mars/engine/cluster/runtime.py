@@ -10,19 +10,11 @@ Each ``Execute`` decision is placed on the worker with a free slot that holds mo
 task's input bytes (``placement.py``) and sent as an ``execute`` RPC; the reply carries the
 result's size and shape, which become chunk metadata.
 
-Lost workers. A worker is given up for dead when its connection fails and it does not
-answer a probe, or when it misses its heartbeats (the supervisor calls ``remove_worker``).
-Then the core is told, in this order: fewer slots; ``KeysLost`` for the chunks it held,
-with their lineage, so they are recomputed on the others when anyone still needs them
-(held results included, eagerly); ``TaskFailed(retriable=True)`` for each task it was
-running, which runs again elsewhere. An RPC still in flight to it is ignored when it ends,
-whatever it brings. A task whose workers keep dying (``max_retries`` of them) fails for
-good with an error naming it and its operator. A task that fails because a peer holding
-one of its inputs died makes the supervisor probe that peer before retrying it.
-
-The lineage (``Lineage``) keeps the ``Task`` of every key the core knows and of their
-ancestors: a result held for the client can be recomputed from scratch. A task is dropped
-once the core forgets its key and no kept task reads it.
+Lost workers (``losses.py``): a worker that dies or goes silent is removed; the chunks it
+held are recomputed from the lineage (``lineage.py``) when anyone still needs them, and
+the tasks it ran are retried elsewhere. A fetch of a lost chunk waits for its
+recomputation. Every ``Release`` the core emits, and every job that ends, lets the lineage
+drop the tasks nobody can need any more.
 """
 
 from __future__ import annotations
@@ -34,14 +26,15 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from jupyter_mars.engine.cluster import losses
+from jupyter_mars.engine.cluster.lineage import Lineage
+from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task
-from jupyter_mars.engine.node import op_name_of
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
-    KeysLost,
     KeysReleased,
     SchedulerEvent,
     SlotsChanged,
@@ -57,23 +50,25 @@ from jupyter_mars.engine.scheduler.instructions import (
 )
 from jupyter_mars.engine.scheduler.state import SchedulerState
 
+__all__ = ["PROBE_TIMEOUT", "ClusterRuntime", "Lineage", "WorkerConnection", "WorkerLost"]
+
 logger = logging.getLogger(__name__)
 _job_ids = itertools.count()
 _COMPUTING = frozenset({"waiting", "ready", "running"})
 
-PROBE_TIMEOUT = 5.0
-"""Seconds a worker may take to answer a probe before it is given up for dead."""
 
-
-class WorkerLost(ConnectionError):
-    """The worker holding or computing a chunk went away."""
+TASKS_IN_FLIGHT_PER_CORE = 2
+"""Tasks sent to a worker per core: the next one waits in the worker's queue while the
+current one runs, so the round trip to the supervisor overlaps with computing."""
 
 
 class WorkerConnection(WorkerSlots):
     """A registered worker: its slots, its RPC client and its last reported figures."""
 
-    def __init__(self, address: str, n_slots: int, client: Any, order: int) -> None:
-        super().__init__(address=address, n_slots=n_slots, order=order)
+    def __init__(self, address: str, n_cpu: int, client: Any, order: int) -> None:
+        super().__init__(address=address, n_slots=n_cpu * TASKS_IN_FLIGHT_PER_CORE, order=order)
+        self.n_cpu = n_cpu
+        """Cores the worker runs tasks on (``--n-cpu``)."""
         self.client = client
         self.resources: dict[str, Any] = {}
         self.last_seen = 0.0
@@ -83,67 +78,13 @@ class WorkerConnection(WorkerSlots):
         """Chunks it holds, as far as the core is concerned."""
 
 
-class Lineage:
-    """The tasks that recompute lost data: those the core knows and their ancestors."""
-
-    def __init__(self) -> None:
-        self.tasks: dict[Key, Task] = {}
-        self._readers: dict[Key, int] = {}
-        """Key -> how many kept tasks read it (it stays while any does)."""
-
-    def __len__(self) -> int:
-        return len(self.tasks)
-
-    def add(self, task: Task) -> None:
-        """Keep ``task`` unless a task of its key is kept already (the same computation)."""
-        if task.key in self.tasks:
-            return
-        self.tasks[task.key] = task
-        readers = self._readers
-        for dep in task.dependencies:
-            readers[dep] = readers.get(dep, 0) + 1
-
-    def of(
-        self, keys: Iterable[Key], forgotten: Callable[[Key], bool]
-    ) -> dict[Key, tuple[Key, ...]]:
-        """``KeysLost.lineage`` for ``keys``: their deps and those of each ancestor that is
-        ``forgotten`` by the core, walking back until keys it knows."""
-        out: dict[Key, tuple[Key, ...]] = {}
-        lost = set(keys)
-        stack = list(lost)
-        while stack:
-            key = stack.pop()
-            task = self.tasks.get(key)
-            if key in out or task is None:
-                continue  # a missing task: the core names it when it needs it
-            deps = out[key] = tuple(task.dependencies)
-            stack.extend(d for d in deps if d not in out and (d in lost or forgotten(d)))
-        return out
-
-    def prune(self, keys: Iterable[Key], forgotten: Callable[[Key], bool]) -> list[Key]:
-        """Drop the tasks of ``keys`` that the core has ``forgotten`` and no kept task
-        reads, then, transitively, their deps; return the dropped keys."""
-        dropped: list[Key] = []
-        readers = self._readers
-        stack = list(keys)
-        while stack:
-            key = stack.pop()
-            task = self.tasks.get(key)
-            if task is None or key in readers or not forgotten(key):
-                continue
-            del self.tasks[key]
-            dropped.append(key)
-            for dep in task.dependencies:
-                n = readers[dep] - 1
-                if n:
-                    readers[dep] = n
-                else:
-                    del readers[dep]
-                    stack.append(dep)
-        return dropped
-
-
 class ClusterRuntime:
+    """The scheduler core's IO shell on the supervisor (see the module docstring).
+
+    ``submit``, ``cancel``, ``release_keys`` and ``get`` may be called from any thread;
+    everything else runs on ``loop``.
+    """
+
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
@@ -208,9 +149,9 @@ class ClusterRuntime:
                 try:
                     data = await worker.client.call("get_data", keys=[key])
                 except ConnectionError:
-                    if await self._alive(worker):
+                    if await losses.alive(self, worker):
                         raise
-                    self._give_up(worker)  # lost: its chunks are recomputed
+                    losses.give_up(self, worker)  # lost: its chunks are recomputed
                     continue
                 return data[key]
             if self.core.task_state(key) not in _COMPUTING:
@@ -231,52 +172,15 @@ class ClusterRuntime:
 
     # ---- workers ----------------------------------------------------------------------
 
-    def add_worker(self, address: str, n_slots: int, client: Any) -> WorkerConnection:
-        worker = WorkerConnection(address, n_slots, client, next(self._order))
+    def add_worker(self, address: str, n_cpu: int, client: Any) -> WorkerConnection:
+        worker = WorkerConnection(address, n_cpu, client, next(self._order))
         self.workers[address] = worker
         self._slots_changed(f"worker-joined-{address}")
         return worker
 
     def remove_worker(self, address: str) -> None:
         """Forget a worker (gone, or silent too long): recompute what it held and ran."""
-        worker = self.workers.pop(address, None)
-        if worker is None:
-            return
-        logger.warning("worker %s is gone", address)
-        stimulus_id = f"worker-lost-{address}"
-        lost = list(worker.keys)
-        worker.keys.clear()
-        for key in lost:
-            self.locations.pop(key, None)
-            self.sizes.pop(key, None)  # the shape stays: the chunk is recomputed alike
-        running = sorted(worker.tasks, key=repr)
-        worker.tasks.clear()
-        worker.running = 0
-        self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=self._total_slots()))
-        if lost:
-            lineage = self.lineage.of(lost, self._forgotten)
-            self._recomputing.update(lost)
-            self._handle(KeysLost(stimulus_id=stimulus_id, keys=tuple(lost), lineage=lineage))
-        if running:
-            self._handle(*(self._death_of(key, stimulus_id) for key in running))
-        self._dispatch_pending()
-        self._keep(asyncio.ensure_future(worker.client.close()))
-
-    def _give_up(self, worker: WorkerConnection) -> None:
-        """Remove ``worker`` unless it was removed already (or replaced by a new one)."""
-        if self.workers.get(worker.address) is worker:
-            self.remove_worker(worker.address)
-
-    def _death_of(self, key: Key, stimulus_id: str) -> TaskFailed:
-        n = self._deaths[key] = self._deaths.get(key, 0) + 1
-        if n < max(self.max_retries, 1):
-            error: Exception = WorkerLost(f"the worker running task {key!r} died")
-            return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=True)
-        del self._deaths[key]  # a later job may try it afresh
-        error = RuntimeError(
-            f"task {key!r} of operator {op_name_of(key)!r} was running on {n} workers that died"
-        )
-        return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=False)
+        losses.remove_worker(self, address)
 
     def _total_slots(self) -> int:
         return sum(w.n_slots for w in self.workers.values())
@@ -284,16 +188,6 @@ class ClusterRuntime:
     def _slots_changed(self, stimulus_id: str) -> None:
         self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=self._total_slots()))
         self._dispatch_pending()
-
-    async def _alive(self, worker: WorkerConnection) -> bool:
-        """Whether ``worker`` is still registered and answers a probe in time."""
-        if self.workers.get(worker.address) is not worker:
-            return False
-        try:
-            await asyncio.wait_for(worker.client.call("info"), self.probe_timeout)
-        except (OSError, TimeoutError, asyncio.TimeoutError):  # ConnectionError included
-            return False
-        return True
 
     # ---- on the loop ------------------------------------------------------------------
 
@@ -422,16 +316,19 @@ class ClusterRuntime:
         locations = {d: self.locations.get(d) for d in task.dependencies}
         event: SchedulerEvent
         try:
+            if None in locations.values():
+                # an input was lost between the decision and now: retry once it is back
+                raise InputLost(f"an input of task {key!r} was lost with its worker")
             reply = await worker.client.call("execute", key=key, task=task, locations=locations)
         except ConnectionError as exc:
             if key not in worker.tasks:
                 return  # the worker was given up meanwhile, and the task retried
-            if not await self._alive(worker):
-                self._give_up(worker)  # fails the task, among the worker's others
+            if not await losses.alive(self, worker):
+                losses.give_up(self, worker)  # fails the task, among the worker's others
                 return
             # The worker lives: a peer holding an input died under it. Find which, so that
             # the retry waits for the input to be recomputed.
-            await self._check_holders(worker, locations.values())
+            await losses.check_holders(self, worker, locations.values())
             if key not in worker.tasks:
                 return
             event = TaskFailed(stimulus_id=f"input-lost-{key}", key=key, error=exc, retriable=True)
@@ -462,15 +359,6 @@ class ClusterRuntime:
         worker.running -= 1
         self._handle(event)
         self._dispatch_pending()
-
-    async def _check_holders(
-        self, worker: WorkerConnection, addresses: Iterable[str | None]
-    ) -> None:
-        """Give up the workers among ``addresses`` (other than ``worker``) that are dead."""
-        for address in set(addresses):
-            holder = self.workers.get(address) if address is not None else None
-            if holder is not None and holder is not worker and not await self._alive(holder):
-                self._give_up(holder)
 
     async def _delete(self, worker: WorkerConnection, keys: list[Key]) -> None:
         try:

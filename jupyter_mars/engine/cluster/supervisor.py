@@ -215,7 +215,7 @@ class SupervisorServer:
         self.runtime = ClusterRuntime(asyncio.get_running_loop())
         self.sessions = SessionRegistry(self.runtime)
         for worker in workers:
-            self._add_worker(worker.address, worker.n_slots, worker.client, worker.resources)
+            self._add_worker(worker.address, worker.n_cpu, worker.client, worker.resources)
 
     async def _reset(self, address: str, client: RPCClient) -> None:
         try:
@@ -297,7 +297,7 @@ class SupervisorServer:
         workers = [
             {
                 "address": w.address,
-                "n_cpu": w.n_slots,
+                "n_cpu": w.n_cpu,
                 "running": w.running,
                 "resources": w.resources,
             }
@@ -310,7 +310,7 @@ class SupervisorServer:
             "web": self.web_address,
             "supervisors": self.supervisors_model(),
             "workers": workers,
-            "n_cpu": sum(w.n_slots for w in self.runtime.workers.values()),
+            "n_cpu": sum(w.n_cpu for w in self.runtime.workers.values()),
             "sessions": len(self.sessions.sessions),
             "uptime": round(time.time() - self.started, 3),
         }

@@ -10,11 +10,14 @@ active supervisor's web address in the error.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
+import math
 import pickle
 import struct
+import time
 from typing import Any
 
 import cloudpickle
@@ -26,6 +29,9 @@ from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
 logger = logging.getLogger(__name__)
 
 MAX_GRAPH_BYTES = 1 << 31
+MAX_EVENT_WAIT = 10.0
+"""Longest a progress-event request is held open, in seconds."""
+EVENT_POLL = 0.005
 PIECE_HEADER = struct.Struct("<Q")
 
 
@@ -124,12 +130,35 @@ class ExecutionsHandler(ApiHandler):
 class ExecutionHandler(ApiHandler):
     needs_active = True
 
-    def get(self, session_id: str, execution_id: str) -> None:
+    async def get(self, session_id: str, execution_id: str) -> None:
+        """The execution's state; with ``?wait=S&after=P``, a progress event: the answer
+        comes once progress passes ``P`` or the execution ends, or after ``S`` seconds."""
         session = self.session(session_id)
         execution = session.executions.get(execution_id)
         if execution is None:
             raise tornado.web.HTTPError(404, reason=f"no execution {execution_id!r}")
+        wait = min(self._number("wait", 0.0), MAX_EVENT_WAIT)
+        after = self._number("after", -1.0)
+        deadline = time.monotonic() + wait
+        while (
+            execution.state in ("running", "cancelling")
+            and execution.progress.fraction() <= after
+            and time.monotonic() < deadline
+        ):
+            await asyncio.sleep(EVENT_POLL)
         self.send(execution.model(session.engine.executed))
+
+    def _number(self, name: str, default: float) -> float:
+        raw = self.get_query_argument(name, None)
+        if raw is None:
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            raise tornado.web.HTTPError(400, reason=f"{name!r} must be a number") from None
+        if not math.isfinite(value):
+            raise tornado.web.HTTPError(400, reason=f"{name!r} must be finite")
+        return value
 
 
 class CancelHandler(ApiHandler):

@@ -23,6 +23,7 @@ from typing import Any
 
 from threadpoolctl import threadpool_limits
 
+from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.resources import ResourceMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
@@ -214,7 +215,8 @@ class WorkerServer:
                 continue
             where = locations.get(dep)
             if where is None or where == self.address:
-                raise KeyError(f"input chunk {dep!r} is not held by any worker")
+                # a connection-type error: the supervisor retries once the chunk is back
+                raise InputLost(f"input chunk {dep!r} is not held by any worker")
             remote.setdefault(where, []).append(dep)
         if remote:
             fetched = await asyncio.gather(

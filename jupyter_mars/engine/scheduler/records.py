@@ -1,4 +1,23 @@
-"""Per-job and per-task records of the scheduler core, and the task state names."""
+"""Per-job and per-task records of the scheduler core, and the task state names.
+
+Per-task record ``_Task`` (``__slots__``)
+    ``deps``         records this task reads (deduplicated); emptied once it is in memory;
+    ``waiting_on``   how many of ``deps`` are not in memory (0 when it became ready; a
+                     running task counts an input lost while it runs, and waits for it
+                     if it is retried);
+    ``dependents``   records *not in memory* that read this key (they pin its data); a
+                     dict used as an ordered set, so the core is deterministic;
+    ``jobs``         live jobs whose submission walk reached this key while it was not in
+                     memory (cleared when the key reaches memory);
+    ``output_jobs``  live unfinished jobs that have this key as an output (pins its data);
+    ``holds``        references owned by the client (one per output entry of each finished
+                     job), dropped by ``KeysReleased``; kept when the data is lost, so a
+                     record outside ``memory`` is held only while it is recomputed;
+    ``seq``/``priority``/``token``  ready-heap ordering; ``retries``; ``nbytes``.
+
+A record is *needed* while it has ``jobs``, ``dependents``, ``holds`` or ``output_jobs``
+(holds outside ``memory`` only after a loss): see :func:`_needed`.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +58,7 @@ class _Job:
 
 
 class _Task:
-    """The record of one key (see the module docstring)."""
+    """The record of one key (its fields: see the module docstring)."""
 
     __slots__ = (
         "key",

@@ -291,7 +291,8 @@ def test_peer_that_died_under_a_fetch_is_found_and_its_chunk_recomputed() -> Non
         other = "b:1" if holder == "a:1" else "a:1"
         runtime.add_worker("c:1", 1, FakeWorker("c:1", workers))
         workers[holder].dead = True
-        runtime.workers[holder].running = 1  # busy: the reader goes to another worker,
+        runtime.workers[holder].running = runtime.workers[holder].n_slots  # busy: the reader
+        # goes to another worker,
         job = run_job(runtime, chain_graph(2), (("inc-1", 0),))
         await until(job.done.is_set)  # whose fetch from the dead one fails
         assert job.error is None

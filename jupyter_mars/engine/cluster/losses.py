@@ -1,0 +1,119 @@
+"""Lost workers: telling a dead worker from a busy one, and what the core is told.
+
+A worker is given up for dead when its connection fails and it does not answer a probe
+(:func:`alive`, within ``probe_timeout``), or when it misses its heartbeats (the supervisor
+calls ``ClusterRuntime.remove_worker``). Then :func:`remove_worker` tells the scheduler
+core, in this order: fewer slots; ``KeysLost`` for the chunks it held, with their lineage,
+so they are recomputed on the others when anyone still needs them (held results included,
+eagerly); ``TaskFailed(retriable=True)`` for each task it was running, which runs again
+elsewhere. The order matters: a task that read a lost chunk then waits for it to be
+recomputed before it is retried. An RPC still in flight to a removed worker is ignored
+when it ends, whatever it brings (the runtime checks ``worker.tasks``).
+
+A task whose workers keep dying (``max_retries`` of them, counted in the runtime's
+``_deaths`` since the key last finished) fails for good with an error naming it and its
+operator, so that a task that crashes its worker cannot take the cluster down one worker
+at a time. A task that fails because a peer holding one of its inputs died makes the
+runtime probe that peer (:func:`check_holders`) before retrying it.
+
+These are free functions of the runtime, as the scheduler core's handlers are of
+``SchedulerState``: they read and write its worker table, chunk metadata and loss
+bookkeeping, always on the runtime's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from jupyter_mars.engine.graph import Key
+from jupyter_mars.engine.node import op_name_of
+from jupyter_mars.engine.scheduler.events import KeysLost, SlotsChanged, TaskFailed
+
+if TYPE_CHECKING:
+    from jupyter_mars.engine.cluster.runtime import ClusterRuntime, WorkerConnection
+
+__all__ = ["PROBE_TIMEOUT", "WorkerLost", "alive", "check_holders", "give_up", "remove_worker"]
+
+logger = logging.getLogger(__name__)
+
+PROBE_TIMEOUT = 5.0
+"""Seconds a worker may take to answer a probe before it is given up for dead."""
+
+
+class WorkerLost(ConnectionError):
+    """The worker holding or computing a chunk went away."""
+
+
+class InputLost(ConnectionError):
+    """An input chunk of a task is not held by any live worker (yet): retry later."""
+
+
+def remove_worker(runtime: ClusterRuntime, address: str) -> None:
+    """Forget a worker (gone, or silent too long): recompute what it held and ran."""
+    worker = runtime.workers.pop(address, None)
+    if worker is None:
+        return
+    logger.warning("worker %s is gone", address)
+    stimulus_id = f"worker-lost-{address}"
+    lost = list(worker.keys)
+    worker.keys.clear()
+    for key in lost:
+        runtime.locations.pop(key, None)
+        runtime.sizes.pop(key, None)  # the shape stays: the chunk is recomputed alike
+    running = sorted(worker.tasks, key=repr)
+    worker.tasks.clear()
+    worker.running = 0
+    runtime._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=runtime._total_slots()))
+    if lost:
+        lineage = runtime.lineage.of(lost, runtime._forgotten)
+        runtime._recomputing.update(lost)
+        runtime._handle(KeysLost(stimulus_id=stimulus_id, keys=tuple(lost), lineage=lineage))
+    if running:
+        runtime._handle(*(_death_of(runtime, key, stimulus_id) for key in running))
+    runtime._dispatch_pending()
+    runtime._keep(asyncio.ensure_future(worker.client.close()))
+
+
+def give_up(runtime: ClusterRuntime, worker: WorkerConnection) -> None:
+    """Remove ``worker`` unless it was removed already (or replaced by a new one)."""
+    if runtime.workers.get(worker.address) is worker:
+        runtime.remove_worker(worker.address)
+
+
+async def alive(runtime: ClusterRuntime, worker: WorkerConnection) -> bool:
+    """Whether ``worker`` is still registered and answers a probe in time."""
+    if runtime.workers.get(worker.address) is not worker:
+        return False
+    try:
+        await asyncio.wait_for(worker.client.call("info"), runtime.probe_timeout)
+    except (OSError, TimeoutError, asyncio.TimeoutError):  # ConnectionError included
+        return False
+    return True
+
+
+async def check_holders(
+    runtime: ClusterRuntime, worker: WorkerConnection, addresses: Iterable[str | None]
+) -> None:
+    """Give up the workers among ``addresses`` (other than ``worker``) that are dead."""
+    for address in set(addresses):
+        holder = runtime.workers.get(address) if address is not None else None
+        if holder is not None and holder is not worker and not await alive(runtime, holder):
+            give_up(runtime, holder)
+
+
+def _death_of(runtime: ClusterRuntime, key: Key, stimulus_id: str) -> TaskFailed:
+    """The failure to report for ``key``, whose worker died: retriable until it has
+    killed ``max_retries`` workers (at least one), then for good."""
+    deaths = runtime._deaths
+    n = deaths[key] = deaths.get(key, 0) + 1
+    if n < max(runtime.max_retries, 1):
+        error: Exception = WorkerLost(f"the worker running task {key!r} died")
+        return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=True)
+    del deaths[key]  # a later job may try it afresh
+    error = RuntimeError(
+        f"task {key!r} of operator {op_name_of(key)!r} was running on {n} workers that died"
+    )
+    return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=False)
