@@ -21,6 +21,8 @@ from jupyter_mars.engine.runtime import Runtime
 from jupyter_mars.engine.session import EngineSession
 
 _ids = itertools.count()
+MAX_EXECUTIONS = 1000
+"""Execution records a session keeps for clients to query; older finished ones go."""
 
 
 def error_model(error: BaseException) -> dict[str, Any]:
@@ -42,6 +44,8 @@ class Execution:
         self.started = time.time()
         self.ended: float | None = None
         self.future: Future[None] | None = None
+        self._final: dict[str, Any] | None = None
+        """The model once the execution ended; its graph is then let go."""
 
     @property
     def state(self) -> str:
@@ -52,6 +56,8 @@ class Execution:
         return "failed" if self.future.exception() is not None else "succeeded"
 
     def model(self, tiled: dict[str, Tiled]) -> dict[str, Any]:
+        if self._final is not None:
+            return self._final
         state = self.state
         out: dict[str, Any] = {
             "execution_id": self.id,
@@ -72,6 +78,11 @@ class Execution:
                 for node in self.nodes
                 if node.key in tiled
             }
+        if state in ("succeeded", "failed", "cancelled"):
+            # a finished execution keeps only its answer: the graph (and any data held by
+            # its source nodes) would otherwise stay for the session's whole life
+            self._final = out
+            self.nodes = []
         return out
 
 
@@ -86,6 +97,7 @@ class ClusterSession:
 
     def submit(self, nodes: list[Node]) -> Execution:
         execution = Execution(f"execution-{next(_ids)}-{uuid.uuid4().hex[:8]}", nodes)
+        self._forget_old_executions()
         self.executions[execution.id] = execution
 
         def run() -> None:
@@ -98,6 +110,15 @@ class ClusterSession:
 
         execution.future = self._pool.submit(run)
         return execution
+
+    def _forget_old_executions(self) -> None:
+        """Keep at most ``MAX_EXECUTIONS`` records, dropping the oldest finished ones."""
+        excess = len(self.executions) - MAX_EXECUTIONS + 1
+        if excess <= 0:
+            return
+        finished = [e for e in self.executions.values() if e.state not in ("running", "cancelling")]
+        for execution in finished[:excess]:
+            del self.executions[execution.id]
 
     def cancel(self, execution: Execution) -> None:
         execution.cancel_event.set()

@@ -1,0 +1,60 @@
+"""Supervisor-side sessions, driven here by the embedded runtime (same interface)."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import jupyter_mars.tensor as mt
+from jupyter_mars.engine.cluster import sessions
+from jupyter_mars.engine.cluster.sessions import ClusterSession
+from jupyter_mars.engine.executors.threads import ThreadRuntime
+
+
+def _wait(execution):
+    deadline = time.monotonic() + 10
+    while execution.state in ("running", "cancelling"):
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+def test_finished_execution_keeps_its_answer_and_lets_the_graph_go():
+    runtime = ThreadRuntime(n_threads=2)
+    pool = ThreadPoolExecutor(2)
+    try:
+        session = ClusterSession("s", runtime, pool)
+        y = mt.tensor(np.arange(10.0), chunk_size=3) * 2
+        execution = session.submit([y.node])
+        _wait(execution)
+        model = execution.model(session.engine.executed)
+        assert model["state"] == "succeeded"
+        assert model["results"][y.key]["shape"] == [10]
+        assert execution.nodes == []
+        assert execution.model(session.engine.executed) is model
+        np.testing.assert_array_equal(session.engine.fetch(y.node), np.arange(10.0) * 2)
+        session.close()
+    finally:
+        pool.shutdown()
+        runtime.close()
+
+
+def test_old_finished_executions_are_forgotten(monkeypatch):
+    monkeypatch.setattr(sessions, "MAX_EXECUTIONS", 3)
+    runtime = ThreadRuntime(n_threads=1)
+    pool = ThreadPoolExecutor(1)
+    try:
+        session = ClusterSession("s", runtime, pool)
+        ids = []
+        for i in range(5):
+            execution = session.submit([(mt.tensor(np.arange(3)) + i).node])
+            _wait(execution)
+            ids.append(execution.id)
+        assert len(session.executions) <= 3
+        assert ids[-1] in session.executions
+        assert ids[0] not in session.executions
+        session.close()
+    finally:
+        pool.shutdown()
+        runtime.close()
