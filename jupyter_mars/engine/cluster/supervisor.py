@@ -39,6 +39,8 @@ from jupyter_mars.engine.cluster.sessions import SessionRegistry
 from jupyter_mars.engine.cluster.web import MAX_GRAPH_BYTES, make_app
 
 logger = logging.getLogger(__name__)
+# one line per HTTP request would drown the supervisor's own messages (and cost time)
+logging.getLogger("tornado.access").setLevel(logging.WARNING)
 
 RESET_TIMEOUT = 5.0
 """Seconds a worker may take to drop its chunks when a supervisor takes over."""

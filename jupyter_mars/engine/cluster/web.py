@@ -32,6 +32,7 @@ MAX_GRAPH_BYTES = 1 << 31
 MAX_EVENT_WAIT = 10.0
 """Longest a progress-event request is held open, in seconds."""
 EVENT_POLL = 0.005
+EVENT_RATE = 10.0
 PIECE_HEADER = struct.Struct("<Q")
 
 
@@ -139,12 +140,15 @@ class ExecutionHandler(ApiHandler):
             raise tornado.web.HTTPError(404, reason=f"no execution {execution_id!r}")
         wait = min(self._number("wait", 0.0), MAX_EVENT_WAIT)
         after = self._number("after", -1.0)
-        deadline = time.monotonic() + wait
-        while (
-            execution.state in ("running", "cancelling")
-            and execution.progress.fraction() <= after
-            and time.monotonic() < deadline
-        ):
+        start = time.monotonic()
+        while execution.state in ("running", "cancelling"):
+            elapsed = time.monotonic() - start
+            if elapsed >= wait:
+                break
+            # progress events at most EVENT_RATE per second: a graph of many tiny tasks
+            # must not turn into a request per task
+            if elapsed >= 1 / EVENT_RATE and execution.progress.fraction() > after:
+                break
             await asyncio.sleep(EVENT_POLL)
         self.send(execution.model(session.engine.executed))
 
