@@ -195,3 +195,13 @@ def test_cluster_reports_true_worker_figures(cluster):
         assert worker["n_cpu"] == 1
         assert 0 <= resources["cpu_used"] <= 1.15
         assert resources["memory_rss"] > 0
+
+
+def test_cancel_frees_every_chunk_of_the_execution(cluster, remote):
+    baseline = _settled(cluster)
+    x = mt.tensor(np.ones((40, 100)), chunk_size=(1, 100))
+    slow = mt.elemwise(time_sleep_kernel, x, 0.05, dtype=np.float64) + 1
+    future = slow.sum().execute(wait=False)
+    time.sleep(0.4)
+    assert future.cancel()
+    assert _settled(cluster) <= baseline
