@@ -16,27 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-
-def sizes(quick: bool) -> dict[str, int]:
-    if quick:
-        return {
-            "seed": 1000,
-            "seed_chunk": 100,
-            "big": 4000,
-            "big_chunk": 1000,
-            "mm": 1000,
-            "mm_chunk": 250,
-            "n_chunks": 1000,
-        }
-    return {
-        "seed": 2000,
-        "seed_chunk": 200,
-        "big": 20000,
-        "big_chunk": 2000,
-        "mm": 4000,
-        "mm_chunk": 1000,
-        "n_chunks": 10000,
-    }
+from bench_core import sizes  # the same workload sizes as the embedded benchmark
 
 
 def median_time(run: Callable[[], Any], repeats: int) -> float:
