@@ -32,6 +32,9 @@ from jupyter_mars.engine.graph import Key, Task, execute_task
 
 logger = logging.getLogger(__name__)
 
+INLINE_BELOW_SECONDS = 200e-6
+"""Tasks shorter than this on average run on the event loop's thread."""
+
 
 class WorkerServer:
     def __init__(
@@ -60,6 +63,9 @@ class WorkerServer:
         self.cuda_devices = None if cuda_devices is None else list(cuda_devices)
         self.heartbeat_interval = heartbeat_interval
         self.admission_timeout = 60.0
+        self._in_pool = 0
+        self._task_seconds = 2 * INLINE_BELOW_SECONDS
+        """Moving average of task durations: decides where the next task runs."""
         self._rss = 0
         self._rss_sampled = 0.0
         self._epoch = 0
@@ -183,7 +189,17 @@ class WorkerServer:
         try:
             data = await self._gather_inputs(task, locations, pinned)
             await self._admit(sum(sizeof(v) for v in data.values()))
-            value = await loop.run_in_executor(self._pool, execute_task, task, data)
+            if self._in_pool == 0 and self._task_seconds < INLINE_BELOW_SECONDS:
+                # tiny tasks run on this thread: a hop to a slot thread and back costs more
+                # than they do. Only while no slot thread computes, so that the busy cores
+                # stay within --n-cpu.
+                value = self._timed(task, data)
+            else:
+                self._in_pool += 1
+                try:
+                    value = await loop.run_in_executor(self._pool, self._timed, task, data)
+                finally:
+                    self._in_pool -= 1
             del data
             if epoch == self._epoch:
                 if self.store.has_room(sizeof(value)):
@@ -196,6 +212,12 @@ class WorkerServer:
             for dep in pinned:
                 self.store.unpin(dep)
         return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}
+
+    def _timed(self, task: Task, data: dict[Key, Any]) -> Any:
+        start = time.perf_counter()
+        value = execute_task(task, data)
+        self._task_seconds = 0.8 * self._task_seconds + 0.2 * (time.perf_counter() - start)
+        return value
 
     async def _gather_inputs(
         self, task: Task, locations: dict[Key, str | None], pinned: list[Key]
