@@ -310,13 +310,3 @@ class ThreadRuntime:
         n = min(self._idle, wanted - self._active, len(self._queue))
         if n > 0:
             self._wakeup.notify(n)
-
-
-def wait_for(job: JobHandle, runtime: ThreadRuntime, poll: float = 0.2) -> None:
-    """Block until ``job`` ends; Ctrl-C cancels it."""
-    try:
-        while not job.done.wait(poll):
-            pass
-    except KeyboardInterrupt:
-        runtime.cancel(job)
-        raise
