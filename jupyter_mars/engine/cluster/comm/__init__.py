@@ -1,7 +1,8 @@
 """Message channels between cluster processes: one interface, a TCP and an in-process transport.
 
 ``base.py`` is the interface and its errors, ``frames.py`` the byte layout of a message,
-``auth.py`` the token handshake, ``tcp.py`` and ``inproc.py`` the transports.
+``auth.py`` the token handshake, ``tcp.py`` (on ``protocol.py``) and ``inproc.py`` the
+transports.
 """
 
 from jupyter_mars.engine.cluster.comm.auth import AuthenticationError

@@ -13,7 +13,6 @@ gets its connection closed, not the process's memory exhausted.
 
 from __future__ import annotations
 
-import asyncio
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ import msgpack
 from jupyter_mars.engine.cluster.comm.base import MessageTooLargeError, ProtocolError
 from jupyter_mars.engine.cluster.serialize import Frame, frame_nbytes
 
-_LENGTH = struct.Struct("<Q")
+LENGTH = struct.Struct("<Q")
 
 _MAX_SIZE_ENCODING = 9
 """Bytes msgpack needs for one unsigned 64-bit integer."""
@@ -73,55 +72,11 @@ def encode_message(frames: Sequence[Frame], limits: FrameLimits) -> list[Frame]:
             f"message is {total} bytes, more than the limit of {limits.max_message_size}"
         )
     header: bytes = msgpack.packb({"sizes": sizes})
-    return [_LENGTH.pack(len(header)) + header, *views]
+    return [LENGTH.pack(len(header)) + header, *views]
 
 
-async def read_header_size(reader: asyncio.StreamReader) -> int:
-    """Wait for the next message and read its length prefix.
-
-    Cancelling this loses nothing (``readexactly`` consumes no bytes until it has them
-    all), so a reader may wait for a message under a timeout.
-    """
-    (header_size,) = _LENGTH.unpack(await reader.readexactly(_LENGTH.size))
-    return int(header_size)
-
-
-async def read_frames(
-    reader: asyncio.StreamReader, header_size: int, limits: FrameLimits
-) -> list[Frame]:
-    """Read the rest of a message, checking its header against ``limits`` first.
-
-    Raises ``ProtocolError`` for a header outside the format or the limits, and
-    ``asyncio.IncompleteReadError`` when the stream ends. Cancelling this leaves the
-    stream mid-message; the caller must then drop the connection.
-    """
-    if header_size > limits.max_header_size:
-        raise ProtocolError(f"message header of {header_size} bytes is too large")
-    sizes = _parse_header(await reader.readexactly(header_size), limits)
-    return [await _read_frame(reader, size) for size in sizes]
-
-
-async def _read_frame(reader: asyncio.StreamReader, size: int) -> bytearray:
-    """Read ``size`` bytes into a buffer allocated once.
-
-    ``readexactly`` would first grow the stream's buffer to the whole frame, and a
-    bytearray grows by ~12% at a time, so a 64 MB frame got copied many times over.
-    Draining the stream as data arrives keeps its buffer small. A bytearray (not bytes)
-    also makes the arrays built on it writable, as they are on the sending side.
-    """
-    frame = bytearray(size)
-    view = memoryview(frame)
-    filled = 0
-    while filled < size:
-        chunk = await reader.read(size - filled)
-        if not chunk:
-            raise asyncio.IncompleteReadError(b"", size)
-        view[filled : filled + len(chunk)] = chunk
-        filled += len(chunk)
-    return frame
-
-
-def _parse_header(raw: bytes, limits: FrameLimits) -> list[int]:
+def parse_header(raw: bytes, limits: FrameLimits) -> list[int]:
+    """The frame sizes in a header; ``ProtocolError`` if it breaks the format or limits."""
     try:
         header: Any = msgpack.unpackb(
             raw,

@@ -1,14 +1,16 @@
-"""Comms over TCP with asyncio streams: ``connect`` dials, ``listen`` accepts.
+"""Comms over TCP: ``connect`` dials, ``listen`` accepts.
 
-Every connection runs the handshake of ``auth.py`` first and is dropped (and logged,
-without the token) when it fails; only then is it wrapped in a ``TCPComm``. Messages use
-the layout of ``frames.py``.
+Every connection runs the handshake of ``auth.py`` first, over asyncio streams, and is
+dropped (and logged, without the token) when it fails; no frame is parsed before that.
+Only then is the transport handed to a ``FrameProtocol`` (``protocol.py``) and wrapped in a
+``TCPComm``. Messages use the layout of ``frames.py``.
 
-Writes hand the frames to the transport in one ``writelines`` call and wait for one
-``drain``: the transport sees the message whole, so concurrent writers never interleave,
-and large frames are not copied into a pickle first. Each incoming frame is read into one
-preallocated ``bytearray`` and arrays are built on it without a further copy (so they
-arrive writable, and own no memory shared with anything else).
+Each message is written whole under a lock, so concurrent writers never interleave, and
+large frames are sent from their own memory, not copied into a pickle or a joined buffer
+first. Each incoming frame is received into one preallocated ``bytearray`` and arrays
+are built on it without a further copy (so they arrive writable, and own no memory
+shared with anything else). Cancelling a ``read`` loses nothing, wherever it stands; a
+cancelled ``write`` still sends its message whole.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from jupyter_mars.engine.cluster.comm.auth import client_handshake, server_handshake
 from jupyter_mars.engine.cluster.comm.base import Comm, CommClosedError, ProtocolError
@@ -25,9 +27,8 @@ from jupyter_mars.engine.cluster.comm.frames import (
     DEFAULT_MAX_MESSAGE_SIZE,
     FrameLimits,
     encode_message,
-    read_frames,
-    read_header_size,
 )
+from jupyter_mars.engine.cluster.comm.protocol import FrameProtocol
 from jupyter_mars.engine.cluster.serialize import dumps, loads
 
 logger = logging.getLogger(__name__)
@@ -61,26 +62,40 @@ def _peer_name(writer: asyncio.StreamWriter) -> str:
     return str(name)
 
 
-class TCPComm(Comm):
-    """A ``Comm`` over an authenticated asyncio stream pair."""
+async def _upgrade(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limits: FrameLimits
+) -> TCPComm:
+    """Move an authenticated stream pair onto a ``FrameProtocol``."""
+    transport = cast(asyncio.Transport, writer.transport)
+    protocol = FrameProtocol(transport, limits)
+    transport.set_protocol(protocol)
+    # Bytes the stream already holds (the start of the peer's first message) go first.
+    # With EOF fed, reading them does not suspend, so nothing can reach the new protocol
+    # before them.
+    reader.feed_eof()
+    try:
+        received = await reader.read()
+    except OSError:  # the connection broke right after the handshake
+        received = b""
+    protocol.start(received)
+    return TCPComm(writer, protocol, _peer_name(writer))
 
-    def __init__(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        peer: str,
-        limits: FrameLimits,
-    ) -> None:
-        self._reader = reader
+
+class TCPComm(Comm):
+    """A ``Comm`` over an authenticated transport."""
+
+    def __init__(self, writer: asyncio.StreamWriter, protocol: FrameProtocol, peer: str) -> None:
+        # Held only to keep it alive: a StreamWriter closes its transport when collected.
         self._writer = writer
+        self._transport = cast(asyncio.Transport, writer.transport)
+        self._protocol = protocol
         self._peer = peer
-        self._limits = limits
         self._write_lock = asyncio.Lock()
         self._closed = False
 
     @property
     def closed(self) -> bool:
-        return self._closed or self._writer.is_closing()
+        return self._closed or self._transport.is_closing()
 
     @property
     def peer(self) -> str:
@@ -90,17 +105,11 @@ class TCPComm(Comm):
         if self.closed:
             raise CommClosedError(f"comm to {self._peer} is closed")
         try:
-            header_size = await read_header_size(self._reader)
-            try:
-                frames = await read_frames(self._reader, header_size, self._limits)
-            except asyncio.CancelledError:
-                # The stream is left mid-message, and there is no way to resynchronise.
-                self._abort()
-                raise
+            frames = await self._protocol.read_message()
         except ProtocolError as exc:
             self._abort()
             raise ProtocolError(f"{exc} (from {self._peer})") from None
-        except (asyncio.IncompleteReadError, OSError) as exc:  # ConnectionError is an OSError
+        except OSError as exc:  # ConnectionError is an OSError
             self._abort()
             raise CommClosedError(f"connection to {self._peer} was closed") from exc
         return loads(frames)
@@ -108,15 +117,12 @@ class TCPComm(Comm):
     async def write(self, msg: Any) -> None:
         if self.closed:
             raise CommClosedError(f"comm to {self._peer} is closed")
-        buffers = encode_message(dumps(msg), self._limits)
+        buffers = encode_message(dumps(msg), self._protocol.limits)
         async with self._write_lock:
             if self.closed:
                 raise CommClosedError(f"comm to {self._peer} is closed")
             try:
-                # writelines is synchronous, so the whole message is queued atomically
-                # even if this task is cancelled during drain.
-                self._writer.writelines(buffers)
-                await self._writer.drain()
+                await self._protocol.write_message(buffers)
             except OSError as exc:
                 self._abort()
                 raise CommClosedError(f"connection to {self._peer} was closed") from exc
@@ -125,15 +131,15 @@ class TCPComm(Comm):
         if self._closed:
             return
         self._closed = True
-        self._writer.close()
+        self._transport.close()
         try:
-            await asyncio.wait_for(self._writer.wait_closed(), _CLOSE_GRACE)
+            await asyncio.wait_for(self._protocol.wait_closed(), _CLOSE_GRACE)
         except (asyncio.TimeoutError, OSError):
-            self._writer.transport.abort()
+            self._transport.abort()
 
     def _abort(self) -> None:
         self._closed = True
-        self._writer.transport.abort()
+        self._transport.abort()
 
 
 async def connect(
@@ -158,7 +164,7 @@ async def connect(
         reader, writer = await asyncio.open_connection(host, port, limit=_STREAM_LIMIT)
         streams.append(writer)
         await client_handshake(reader, writer, token)
-        return TCPComm(reader, writer, _peer_name(writer), limits)
+        return await _upgrade(reader, writer, limits)
 
     try:
         return await asyncio.wait_for(open_and_authenticate(), timeout)
@@ -253,7 +259,7 @@ class Listener:
             level = logging.WARNING if isinstance(exc, ConnectionError) else logging.INFO
             logger.log(level, "rejected connection from %s: %s", peer, _describe(exc))
             return
-        comm = TCPComm(reader, writer, peer, self._limits)
+        comm = await _upgrade(reader, writer, self._limits)
         self._comms.add(comm)
         try:
             await self._handler(comm)
