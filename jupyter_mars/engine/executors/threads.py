@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import collections
 import itertools
-import sys
 import threading
 import time
 from typing import Any
@@ -37,6 +36,7 @@ from jupyter_mars.engine.scheduler.instructions import (
     Release,
 )
 from jupyter_mars.engine.scheduler.state import SchedulerState
+from jupyter_mars.engine.sizeof import sizeof
 
 RETRIABLE = (MemoryError, ConnectionError, TimeoutError)
 SERIAL_BELOW_SECONDS = 200e-6
@@ -57,13 +57,6 @@ class JobHandle:
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.done.wait(timeout)
-
-
-def _nbytes(value: Any) -> int:
-    nbytes = getattr(value, "nbytes", None)
-    if isinstance(nbytes, int):
-        return nbytes
-    return sys.getsizeof(value)
 
 
 class ThreadRuntime:
@@ -294,7 +287,7 @@ class ThreadRuntime:
             self.shapes[key] = shape
         self._tasks.pop(key, None)
         job.n_done += 1
-        self._handle(TaskFinished(stimulus_id="task-finished", key=key, nbytes=_nbytes(value)))
+        self._handle(TaskFinished(stimulus_id="task-finished", key=key, nbytes=sizeof(value)))
 
     # Tasks much shorter than a thread hand-off run faster on one thread than on several
     # contending for the lock and the GIL; longer ones (NumPy releases the GIL) run on all.

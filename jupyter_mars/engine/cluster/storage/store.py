@@ -32,10 +32,10 @@ from typing import Any
 from jupyter_mars.engine.cluster.storage import admission
 from jupyter_mars.engine.cluster.storage.entry import Entry, State
 from jupyter_mars.engine.cluster.storage.errors import chunk_lost
-from jupyter_mars.engine.cluster.storage.sizeof import sizeof
 from jupyter_mars.engine.cluster.storage.spill_dirs import SpillDirs
 from jupyter_mars.engine.cluster.storage.spill_file import read_value, remove_file, write_value
 from jupyter_mars.engine.graph import Key
+from jupyter_mars.engine.sizeof import sizeof
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""How many bytes a chunk value holds, for the store's memory accounting.
+"""How many bytes a chunk value holds, for memory accounting (runtimes and the store).
 
 The store decides what to spill from these figures, so they must follow the memory a
 value pins, not the size of its Python wrapper: ``sys.getsizeof`` of an ndarray view or
