@@ -104,12 +104,28 @@ def _collect_refs(args: tuple[Any, ...] | list[Any], out: set[Key]) -> None:
             _collect_refs(tuple(arg.values()), out)
 
 
+FAILED_KEY = "mars_failed_key"
+"""Attribute set on an exception raised by a task inlined into another (fused, or part of
+a subgraph): the key of that inner task, which names the operator that failed."""
+
+
+def failed_key(error: BaseException, outer: Key | None) -> Key | None:
+    """The key of the task that raised ``error`` in the task ``outer``."""
+    return getattr(error, FAILED_KEY, outer)
+
+
 def _resolve(arg: Any, data: Mapping[Key, Any]) -> Any:
     cls = type(arg)
     if cls is Ref:
         return data[arg.key]
     if cls is Task:
-        return execute_task(arg, data)
+        try:
+            return execute_task(arg, data)
+        except Exception as exc:
+            # the innermost inlined task that raised is the one to name
+            if not hasattr(exc, FAILED_KEY):
+                setattr(exc, FAILED_KEY, arg.key)
+            raise
     if cls is list:
         return [_resolve(a, data) for a in arg]
     if cls is tuple:

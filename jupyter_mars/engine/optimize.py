@@ -11,36 +11,37 @@ combines, concatenations) are not fused into, so their inputs still run in paral
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from jupyter_mars.engine.graph import Graph, Key, Ref, Task, toposort
 
 
-def _inline(arg: Any, key: Key, task: Task) -> Any:
+def _inline(arg: Any, built: dict[Key, Task]) -> Any:
     cls = type(arg)
     if cls is Ref:
-        return task if arg.key == key else arg
+        return built.get(arg.key, arg)
     if cls is Task:
-        return _replace_ref(arg, key, task)
+        return _substitute(arg, built)
     if cls is list:
-        return [_inline(a, key, task) for a in arg]
+        return [_inline(a, built) for a in arg]
     if cls is tuple:
-        return tuple(_inline(a, key, task) for a in arg)
+        return tuple(_inline(a, built) for a in arg)
     if cls is dict:
-        return {k: _inline(v, key, task) for k, v in arg.items()}
+        return {k: _inline(v, built) for k, v in arg.items()}
     return arg
 
 
-def _replace_ref(consumer: Task, key: Key, producer: Task) -> Task:
-    args = tuple([_inline(a, key, producer) for a in consumer.args])
-    kwargs = (
-        {k: _inline(v, key, producer) for k, v in consumer.kwargs.items()}
-        if consumer.kwargs
-        else None
-    )
-    deps = (consumer.dependencies - {key}) | producer.dependencies
-    return Task(consumer.key, consumer.func, args, kwargs, consumer.blockwise, deps)
+def _substitute(consumer: Task, built: dict[Key, Task]) -> Task:
+    """``consumer`` with its ``Ref`` to each key of ``built`` replaced by that task."""
+    args = tuple([_inline(a, built) for a in consumer.args])
+    kwargs = {k: _inline(v, built) for k, v in consumer.kwargs.items()} if consumer.kwargs else None
+    deps = set(consumer.dependencies)
+    for key, producer in built.items():
+        if key in deps:
+            deps.discard(key)
+            deps.update(producer.dependencies)
+    return Task(consumer.key, consumer.func, args, kwargs, consumer.blockwise, frozenset(deps))
 
 
 def fuse(graph: Graph, keep: Collection[Key], order: list[Key] | None = None) -> Graph:
@@ -48,26 +49,121 @@ def fuse(graph: Graph, keep: Collection[Key], order: list[Key] | None = None) ->
 
     ``order`` is a topological order of ``graph`` when the caller has one already.
     """
+
+    def parallel_kept(consumer: Key, producer: Key) -> bool:
+        task = graph[consumer]
+        return task.blockwise or len(task.dependencies) == 1
+
+    return _inline_single_readers(graph, keep, parallel_kept, order)
+
+
+SUBGRAPHS_PER_CORE = 8
+"""Subgraphs ``coarsen`` splits a graph into at least, per core, for load balance."""
+
+
+MAX_NESTING = 32
+"""Deepest a subgraph nests: a long chain of fan-in tasks (a scan, say) is cut into
+several subgraphs, since running and pickling a nested task recurse once per level."""
+
+
+def subgraph_cap(n_tasks: int, n_cores: int) -> int:
+    """Largest subgraph (in tasks) for a graph of ``n_tasks`` run on ``n_cores`` cores.
+
+    >>> subgraph_cap(13336, 2), subgraph_cap(10, 2), subgraph_cap(100, 0)
+    (833, 1, 12)
+    """
+    return max(1, n_tasks // (SUBGRAPHS_PER_CORE * max(1, n_cores)))
+
+
+def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph, dict[Key, int]]:
+    """Inline every single-reader task into its reader, up to ``max_tasks`` tasks a subgraph.
+
+    For runtimes where each task costs a round trip: a cluster's supervisor spends a few
+    hundred microseconds on every task it places (an RPC, pickling, the scheduler core),
+    far more than a small chunk takes. Fan-in readers are inlined into too, unlike
+    ``fuse``: the per-chunk steps of a reduction go with their combine subtree, the chunks
+    of a panel with its concatenation. The worker that gets such a subgraph runs it
+    depth-first in one slot, each intermediate freed as soon as its reader has it, and the
+    supervisor's work scales with subgraphs, not chunks. The cap keeps enough subgraphs to
+    occupy every core (``subgraph_cap``).
+
+    Returns the coarse graph (a subgraph keeps the key of its root, the task whose result
+    leaves it) and, for each of its keys, how many tasks of ``graph`` it stands for.
+
+    >>> import operator
+    >>> g = {
+    ...     "a": Task("a", int, (1,)),
+    ...     "b": Task("b", int, (2,)),
+    ...     "c": Task("c", operator.add, (Ref("a"), Ref("b"))),
+    ... }
+    >>> coarse, weights = coarsen(g, keep={"c"}, max_tasks=3)
+    >>> sorted(coarse), weights
+    (['c'], {'c': 3})
+    >>> coarsen(g, keep={"c"}, max_tasks=2)[1]
+    {'b': 1, 'c': 2}
+    """
+    weights = dict.fromkeys(graph, 1)
+    depths: dict[Key, int] = {}
+    """Key -> how deep its subgraph nests (running it recurses once per level)."""
+    if max_tasks <= 1:
+        return graph, weights
+
+    def fits(consumer: Key, producer: Key) -> bool:
+        if weights[consumer] + weights[producer] > max_tasks:
+            return False
+        if depths.get(producer, 0) >= MAX_NESTING:
+            return False
+        weights[consumer] += weights.pop(producer)
+        depths[consumer] = max(depths.get(consumer, 0), depths.pop(producer, 0) + 1)
+        return True
+
+    return _inline_single_readers(graph, keep, fits), weights
+
+
+def _inline_single_readers(
+    graph: Graph,
+    keep: Collection[Key],
+    accept: Callable[[Key, Key], bool],
+    order: list[Key] | None = None,
+) -> Graph:
+    """Inline each producer read by one task only, when ``accept(reader, producer)``.
+
+    First decides, then builds each remaining task once with what it absorbed nested in
+    it: rebuilding a reader at every step would cost quadratic time on large subgraphs.
+    """
     consumers: dict[Key, list[Key]] = {}
     for key, task in graph.items():
         for dep in task.dependencies:
             consumers.setdefault(dep, []).append(key)
-    out = dict(graph)
-    # producers before consumers, so a chain a -> b -> c becomes c(b(a)) step by step
+    absorbed: dict[Key, list[Key]] = {}
+    """Task -> the producers inlined straight into it (it holds their ``Ref``)."""
+    inlined: set[Key] = set()
+    reader_of: dict[Key, Key] = {}
+    """Producer -> the task its ``Ref`` is in (its only reader in ``graph``)."""
+    # producers before consumers, so a chain a -> b -> c becomes c(b(a))
     for key in toposort(graph) if order is None else order:
         readers = consumers.get(key)
         if key in keep or readers is None or len(readers) != 1:
             continue
+        # ``readers`` names the task the reader became part of; inlining never changes
+        # how many readers a key has, so its first and only reader holds its ``Ref``
         target = readers[0]
-        consumer = out[target]
-        if not (consumer.blockwise or len(consumer.dependencies) == 1):
+        if not accept(target, key):
             continue
-        producer = out.pop(key)
-        fused = _replace_ref(consumer, key, producer)
-        out[target] = fused
-        # the producer's own inputs are now read by the consumer instead
-        for dep in producer.dependencies:
+        inlined.add(key)
+        absorbed.setdefault(reader_of.get(key, target), []).append(key)
+        # the producer's own inputs are now read by the target instead
+        for dep in graph[key].dependencies:
             readers_of_dep = consumers.get(dep)
             if readers_of_dep is not None:
+                if dep not in reader_of and len(readers_of_dep) == 1:
+                    reader_of[dep] = key
                 consumers[dep] = [target if r == key else r for r in readers_of_dep]
-    return out
+
+    def build(key: Key) -> Task:
+        children = absorbed.get(key)
+        if not children:
+            return graph[key]
+        return _substitute(graph[key], {child: build(child) for child in children})
+
+    return {key: build(key) for key in graph if key not in inlined}

@@ -19,7 +19,7 @@ import numpy as np
 
 from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.future import ExecutionFuture, Progress
-from jupyter_mars.engine.graph import Key
+from jupyter_mars.engine.graph import Key, failed_key
 from jupyter_mars.engine.node import Node, Tiled, op_name_of
 from jupyter_mars.engine.plan import plan_stages
 from jupyter_mars.engine.progressbar import TextProgressBar
@@ -73,7 +73,7 @@ class EngineSession:
                 progress.add_job(job)
                 self._wait(job, progress, bar)
                 if job.error is not None:
-                    raise _annotate(job.error, job.failed_key)
+                    raise _annotate(job.error, failed_key(job.error, job.failed_key))
                 stage_holds.append(stage.outputs)
                 shapes = {
                     k: self.runtime.shapes[k] for k in stage.outputs if k in self.runtime.shapes

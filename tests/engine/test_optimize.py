@@ -1,7 +1,10 @@
 import operator
 
-from jupyter_mars.engine.graph import Ref, Task, get_sync
-from jupyter_mars.engine.optimize import fuse
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jupyter_mars.engine.graph import Ref, Task, get_sync, toposort
+from jupyter_mars.engine.optimize import MAX_NESTING, coarsen, fuse, subgraph_cap
 
 
 def _chain():
@@ -49,3 +52,93 @@ def test_fuse_inlines_every_input_of_a_blockwise_task():
     fused = fuse(g, keep={"s"})
     assert list(fused) == ["s"]
     assert get_sync(fused, ["s"]) == [3]
+
+
+# ---- coarsen: subgraphs for runtimes where each task costs a round trip ---------------------
+
+
+def _tree(n_leaves: int, fan_in: int = 4) -> dict:
+    """Leaves ``("leaf", i) = i`` summed ``fan_in`` at a time up to ``("sum", 0, 0)``."""
+    g = {("leaf", i): Task(("leaf", i), int, (i,)) for i in range(n_leaves)}
+    level, keys = 0, list(g)
+    while len(keys) > 1 or level == 0:
+        parents = []
+        for j in range(0, len(keys), fan_in):
+            key = ("sum", level, j // fan_in)
+            g[key] = Task(key, lambda *xs: sum(xs), tuple(Ref(k) for k in keys[j : j + fan_in]))
+            parents.append(key)
+        keys, level = parents, level + 1
+    return g
+
+
+def _nesting(arg) -> int:
+    if type(arg) is Task:
+        return 1 + max((_nesting(a) for a in arg.args), default=0)
+    if type(arg) in (list, tuple):
+        return max((_nesting(a) for a in arg), default=0)
+    return 0
+
+
+def test_coarsen_turns_a_reduction_tree_into_few_subgraphs():
+    g = _tree(1000)
+    root = toposort(g)[-1]
+    coarse, weights = coarsen(g, keep={root}, max_tasks=subgraph_cap(len(g), 2))
+    assert len(coarse) < len(g) / 20
+    assert sum(weights.values()) == len(g)
+    assert max(weights.values()) <= subgraph_cap(len(g), 2)
+    assert get_sync(coarse, [root]) == get_sync(g, [root]) == [sum(range(1000))]
+
+
+def test_coarsen_keeps_kept_and_shared_keys_as_tasks():
+    g = _chain()
+    g["d"] = Task("d", operator.neg, (Ref("b"),))
+    coarse, weights = coarsen(g, keep={"c", "d"}, max_tasks=100)
+    assert set(coarse) == {"b", "c", "d"}  # b has two readers
+    assert weights == {"b": 2, "c": 1, "d": 1}
+    assert get_sync(coarse, ["c", "d"]) == [8, -4]
+
+
+def test_coarsen_with_a_cap_of_one_changes_nothing():
+    g = _tree(10)
+    coarse, weights = coarsen(g, keep=set(), max_tasks=1)
+    assert coarse == g
+    assert set(weights.values()) == {1}
+
+
+def test_coarsen_cuts_long_chains_of_fan_in_tasks():
+    # a scan: each step reads its own chunk and the step before, so nesting grows by one
+    # per step; running or pickling it recurses once per level
+    g = {("x", i): Task(("x", i), int, (i,)) for i in range(200)}
+    g[("scan", 0)] = Task(("scan", 0), int, (Ref(("x", 0)),))
+    for i in range(1, 200):
+        g[("scan", i)] = Task(("scan", i), operator.add, (Ref(("scan", i - 1)), Ref(("x", i))))
+    coarse, weights = coarsen(g, keep={("scan", 199)}, max_tasks=10_000)
+    assert max(_nesting(t) for t in coarse.values()) <= MAX_NESTING + 2
+    assert len(coarse) > 1
+    assert get_sync(coarse, [("scan", 199)]) == [sum(range(200))]
+
+
+@st.composite
+def _dags(draw):
+    """Random DAGs: node i adds up some earlier nodes plus i."""
+    n = draw(st.integers(1, 40))
+    g = {}
+    for i in range(n):
+        deps = draw(st.sets(st.integers(0, i - 1), max_size=3)) if i else set()
+        g[i] = Task(i, lambda i, *xs: i + sum(xs), (i, *(Ref(d) for d in sorted(deps))))
+    keep = draw(st.sets(st.sampled_from(range(n)), min_size=1, max_size=3))
+    return g, keep, draw(st.integers(1, 50))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_dags())
+def test_coarsened_graphs_compute_the_same_results(case):
+    g, keep, cap = case
+    coarse, weights = coarsen(g, keep=keep, max_tasks=cap)
+    assert keep <= set(coarse)
+    assert set(weights) == set(coarse)
+    assert sum(weights.values()) == len(g)
+    assert all(w <= max(cap, 1) for w in weights.values())
+    # every dependency of a subgraph is a task of the coarse graph
+    assert all(d in coarse for t in coarse.values() for d in t.dependencies)
+    assert get_sync(coarse, sorted(keep)) == get_sync(g, sorted(keep))

@@ -39,8 +39,11 @@ def choose_worker(
     workers: Iterable[W],
     locations: Mapping[Key, str],
     sizes: Mapping[Key, int],
+    replicas: Mapping[Key, Iterable[str]] | None = None,
 ) -> W | None:
     """The worker with a free slot that holds most input bytes; None when all are busy.
+
+    ``replicas`` names, by key, the workers that keep a copy of a chunk besides its holder.
 
     >>> a, b = WorkerSlots("a:1", 1, order=0), WorkerSlots("b:1", 1, order=1)
     >>> choose_worker(["x"], [a, b], {"x": "b:1"}, {"x": 8}).address
@@ -48,12 +51,20 @@ def choose_worker(
     >>> b.running = 1
     >>> choose_worker(["x"], [a, b], {"x": "b:1"}, {"x": 8}).address
     'a:1'
+    >>> b.running = 0
+    >>> choose_worker(["x", "y"], [a, b], {"x": "b:1", "y": "b:1"}, {"x": 8, "y": 8},
+    ...               {"x": ["a:1"], "y": ["a:1"]}).address  # a tie, then the least busy
+    'b:1'
     """
     local_bytes: dict[str, int] = {}
     for dep in dependencies:
         where = locations.get(dep)
-        if where is not None:
-            local_bytes[where] = local_bytes.get(where, 0) + sizes.get(dep, 0)
+        if where is None:
+            continue
+        nbytes = sizes.get(dep, 0)
+        local_bytes[where] = local_bytes.get(where, 0) + nbytes
+        for copy in replicas.get(dep, ()) if replicas else ():
+            local_bytes[copy] = local_bytes.get(copy, 0) + nbytes
     best: W | None = None
     best_score: tuple[int, int, int] | None = None
     for worker in workers:

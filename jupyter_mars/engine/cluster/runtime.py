@@ -27,11 +27,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from jupyter_mars.engine.cluster import losses
+from jupyter_mars.engine.cluster.followers import followers
 from jupyter_mars.engine.cluster.lineage import Lineage
 from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task
+from jupyter_mars.engine.optimize import coarsen, subgraph_cap
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
@@ -98,10 +100,13 @@ class ClusterRuntime:
         self.shapes: dict[Key, tuple[int, ...]] = {}
         self.locations: dict[Key, str] = {}
         self.sizes: dict[Key, int] = {}
+        self.replicas: dict[Key, set[str]] = {}
+        """Key -> workers that keep a copy of it (fetched for a task), besides its holder."""
         self.workers: dict[str, WorkerConnection] = {}
         self.lineage = Lineage()
-        self._owners: dict[Key, JobHandle] = {}
-        """Key -> the job whose progress counts it (its first submitter still running)."""
+        self._owners: dict[Key, tuple[JobHandle, int]] = {}
+        """Key -> the job whose progress counts it (its first submitter still running), and
+        how many of the job's chunk tasks its subgraph stands for."""
         self._jobs: dict[str, JobHandle] = {}
         self._job_keys: dict[str, tuple[Key, ...]] = {}
         """Live job -> the keys of its graph, checked for pruning when it ends."""
@@ -112,6 +117,10 @@ class ClusterRuntime:
         self._waiters: dict[Key, list[asyncio.Future[None]]] = {}
         """Key -> fetches waiting for it to be recomputed."""
         self._pending: collections.deque[Key] = collections.deque()
+        self._followers: dict[Key, Key] = {}
+        """Key -> the task sent along with it, run right after it on the same worker."""
+        self._prefinished: dict[Key, tuple[WorkerConnection, dict[str, Any]]] = {}
+        """Followers that ran before the core asked for them: where, and their figures."""
         self._order = itertools.count()
         self._background: set[asyncio.Future[Any]] = set()
         self._closed = False
@@ -201,17 +210,24 @@ class ClusterRuntime:
         outputs: tuple[Key, ...],
         priorities: dict[Key, int],
     ) -> None:
+        # Subgraphs instead of chunk tasks: a task the core knows already (another job's)
+        # stays a task of its own, since other tasks may read it.
+        known = [k for k in graph if self.core.task_state(k) is not None]
+        n_cores = sum(w.n_cpu for w in self.workers.values())
+        graph, weights = coarsen(graph, {*outputs, *known}, subgraph_cap(len(graph), n_cores))
+        self._followers.update(followers(graph, known))
         self._jobs[job.job_id] = job
         self._job_keys[job.job_id] = tuple(graph)
         for key, task in graph.items():
             self.lineage.add(task)
-            self._owners.setdefault(key, job)
+            if key not in self._owners:
+                self._owners[key] = (job, weights[key])
         event = GraphSubmitted(
             stimulus_id=f"submit-{job.job_id}",
             job_id=job.job_id,
             dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
             outputs=outputs,
-            priorities=priorities,
+            priorities={k: priorities[k] for k in graph if k in priorities},
         )
         try:
             instructions = self.core.handle(event)
@@ -245,6 +261,9 @@ class ClusterRuntime:
                 if worker is not None:
                     worker.keys.discard(key)
                     deletes.setdefault(worker.address, []).append(key)
+                for address in self.replicas.pop(key, ()):
+                    if address in self.workers:
+                        deletes.setdefault(address, []).append(key)
             elif isinstance(inst, JobFinished):
                 maybe_forgotten.extend(self._end_job(inst.job_id, None, None))
             elif isinstance(inst, JobFailed):
@@ -283,11 +302,18 @@ class ClusterRuntime:
     ) -> tuple[Key, ...]:
         """Signal the job's end; return its graph's keys, which the core may have forgotten."""
         keys = self._job_keys.pop(job_id, ())
+        for k in keys:
+            self._followers.pop(k, None)
+            ran = self._prefinished.pop(k, None)
+            if ran is not None and self.locations.get(k) != ran[0].address:
+                # a follower's result nobody asked for in the end (the job was cancelled)
+                self._keep(asyncio.ensure_future(self._delete(ran[0], [k])))
         job = self._jobs.pop(job_id, None)
         if job is None:
             return keys
         for k in keys:
-            if self._owners.get(k) is job:
+            owner = self._owners.get(k)
+            if owner is not None and owner[0] is job:
                 del self._owners[k]
         job.failed_key = key
         job.error = error
@@ -298,7 +324,15 @@ class ClusterRuntime:
         task = self.lineage.tasks.get(key)
         if task is None or self._closed:
             return
-        worker = choose_worker(task.dependencies, self.workers.values(), self.locations, self.sizes)
+        ran = self._prefinished.pop(key, None)
+        if ran is not None and self.workers.get(ran[0].address) is ran[0]:
+            # it ran as a follower already: its result is there. Reported from the loop,
+            # not from inside the core's current decision.
+            self.loop.call_soon(self._follower_done, ran[0], key, ran[1])
+            return
+        worker = choose_worker(
+            task.dependencies, self.workers.values(), self.locations, self.sizes, self.replicas
+        )
         if worker is None:
             self._pending.append(key)
             return
@@ -312,14 +346,31 @@ class ClusterRuntime:
                 return
             self._dispatch(self._pending.popleft())
 
+    def _follower_done(self, worker: WorkerConnection, key: Key, reply: dict[str, Any]) -> None:
+        if self.workers.get(worker.address) is not worker:
+            self._dispatch(key)  # lost with its worker: run it again
+            return
+        self._handle(self._finished(worker, key, reply))
+        self._dispatch_pending()
+
+    def _follower_of(self, key: Key) -> tuple[Key, Task] | None:
+        follower = self._followers.get(key)
+        if follower is None or self.core.task_state(follower) != "waiting":
+            return None
+        task = self.lineage.tasks.get(follower)
+        return None if task is None else (follower, task)
+
     async def _run_on(self, worker: WorkerConnection, key: Key, task: Task) -> None:
         locations = {d: self.locations.get(d) for d in task.dependencies}
         event: SchedulerEvent
+        then = self._follower_of(key)
         try:
             if None in locations.values():
                 # an input was lost between the decision and now: retry once it is back
                 raise InputLost(f"an input of task {key!r} was lost with its worker")
-            reply = await worker.client.call("execute", key=key, task=task, locations=locations)
+            reply = await worker.client.call(
+                "execute", key=key, task=task, locations=locations, then=then
+            )
         except ConnectionError as exc:
             if key not in worker.tasks:
                 return  # the worker was given up meanwhile, and the task retried
@@ -344,21 +395,37 @@ class ClusterRuntime:
         else:
             if key not in worker.tasks:
                 return  # given up for dead meanwhile: the result is not trusted
-            self.locations[key] = worker.address
-            worker.keys.add(key)
-            self.sizes[key] = int(reply["nbytes"])
-            if reply.get("shape") is not None:
-                self.shapes[key] = tuple(reply["shape"])
-            self._deaths.pop(key, None)
-            self._recomputing.discard(key)
-            owner = self._owners.pop(key, None)
-            if owner is not None:
-                owner.n_done += 1
-            event = TaskFinished(stimulus_id="task-finished", key=key, nbytes=self.sizes[key])
+            for copied in reply.get("replicas", ()):
+                if copied in self.locations:  # else released meanwhile, and deleted there
+                    self.replicas.setdefault(copied, set()).add(worker.address)
+            if then is not None and reply.get("then") is not None:
+                self._ran_ahead(worker, then[0], reply["then"])
+            event = self._finished(worker, key, reply)
         worker.tasks.discard(key)
         worker.running -= 1
         self._handle(event)
         self._dispatch_pending()
+
+    def _ran_ahead(self, worker: WorkerConnection, key: Key, reply: dict[str, Any]) -> None:
+        """A follower ran: keep its figures for when the core asks for it, if it will."""
+        if self.core.task_state(key) == "waiting":
+            self._prefinished[key] = (worker, reply)
+        elif self.locations.get(key) != worker.address:  # its job ended meanwhile
+            self._keep(asyncio.ensure_future(self._delete(worker, [key])))
+
+    def _finished(self, worker: WorkerConnection, key: Key, reply: dict[str, Any]) -> TaskFinished:
+        """Record that ``worker`` holds the result of ``key``, as ``reply`` describes it."""
+        self.locations[key] = worker.address
+        worker.keys.add(key)
+        self.sizes[key] = int(reply["nbytes"])
+        if reply.get("shape") is not None:
+            self.shapes[key] = tuple(reply["shape"])
+        self._deaths.pop(key, None)
+        self._recomputing.discard(key)
+        owner = self._owners.pop(key, None)
+        if owner is not None:
+            owner[0].n_done += owner[1]
+        return TaskFinished(stimulus_id="task-finished", key=key, nbytes=self.sizes[key])
 
     async def _delete(self, worker: WorkerConnection, keys: list[Key]) -> None:
         try:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
 import cloudpickle
+import numpy as np
 
 Frame = bytes | bytearray | memoryview
 """One contiguous run of bytes on the wire."""
@@ -72,6 +73,21 @@ def loads(frames: Sequence[Frame]) -> Any:
     if not frames:
         raise ValueError("a pickled message has at least one frame")
     return pickle.loads(frames[0], buffers=frames[1:])
+
+
+_UNINITIALISED_FROM = 1 << 16
+"""Frames from this size up are allocated without zero-filling them."""
+
+
+def empty_frame(nbytes: int) -> Frame:
+    """A writable buffer of ``nbytes`` to receive a frame into.
+
+    ``bytearray(n)`` writes n zeros first, as much work again as receiving a large frame;
+    a NumPy byte buffer is not initialised, and arrays unpickled over it stay writable.
+    """
+    if nbytes < _UNINITIALISED_FROM:
+        return bytearray(nbytes)
+    return np.empty(nbytes, dtype=np.uint8).data
 
 
 def frame_nbytes(frame: Frame) -> int:

@@ -31,7 +31,6 @@ logger = logging.getLogger(__name__)
 MAX_GRAPH_BYTES = 1 << 31
 MAX_EVENT_WAIT = 10.0
 """Longest a progress-event request is held open, in seconds."""
-EVENT_POLL = 0.005
 EVENT_RATE = 10.0
 PIECE_HEADER = struct.Struct("<Q")
 
@@ -141,15 +140,23 @@ class ExecutionHandler(ApiHandler):
         wait = min(self._number("wait", 0.0), MAX_EVENT_WAIT)
         after = self._number("after", -1.0)
         start = time.monotonic()
+        ended = None if execution.future is None else asyncio.wrap_future(execution.future)
+        if ended is not None:
+            # its error is the execution's, reported by the model: nothing to log here
+            ended.add_done_callback(lambda f: f.cancelled() or f.exception())
         while execution.state in ("running", "cancelling"):
-            elapsed = time.monotonic() - start
-            if elapsed >= wait:
+            remaining = wait - (time.monotonic() - start)
+            if remaining <= 0:
                 break
-            # progress events at most EVENT_RATE per second: a graph of many tiny tasks
-            # must not turn into a request per task
-            if elapsed >= 1 / EVENT_RATE and execution.progress.fraction() > after:
+            # Progress events at most EVENT_RATE per second: a graph of many tiny tasks
+            # must not turn into a request per task. The end wakes this at once.
+            step = min(remaining, 1 / EVENT_RATE)
+            if ended is None:
+                await asyncio.sleep(step)
+            else:
+                await asyncio.wait({ended}, timeout=step)  # never cancels the execution
+            if execution.progress.fraction() > after:
                 break
-            await asyncio.sleep(EVENT_POLL)
         self.send(execution.model(session.engine.executed))
 
     def _number(self, name: str, default: float) -> float:

@@ -28,9 +28,13 @@ from jupyter_mars.engine.cluster.resources import ResourceMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
 from jupyter_mars.engine.cluster.storage.admission import process_rss
+from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
 from jupyter_mars.engine.graph import Key, Task, execute_task
 
 logger = logging.getLogger(__name__)
+
+REPLICA_SHARE = 0.25
+"""Share of ``--cache-mem`` that copies of peers' chunks may take."""
 
 INLINE_BELOW_SECONDS = 200e-6
 """Tasks shorter than this on average run on the event loop's thread."""
@@ -71,6 +75,10 @@ class WorkerServer:
         self._epoch = 0
         """Bumped by ``reset``: results of tasks started before it are not kept."""
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
+        self.replicas = ReplicaCache(int(cache_bytes * REPLICA_SHARE))
+        """Copies of peers' chunks read by tasks here, for the next task that reads them."""
+        self._fetching: dict[Key, asyncio.Future[Any]] = {}
+        """Keys being fetched from peers right now, for other tasks that need them too."""
         self.address = ""
         self.running = 0
         self._pool = ThreadPoolExecutor(max_workers=n_cpu, thread_name_prefix="mars-slot")
@@ -161,7 +169,12 @@ class WorkerServer:
     async def _heartbeats(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat_interval)
-            figures = {**self._meter.sample(), "store": self.store.info(), "running": self.running}
+            figures = {
+                **self._meter.sample(),
+                "store": self.store.info(),
+                "replicas": self._replica_info(),
+                "running": self.running,
+            }
             # in parallel, each bounded: a supervisor whose host is down must not delay the
             # heartbeats of the others past their timeout
             await asyncio.gather(*(self._heartbeat(a, figures) for a in self.supervisors))
@@ -181,36 +194,69 @@ class WorkerServer:
 
     # ---- RPC handlers ---------------------------------------------------------------------
 
-    async def execute(self, key: Key, task: Task, locations: dict[Key, str | None]) -> Any:
+    async def execute(
+        self,
+        key: Key,
+        task: Task,
+        locations: dict[Key, str | None],
+        then: tuple[Key, Task] | None = None,
+    ) -> Any:
+        """Run ``task`` and keep its result under ``key``.
+
+        ``then`` is a follower: a task that reads only this one's result, run right after
+        it in the same slot, so that it costs the supervisor no round trip of its own. Its
+        result is kept too and reported under ``"then"``; if it fails, ``"then"`` is None
+        and the supervisor runs it the usual way, where its error is reported.
+        """
         epoch = self._epoch
         pinned: list[Key] = []
-        loop = asyncio.get_running_loop()
         self.running += 1
         try:
-            data = await self._gather_inputs(task, locations, pinned)
+            data, copied = await self._gather_inputs(task, locations, pinned)
             await self._admit(sum(sizeof(v) for v in data.values()))
-            if self._in_pool == 0 and self._task_seconds < INLINE_BELOW_SECONDS:
-                # tiny tasks run on this thread: a hop to a slot thread and back costs more
-                # than they do. Only while no slot thread computes, so that the busy cores
-                # stay within --n-cpu.
-                value = self._timed(task, data)
-            else:
-                self._in_pool += 1
-                try:
-                    value = await loop.run_in_executor(self._pool, self._timed, task, data)
-                finally:
-                    self._in_pool -= 1
+            value = await self._run(task, data)
             del data
-            if epoch == self._epoch:
-                if self.store.has_room(sizeof(value)):
-                    self.store.put(key, value)
-                else:  # storing spills to disk: off the event loop
-                    await loop.run_in_executor(None, self.store.put, key, value)
-            # else: a reset came while it ran; the supervisor that asked for it is gone
+            await self._keep(epoch, key, value)
+            reply = {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}
+            if then is not None:
+                reply["then"] = await self._run_follower(epoch, key, value, *then)
         finally:
             self.running -= 1
             for dep in pinned:
                 self.store.unpin(dep)
+        reply["replicas"] = copied
+        return reply
+
+    async def _run(self, task: Task, data: dict[Key, Any]) -> Any:
+        if self._in_pool == 0 and self._task_seconds < INLINE_BELOW_SECONDS:
+            # tiny tasks run on this thread: a hop to a slot thread and back costs more than
+            # they do. Only while no slot thread computes, so that the busy cores stay
+            # within --n-cpu.
+            return self._timed(task, data)
+        self._in_pool += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, self._timed, task, data)
+        finally:
+            self._in_pool -= 1
+
+    async def _keep(self, epoch: int, key: Key, value: Any) -> None:
+        if epoch != self._epoch:
+            return  # a reset came while it ran; the supervisor that asked for it is gone
+        if self.store.has_room(sizeof(value)):
+            self.store.put(key, value)
+        else:  # storing spills to disk: off the event loop
+            await asyncio.get_running_loop().run_in_executor(None, self.store.put, key, value)
+
+    async def _run_follower(
+        self, epoch: int, input_key: Key, input_value: Any, key: Key, task: Task
+    ) -> dict[str, Any] | None:
+        try:
+            value = await self._run(task, {input_key: input_value})
+        except Exception:  # noqa: BLE001 - run again by the supervisor, which reports it
+            logger.debug("follower %r of %r failed here", key, input_key, exc_info=True)
+            return None
+        await self._keep(epoch, key, value)
         return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}
 
     def _timed(self, task: Task, data: dict[Key, Any]) -> Any:
@@ -221,9 +267,11 @@ class WorkerServer:
 
     async def _gather_inputs(
         self, task: Task, locations: dict[Key, str | None], pinned: list[Key]
-    ) -> dict[Key, Any]:
+    ) -> tuple[dict[Key, Any], list[Key]]:
+        """The task's inputs, and the keys of those newly copied from peers."""
         data: dict[Key, Any] = {}
         remote: dict[str, list[Key]] = {}
+        fetched_elsewhere: list[tuple[Key, asyncio.Future[Any]]] = []
         loop = asyncio.get_running_loop()
         for dep in task.dependencies:
             if dep in self.store:
@@ -234,19 +282,47 @@ class WorkerServer:
                 data[dep] = (
                     value if found else await loop.run_in_executor(None, self.store.get, dep)
                 )
-                continue
-            where = locations.get(dep)
-            if where is None or where == self.address:
-                # a connection-type error: the supervisor retries once the chunk is back
-                raise InputLost(f"input chunk {dep!r} is not held by any worker")
-            remote.setdefault(where, []).append(dep)
-        if remote:
-            fetched = await asyncio.gather(
+            elif dep in self.replicas:
+                data[dep] = self.replicas.get(dep)
+            elif dep in self._fetching:  # another task here is fetching it right now
+                fetched_elsewhere.append((dep, self._fetching[dep]))
+            else:
+                where = locations.get(dep)
+                if where is None or where == self.address:
+                    # a connection-type error: the supervisor retries once the chunk is back
+                    raise InputLost(f"input chunk {dep!r} is not held by any worker")
+                remote.setdefault(where, []).append(dep)
+        copied = await self._fetch_remote(remote, data) if remote else []
+        for dep, future in fetched_elsewhere:
+            data[dep] = await future
+        return data, copied
+
+    async def _fetch_remote(self, remote: dict[str, list[Key]], data: dict[Key, Any]) -> list[Key]:
+        """Fetch ``remote`` (peer -> keys) into ``data``, keeping copies for later tasks."""
+        loop = asyncio.get_running_loop()
+        futures = {k: loop.create_future() for keys in remote.values() for k in keys}
+        self._fetching.update(futures)
+        try:
+            parts = await asyncio.gather(
                 *(self._peer(addr).call("get_data", keys=keys) for addr, keys in remote.items())
             )
-            for part in fetched:
-                data.update(part)
-        return data
+        except BaseException as exc:
+            for future in futures.values():
+                future.set_exception(exc)
+                future.exception()  # whoever waits on it is told; nobody else needs to be
+            raise
+        finally:
+            for key in futures:
+                del self._fetching[key]
+        copied = []
+        for part in parts:
+            for key, value in part.items():
+                data[key] = value
+                futures[key].set_result(value)
+                self.replicas.put(key, value)
+                if key in self.replicas:
+                    copied.append(key)
+        return copied
 
     async def _admit(self, input_bytes: int) -> None:
         """Wait until a result about the size of the inputs fits within ``--phy-mem``.
@@ -283,11 +359,17 @@ class WorkerServer:
         if missing:
             raise KeyError(f"chunks not held by worker {self.address}: {missing!r}")
         loop = asyncio.get_running_loop()
-        return {k: await loop.run_in_executor(None, self.store.get, k) for k in keys}
+        data = {}
+        for key in keys:
+            found, value = self.store.peek(key)
+            # a spilled chunk is read back from disk: off the event loop
+            data[key] = value if found else await loop.run_in_executor(None, self.store.get, key)
+        return data
 
     async def delete_data(self, keys: list[Key]) -> None:
         for key in keys:
             self.store.delete(key)
+            self.replicas.discard(key)
 
     async def reset(self) -> int:
         """Drop every chunk: a supervisor that took over knows none of them."""
@@ -295,6 +377,7 @@ class WorkerServer:
         keys = self.store.keys()
         for key in keys:
             self.store.delete(key)
+        self.replicas.clear()
         return len(keys)
 
     async def info(self) -> dict[str, Any]:
@@ -304,5 +387,9 @@ class WorkerServer:
             "cuda_devices": self.cuda_devices,
             "running": self.running,
             "store": self.store.info(),
+            "replicas": self._replica_info(),
             **self._meter.sample(),
         }
+
+    def _replica_info(self) -> dict[str, int]:
+        return {"count": len(self.replicas), "bytes": self.replicas.nbytes}

@@ -205,3 +205,30 @@ def test_cancel_frees_every_chunk_of_the_execution(cluster, remote):
     time.sleep(0.4)
     assert future.cancel()
     assert _settled(cluster) <= baseline
+
+
+def test_errors_inside_a_subgraph_name_the_operator_that_raised(remote):
+    x = mt.tensor(np.arange(400), chunk_size=10)
+    with pytest.raises(ValueError, match="bad chunk on the cluster") as info:
+        mt.elemwise(failing_kernel, x, dtype=np.int64).sum().execute()
+    notes = " ".join(getattr(info.value, "__notes__", []))
+    assert "failing_kernel" in notes or sys.version_info < (3, 11)
+
+
+def _replicas(cluster):
+    return sum(
+        w["resources"].get("replicas", {}).get("count", 0)
+        for w in cluster.http().json("GET", "/api/v1/workers")
+    )
+
+
+def test_copies_of_peer_chunks_are_reused_and_deleted_with_the_chunk(cluster, remote):
+    data = np.random.default_rng(0).random((400, 400))
+    a = mt.tensor(data, chunk_size=100).execute()
+    b = (a @ a.T).execute()  # every panel reads chunks held by both workers
+    np.testing.assert_allclose(b.fetch(), data @ data.T)
+    # copies of a's chunks stay while a is held (intermediates' copies go with them)
+    assert _wait_until(lambda: _replicas(cluster) > 0)
+    del a, b
+    gc.collect()
+    assert _wait_until(lambda: _replicas(cluster) == 0)

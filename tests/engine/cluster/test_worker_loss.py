@@ -157,7 +157,13 @@ class FakeWorker:
         assert op == "info"
         return {}
 
-    async def execute(self, key: Key, task: Task, locations: dict[Key, str | None]) -> Any:
+    async def execute(
+        self,
+        key: Key,
+        task: Task,
+        locations: dict[Key, str | None],
+        then: tuple[Key, Task] | None = None,
+    ) -> Any:
         self.attempts.append(key)
         if self.gate is not None:
             await self.gate.wait()
@@ -171,7 +177,16 @@ class FakeWorker:
             data[dep] = holder.store[dep]
         value = execute_task(task, data)
         self.store[key] = value
-        return {"nbytes": value.nbytes, "shape": value.shape}
+        reply = {"nbytes": value.nbytes, "shape": value.shape}
+        if then is not None:  # the follower runs right after, as on a real worker
+            self.attempts.append(then[0])
+            try:
+                follower = self.store[then[0]] = execute_task(then[1], {key: value})
+            except Exception:  # noqa: BLE001 - the supervisor runs it again and reports it
+                reply["then"] = None
+            else:
+                reply["then"] = {"nbytes": follower.nbytes, "shape": follower.shape}
+        return reply
 
     async def close(self) -> None:
         pass
@@ -313,11 +328,13 @@ def test_task_that_kills_its_workers_fails_naming_it() -> None:
 
         for worker in workers.values():
 
-            async def execute(key: Key, task: Task, locations: Any, w: FakeWorker = worker) -> Any:
+            async def execute(
+                key: Key, task: Task, locations: Any, then: Any = None, w: FakeWorker = worker
+            ) -> Any:
                 if key[0].startswith("boom"):
                     w.dead = True
                     raise ConnectionError("connection lost before the reply")
-                return await FakeWorker.execute(w, key, task, locations)
+                return await FakeWorker.execute(w, key, task, locations, then)
 
             worker.execute = execute  # type: ignore[method-assign]
 

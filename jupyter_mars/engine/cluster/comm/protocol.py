@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from jupyter_mars.engine.cluster.comm.base import ProtocolError
 from jupyter_mars.engine.cluster.comm.frames import LENGTH, FrameLimits, parse_header
-from jupyter_mars.engine.cluster.serialize import Frame, frame_nbytes
+from jupyter_mars.engine.cluster.serialize import Frame, empty_frame, frame_nbytes
 
 _SCRATCH_SIZE = 2**16
 """Bytes read at once when no large frame is being received."""
@@ -157,7 +157,7 @@ class FrameProtocol(asyncio.BufferedProtocol):
         if self._frame is not None:
             self._frame = None
         while len(self._frames) < len(self._sizes):
-            frame = bytearray(self._sizes[len(self._frames)])
+            frame = empty_frame(self._sizes[len(self._frames)])
             self._frames.append(frame)
             if frame:
                 self._frame, self._filled = memoryview(frame), 0

@@ -20,7 +20,7 @@ import os
 import struct
 from typing import Any
 
-from jupyter_mars.engine.cluster.serialize import dumps, frame_nbytes, loads
+from jupyter_mars.engine.cluster.serialize import dumps, empty_frame, frame_nbytes, loads
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ def remove_file(path: str | None) -> None:
 
 def _read_exact(file: io.FileIO, size: int) -> memoryview:
     """Exactly ``size`` bytes from ``file`` into a new writable buffer; short is an error."""
-    view = memoryview(bytearray(size))
+    view = memoryview(empty_frame(size))
     filled = 0
     while filled < size:
         n = file.readinto(view[filled:])

@@ -1,0 +1,100 @@
+"""The supervisor's runtime with in-process workers: subgraphs, followers, progress."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+
+import numpy as np
+
+from jupyter_mars.engine.graph import Ref, Task
+from jupyter_mars.engine.scheduler.events import JobCancelled
+from tests.engine.cluster.test_worker_loss import fake_cluster, run_job, until
+
+
+def _reduction(n: int) -> dict:
+    """``n`` chunks of ones summed four at a time, like ``mt.ones(...).sum()``."""
+    g = {("ones", i): Task(("ones", i), np.ones, (3,)) for i in range(n)}
+    keys, level = list(g), 0
+    while len(keys) > 1:
+        parents = []
+        for j in range(0, len(keys), 4):
+            key = ("sum", level, j // 4)
+            g[key] = Task(
+                key, lambda *xs: np.sum(xs, axis=0), tuple(Ref(k) for k in keys[j : j + 4])
+            )
+            parents.append(key)
+        keys, level = parents, level + 1
+    return g
+
+
+def test_a_job_runs_as_subgraphs_and_counts_every_chunk_task() -> None:
+    async def main() -> None:
+        runtime, workers = fake_cluster("a:1", "b:1")
+        graph = _reduction(400)
+        root = ("sum", 4, 0)
+        job = run_job(runtime, graph, (root,))
+        await until(job.done.is_set)
+        assert job.error is None
+        executed = sum(len(w.attempts) for w in workers.values())
+        assert executed < len(graph) / 10  # one RPC per subgraph, not per chunk
+        assert job.n_done == job.n_tasks == len(graph)
+        np.testing.assert_array_equal(await runtime.fetch(root), [400.0] * 3)
+        runtime.core.validate_state()
+
+    asyncio.run(main())
+
+
+def test_a_follower_runs_with_its_input_and_costs_no_call_of_its_own() -> None:
+    async def main() -> None:
+        runtime, workers = fake_cluster("a:1")
+        graph = {
+            "x": Task("x", np.arange, (4,)),
+            "y": Task("y", operator.neg, (Ref("x"),)),
+        }
+        job = run_job(runtime, graph, ("x", "y"))
+        await until(job.done.is_set)
+        assert job.error is None
+        assert workers["a:1"].attempts == ["x", "y"]  # y went along with x's call
+        np.testing.assert_array_equal(await runtime.fetch("y"), -np.arange(4))
+        assert runtime._prefinished == {}
+        runtime.core.validate_state()
+
+    asyncio.run(main())
+
+
+def test_a_failing_follower_runs_again_and_its_error_names_it() -> None:
+    async def main() -> None:
+        runtime, _ = fake_cluster("a:1")
+        graph = {
+            "x": Task("x", np.arange, (4,)),
+            "y": Task("y", operator.truediv, (Ref("x"), "not a number")),
+        }
+        job = run_job(runtime, graph, ("x", "y"))
+        await until(job.done.is_set)
+        assert isinstance(job.error, TypeError)
+        assert job.failed_key == "y"
+
+    asyncio.run(main())
+
+
+def test_a_follower_result_that_arrives_after_a_cancel_is_deleted() -> None:
+    async def main() -> None:
+        runtime, workers = fake_cluster("a:1")
+        worker = workers["a:1"]
+        worker.gate = asyncio.Event()  # x (and its follower) are in flight
+        graph = {
+            "x": Task("x", np.arange, (4,)),
+            "y": Task("y", operator.neg, (Ref("x"),)),
+        }
+        job = run_job(runtime, graph, ("x", "y"))
+        await until(lambda: worker.attempts == ["x"])
+        runtime._handle(JobCancelled(stimulus_id="test", job_id=job.job_id))
+        await until(job.done.is_set)
+        worker.gate.set()
+        await until(lambda: "y" in worker.attempts)
+        await until(lambda: not worker.store)
+        assert runtime._prefinished == {}
+        runtime.core.validate_state()
+
+    asyncio.run(main())
