@@ -16,7 +16,7 @@ from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.session import EngineSession
-from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.executable import Executable
 
 _default: Session | None = None
 _default_lock = threading.Lock()
@@ -65,7 +65,7 @@ class Session:
         data = [self._fetch(t.node) for t in targets]
         return data[0] if len(tensors) == 1 and len(targets) == 1 else data
 
-    def is_executed(self, tensor: Tensor) -> bool:
+    def is_executed(self, tensor: Executable) -> bool:
         raise NotImplementedError
 
     def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
@@ -120,7 +120,7 @@ class EmbeddedSession(Session):
     def _fetch(self, node: Node) -> Any:
         return self._engine.fetch(node)
 
-    def is_executed(self, tensor: Tensor) -> bool:
+    def is_executed(self, tensor: Executable) -> bool:
         return self._engine.is_executed(tensor.node)
 
     def _close(self) -> None:
@@ -130,15 +130,15 @@ class EmbeddedSession(Session):
         return f"<Session embedded n_cpu={self.n_cpu}>"
 
 
-def _flatten(items: Iterable[Any]) -> list[Tensor]:
-    out: list[Tensor] = []
+def _flatten(items: Iterable[Any]) -> list[Executable]:
+    out: list[Executable] = []
     for item in items:
         if isinstance(item, (list, tuple)):
             out.extend(_flatten(item))
-        elif isinstance(item, Tensor):
+        elif isinstance(item, Executable):
             out.append(item)
         else:
-            raise TypeError(f"execute() takes tensors, got {type(item).__name__}")
+            raise TypeError(f"execute() takes tensors and DataFrames, got {type(item).__name__}")
     return out
 
 
@@ -187,7 +187,7 @@ def fetch(*tensors: Any, session: Session | None = None) -> Any:
     return _session(session).fetch(*tensors)
 
 
-def executed_data(tensor: Tensor) -> Any:
+def executed_data(tensor: Executable) -> Any:
     """The data of ``tensor`` if the default session holds it, else None."""
     session = _default
     if session is None or not session.is_executed(tensor):

@@ -54,6 +54,12 @@ class Node:
     def __repr__(self) -> str:
         return f"Node({self.key}, shape={self.shape}, dtype={self.dtype})"
 
+    def assemble(self, tiled: Tiled, chunks: list[Any]) -> Any:
+        """The whole result from its chunks (in ``tiled.flat_keys()`` order)."""
+        from jupyter_mars.engine.assemble import assemble
+
+        return assemble(tiled, chunks, self.dtype)
+
 
 def op_name_of(key: Key) -> str:
     """The operator that produced a chunk key ``(node_key, *index)``."""

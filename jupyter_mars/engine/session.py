@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from concurrent.futures import InvalidStateError
 from typing import Any
 
-import numpy as np
-
 from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.engine.graph import Key, failed_key
@@ -163,7 +161,7 @@ class EngineSession:
         t = self.executed.get(node.key)
         if t is None:
             raise ValueError("Cannot fetch unexecuted tensor; call .execute() first")
-        return assemble(t, [self.runtime.get(k) for k in t.flat_keys()], node.dtype)
+        return node.assemble(t, [self.runtime.get(k) for k in t.flat_keys()])
 
     def release_all(self) -> None:
         """Drop every result this session holds (the runtime stays up for others)."""
@@ -194,30 +192,3 @@ def settle(setter: Any, value: Any) -> None:
         setter(value)
     except InvalidStateError:
         pass  # cancelled: the caller already knows
-
-
-def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
-    """Put chunk arrays together into one NumPy array, following the chunk grid."""
-    if len(chunks) == 1:
-        return chunks[0]
-    grid = tiled.numblocks
-    shape = tuple(
-        sum(chunks[_flat(grid, axis, i)].shape[axis] for i in range(n))
-        for axis, n in enumerate(grid)
-    )
-    out = np.empty(shape, dtype=chunks[0].dtype if chunks else dtype)
-    starts = [
-        np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))])
-        for a, n in enumerate(grid)
-    ]
-    for flat, index in enumerate(np.ndindex(*grid)):
-        region = tuple(slice(starts[a][i], starts[a][i + 1]) for a, i in enumerate(index))
-        out[region] = chunks[flat]
-    return out
-
-
-def _flat(grid: tuple[int, ...], axis: int, i: int) -> int:
-    """Flat index of the chunk at position ``i`` along ``axis`` and 0 elsewhere."""
-    index = [0] * len(grid)
-    index[axis] = i
-    return int(np.ravel_multi_index(index, grid)) if grid else 0

@@ -34,12 +34,12 @@ import numpy as np
 from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.engine.node import Node, Tiled
 from jupyter_mars.engine.progressbar import TextProgressBar
-from jupyter_mars.engine.session import assemble, settle
+from jupyter_mars.engine.session import settle
+from jupyter_mars.executable import Executable
 from jupyter_mars.remote.errors import rebuild_error
 from jupyter_mars.remote.failover import find_active, web_urls
 from jupyter_mars.remote.http import SupervisorUnavailable, _Http, read_piece, token_for
 from jupyter_mars.session import Session
-from jupyter_mars.tensor.core import Tensor
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -300,7 +300,7 @@ class RemoteSession(Session):
 
     # ---- results ----------------------------------------------------------------------
 
-    def is_executed(self, tensor: Tensor) -> bool:
+    def is_executed(self, tensor: Executable) -> bool:
         return tensor.key in self._executed
 
     def _fetch(self, node: Node) -> Any:
@@ -326,7 +326,7 @@ class RemoteSession(Session):
             header = read_piece(response)
             chunks = [read_piece(response) for _ in range(header["n_chunks"])]
         grid = np.empty(tuple(len(axis) for axis in header["nsplits"]), dtype=object)
-        return assemble(Tiled(header["nsplits"], grid), chunks, node.dtype)
+        return node.assemble(Tiled(header["nsplits"], grid), chunks)
 
     # ---- lifetime -----------------------------------------------------------------------
 

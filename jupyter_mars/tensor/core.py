@@ -16,12 +16,13 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.node import Node, Op
+from jupyter_mars.executable import Executable
 
 # numpy functions that dispatch to mt.<name> through __array_function__
 _ARRAY_FUNCTION_SKIP = frozenset({"shape", "ndim", "size", "result_type", "can_cast"})
 
 
-class Tensor:
+class Tensor(Executable):
     __slots__ = ("_node", "__weakref__")
     __array_priority__ = 20
 
@@ -29,14 +30,6 @@ class Tensor:
         self._node = node
 
     # ---- meta ---------------------------------------------------------------------------
-
-    @property
-    def node(self) -> Node:
-        return self._node
-
-    @property
-    def key(self) -> str:
-        return self._node.key
 
     @property
     def shape(self) -> tuple[Any, ...]:
@@ -79,21 +72,6 @@ class Tensor:
         return int(n)
 
     # ---- execution ---------------------------------------------------------------------
-
-    def execute(self, session: Any = None, **kwargs: Any) -> Any:
-        from jupyter_mars.session import execute
-
-        return execute(self, session=session, **kwargs)
-
-    def fetch(self, session: Any = None) -> Any:
-        from jupyter_mars.session import fetch
-
-        return fetch(self, session=session)
-
-    def _executed_data(self) -> Any:
-        from jupyter_mars.session import executed_data
-
-        return executed_data(self)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
         data = self._executed_data()

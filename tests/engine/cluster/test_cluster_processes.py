@@ -232,3 +232,16 @@ def test_copies_of_peer_chunks_are_reused_and_deleted_with_the_chunk(cluster, re
     del a, b
     gc.collect()
     assert _wait_until(lambda: _replicas(cluster) == 0)
+
+
+def test_dataframes_run_on_the_cluster(remote):
+    import pandas as pd
+
+    import jupyter_mars.dataframe as md
+
+    df = pd.DataFrame({"a": np.arange(50), "b": np.linspace(0, 1, 50)})
+    d = md.DataFrame(df, chunk_size=7)
+    result = ((d * 2 - d["a"].to_pandas().mean()).iloc[5:40:3]).execute()
+    pd.testing.assert_frame_equal(result.fetch(), (df * 2 - df["a"].mean()).iloc[5:40:3])
+    data = mt.random.rand(30, 4, chunk_size=8)
+    pd.testing.assert_frame_equal(md.DataFrame(data).to_pandas(), pd.DataFrame(data.to_numpy()))

@@ -1,0 +1,11 @@
+"""The pandas-compatible lazy API: ``import jupyter_mars.dataframe as md``.
+
+Frames are chunked by rows and run on the same engine, embedded or on a cluster, as
+tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``.
+"""
+
+from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe.core import DataFrame, Index, Series
+from jupyter_mars.dataframe.io import read_csv, to_csv
+
+__all__ = ["DataFrame", "Index", "Series", "read_csv", "to_csv"]

@@ -1,0 +1,168 @@
+"""Arithmetic, comparison and element-wise methods of DataFrame and Series.
+
+Each is one pandas call per row chunk (``map_chunks``). A DataFrame combined with a lazy
+Series along the columns (``df - df.mean()``) reads the Series whole in every task; two
+frames with different indexes are aligned on their labels (``map_chunks.aligned``). The
+result's meta is the same call on the inputs' metas, so dtypes follow pandas.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.map_chunks import (
+    Slot,
+    aligned,
+    empty_result,
+    map_chunks,
+    meta_of,
+    one_chunk,
+)
+
+_BINARY: dict[str, Callable[..., Any]] = {
+    "add": operator.add,
+    "sub": operator.sub,
+    "mul": operator.mul,
+    "truediv": operator.truediv,
+    "floordiv": operator.floordiv,
+    "mod": operator.mod,
+    "pow": operator.pow,
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "and": operator.and_,
+    "or": operator.or_,
+    "xor": operator.xor,
+}
+
+
+def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    """``obj.name(*args, **kwargs)``: the chunk kernel of named pandas methods."""
+    return getattr(obj, name)(*args, **kwargs)
+
+
+def _check_other(other: Any, name: str) -> None:
+    if isinstance(other, _Frame) or np.isscalar(other) or other is None:
+        return
+    if isinstance(other, (pd.DataFrame, pd.Series, np.ndarray, list, tuple)):
+        return
+    raise TypeError(
+        f"{name}: other must be a scalar, a DataFrame, a Series or array-like, "
+        f"got {type(other).__name__}"
+    )
+
+
+def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwargs: Any) -> Any:
+    """``left <name> other`` (``other <name> left`` when ``reflected``), pandas semantics."""
+    _check_other(other, name)
+    if isinstance(other, (pd.DataFrame, pd.Series)):
+        other = (DataFrame if isinstance(other, pd.DataFrame) else Series)(other)
+    method = f"r{name}" if reflected and name not in ("eq", "ne", "lt", "le", "gt", "ge") else name
+    if name in ("and", "or", "xor"):
+        method = f"__{'r' if reflected else ''}{name}__"
+    meta = empty_result(call_method(left.meta, method, meta_of(other), **kwargs))
+    if not isinstance(other, _Frame):
+        return map_chunks(call_method, [left], (Slot(0), method, other), meta, kwargs, name)
+    if (
+        isinstance(left, DataFrame)
+        and isinstance(other, Series)
+        and kwargs.get("axis")
+        in (
+            None,
+            1,
+            "columns",
+        )
+    ):
+        # a Series of per-column values, read whole by every chunk of the frame
+        single = one_chunk(other)
+        return map_chunks(
+            call_method,
+            [left, single],
+            (Slot(0), method, Slot(1)),
+            meta,
+            kwargs,
+            name,
+            broadcast=frozenset({1}),
+        )
+    frames = aligned([left, other])
+    same = frames[0] is left
+    return map_chunks(
+        call_method, frames, (Slot(0), method, Slot(1)), meta, kwargs, name, keeps_rows=same
+    )
+
+
+def unary(frame: _Frame, method: str, *args: Any, **kwargs: Any) -> Any:
+    """``frame.method(*args, **kwargs)`` per chunk: rows, index and chunking kept."""
+    meta = empty_result(call_method(frame.meta, method, *args, **kwargs))
+    return map_chunks(call_method, [frame], (Slot(0), method, *args), meta, kwargs, method)
+
+
+def _attach() -> None:
+    for cls in (DataFrame, Series):
+        for name in _BINARY:
+            if name in ("and", "or", "xor"):
+                dunder = f"__{name}__"
+                setattr(cls, dunder, _operator(name, False))
+                setattr(cls, f"__r{name}__", _operator(name, True))
+                continue
+            setattr(cls, name, _method(name))
+            setattr(cls, f"__{name}__", _operator(name, False))
+            if name not in ("eq", "ne", "lt", "le", "gt", "ge"):
+                setattr(cls, f"r{name}", _method(name, reflected=True))
+                setattr(cls, f"__r{name}__", _operator(name, True))
+        methods: dict[str, Callable[..., Any]] = {
+            "div": _method("truediv"),
+            "rdiv": _method("truediv", reflected=True),
+            "__neg__": lambda self: unary(self, "__neg__"),
+            "__pos__": lambda self: unary(self, "__pos__"),
+            "__invert__": lambda self: unary(self, "__invert__"),
+            "__abs__": lambda self: unary(self, "abs"),
+            "round": lambda self, decimals=0: unary(self, "round", decimals),
+            "clip": lambda self, lower=None, upper=None: unary(self, "clip", lower, upper),
+            "astype": lambda self, dtype: unary(self, "astype", dtype),
+            "copy": lambda self, deep=True: self,  # immutable: a copy is itself
+        }
+        for attr, value in methods.items():
+            setattr(cls, attr, value)
+        for method in ("abs", "isna", "notna", "isnull", "notnull"):
+            setattr(cls, method, _simple(method))
+
+
+def _method(name: str, reflected: bool = False) -> Callable[..., Any]:
+    def method(self: _Frame, other: Any, axis: Any = "columns", fill_value: Any = None) -> Any:
+        kwargs: dict[str, Any] = {}
+        if isinstance(self, DataFrame):
+            kwargs["axis"] = axis
+        if fill_value is not None:
+            kwargs["fill_value"] = fill_value
+        return binary(self, other, name, reflected, **kwargs)
+
+    method.__name__ = f"r{name}" if reflected else name
+    return method
+
+
+def _operator(name: str, reflected: bool) -> Callable[..., Any]:
+    def dunder(self: _Frame, other: Any) -> Any:
+        return binary(self, other, name, reflected)
+
+    return dunder
+
+
+def _simple(method: str) -> Callable[..., Any]:
+    def call(self: _Frame) -> Any:
+        return unary(self, method)
+
+    call.__name__ = method
+    return call
+
+
+_attach()

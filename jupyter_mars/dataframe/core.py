@@ -1,0 +1,228 @@
+"""``DataFrame``, ``Series`` and ``Index``: the user's handles on lazy pandas objects.
+
+Each wraps a ``FrameNode``. What pandas knows without data (columns, dtypes, index type
+and names) comes from the node's ``meta``; the number of rows is known unless it depends
+on the data (``nan`` until executed). Methods are thin calls into the operation modules.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from jupyter_mars.config import options
+from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.engine.node import Node, Op
+from jupyter_mars.executable import Executable
+
+
+class _Frame(Executable):
+    """What the three kinds share."""
+
+    __slots__ = ("_node", "__weakref__")
+    _node: FrameNode
+
+    def __init__(self, node: FrameNode) -> None:
+        self._node = node
+
+    @property
+    def meta(self) -> Any:
+        """An empty pandas object of the result's kind, columns, dtypes and index type."""
+        return self._node.meta
+
+    @property
+    def op(self) -> Op:
+        return self._node.op
+
+    def _nrows(self) -> Any:
+        n = self._node.shape[0]
+        return math.nan if math.isnan(n) else int(n)
+
+    def __len__(self) -> int:
+        n = self._nrows()
+        if isinstance(n, float):
+            raise ValueError("the length is unknown until the object is executed")
+        return int(n)
+
+    def to_pandas(self, session: Any = None) -> Any:
+        """The data as a pandas object, executing first if needed."""
+        data = self._executed_data() if session is None else None
+        if data is None:
+            self.execute(session=session)
+            return self.fetch(session=session)
+        return data
+
+    def _describe(self) -> str:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        data = self._executed_data()
+        return repr(data) if data is not None else self._describe()
+
+    def __str__(self) -> str:
+        data = self._executed_data()
+        return str(data) if data is not None else self._describe()
+
+    def _repr_html_(self) -> str | None:
+        data = self._executed_data()
+        if data is None:
+            return None
+        html = getattr(data, "_repr_html_", None)
+        return html() if html is not None else None
+
+
+class DataFrame(_Frame):
+    """A lazy pandas DataFrame; ``md.DataFrame(data, chunk_size=rows)`` builds one."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        data: Any = None,
+        index: Any = None,
+        columns: Any = None,
+        dtype: Any = None,
+        copy: bool | None = None,
+        chunk_size: Any = None,
+    ) -> None:
+        if isinstance(data, FrameNode):
+            node = data
+        else:
+            from jupyter_mars.dataframe.datasource import dataframe_node
+
+            node = dataframe_node(data, index, columns, dtype, chunk_size)
+        super().__init__(node)
+
+    @property
+    def columns(self) -> pd.Index:
+        return self.meta.columns
+
+    @property
+    def dtypes(self) -> pd.Series:
+        return self.meta.dtypes
+
+    @property
+    def shape(self) -> tuple[Any, int]:
+        return (self._nrows(), len(self.meta.columns))
+
+    @property
+    def ndim(self) -> int:
+        return 2
+
+    def _describe(self) -> str:
+        cols = ", ".join(f"{c}: {t}" for c, t in self.meta.dtypes.items())
+        return f"DataFrame <op={self.op.label()}, shape={self.shape}, columns=[{cols}]>"
+
+
+class Series(_Frame):
+    """A lazy pandas Series; ``md.Series(data, chunk_size=rows)`` builds one."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        data: Any = None,
+        index: Any = None,
+        dtype: Any = None,
+        name: Any = None,
+        copy: bool | None = None,
+        chunk_size: Any = None,
+    ) -> None:
+        if isinstance(data, FrameNode):
+            node = data
+        else:
+            from jupyter_mars.dataframe.datasource import series_node
+
+            node = series_node(data, index, dtype, name, chunk_size)
+        super().__init__(node)
+
+    @property
+    def dtype(self) -> Any:
+        return self.meta.dtype
+
+    @property
+    def name(self) -> Any:
+        return self.meta.name
+
+    @property
+    def shape(self) -> tuple[Any]:
+        return (self._nrows(),)
+
+    @property
+    def ndim(self) -> int:
+        return 1
+
+    def _describe(self) -> str:
+        return (
+            f"Series <op={self.op.label()}, length={self._nrows()}, "
+            f"dtype={self.dtype}, name={self.name!r}>"
+        )
+
+
+class Index(_Frame):
+    """A lazy pandas Index; ``md.Index(data, chunk_size=rows)`` builds one."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        data: Any = None,
+        dtype: Any = None,
+        copy: bool = False,
+        name: Any = None,
+        chunk_size: Any = None,
+    ) -> None:
+        if isinstance(data, FrameNode):
+            node = data
+        else:
+            from jupyter_mars.dataframe.datasource import index_node
+
+            node = index_node(data, dtype, name, chunk_size)
+        super().__init__(node)
+
+    @property
+    def dtype(self) -> Any:
+        return self.meta.dtype
+
+    @property
+    def name(self) -> Any:
+        return self.meta.name
+
+    @property
+    def shape(self) -> tuple[Any]:
+        return (self._nrows(),)
+
+    @property
+    def ndim(self) -> int:
+        return 1
+
+    def _describe(self) -> str:
+        return f"Index <op={self.op.label()}, length={self._nrows()}, dtype={self.dtype}>"
+
+
+def wrap(node: FrameNode) -> Any:
+    """The handle of the node's kind; in eager mode, executed at once."""
+    meta = node.meta
+    out: _Frame
+    if isinstance(meta, pd.DataFrame):
+        out = DataFrame(node)
+    elif isinstance(meta, pd.Series):
+        out = Series(node)
+    else:
+        out = Index(node)
+    if options.eager_mode:
+        out.execute()
+    return out
+
+
+def new_frame(
+    op: Op, inputs: list[Any], nrows: float, meta: Any, index_key: str | None = None
+) -> Any:
+    """A DataFrame, Series or Index (by ``meta``'s kind) computed by ``op``.
+
+    ``index_key``: the input's, when the result keeps its rows, index and chunking.
+    """
+    nodes: list[Node] = [i.node if isinstance(i, Executable) else i for i in inputs]
+    return wrap(FrameNode(op, nodes, nrows, meta, index_key))

@@ -1,0 +1,160 @@
+"""Frames from data the user holds: pandas objects, dicts, NumPy arrays and tensors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.chunks import row_splits
+from jupyter_mars.dataframe.node import FrameNode, empty_like
+from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.tensor.core import Tensor
+
+
+@dataclass(frozen=True, eq=False)
+class FromPandas(Op):
+    data: Any
+    """The DataFrame, Series or Index, split into row chunks when tiled."""
+    splits: tuple[int, ...]
+
+    def label(self) -> str:
+        return "from_pandas"
+
+
+def copy_rows(data: Any) -> Any:
+    return data.copy()
+
+
+@tile_rule(FromPandas)
+def _tile_from_pandas(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, FromPandas)
+    grid = key_grid(node.key, [len(op.splits)])
+    starts = offsets(op.splits)
+    for i in range(len(op.splits)):
+        start, stop = int(starts[i]), int(starts[i + 1])
+        part = op.data[start:stop] if isinstance(op.data, pd.Index) else op.data.iloc[start:stop]
+        ctx.new_task(grid[i], copy_rows, part)
+    return Tiled((op.splits,), grid)
+
+
+def _row_bytes(data: Any) -> int:
+    if not len(data):
+        return 1
+    usage = data.memory_usage(deep=False)
+    total = int(usage.sum()) if isinstance(usage, pd.Series) else int(usage)
+    return max(1, total // len(data))
+
+
+def from_pandas(data: Any, chunk_size: Any = None) -> FrameNode:
+    """A node over a pandas DataFrame, Series or Index, split into row chunks."""
+    splits = row_splits(len(data), chunk_size, _row_bytes(data))
+    return FrameNode(FromPandas(data, splits), [], len(data), empty_like(data))
+
+
+@dataclass(frozen=True, eq=False)
+class FromTensor(Op):
+    kind: str
+    """``"frame"``, ``"series"`` or ``"index"``."""
+    meta: Any
+
+    def label(self) -> str:
+        return "from_tensor"
+
+
+def tensor_to_pandas(block: np.ndarray[Any, Any], start: int, meta: Any) -> Any:
+    index = pd.RangeIndex(start, start + len(block))
+    if isinstance(meta, pd.DataFrame):
+        return pd.DataFrame(block, index=index, columns=meta.columns).astype(meta.dtypes)
+    if isinstance(meta, pd.Series):
+        return pd.Series(block, index=index, name=meta.name, dtype=meta.dtype)
+    return pd.Index(block, name=meta.name, dtype=meta.dtype)
+
+
+@tile_rule(FromTensor)
+def _tile_from_tensor(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, FromTensor)
+    (t,) = inputs
+    ctx.require_known(t)  # every chunk's first row label is its offset
+    rows = t.nsplits[0]
+    grid = key_grid(node.key, [len(rows)])
+    for i, start in zip(range(len(rows)), offsets(rows)):
+        block_key = t.keys[(i,) + (0,) * (t.keys.ndim - 1)]
+        ctx.new_task(grid[i], tensor_to_pandas, Ref(block_key), int(start), op.meta)
+    return Tiled((rows,), grid)
+
+
+def from_tensor(t: Tensor, meta: Any, kind: str) -> FrameNode:
+    if t.ndim == 2 and t.node.shape[1] and len(t.node.shape) == 2:
+        t = t.rechunk({1: int(t.shape[1])})  # every row chunk holds all columns
+    return FrameNode(FromTensor(kind, meta), [t.node], t.node.shape[0], meta)
+
+
+def _tensor_meta(t: Tensor, kind: str, columns: Any, name: Any) -> Any:
+    empty = np.empty((0,) + tuple(int(n) for n in t.shape[1:]), dtype=t.dtype)
+    if kind == "frame":
+        if t.ndim not in (1, 2):
+            raise ValueError(f"a DataFrame takes a 1-d or 2-d tensor, got {t.ndim}-d")
+        return pd.DataFrame(empty if t.ndim == 2 else empty[:, None], columns=columns)
+    if t.ndim != 1:
+        raise ValueError(
+            f"a {'Series' if kind == 'series' else 'Index'} takes a 1-d tensor, got {t.ndim}-d"
+        )
+    return pd.Series(empty, name=name) if kind == "series" else pd.Index(empty, name=name)
+
+
+def dataframe_node(data: Any, index: Any, columns: Any, dtype: Any, chunk_size: Any) -> FrameNode:
+    if isinstance(data, Tensor):
+        if index is not None:
+            raise NotImplementedError("index= with a tensor: set it with set_index after")
+        t = data if data.ndim == 2 else data.reshape(-1, 1)
+        meta = _tensor_meta(t, "frame", columns, None)
+        if dtype is not None:
+            meta = meta.astype(dtype)
+        if chunk_size is not None:
+            t = t.rechunk({0: chunk_size[0] if isinstance(chunk_size, tuple) else chunk_size})
+        return from_tensor(t, meta, "frame")
+    frame = (
+        data
+        if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None
+        else pd.DataFrame(data, index=index, columns=columns, dtype=dtype)
+    )
+    return from_pandas(frame, chunk_size)
+
+
+def series_node(data: Any, index: Any, dtype: Any, name: Any, chunk_size: Any) -> FrameNode:
+    if isinstance(data, Tensor):
+        if index is not None:
+            raise NotImplementedError("index= with a tensor: set it with set_index after")
+        meta = _tensor_meta(data, "series", None, name)
+        if dtype is not None:
+            meta = meta.astype(dtype)
+        t = data.rechunk({0: chunk_size}) if chunk_size is not None else data
+        return from_tensor(t, meta, "series")
+    series = (
+        data
+        if isinstance(data, pd.Series) and index is None and dtype is None and name is None
+        else pd.Series(data, index=index, dtype=dtype, name=name)
+    )
+    return from_pandas(series, chunk_size)
+
+
+def index_node(data: Any, dtype: Any, name: Any, chunk_size: Any) -> FrameNode:
+    if isinstance(data, Tensor):
+        meta = _tensor_meta(data, "index", None, name)
+        if dtype is not None:
+            meta = meta.astype(dtype)
+        t = data.rechunk({0: chunk_size}) if chunk_size is not None else data
+        return from_tensor(t, meta, "index")
+    idx = (
+        data
+        if isinstance(data, pd.Index) and dtype is None and name is None
+        else pd.Index(data, dtype=dtype, name=name)
+    )
+    return from_pandas(idx, chunk_size)

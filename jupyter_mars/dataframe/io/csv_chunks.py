@@ -1,0 +1,172 @@
+"""Chunk kernels and operators of ``read_csv``: byte ranges cut at line boundaries.
+
+A file is split into byte ranges; each range is widened to whole lines (a range starts
+just after the first newline at or after its start offset, except the first range of a
+file, which starts where the data begins, and ends just after the first newline at or
+after its end offset), so every line belongs to exactly one chunk. Each chunk parses its
+lines with ``pandas.read_csv`` with the file's column names; its row count is unknown until
+parsed, so a second operator renumbers the rows into one ``RangeIndex`` once the lengths
+are known.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+
+_BLOCK = 1 << 16
+
+
+def line_end(f: Any, pos: int, size: int) -> int:
+    """The offset just past the first newline at or after ``pos`` (``size`` if none)."""
+    if pos >= size:
+        return size
+    f.seek(pos)
+    while True:
+        block: bytes = f.read(_BLOCK)
+        if not block:
+            return size
+        i: int = block.find(b"\n")
+        if i >= 0:
+            return pos + i + 1
+        pos += len(block)
+
+
+def conform(frame: pd.DataFrame, meta: pd.DataFrame, where: str) -> pd.DataFrame:
+    """``frame`` with ``meta``'s columns and dtypes, or an error saying to pass ``dtype=``."""
+    if list(frame.columns) != list(meta.columns):
+        raise ValueError(
+            f"{where}: parsed columns {list(frame.columns)} differ from the expected "
+            f"{list(meta.columns)}"
+        )
+    differ = {c: t for c, t in meta.dtypes.items() if frame[c].dtype != t}
+    if not differ:
+        return frame
+    try:
+        return frame.astype(differ)
+    except (TypeError, ValueError) as exc:
+        cols = ", ".join(f"{c!r}: {t}" for c, t in differ.items())
+        raise ValueError(
+            f"{where}: values do not fit the dtypes inferred from the start of the first "
+            f"file ({cols}); pass dtype= to read_csv to set them ({exc})"
+        ) from exc
+
+
+def parse_bytes(data: bytes, names: list[Any], kwargs: dict[str, Any], meta: Any) -> Any:
+    """The rows in ``data`` (whole lines, no header) as a frame shaped like ``meta``."""
+    if not data.strip():
+        return meta.copy()
+    frame = pd.read_csv(io.BytesIO(data), header=None, names=names, **kwargs)
+    return conform(frame, meta, "read_csv")
+
+
+def read_range(
+    path: str,
+    start: int,
+    stop: int,
+    first: bool,
+    names: list[Any],
+    kwargs: dict[str, Any],
+    meta: Any,
+) -> Any:
+    """Parse the whole lines of ``path`` that the byte range ``[start, stop)`` owns."""
+    with open(path, "rb") as f:
+        size = f.seek(0, io.SEEK_END)
+        begin = start if first else line_end(f, start, size)
+        end = line_end(f, stop, size) if stop < size else size
+        if begin >= end:
+            return meta.copy()
+        f.seek(begin)
+        data = f.read(end - begin)
+    return parse_bytes(data, names, kwargs, meta)
+
+
+def read_head(
+    files: list[tuple[str, int]],
+    nrows: int,
+    names: list[Any],
+    kwargs: dict[str, Any],
+    meta: Any,
+) -> Any:
+    """The first ``nrows`` data rows over ``files`` (each ``(path, data start)``), in order."""
+    parts = []
+    left = nrows
+    for path, begin in files:
+        if left <= 0:
+            break
+        with open(path, "rb") as f:
+            f.seek(begin)
+            data = f.read()
+        if not data.strip():
+            continue
+        frame = pd.read_csv(io.BytesIO(data), header=None, names=names, nrows=left, **kwargs)
+        parts.append(conform(frame, meta, "read_csv"))
+        left -= len(frame)
+    if not parts:
+        return meta.copy()
+    return pd.concat(parts, ignore_index=True)
+
+
+@dataclass(frozen=True, eq=False)
+class ReadCSVChunks(Op):
+    """Parse byte ranges of CSV files; each chunk keeps its own 0-based row numbers."""
+
+    ranges: tuple[tuple[str, int, int, bool], ...]
+    """``(path, start, stop, first range of its file)`` per chunk."""
+    names: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    meta: Any
+    nrows: int | None = None
+    """With ``nrows``, one chunk reads the first rows of the files in order."""
+
+    def label(self) -> str:
+        return "read_csv"
+
+
+@tile_rule(ReadCSVChunks)
+def _tile_read(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, ReadCSVChunks)
+    names = list(op.names)
+    if op.nrows is not None:
+        grid = key_grid(node.key, [1])
+        files = [(path, start) for path, start, _, first in op.ranges if first]
+        ctx.new_task(grid[0], read_head, files, op.nrows, names, op.kwargs, op.meta)
+        return Tiled(((math.nan,),), grid)
+    grid = key_grid(node.key, [len(op.ranges)])
+    for i, (path, start, stop, first) in enumerate(op.ranges):
+        ctx.new_task(grid[i], read_range, path, start, stop, first, names, op.kwargs, op.meta)
+    return Tiled(((math.nan,) * len(op.ranges),), grid)
+
+
+@dataclass(frozen=True, eq=False)
+class RenumberRows(Op):
+    """Give the rows of a frame the labels ``0..n-1`` in order, across chunks."""
+
+    def label(self) -> str:
+        return "renumber_rows"
+
+
+def renumber(chunk: Any, start: int) -> Any:
+    out = chunk.copy(deep=False)
+    out.index = pd.RangeIndex(start, start + len(chunk))
+    return out
+
+
+@tile_rule(RenumberRows)
+def _tile_renumber(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    (t,) = inputs
+    ctx.require_known(t)  # each chunk's first label is the number of rows before it
+    rows = t.nsplits[0]
+    grid = key_grid(node.key, [len(rows)])
+    for i, start in enumerate(offsets(rows)[:-1]):
+        ctx.new_task(grid[i], renumber, Ref(t.keys[i]), int(start))
+    return Tiled((rows,), grid)

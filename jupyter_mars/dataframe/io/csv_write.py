@@ -1,0 +1,161 @@
+"""``DataFrame.to_csv``: write every chunk, then commit the result atomically.
+
+Each chunk is written by its own task to a temporary file beside the target. A final
+commit task, which waits for every writer, either moves the results into place (renaming
+each file to its name for a ``*`` pattern, or joining the parts into one temporary file
+that is renamed to the target) or, when any writer failed, removes every temporary file
+and raises that writer's error. Nothing appears under a target name unless every chunk was
+written, and no temporary file is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+
+Status = tuple[str, str, BaseException | None]
+"""``(temporary file, final name, error)`` for one written chunk."""
+
+
+@dataclass(frozen=True, eq=False)
+class ToCSV(Op):
+    """A sink: write the input's chunks to ``path`` (a ``*`` pattern gives one file each)."""
+
+    path: str
+    token: str
+    """Unique to this write; part of every temporary file name."""
+    index: bool
+    kwargs: dict[str, Any]
+
+    def label(self) -> str:
+        return "to_csv"
+
+    @property
+    def pattern(self) -> bool:
+        return "*" in os.path.basename(self.path)
+
+
+def _temp_name(final: str, token: str, suffix: str) -> str:
+    folder, name = os.path.split(final)
+    return os.path.join(folder, f".{name}.{token}.{suffix}")
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(path)
+
+
+def write_chunk(
+    chunk: Any, temp: str, final: str, header: Any, index: bool, kwargs: dict[str, Any]
+) -> Status:
+    """Write one chunk to ``temp``; an error is returned, for the commit task to raise."""
+    try:
+        chunk.to_csv(temp, index=index, header=header, **kwargs)
+    except Exception as exc:  # reported by the commit, which cleans up after every writer
+        _remove(temp)
+        return (temp, final, exc)
+    return (temp, final, None)
+
+
+def commit(statuses: list[Status], path: str, token: str, join: bool) -> pd.DataFrame:
+    """Move the written files into place, or remove them all and raise the first error."""
+    temps = [temp for temp, _, _ in statuses]
+    errors = [err for _, _, err in statuses if err is not None]
+    done = _temp_name(path, token, "tmp")
+    try:
+        if errors:
+            raise errors[0]
+        if not join:
+            for temp, final, _ in statuses:
+                os.replace(temp, final)
+        else:
+            with open(done, "wb") as out:
+                for temp in temps:
+                    with open(temp, "rb") as part:
+                        shutil.copyfileobj(part, out)
+            os.replace(done, path)
+    finally:
+        for temp in [*temps, done]:
+            _remove(temp)
+    return pd.DataFrame()
+
+
+@tile_rule(ToCSV)
+def _tile_to_csv(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, ToCSV)
+    (t,) = inputs
+    n = t.numblocks[0]
+    writers = key_grid(f"to_csv_chunk-{node.key.split('-', 1)[1]}", [n])
+    header = op.kwargs.get("header", True)
+    kwargs = {k: v for k, v in op.kwargs.items() if k != "header"}
+    join = not op.pattern and n > 1
+    for i in range(n):
+        final = op.path.replace("*", str(i)) if op.pattern else op.path
+        temp = _temp_name(final, op.token, f"part{i}" if join else "tmp")
+        head = header if (op.pattern or i == 0) else False
+        ctx.new_task(writers[i], write_chunk, Ref(t.keys[i]), temp, final, head, op.index, kwargs)
+    grid = key_grid(node.key, [1])
+    ctx.new_task(grid[0], commit, [Ref(k) for k in writers], op.path, op.token, join)
+    return Tiled(((0,),), grid)
+
+
+def _check_path(path: Any) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file path or a '*' pattern, got {type(path).__name__}")
+    text = os.path.abspath(os.fspath(path))
+    folder, name = os.path.split(text)
+    if "*" in folder:
+        raise ValueError(f"path: '*' may only appear in the file name, got {text!r}")
+    if not name or name.count("*") > 1:
+        raise ValueError(f"path must name a file, with at most one '*', got {text!r}")
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"path: the directory {folder!r} does not exist")
+    return text
+
+
+def to_csv(df: Any, path: Any, index: bool = True, session: Any = None, **kwargs: Any) -> None:
+    """Write the frame as CSV at once, like ``pandas.DataFrame.to_csv`` of the whole frame.
+
+    ``path`` is one file (the chunks written in order, the header once) or a name with
+    ``*`` (one file per chunk, ``*`` replaced by the chunk number, each with a header).
+    Other arguments go to ``pandas.DataFrame.to_csv`` (``sep``, ``header``, ``columns``,
+    ``na_rep``, ``encoding``, ...). The write is atomic: files are written under temporary
+    names in the target directory and renamed into place only once every chunk is written;
+    on failure no target file is created and the temporary files are removed.
+    """
+    from jupyter_mars.dataframe.core import DataFrame
+
+    if not isinstance(df, DataFrame):
+        raise TypeError(f"to_csv writes a DataFrame, got {type(df).__name__}")
+    if not isinstance(index, bool):
+        raise TypeError(f"index must be True or False, got {index!r}")
+    if kwargs.get("mode", "w") != "w":
+        raise NotImplementedError(f"mode={kwargs['mode']!r}: only 'w' is supported")
+    if kwargs.get("compression", "infer") not in ("infer", None):
+        raise NotImplementedError("compression is not supported: chunks are joined as text")
+    if "path_or_buf" in kwargs:
+        raise TypeError("pass the file as path, not path_or_buf")
+    text = _check_path(path)
+    if text.endswith((".gz", ".bz2", ".zip", ".xz", ".zst", ".tar")):
+        raise NotImplementedError(f"path: compressed output is not supported, got {text!r}")
+    op = ToCSV(text, uuid.uuid4().hex, index, {**kwargs, "compression": None})
+    sink = DataFrame(FrameNode(op, [df.node], 0, pd.DataFrame()))
+    try:
+        sink.execute(session=session)
+    finally:
+        # a writer whose input failed never reaches the commit: clear what the others wrote
+        folder = os.path.dirname(text)
+        for name in os.listdir(folder):
+            if name.startswith(".") and f".{op.token}." in name:
+                _remove(os.path.join(folder, name))

@@ -1,0 +1,127 @@
+"""One pandas call per row chunk, over frames whose rows line up chunk for chunk.
+
+Frames that share an ``index_key`` have the same index and chunking, so chunk i of each
+holds the same rows: a binary operation between them is one task per chunk. Frames
+with different indexes are aligned on their labels as pandas does; here by bringing each
+into one chunk first, which is correct for any indexes (a shuffle by index hash, which
+keeps the work parallel, is the scalable way and replaces this for large frames).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from jupyter_mars.dataframe.core import _Frame, new_frame
+from jupyter_mars.dataframe.node import FrameNode, concat_chunks
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.primitives.blockwise import Slot
+
+__all__ = ["Slot", "map_chunks", "one_chunk"]
+
+
+@dataclass(frozen=True, eq=False)
+class MapChunks(Op):
+    func: Callable[..., Any]
+    args: tuple[Any, ...]
+    """``Slot(i)`` for the chunk of frame input i; anything else passed as is."""
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    name: str = ""
+    broadcast: frozenset[int] = frozenset()
+    """Inputs of one chunk read whole by every task (a Series of per-column values)."""
+
+    def label(self) -> str:
+        return self.name or getattr(self.func, "__name__", "map_chunks")
+
+
+def _fill(arg: Any, refs: list[Any]) -> Any:
+    return refs[arg.index] if isinstance(arg, Slot) else arg
+
+
+@tile_rule(MapChunks)
+def _tile_map_chunks(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, MapChunks)
+    first = inputs[0]
+    grid = key_grid(node.key, [len(first.nsplits[0])])
+    for i in range(len(first.nsplits[0])):
+        refs = [Ref(t.keys[0 if n in op.broadcast else i]) for n, t in enumerate(inputs)]
+        args = tuple(_fill(a, refs) for a in op.args)
+        ctx.add_blockwise(grid[i], op.func, args, dict(op.kwargs))
+    return Tiled(first.nsplits, grid)
+
+
+def map_chunks(
+    func: Callable[..., Any],
+    frames: list[_Frame],
+    args: tuple[Any, ...],
+    meta: Any,
+    kwargs: dict[str, Any] | None = None,
+    name: str = "",
+    keeps_rows: bool = True,
+    broadcast: frozenset[int] = frozenset(),
+) -> Any:
+    """``func(*args)`` per row chunk, ``Slot(i)`` standing for ``frames[i]``'s chunk.
+
+    The frames must line up (``aligned``). ``keeps_rows``: every chunk keeps its rows (an
+    element-wise operation), so the result shares the index of ``frames[0]``.
+    """
+    head = frames[0].node
+    assert isinstance(head, FrameNode)
+    op = MapChunks(func, args, kwargs or {}, name, broadcast)
+    nrows = head.shape[0] if keeps_rows else float("nan")
+    return new_frame(op, list(frames), nrows, meta, head.index_key if keeps_rows else None)
+
+
+@dataclass(frozen=True, eq=False)
+class OneChunk(Op):
+    def label(self) -> str:
+        return "one_chunk"
+
+
+def concat_rows(meta: Any, *chunks: Any) -> Any:
+    return concat_chunks(list(chunks), meta)
+
+
+@tile_rule(OneChunk)
+def _tile_one_chunk(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    (t,) = inputs
+    assert isinstance(node, FrameNode)
+    key = key_grid(node.key, [1])
+    ctx.new_task(key[0], concat_rows, node.meta, *(Ref(k) for k in t.flat_keys()))
+    return Tiled(((sum(t.nsplits[0]),),), key)
+
+
+def one_chunk(frame: _Frame) -> Any:
+    """``frame`` as a single chunk (same rows and index, a new chunking)."""
+    node = frame.node
+    assert isinstance(node, FrameNode)
+    return new_frame(OneChunk(), [frame], node.shape[0], node.meta)
+
+
+def aligned(frames: list[_Frame]) -> list[_Frame]:
+    """The frames, made to line up chunk for chunk (see the module docstring)."""
+    keys = {f.node.index_key for f in frames}  # type: ignore[attr-defined]
+    if len(keys) == 1:
+        return frames
+    return [one_chunk(f) for f in frames]
+
+
+def is_frame(obj: Any) -> bool:
+    return isinstance(obj, _Frame)
+
+
+def meta_of(obj: Any) -> Any:
+    """The meta of a lazy frame; pandas objects and scalars as they are."""
+    return obj.meta if isinstance(obj, _Frame) else obj
+
+
+def empty_result(value: Any) -> Any:
+    """The meta of a result computed on metas: no rows."""
+    if isinstance(value, pd.Index):
+        return value[:0]
+    return value.iloc[:0] if isinstance(value, (pd.DataFrame, pd.Series)) else value

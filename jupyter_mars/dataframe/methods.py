@@ -1,0 +1,8 @@
+"""Imports the operation modules, which attach their methods to DataFrame and Series."""
+
+from __future__ import annotations
+
+import jupyter_mars.dataframe.arithmetic  # noqa: F401
+import jupyter_mars.dataframe.conversion  # noqa: F401
+import jupyter_mars.dataframe.io  # noqa: F401
+import jupyter_mars.dataframe.selection  # noqa: F401

@@ -1,0 +1,36 @@
+"""Chunk arrays put back together into one array, following the chunk grid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jupyter_mars.engine.node import Tiled
+
+
+def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
+    """Put chunk arrays together into one NumPy array, following the chunk grid."""
+    if len(chunks) == 1:
+        return chunks[0]
+    grid = tiled.numblocks
+    shape = tuple(
+        sum(chunks[_flat(grid, axis, i)].shape[axis] for i in range(n))
+        for axis, n in enumerate(grid)
+    )
+    out = np.empty(shape, dtype=chunks[0].dtype if chunks else dtype)
+    starts = [
+        np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))])
+        for a, n in enumerate(grid)
+    ]
+    for flat, index in enumerate(np.ndindex(*grid)):
+        region = tuple(slice(starts[a][i], starts[a][i + 1]) for a, i in enumerate(index))
+        out[region] = chunks[flat]
+    return out
+
+
+def _flat(grid: tuple[int, ...], axis: int, i: int) -> int:
+    """Flat index of the chunk at position ``i`` along ``axis`` and 0 elsewhere."""
+    index = [0] * len(grid)
+    index[axis] = i
+    return int(np.ravel_multi_index(index, grid)) if grid else 0

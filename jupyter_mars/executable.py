@@ -1,0 +1,38 @@
+"""What tensors and frames share: a lazy expression node a session executes and fetches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jupyter_mars.engine.node import Node
+
+
+class Executable:
+    """A user-facing handle on an expression ``Node``."""
+
+    __slots__ = ()
+
+    _node: Node
+
+    @property
+    def node(self) -> Node:
+        return self._node
+
+    @property
+    def key(self) -> str:
+        return self._node.key
+
+    def execute(self, session: Any = None, **kwargs: Any) -> Any:
+        from jupyter_mars.session import execute
+
+        return execute(self, session=session, **kwargs)
+
+    def fetch(self, session: Any = None) -> Any:
+        from jupyter_mars.session import fetch
+
+        return fetch(self, session=session)
+
+    def _executed_data(self) -> Any:
+        from jupyter_mars.session import executed_data
+
+        return executed_data(self)
