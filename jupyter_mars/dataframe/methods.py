@@ -5,4 +5,5 @@ from __future__ import annotations
 import jupyter_mars.dataframe.arithmetic  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
+import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401

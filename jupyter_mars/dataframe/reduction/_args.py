@@ -1,0 +1,67 @@
+"""Checks of the arguments reductions share, with pandas' meaning of each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+_AXES = {0: 0, 1: 1, "index": 0, "rows": 0, "columns": 1}
+
+
+def frame_axis(axis: Any) -> int:
+    """0 (down the rows, one value per column) or 1 (across, one value per row)."""
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer, str)):
+        raise ValueError(f"axis must be 0, 1, 'index', 'rows' or 'columns', got {axis!r}")
+    if axis not in _AXES:
+        raise ValueError(f"axis must be 0, 1, 'index', 'rows' or 'columns', got {axis!r}")
+    return _AXES[axis]
+
+
+def series_axis(axis: Any) -> None:
+    """A Series has one axis: 0, 'index', 'rows' or None."""
+    if axis is None:
+        return
+    if isinstance(axis, (bool, np.bool_)) or axis not in (0, "index", "rows"):
+        raise ValueError(f"axis must be 0, 'index' or None for a Series, got {axis!r}")
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """``skipna``, ``numeric_only`` and ``bool_only`` are booleans."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_ddof(ddof: Any) -> int:
+    """Delta degrees of freedom: any integer, as pandas takes it."""
+    if isinstance(ddof, (bool, np.bool_)) or not isinstance(ddof, (int, np.integer)):
+        raise TypeError(f"ddof must be an integer, got {ddof!r}")
+    return int(ddof)
+
+
+def is_numeric(dtype: Any) -> bool:
+    """Numbers and booleans: what ``numeric_only`` keeps and moment reductions take."""
+    return bool(pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype))
+
+
+def probe_value(dtype: Any) -> Any:
+    """One non-missing value of ``dtype``, for working out result dtypes without data."""
+    kind = getattr(dtype, "kind", "O")
+    if kind in "iufcb" and isinstance(dtype, np.dtype):
+        return np.ones(1, dtype=dtype)
+    if kind in "mM" and isinstance(dtype, np.dtype):
+        return np.zeros(1, dtype=dtype)
+    try:
+        return pd.array([1], dtype=dtype)
+    except (TypeError, ValueError):
+        return pd.array(["a"], dtype=dtype)
+
+
+def probe_frame(meta: pd.DataFrame) -> pd.DataFrame:
+    """A one-row frame with the columns and dtypes of ``meta`` and no missing values."""
+    data = {i: pd.Series(probe_value(t)) for i, t in enumerate(meta.dtypes)}
+    frame = pd.DataFrame(data, index=pd.RangeIndex(1))
+    frame.columns = meta.columns
+    return frame

@@ -1,0 +1,141 @@
+"""Reduction nodes: a tree reduction down the rows, or a row-wise blockwise map.
+
+Down the rows, each chunk becomes per-column partial states that are merged
+``options.combine_size`` at a time (the engine's ``Reduction`` tiling) and finished into
+a scalar (a Series input, returned as a 0-d tensor) or a Series indexed by the columns.
+Across the columns (``axis=1``) every row chunk is reduced on its own by pandas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.config import options
+from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
+from jupyter_mars.dataframe.reduction._args import (
+    check_ddof,
+    check_flag,
+    frame_axis,
+    is_numeric,
+    probe_frame,
+    series_axis,
+)
+from jupyter_mars.dataframe.reduction._kernels import MOMENTS, ReduceSpec, reduce_rows
+from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, tile_rule
+from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
+from jupyter_mars.engine.primitives.reduction import Reduction
+from jupyter_mars.tensor.core import Tensor
+
+NEEDS_NUMBERS = MOMENTS | {"prod"}
+"""Reductions that only make sense on numbers (and booleans)."""
+
+
+@dataclass(frozen=True, eq=False)
+class FrameReduction(Reduction):
+    """A row reduction whose single output chunk is a Series of ``out_rows`` rows."""
+
+    out_rows: int = 0
+
+
+@tile_rule(FrameReduction)
+def _tile_frame_reduction(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    tiled = TILE_RULES[Reduction](node, inputs, ctx)  # keepdims: one chunk, grid (1,)
+    op = node.op
+    assert isinstance(op, FrameReduction)
+    return Tiled(((op.out_rows,),), tiled.keys)
+
+
+def _reduction_op(spec: ReduceSpec, out_rows: int | None) -> Reduction:
+    common: dict[str, Any] = dict(
+        chunk=spec.chunk,
+        combine=spec.combine,
+        aggregate=spec.aggregate,
+        axis=(0,),
+        combine_size=options.combine_size,
+        name=spec.how,
+    )
+    if out_rows is None:
+        return Reduction(keepdims=False, **common)
+    return FrameReduction(keepdims=True, out_rows=out_rows, **common)
+
+
+def _check_numbers(how: str, dtypes: pd.Series) -> None:
+    if how not in NEEDS_NUMBERS:
+        return
+    bad = [str(c) for c, t in dtypes.items() if not is_numeric(t)]
+    if bad:
+        raise TypeError(
+            f"{how} needs numeric or boolean data; column(s) {', '.join(bad)} are not "
+            "(pass numeric_only=True to leave them out)"
+        )
+
+
+def _pandas_kwargs(how: str, skipna: bool, ddof: int, numeric_only: bool) -> dict[str, Any]:
+    if how == "count":
+        return {"numeric_only": numeric_only}
+    kwargs: dict[str, Any] = {"skipna": skipna}
+    if how in ("any", "all"):
+        kwargs["bool_only"] = numeric_only
+    else:
+        kwargs["numeric_only"] = numeric_only
+    if how in ("var", "std", "sem"):
+        kwargs["ddof"] = ddof
+    return kwargs
+
+
+def frame_reduce(
+    df: DataFrame, how: str, axis: Any, skipna: Any, numeric_only: Any, ddof: Any = 1
+) -> Any:
+    """``df.<how>(axis, skipna, numeric_only[, ddof])`` as a lazy Series."""
+    ax = frame_axis(axis)
+    skip = check_flag(skipna, "skipna")
+    only_name = "bool_only" if how in ("any", "all") else "numeric_only"
+    only = check_flag(numeric_only, only_name)
+    dd = check_ddof(ddof)
+    meta: pd.DataFrame = df.meta
+    keep = [
+        i
+        for i, t in enumerate(meta.dtypes)
+        if not only
+        or (pd.api.types.is_bool_dtype(t) if only_name == "bool_only" else is_numeric(t))
+    ]
+    kept = meta.iloc[:, keep]
+    _check_numbers(how, kept.dtypes)
+    kwargs = _pandas_kwargs(how, skip, dd, only)
+    probe = probe_frame(meta)
+    if ax == 1:
+        out_meta = getattr(probe, how)(axis=1, **kwargs).iloc[:0]
+        op = Blockwise(reduce_rows, (Slot(0), how, kwargs), name=how)
+        return new_frame(op, [df], df.node.shape[0], out_meta)
+    out_meta = getattr(probe, how)(**kwargs).iloc[:0]
+    spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns)
+    return new_frame(_reduction_op(spec, len(keep)), [df], len(keep), out_meta)
+
+
+def series_reduce(
+    s: Series, how: str, axis: Any, skipna: Any, numeric_only: Any, ddof: Any = 1
+) -> Tensor:
+    """``s.<how>(...)`` as a lazy 0-d tensor that executes to pandas' scalar."""
+    series_axis(axis)
+    skip = check_flag(skipna, "skipna")
+    # pandas checks, then ignores, numeric_only / bool_only for a Series
+    check_flag(numeric_only, "bool_only" if how in ("any", "all") else "numeric_only")
+    dd = check_ddof(ddof)
+    meta: pd.Series = s.meta
+    if how in NEEDS_NUMBERS and not is_numeric(meta.dtype):
+        raise TypeError(f"{how} needs numeric or boolean data, got a Series of {meta.dtype}")
+    probe = probe_frame(meta.to_frame()).iloc[:, 0]
+    kwargs: dict[str, Any] = {"skipna": skip} if how != "count" else {}
+    if how in ("var", "std", "sem"):
+        kwargs["ddof"] = dd
+    dtype = np.asarray(getattr(probe, how)(**kwargs)).dtype
+    spec = ReduceSpec(how, skip, dd, None)
+    node = Node(_reduction_op(spec, None), [s.node], (), dtype)
+    out = Tensor(node)
+    if options.eager_mode:
+        out.execute()
+    return out

@@ -1,0 +1,107 @@
+"""Chunk, combine and aggregate kernels of the frame reductions.
+
+A ``ReduceSpec`` holds what a reduction needs (its name, ``skipna``, ``ddof``, which
+columns) and its bound methods are the three kernels of the engine's tree reduction, so
+they pickle to workers. A partial result is a list with one state per reduced column:
+
+- ``sum``/``prod``/``count``/``any``/``all``: pandas' own result for the chunk, merged by
+  applying the same pandas reduction to the partials (so dtypes follow pandas);
+- ``min``/``max``: the same, except that an empty chunk keeps its empty column (min of
+  nothing has no identity and must not turn an int column into float);
+- ``mean``/``var``/``std``/``sem``: ``(n, total, m2)`` moments (see ``_moments``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.reduction._moments import column_moments, finish_moments, merge_moments
+
+MOMENTS = frozenset({"mean", "var", "std", "sem"})
+EXTREMES = frozenset({"min", "max"})
+MERGE_AS = {"sum": "sum", "prod": "prod", "count": "sum", "any": "any", "all": "all"}
+"""The pandas reduction that merges partials of each simple reduction."""
+
+
+@dataclass(frozen=True)
+class ReduceSpec:
+    """One reduction over rows; ``positions`` are the reduced columns (None: a Series)."""
+
+    how: str
+    skipna: bool
+    ddof: int
+    positions: tuple[int, ...] | None
+    columns: Any = None
+    """The result's index (the reduced columns' labels) for a DataFrame."""
+
+    def _columns(self, block: Any) -> list[pd.Series]:
+        if self.positions is None:
+            return [block]
+        return [block.iloc[:, p] for p in self.positions]
+
+    def _chunk_one(self, column: pd.Series) -> Any:
+        how = self.how
+        if how in MOMENTS:
+            return column_moments(column, self.skipna)
+        if how == "count":
+            return np.int64(column.count())
+        if how in EXTREMES and len(column) == 0:
+            return column
+        return getattr(column, how)(skipna=self.skipna)
+
+    def chunk(self, block: Any, axis: Any = None, keepdims: bool = True) -> list[Any]:
+        """One state per column of a row chunk."""
+        return [self._chunk_one(c) for c in self._columns(block)]
+
+    def _merge_one(self, states: list[Any]) -> Any:
+        how = self.how
+        if how in MOMENTS:
+            merged = states[0]
+            for s in states[1:]:
+                merged = merge_moments(merged, s)
+            return merged
+        if how in EXTREMES:
+            found = [s for s in states if not isinstance(s, pd.Series)]
+            if not found:
+                return states[0]
+            return getattr(pd.Series(found), how)(skipna=self.skipna)
+        return getattr(pd.Series(states), MERGE_AS[how])(skipna=False)
+
+    def combine(self, parts: list[list[Any]], axis: Any = None) -> list[Any]:
+        """Merge the partials of several chunks, column by column."""
+        return [self._merge_one(list(states)) for states in zip(*parts)]
+
+    def _finish_one(self, state: Any) -> Any:
+        if self.how in MOMENTS:
+            return finish_moments(state, self.how, self.ddof)
+        if isinstance(state, pd.Series):  # min/max of no rows at all
+            return getattr(state, self.how)(skipna=self.skipna)
+        return state
+
+    def aggregate(self, part: list[Any], axis: Any = None, keepdims: bool = False) -> Any:
+        """The scalar (Series input) or the per-column Series (DataFrame input)."""
+        values = [self._finish_one(s) for s in part]
+        if self.positions is None:
+            return values[0]
+        if not values:  # no columns: what pandas gives, whatever the rows
+            return getattr(pd.DataFrame(), self.how)()
+        return values_to_series(values, self.columns)
+
+
+def values_to_series(values: list[Any], columns: pd.Index) -> pd.Series:
+    """Per-column results as pandas gathers them: a one-row frame whose row is taken, so
+    mixed result types find a common dtype the way ``DataFrame.sum()`` does."""
+    row = pd.DataFrame({i: pd.Series([v]) for i, v in enumerate(values)})
+    out = row.iloc[0]
+    out.index = columns
+    out.name = None
+    return out
+
+
+def reduce_rows(block: pd.DataFrame, how: str, kwargs: dict[str, Any]) -> pd.Series:
+    """Row-wise reduction of one row chunk (``axis=1``): pandas on the chunk itself."""
+    return getattr(block, how)(axis=1, **kwargs)

@@ -1,0 +1,60 @@
+"""Mergeable moments of one column: count, total and sum of squared deviations.
+
+``mean``, ``var``, ``std`` and ``sem`` reduce each chunk to ``(n, total, m2)`` and merge
+those with the parallel update of Chan, Golub and LeVeque: the squared deviations are
+kept about each part's own mean, so merging never subtracts two large sums of squares.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+Moments = tuple[int, float, float]
+"""``(non-missing count, sum, sum of squared deviations from the mean)``."""
+
+
+def column_moments(column: pd.Series, skipna: bool) -> Moments:
+    """The moments of one chunk of a column, as float64 like pandas' own ``nanvar``."""
+    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    missing = np.isnan(values)
+    if skipna:
+        values = values[~missing]
+    elif missing.any():
+        return (len(values), math.nan, math.nan)
+    n = len(values)
+    if n == 0:
+        return (0, 0.0, 0.0)
+    total = float(values.sum())
+    deviations = values - total / n
+    return (n, total, float(np.dot(deviations, deviations)))
+
+
+def merge_moments(a: Moments, b: Moments) -> Moments:
+    """The moments of two disjoint parts together."""
+    na, ta, ma = a
+    nb, tb, mb = b
+    if na == 0:
+        return b
+    if nb == 0:
+        return a
+    n = na + nb
+    delta = tb / nb - ta / na
+    return (n, ta + tb, ma + mb + delta * delta * na * nb / n)
+
+
+def finish_moments(m: Moments, how: str, ddof: int) -> Any:
+    """``mean``, ``var``, ``std`` or ``sem`` from merged moments, NaN where pandas gives it."""
+    n, total, m2 = m
+    if how == "mean":
+        return np.float64(total / n) if n else np.float64(math.nan)
+    var = m2 / (n - ddof) if n > ddof else math.nan
+    if how == "var":
+        return np.float64(var)
+    std = math.sqrt(var) if var >= 0 else math.nan
+    if how == "std":
+        return np.float64(std)
+    return np.float64(std / math.sqrt(n)) if n else np.float64(math.nan)
