@@ -19,11 +19,11 @@ from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.dataframe.map_chunks import (
     Slot,
     aligned,
-    empty_result,
     map_chunks,
     meta_of,
     one_chunk,
 )
+from jupyter_mars.dataframe.node import empty_like
 
 _BINARY: dict[str, Callable[..., Any]] = {
     "add": operator.add,
@@ -69,7 +69,7 @@ def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwarg
     method = f"r{name}" if reflected and name not in ("eq", "ne", "lt", "le", "gt", "ge") else name
     if name in ("and", "or", "xor"):
         method = f"__{'r' if reflected else ''}{name}__"
-    meta = empty_result(call_method(left.meta, method, meta_of(other), **kwargs))
+    meta = empty_like(call_method(left.meta, method, meta_of(other), **kwargs))
     if not isinstance(other, _Frame):
         return map_chunks(call_method, [left], (Slot(0), method, other), meta, kwargs, name)
     if (
@@ -102,7 +102,7 @@ def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwarg
 
 def unary(frame: _Frame, method: str, *args: Any, **kwargs: Any) -> Any:
     """``frame.method(*args, **kwargs)`` per chunk: rows, index and chunking kept."""
-    meta = empty_result(call_method(frame.meta, method, *args, **kwargs))
+    meta = empty_like(call_method(frame.meta, method, *args, **kwargs))
     return map_chunks(call_method, [frame], (Slot(0), method, *args), meta, kwargs, method)
 
 

@@ -87,13 +87,11 @@ class DataFrame(_Frame):
         copy: bool | None = None,
         chunk_size: Any = None,
     ) -> None:
-        if isinstance(data, FrameNode):
-            node = data
-        else:
+        if not isinstance(data, FrameNode):
             from jupyter_mars.dataframe.datasource import dataframe_node
 
-            node = dataframe_node(data, index, columns, dtype, chunk_size)
-        super().__init__(node)
+            data = dataframe_node(data, index, columns, dtype, chunk_size)
+        super().__init__(data)
 
     @property
     def columns(self) -> pd.Index:
@@ -116,27 +114,10 @@ class DataFrame(_Frame):
         return f"DataFrame <op={self.op.label()}, shape={self.shape}, columns=[{cols}]>"
 
 
-class Series(_Frame):
-    """A lazy pandas Series; ``md.Series(data, chunk_size=rows)`` builds one."""
+class _Vector(_Frame):
+    """What Series and Index share: one dtype, a name, one dimension."""
 
     __slots__ = ()
-
-    def __init__(
-        self,
-        data: Any = None,
-        index: Any = None,
-        dtype: Any = None,
-        name: Any = None,
-        copy: bool | None = None,
-        chunk_size: Any = None,
-    ) -> None:
-        if isinstance(data, FrameNode):
-            node = data
-        else:
-            from jupyter_mars.dataframe.datasource import series_node
-
-            node = series_node(data, index, dtype, name, chunk_size)
-        super().__init__(node)
 
     @property
     def dtype(self) -> Any:
@@ -156,12 +137,33 @@ class Series(_Frame):
 
     def _describe(self) -> str:
         return (
-            f"Series <op={self.op.label()}, length={self._nrows()}, "
+            f"{type(self).__name__} <op={self.op.label()}, length={self._nrows()}, "
             f"dtype={self.dtype}, name={self.name!r}>"
         )
 
 
-class Index(_Frame):
+class Series(_Vector):
+    """A lazy pandas Series; ``md.Series(data, chunk_size=rows)`` builds one."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        data: Any = None,
+        index: Any = None,
+        dtype: Any = None,
+        name: Any = None,
+        copy: bool | None = None,
+        chunk_size: Any = None,
+    ) -> None:
+        if not isinstance(data, FrameNode):
+            from jupyter_mars.dataframe.datasource import series_node
+
+            data = series_node(data, index, dtype, name, chunk_size)
+        super().__init__(data)
+
+
+class Index(_Vector):
     """A lazy pandas Index; ``md.Index(data, chunk_size=rows)`` builds one."""
 
     __slots__ = ()
@@ -174,32 +176,11 @@ class Index(_Frame):
         name: Any = None,
         chunk_size: Any = None,
     ) -> None:
-        if isinstance(data, FrameNode):
-            node = data
-        else:
+        if not isinstance(data, FrameNode):
             from jupyter_mars.dataframe.datasource import index_node
 
-            node = index_node(data, dtype, name, chunk_size)
-        super().__init__(node)
-
-    @property
-    def dtype(self) -> Any:
-        return self.meta.dtype
-
-    @property
-    def name(self) -> Any:
-        return self.meta.name
-
-    @property
-    def shape(self) -> tuple[Any]:
-        return (self._nrows(),)
-
-    @property
-    def ndim(self) -> int:
-        return 1
-
-    def _describe(self) -> str:
-        return f"Index <op={self.op.label()}, length={self._nrows()}, dtype={self.dtype}>"
+            data = index_node(data, dtype, name, chunk_size)
+        super().__init__(data)
 
 
 def wrap(node: FrameNode) -> Any:

@@ -59,9 +59,8 @@ def from_pandas(data: Any, chunk_size: Any = None) -> FrameNode:
 
 @dataclass(frozen=True, eq=False)
 class FromTensor(Op):
-    kind: str
-    """``"frame"``, ``"series"`` or ``"index"``."""
     meta: Any
+    """The result's meta: its kind, columns and dtypes."""
 
     def label(self) -> str:
         return "from_tensor"
@@ -90,18 +89,30 @@ def _tile_from_tensor(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     return Tiled((rows,), grid)
 
 
-def from_tensor(t: Tensor, meta: Any, kind: str) -> FrameNode:
-    if t.ndim == 2 and t.node.shape[1] and len(t.node.shape) == 2:
+def from_tensor(
+    t: Tensor, kind: str, index: Any, columns: Any, dtype: Any, name: Any, chunk_size: Any
+) -> FrameNode:
+    """A frame of ``kind`` (``"frame"``, ``"series"``, ``"index"``) over a tensor's rows."""
+    if index is not None:
+        raise NotImplementedError("index= with a tensor: set it with set_index after")
+    if kind == "frame" and t.ndim == 1:
+        t = t.reshape(-1, 1)
+    meta = _tensor_meta(t, kind, columns, name)
+    if dtype is not None:
+        meta = meta.astype(dtype)
+    if chunk_size is not None:
+        t = t.rechunk({0: row_splits(len(t), chunk_size, 1)})
+    if t.ndim == 2:
         t = t.rechunk({1: int(t.shape[1])})  # every row chunk holds all columns
-    return FrameNode(FromTensor(kind, meta), [t.node], t.node.shape[0], meta)
+    return FrameNode(FromTensor(meta), [t.node], t.node.shape[0], meta)
 
 
 def _tensor_meta(t: Tensor, kind: str, columns: Any, name: Any) -> Any:
     empty = np.empty((0,) + tuple(int(n) for n in t.shape[1:]), dtype=t.dtype)
     if kind == "frame":
-        if t.ndim not in (1, 2):
+        if t.ndim != 2:
             raise ValueError(f"a DataFrame takes a 1-d or 2-d tensor, got {t.ndim}-d")
-        return pd.DataFrame(empty if t.ndim == 2 else empty[:, None], columns=columns)
+        return pd.DataFrame(empty, columns=columns)
     if t.ndim != 1:
         raise ValueError(
             f"a {'Series' if kind == 'series' else 'Index'} takes a 1-d tensor, got {t.ndim}-d"
@@ -111,15 +122,7 @@ def _tensor_meta(t: Tensor, kind: str, columns: Any, name: Any) -> Any:
 
 def dataframe_node(data: Any, index: Any, columns: Any, dtype: Any, chunk_size: Any) -> FrameNode:
     if isinstance(data, Tensor):
-        if index is not None:
-            raise NotImplementedError("index= with a tensor: set it with set_index after")
-        t = data if data.ndim == 2 else data.reshape(-1, 1)
-        meta = _tensor_meta(t, "frame", columns, None)
-        if dtype is not None:
-            meta = meta.astype(dtype)
-        if chunk_size is not None:
-            t = t.rechunk({0: chunk_size[0] if isinstance(chunk_size, tuple) else chunk_size})
-        return from_tensor(t, meta, "frame")
+        return from_tensor(data, "frame", index, columns, dtype, None, chunk_size)
     frame = (
         data
         if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None
@@ -130,13 +133,7 @@ def dataframe_node(data: Any, index: Any, columns: Any, dtype: Any, chunk_size: 
 
 def series_node(data: Any, index: Any, dtype: Any, name: Any, chunk_size: Any) -> FrameNode:
     if isinstance(data, Tensor):
-        if index is not None:
-            raise NotImplementedError("index= with a tensor: set it with set_index after")
-        meta = _tensor_meta(data, "series", None, name)
-        if dtype is not None:
-            meta = meta.astype(dtype)
-        t = data.rechunk({0: chunk_size}) if chunk_size is not None else data
-        return from_tensor(t, meta, "series")
+        return from_tensor(data, "series", index, None, dtype, name, chunk_size)
     series = (
         data
         if isinstance(data, pd.Series) and index is None and dtype is None and name is None
@@ -147,11 +144,7 @@ def series_node(data: Any, index: Any, dtype: Any, name: Any, chunk_size: Any) -
 
 def index_node(data: Any, dtype: Any, name: Any, chunk_size: Any) -> FrameNode:
     if isinstance(data, Tensor):
-        meta = _tensor_meta(data, "index", None, name)
-        if dtype is not None:
-            meta = meta.astype(dtype)
-        t = data.rechunk({0: chunk_size}) if chunk_size is not None else data
-        return from_tensor(t, meta, "index")
+        return from_tensor(data, "index", None, None, dtype, name, chunk_size)
     idx = (
         data
         if isinstance(data, pd.Index) and dtype is None and name is None

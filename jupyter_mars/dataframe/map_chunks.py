@@ -13,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
 from jupyter_mars.dataframe.core import _Frame, new_frame
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks
 from jupyter_mars.engine.graph import Ref
@@ -118,10 +116,3 @@ def is_frame(obj: Any) -> bool:
 def meta_of(obj: Any) -> Any:
     """The meta of a lazy frame; pandas objects and scalars as they are."""
     return obj.meta if isinstance(obj, _Frame) else obj
-
-
-def empty_result(value: Any) -> Any:
-    """The meta of a result computed on metas: no rows."""
-    if isinstance(value, pd.Index):
-        return value[:0]
-    return value.iloc[:0] if isinstance(value, (pd.DataFrame, pd.Series)) else value

@@ -59,5 +59,8 @@ def concat_chunks(chunks: list[Any], meta: Any) -> Any:
 
 
 def empty_like(obj: Any) -> Any:
-    """The meta of a pandas object: no rows, same columns, dtypes and index type."""
-    return obj.iloc[:0] if not isinstance(obj, pd.Index) else obj[:0]
+    """The meta of a pandas object: no rows, same columns, dtypes and index type; anything
+    else (a scalar) as it is."""
+    if isinstance(obj, pd.Index):
+        return obj[:0]
+    return obj.iloc[:0] if isinstance(obj, (pd.DataFrame, pd.Series)) else obj

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
-from jupyter_mars.dataframe.map_chunks import Slot, empty_result, map_chunks
-from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -30,7 +30,7 @@ def getitem(frame: DataFrame, key: Any) -> Any:
     KeyError here, at the line that asked for it."""
     if isinstance(key, slice):
         return iloc_rows(frame, key)
-    meta = empty_result(frame.meta[key])  # KeyError for missing columns, as pandas
+    meta = empty_like(frame.meta[key])  # KeyError for missing columns, as pandas
     return map_chunks(take_columns, [frame], (Slot(0), key), meta, name="getitem")
 
 

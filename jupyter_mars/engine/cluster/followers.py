@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from jupyter_mars.engine.graph import Graph, Key
+from jupyter_mars.engine.graph import Graph, Key, dependents
 
 
 def followers(graph: Graph, known: Collection[Key]) -> dict[Key, Key]:
@@ -31,15 +31,11 @@ def followers(graph: Graph, known: Collection[Key]) -> dict[Key, Key]:
     ``known`` keys (the scheduler has them from another graph already) neither lead nor
     follow: their state is not this graph's to decide.
     """
-    readers: dict[Key, list[Key]] = {}
-    for key, task in graph.items():
-        for dep in task.dependencies:
-            readers.setdefault(dep, []).append(key)
     out: dict[Key, Key] = {}
-    for key, reading in readers.items():
+    for key, reading in dependents(graph).items():
         if len(reading) != 1 or key not in graph or key in known:
             continue
-        follower = reading[0]
+        (follower,) = reading
         if follower not in known and len(graph[follower].dependencies) == 1:
             out[key] = follower
     return out

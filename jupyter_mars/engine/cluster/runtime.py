@@ -305,9 +305,8 @@ class ClusterRuntime:
         for k in keys:
             self._followers.pop(k, None)
             ran = self._prefinished.pop(k, None)
-            if ran is not None and self.locations.get(k) != ran[0].address:
-                # a follower's result nobody asked for in the end (the job was cancelled)
-                self._keep(asyncio.ensure_future(self._delete(ran[0], [k])))
+            if ran is not None:  # a follower's result nobody asked for (the job was cancelled)
+                self._discard_follower(ran[0], k)
         job = self._jobs.pop(job_id, None)
         if job is None:
             return keys
@@ -410,7 +409,12 @@ class ClusterRuntime:
         """A follower ran: keep its figures for when the core asks for it, if it will."""
         if self.core.task_state(key) == "waiting":
             self._prefinished[key] = (worker, reply)
-        elif self.locations.get(key) != worker.address:  # its job ended meanwhile
+        else:  # its job ended meanwhile
+            self._discard_follower(worker, key)
+
+    def _discard_follower(self, worker: WorkerConnection, key: Key) -> None:
+        """Delete a follower's result from ``worker`` unless it is the chunk's record."""
+        if self.locations.get(key) != worker.address:
             self._keep(asyncio.ensure_future(self._delete(worker, [key])))
 
     def _finished(self, worker: WorkerConnection, key: Key, reply: dict[str, Any]) -> TaskFinished:

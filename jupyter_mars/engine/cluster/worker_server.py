@@ -34,7 +34,8 @@ from jupyter_mars.engine.graph import Key, Task, execute_task
 logger = logging.getLogger(__name__)
 
 REPLICA_SHARE = 0.25
-"""Share of ``--cache-mem`` that copies of peers' chunks may take."""
+"""Share of ``--cache-mem`` that copies of peers' chunks may take at most, and only while
+the chunk store leaves that much of it free."""
 
 INLINE_BELOW_SECONDS = 200e-6
 """Tasks shorter than this on average run on the event loop's thread."""
@@ -75,7 +76,8 @@ class WorkerServer:
         self._epoch = 0
         """Bumped by ``reset``: results of tasks started before it are not kept."""
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
-        self.replicas = ReplicaCache(int(cache_bytes * REPLICA_SHARE))
+        self._replica_cap = int(cache_bytes * REPLICA_SHARE)
+        self.replicas = ReplicaCache(self._replica_cap)
         """Copies of peers' chunks read by tasks here, for the next task that reads them."""
         self._fetching: dict[Key, asyncio.Future[Any]] = {}
         """Keys being fetched from peers right now, for other tasks that need them too."""
@@ -217,7 +219,7 @@ class WorkerServer:
             value = await self._run(task, data)
             del data
             await self._keep(epoch, key, value)
-            reply = {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}
+            reply = _figures(value)
             if then is not None:
                 reply["then"] = await self._run_follower(epoch, key, value, *then)
         finally:
@@ -243,10 +245,18 @@ class WorkerServer:
     async def _keep(self, epoch: int, key: Key, value: Any) -> None:
         if epoch != self._epoch:
             return  # a reset came while it ran; the supervisor that asked for it is gone
+        self._fit_replicas(incoming=sizeof(value))
         if self.store.has_room(sizeof(value)):
             self.store.put(key, value)
         else:  # storing spills to disk: off the event loop
             await asyncio.get_running_loop().run_in_executor(None, self.store.put, key, value)
+
+    def _fit_replicas(self, incoming: int = 0) -> None:
+        """Copies of peers' chunks take only the room the store leaves in the cache (and
+        ``incoming`` bytes about to be stored): chunks come first."""
+        room = max(0, self.store.free_bytes() - incoming)
+        self.replicas.max_bytes = min(self._replica_cap, room)
+        self.replicas.shrink(self.replicas.max_bytes)
 
     async def _run_follower(
         self, epoch: int, input_key: Key, input_value: Any, key: Key, task: Task
@@ -257,7 +267,7 @@ class WorkerServer:
             logger.debug("follower %r of %r failed here", key, input_key, exc_info=True)
             return None
         await self._keep(epoch, key, value)
-        return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}
+        return _figures(value)
 
     def _timed(self, task: Task, data: dict[Key, Any]) -> Any:
         start = time.perf_counter()
@@ -319,6 +329,7 @@ class WorkerServer:
             for key, value in part.items():
                 data[key] = value
                 futures[key].set_result(value)
+                self._fit_replicas()
                 self.replicas.put(key, value)
                 if key in self.replicas:
                     copied.append(key)
@@ -393,3 +404,8 @@ class WorkerServer:
 
     def _replica_info(self) -> dict[str, int]:
         return {"count": len(self.replicas), "bytes": self.replicas.nbytes}
+
+
+def _figures(value: Any) -> dict[str, Any]:
+    """What the supervisor records of a result: its size and shape."""
+    return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}

@@ -2,7 +2,9 @@
 
 A matrix product reads each row panel once per output column: without copies, every such
 task would fetch the panel again from the worker that computed it. The copies live in
-memory only, within a byte budget, least recently used first out. They are never the
+memory only, within a byte budget, least recently used first out; the worker sets the
+budget to the room its chunk store leaves in ``--cache-mem``, so chunks and copies
+together stay within it. They are never the
 record of a chunk (the holder's store is): the supervisor knows who has copies, for
 placement and to delete them with the chunk, but does not recover lost chunks from them.
 Used on one thread (the worker's event loop).
@@ -16,6 +18,9 @@ Used on one thread (the worker's event loop).
 >>> cache.put("c", np.zeros(20))  # larger than the budget: not kept
 >>> "c" in cache, cache.nbytes
 (False, 64)
+>>> cache.shrink(0)
+>>> len(cache), cache.nbytes
+(0, 0)
 """
 
 from __future__ import annotations
@@ -50,11 +55,15 @@ class ReplicaCache:
         if nbytes > self.max_bytes:
             return
         self.discard(key)
-        while self._entries and self.nbytes + nbytes > self.max_bytes:
-            _, (_, freed) = self._entries.popitem(last=False)
-            self.nbytes -= freed
+        self.shrink(self.max_bytes - nbytes)
         self._entries[key] = (value, nbytes)
         self.nbytes += nbytes
+
+    def shrink(self, max_bytes: int) -> None:
+        """Drop the least recently used copies until they take at most ``max_bytes``."""
+        while self._entries and self.nbytes > max_bytes:
+            _, (_, freed) = self._entries.popitem(last=False)
+            self.nbytes -= freed
 
     def discard(self, key: Key) -> None:
         entry = self._entries.pop(key, None)

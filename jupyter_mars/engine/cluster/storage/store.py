@@ -127,6 +127,11 @@ class ChunkStore:
             self._lru.move_to_end(key)
             return True, entry.value
 
+    def free_bytes(self) -> int:
+        """Bytes of the cache no chunk in memory takes."""
+        with self._lock:
+            return max(0, self.cache_bytes - self._memory_bytes)
+
     def has_room(self, nbytes: int) -> bool:
         """Whether ``nbytes`` more stay within the cache, so ``put`` will not spill."""
         with self._lock:
