@@ -12,7 +12,7 @@ combines, concatenations) are not fused into, so their inputs still run in paral
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, TypeVar
 
 from jupyter_mars.engine.graph import Graph, Key, Ref, Task, toposort
 
@@ -55,6 +55,20 @@ def fuse(graph: Graph, keep: Collection[Key], order: list[Key] | None = None) ->
         return task.blockwise or len(task.dependencies) == 1
 
     return _inline_single_readers(graph, keep, parallel_kept, order)
+
+
+_PINNED: set[Callable[..., Any]] = set()
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def pinned_to_input(func: F) -> F:
+    """Mark a kernel whose tasks ``coarsen`` never inlines into their reader.
+
+    For a task that takes a small piece of a large input (one part of a shuffle's split):
+    kept as a task of its own, it runs where the input lies and only the piece travels.
+    """
+    _PINNED.add(func)
+    return func
 
 
 SUBGRAPHS_PER_CORE = 8
@@ -109,6 +123,8 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
         return graph, weights
 
     def fits(consumer: Key, producer: Key) -> bool:
+        if graph[producer].func in _PINNED:
+            return False
         if weights[consumer] + weights[producer] > max_tasks:
             return False
         if depths.get(producer, 0) >= MAX_NESTING:
