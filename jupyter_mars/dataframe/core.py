@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from jupyter_mars.config import options
@@ -53,6 +54,15 @@ class _Frame(Executable):
             self.execute(session=session)
             return self.fetch(session=session)
         return data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
+        """The values as a NumPy array, executing first if needed."""
+        return np.asarray(self.to_pandas(), dtype=dtype)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from jupyter_mars.dataframe.ufuncs import array_ufunc
+
+        return array_ufunc(ufunc, method, *inputs, **kwargs)
 
     def _describe(self) -> str:
         raise NotImplementedError
@@ -108,6 +118,12 @@ class DataFrame(_Frame):
     @property
     def ndim(self) -> int:
         return 2
+
+    def __getattr__(self, name: str) -> Any:
+        """``df.col`` for a column whose name is not an attribute."""
+        if not name.startswith("_") and name in self._node.meta.columns:
+            return self[name]  # type: ignore[index]
+        raise AttributeError(f"'DataFrame' object has no attribute {name!r}")
 
     def _describe(self) -> str:
         cols = ", ".join(f"{c}: {t}" for c, t in self.meta.dtypes.items())

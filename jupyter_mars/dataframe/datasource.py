@@ -51,8 +51,21 @@ def _row_bytes(data: Any) -> int:
     return max(1, total // len(data))
 
 
+_COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3
+"""pandas 3 always copies on write: a shallow copy is then a snapshot."""
+
+
+def snapshot(data: Any) -> Any:
+    """``data`` as it is now, so that the user's later changes to it (``del df['b']``,
+    ``df.loc[0, 'a'] = 5``) never reach a lazy frame built from it."""
+    if isinstance(data, pd.Index):
+        return data  # immutable
+    return data.copy(deep=not _COPY_ON_WRITE)
+
+
 def from_pandas(data: Any, chunk_size: Any = None) -> FrameNode:
     """A node over a pandas DataFrame, Series or Index, split into row chunks."""
+    data = snapshot(data)
     splits = row_splits(len(data), chunk_size, _row_bytes(data))
     return FrameNode(FromPandas(data, splits), [], len(data), empty_like(data))
 

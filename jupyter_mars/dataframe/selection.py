@@ -1,10 +1,20 @@
-"""Columns by label, rows by position: ``df['a']``, ``df[['a', 'b']]``, ``iloc``, ``head``,
-``tail``.
+"""Columns by label, rows by position: ``df['a']``, ``df[['a', 'b']]``, ``df[mask]``,
+``iloc``, ``head``, ``tail``, and ``series[key]``.
 
-Column selections are one pandas call per chunk and keep the rows. A positional row slice
-needs the lengths of the chunks before it, so it is tiled once they are known (a stage
-computes them first when a filter made them data-dependent); each chunk it touches gives
-the slice of its own rows, and chunks it does not touch are not computed at all.
+Column selections are one pandas call per chunk and keep the rows; boolean masks go to
+``filters``, labels to ``loc``. Rows by position need the lengths of the chunks before
+them, so they are tiled once those are known (a stage computes them first when a filter
+made them data-dependent):
+
+- a slice: each chunk it touches gives the slice of its own rows, and chunks it does not
+  touch are not computed at all;
+- a list of positions: each chunk gives the rows asked of it; when the list is sorted
+  these are the result's chunks, otherwise one task puts them in the list's order;
+- one position: one task takes the row (a Series indexed by the columns) of the chunk
+  that holds it, or the value (a 0-d tensor) of a Series.
+
+Negative positions count from the end; positions out of range raise IndexError, when the
+call is made if the length is known, else when the result is executed.
 """
 
 from __future__ import annotations
@@ -13,25 +23,72 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
-from jupyter_mars.dataframe.node import FrameNode, empty_like
+from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.tensor.core import new_tensor
 
 
 def take_columns(chunk: Any, key: Any) -> Any:
     return chunk[key]
 
 
+def take_column_positions(chunk: Any, cols: Any) -> Any:
+    return chunk.iloc[:, cols]
+
+
 def getitem(frame: DataFrame, key: Any) -> Any:
-    """``df[col]`` (a Series) or ``df[[cols]]`` (a DataFrame); a missing label raises
-    KeyError here, at the line that asked for it."""
+    """``df[col]`` (a Series), ``df[[cols]]`` (a DataFrame), ``df[mask]`` (rows where a
+    boolean Series or array is True), ``df[bool_frame]`` (``where``), ``df[a:b]`` (rows by
+    position, or by label when the bounds are labels). A missing column raises KeyError
+    here, at the line that asked for it."""
+    from jupyter_mars.dataframe import filters
+
     if isinstance(key, slice):
-        return iloc_rows(frame, key)
+        return _row_slice(frame, key)
+    if filters.is_mask(key):
+        return filters.boolean_filter(frame, key)
+    if isinstance(key, DataFrame):
+        return filters.where(frame, key)
+    if isinstance(key, _Frame):
+        raise TypeError(f"a lazy key selects rows and must be boolean, got dtype {key.meta.dtype}")
     meta = empty_like(frame.meta[key])  # KeyError for missing columns, as pandas
     return map_chunks(take_columns, [frame], (Slot(0), key), meta, name="getitem")
+
+
+def series_getitem(series: Series, key: Any) -> Any:
+    """``s[mask]``, ``s[i:j]`` (by position), ``s[label]``, ``s[[labels]]``, ``s[a:b]``
+    with labels: as pandas, where anything but a boolean mask or an int slice is a label."""
+    from jupyter_mars.dataframe import filters
+
+    if isinstance(key, slice):
+        return _row_slice(series, key)
+    if filters.is_mask(key):
+        return filters.boolean_filter(series, key)
+    from jupyter_mars.dataframe.loc import loc_rows
+
+    return loc_rows(series, key)
+
+
+def _row_slice(frame: _Frame, key: slice) -> Any:
+    bounds = (key.start, key.stop)
+    if all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
+        return iloc_rows(frame, key)
+    from jupyter_mars.dataframe.loc import loc_rows
+
+    return loc_rows(frame, key)
+
+
+def select_column_positions(frame: DataFrame, cols: Any) -> Any:
+    """``frame.iloc[:, cols]``: a DataFrame, or a Series for one int position."""
+    meta = empty_like(frame.meta.iloc[:, cols])  # IndexError out of range, as pandas
+    return map_chunks(take_column_positions, [frame], (Slot(0), cols), meta, name="iloc")
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,25 +146,187 @@ def iloc_rows(frame: _Frame, rows: slice) -> Any:
     return new_frame(RowSlice(rows.start, rows.stop, step), [frame], nrows, node.meta)
 
 
+def _locate(lengths: list[int], position: int) -> tuple[int, int]:
+    """The chunk holding row ``position`` (in range) and the row's place in it."""
+    bounds = offsets(lengths)
+    i = int(np.searchsorted(bounds, position, side="right")) - 1
+    while lengths[i] == 0:  # an empty chunk shares its offset with the next one
+        i += 1
+    return i, position - int(bounds[i])
+
+
+def _in_bounds(position: int, n: float) -> int:
+    """``position`` (negative from the end) as a row number; IndexError out of range."""
+    if math.isnan(n):
+        return position
+    if not -int(n) <= position < int(n):
+        raise IndexError("single positional indexer is out-of-bounds")
+    return position % int(n)
+
+
+@dataclass(frozen=True, eq=False)
+class RowAt(Op):
+    position: int
+
+    def label(self) -> str:
+        return "iloc"
+
+
+def row_at(chunk: Any, position: int) -> Any:
+    return chunk.iloc[position]
+
+
+@tile_rule(RowAt)
+def _tile_row_at(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, RowAt)
+    (t,) = inputs
+    ctx.require_known(t)
+    lengths = [int(n) for n in t.nsplits[0]]
+    i, local = _locate(lengths, _in_bounds(op.position, sum(lengths)))
+    grid = key_grid(node.key, [1] * node.ndim)
+    ctx.new_task(grid.flat[0], row_at, Ref(t.keys[i]), local)
+    return Tiled(tuple((int(n),) for n in node.shape), grid)
+
+
+def scalar_dtype(meta: Any) -> np.dtype[Any]:
+    """The NumPy dtype of a value of a Series with ``meta``'s dtype (object for pandas'
+    own dtypes)."""
+    return meta.dtype if isinstance(meta.dtype, np.dtype) else np.dtype(object)
+
+
+def row_meta(meta: pd.DataFrame, name: Any = None) -> pd.Series:
+    """The meta of one row of a DataFrame as a Series indexed by the columns."""
+    return pd.Series([], index=meta.columns[:0], dtype=meta.to_numpy().dtype, name=name)
+
+
+def iloc_row(frame: _Frame, position: int) -> Any:
+    """``frame.iloc[position]``: a row Series of a DataFrame, a 0-d tensor of a Series."""
+    node = frame.node
+    assert isinstance(node, FrameNode)
+    position = _in_bounds(position, node.shape[0])
+    if isinstance(frame, DataFrame):
+        meta = row_meta(frame.meta)
+        return new_frame(RowAt(position), [frame], len(frame.meta.columns), meta)
+    return new_tensor(RowAt(position), [frame], (), scalar_dtype(frame.meta))  # type: ignore[list-item]
+
+
+@dataclass(frozen=True, eq=False)
+class TakeRows(Op):
+    positions: np.ndarray[Any, Any]
+
+    def label(self) -> str:
+        return "iloc"
+
+
+def take_positions(chunk: Any, positions: Any) -> Any:
+    return chunk.iloc[positions]
+
+
+def gather_positions(meta: Any, order: Any, *parts: Any) -> Any:
+    return concat_chunks(list(parts), meta).iloc[order]
+
+
+@tile_rule(TakeRows)
+def _tile_take_rows(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, TakeRows)
+    (t,) = inputs
+    ctx.require_known(t)
+    lengths = [int(n) for n in t.nsplits[0]]
+    positions = _positions_in_bounds(op.positions, sum(lengths))
+    ordered = bool(np.all(positions[1:] >= positions[:-1]))
+    wanted = positions if ordered else np.unique(positions)
+    bounds = offsets(lengths)
+    cuts = np.searchsorted(wanted, bounds)
+    parts = [
+        (t.keys[i], wanted[cuts[i] : cuts[i + 1]] - int(bounds[i]))
+        for i in range(len(lengths))
+        if cuts[i + 1] > cuts[i]
+    ]
+    if ordered and parts:
+        grid = key_grid(node.key, [len(parts)])
+        for j, (key, local) in enumerate(parts):
+            ctx.new_task(grid[j], take_positions, Ref(key), local)
+        return Tiled((tuple(len(p[1]) for p in parts),), grid)
+    grid = key_grid(node.key, [1])
+    if not parts:
+        ctx.new_task(grid[0], slice_rows, Ref(t.keys[0]), 0, 0, 1)
+        return Tiled(((0,),), grid)
+    names = [(node.key, "part", j) for j in range(len(parts))]
+    for name, (key, local) in zip(names, parts):
+        ctx.new_task(name, take_positions, Ref(key), local)
+    order = np.searchsorted(wanted, positions)
+    assert isinstance(node, FrameNode)
+    ctx.new_task(grid[0], gather_positions, node.meta, order, *(Ref(k) for k in names))
+    return Tiled(((len(positions),),), grid)
+
+
+def _positions_in_bounds(positions: np.ndarray[Any, Any], n: float) -> np.ndarray[Any, Any]:
+    if math.isnan(n):
+        return positions
+    if len(positions) and (positions.max() >= n or positions.min() < -n):
+        raise IndexError("positional indexers are out-of-bounds")
+    out: np.ndarray[Any, Any] = np.where(positions < 0, positions + int(n), positions)
+    return out
+
+
+def take_rows(frame: _Frame, positions: Any) -> Any:
+    """``frame.iloc[[i, j, ...]]``: rows by position, in the order given, negative from
+    the end; IndexError out of range."""
+    values = np.asarray(positions)
+    if values.size == 0:
+        values = values.astype(np.int64)
+    if values.ndim != 1 or values.dtype.kind not in "iu":
+        raise IndexError(f"iloc: row positions must be a 1-d list of ints, got {positions!r}")
+    node = frame.node
+    assert isinstance(node, FrameNode)
+    values = _positions_in_bounds(values.astype(np.int64), node.shape[0])
+    return new_frame(TakeRows(values), [frame], len(values), node.meta)
+
+
 class _ILoc:
     def __init__(self, frame: _Frame) -> None:
         self.frame = frame
 
     def __getitem__(self, key: Any) -> Any:
         if isinstance(key, tuple):
+            if len(key) != 2 or not isinstance(self.frame, DataFrame):
+                raise IndexError(f"iloc: too many indexers: {key!r}")
             rows, cols = key
-            frame = iloc_rows(self.frame, rows) if rows != slice(None) else self.frame
-            names = self.frame.meta.columns[cols]
-            return getitem(frame, names)  # type: ignore[arg-type]
+            frame = self.frame
+            if not _is_full_slice(cols):
+                frame = select_column_positions(frame, cols)
+            return _ILoc(frame)[rows]
+        return self._rows(key)
+
+    def _rows(self, key: Any) -> Any:
+        from jupyter_mars.dataframe import filters
+
         if isinstance(key, slice):
-            return iloc_rows(self.frame, key)
-        raise NotImplementedError(
-            f"iloc takes a row slice (and a column position or slice), got {key!r}"
+            return self.frame if _is_full_slice(key) else iloc_rows(self.frame, key)
+        if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
+            return iloc_row(self.frame, int(key))
+        if isinstance(key, (_Frame, pd.Series, pd.Index)):
+            raise NotImplementedError(
+                "iloc takes positions: a slice, an int, a list or array of ints or of booleans"
+            )
+        if filters.is_mask(key):
+            return filters.boolean_filter(self.frame, key)
+        if isinstance(key, (list, tuple, range, np.ndarray)):
+            return take_rows(self.frame, key)
+        raise TypeError(
+            f"iloc takes a slice, an int, a list or array of ints or booleans, got {key!r}"
         )
+
+
+def _is_full_slice(key: Any) -> bool:
+    return isinstance(key, slice) and key == slice(None)
 
 
 def _attach() -> None:
     setattr(DataFrame, "__getitem__", getitem)  # noqa: B010 - mypy does not know it
+    setattr(Series, "__getitem__", series_getitem)  # noqa: B010
     for cls in (DataFrame, Series):
         methods: dict[str, Any] = {
             "iloc": property(_ILoc),

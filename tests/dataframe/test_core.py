@@ -92,3 +92,12 @@ def test_bad_chunk_sizes_name_the_argument():
         md.DataFrame({"a": [1]}, chunk_size="3")
     with pytest.raises(ValueError, match=r"chunk_size must be rows or \(rows, cols\)"):
         md.DataFrame({"a": [1]}, chunk_size=(1, 2, 3))
+
+
+def test_later_changes_to_the_pandas_source_do_not_reach_the_lazy_frame() -> None:
+    pdf = pd.DataFrame({"a": [1, 2, 3], "b": [4.0, 5.0, 6.0]})
+    lazy = md.DataFrame(pdf, chunk_size=2)
+    expected = pdf.copy()
+    del pdf["b"]
+    pdf.loc[0, "a"] = 100
+    pd.testing.assert_frame_equal(lazy.to_pandas(), expected)

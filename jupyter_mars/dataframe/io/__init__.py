@@ -1,9 +1,26 @@
-"""Reading and writing frames: ``read_csv`` and ``DataFrame.to_csv``."""
+"""Reading and writing frames: CSV, Parquet and JSON Lines.
 
-from jupyter_mars.dataframe.core import DataFrame
+``read_csv``, ``read_parquet`` and ``read_json`` build lazy DataFrames; ``to_csv``,
+``to_parquet`` and ``to_json`` are attached to DataFrame (``to_csv`` and ``to_json`` to
+Series too) and write atomically.
+"""
+
+from typing import Any
+
+from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.io.csv_read import read_csv
 from jupyter_mars.dataframe.io.csv_write import to_csv
+from jupyter_mars.dataframe.io.json_read import read_json
+from jupyter_mars.dataframe.io.json_write import to_json
+from jupyter_mars.dataframe.io.parquet_read import read_parquet
+from jupyter_mars.dataframe.io.parquet_write import to_parquet
 
-DataFrame.to_csv = to_csv  # type: ignore[attr-defined]
+frame_methods: dict[str, Any] = {"to_csv": to_csv, "to_parquet": to_parquet, "to_json": to_json}
+series_methods: dict[str, Any] = {"to_csv": to_csv, "to_json": to_json}
 
-__all__ = ["read_csv", "to_csv"]
+for attr, value in frame_methods.items():
+    setattr(DataFrame, attr, value)
+for attr, value in series_methods.items():
+    setattr(Series, attr, value)
+
+__all__ = ["read_csv", "read_json", "read_parquet", "to_csv", "to_json", "to_parquet"]

@@ -1,4 +1,4 @@
-"""``DataFrame.to_csv``: write every chunk, then commit the result atomically.
+"""``DataFrame.to_csv`` and ``Series.to_csv``: write every chunk, then commit atomically.
 
 Each chunk is written by its own task to a temporary file beside the target. A final
 commit task, which waits for every writer, either moves the results into place (renaming
@@ -125,7 +125,7 @@ def _check_path(path: Any) -> str:
 
 
 def to_csv(df: Any, path: Any, index: bool = True, session: Any = None, **kwargs: Any) -> None:
-    """Write the frame as CSV at once, like ``pandas.DataFrame.to_csv`` of the whole frame.
+    """Write the frame (or Series) as CSV at once, like pandas' ``to_csv`` of all of it.
 
     ``path`` is one file (the chunks written in order, the header once) or a name with
     ``*`` (one file per chunk, ``*`` replaced by the chunk number, each with a header).
@@ -134,10 +134,10 @@ def to_csv(df: Any, path: Any, index: bool = True, session: Any = None, **kwargs
     names in the target directory and renamed into place only once every chunk is written;
     on failure no target file is created and the temporary files are removed.
     """
-    from jupyter_mars.dataframe.core import DataFrame
+    from jupyter_mars.dataframe.core import DataFrame, Series
 
-    if not isinstance(df, DataFrame):
-        raise TypeError(f"to_csv writes a DataFrame, got {type(df).__name__}")
+    if not isinstance(df, (DataFrame, Series)):
+        raise TypeError(f"to_csv writes a DataFrame or a Series, got {type(df).__name__}")
     if not isinstance(index, bool):
         raise TypeError(f"index must be True or False, got {index!r}")
     if kwargs.get("mode", "w") != "w":

@@ -1,0 +1,281 @@
+"""Boolean row filters, ``where``, ``mask`` and ``isin``.
+
+A filter by a lazy boolean Series that shares the frame's index (``df[df.a > 3]``) is one
+task per chunk; its chunks' lengths are data-dependent (``nan`` until computed), which
+later positional operations handle by asking for them (``require_known``). A mask with
+another index is read whole by every chunk and aligned on the labels, as pandas aligns
+it. A NumPy or list mask is positional: ``rows_like`` splits it at the frame's chunk
+offsets (known once the chunks before are computed) and gives it the chunk's index, so it
+lines up with the frame row for row. ``where`` / ``mask`` / ``isin`` are one pandas call
+per chunk, their meta being the same call on the metas.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
+from jupyter_mars.dataframe.node import FrameNode, empty_like
+from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+
+# ---- positional data lined up with a frame's chunks ---------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class RowsLike(Op):
+    data: Any
+    """A NumPy array (1-d: a Series, 2-d: a DataFrame) split at the frame's offsets."""
+    meta: Any
+
+    def label(self) -> str:
+        return "rows_like"
+
+
+def with_chunk_index(chunk: Any, piece: Any, meta: Any) -> Any:
+    """``piece`` (rows of an array) as a pandas object indexed like ``chunk``."""
+    if isinstance(meta, pd.DataFrame):
+        return pd.DataFrame(piece, index=chunk.index, columns=meta.columns).astype(
+            meta.dtypes.to_dict()
+        )
+    return pd.Series(piece, index=chunk.index, name=meta.name, dtype=meta.dtype)
+
+
+def _check_length(got: int, want: float, what: str) -> None:
+    if not math.isnan(want) and got != int(want):
+        raise ValueError(f"{what} has length {got}, the frame has {int(want)} rows")
+
+
+@tile_rule(RowsLike)
+def _tile_rows_like(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, RowsLike)
+    (t,) = inputs
+    ctx.require_known(t)
+    lengths = t.nsplits[0]
+    _check_length(len(op.data), sum(lengths), "the array")
+    grid = key_grid(node.key, [len(lengths)])
+    bounds = offsets(lengths)
+    for i in range(len(lengths)):
+        piece = op.data[int(bounds[i]) : int(bounds[i + 1])]
+        ctx.new_task(grid[i], with_chunk_index, Ref(t.keys[i]), piece, op.meta)
+    return Tiled((tuple(lengths),), grid)
+
+
+def rows_like(frame: _Frame, data: Any, name: Any = None, columns: Any = None) -> Any:
+    """A lazy Series (1-d ``data``) or DataFrame (2-d) with ``frame``'s index and chunks."""
+    arr = np.asarray(data)
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"expected a 1-d or 2-d array, got {arr.ndim}-d")
+    node = frame.node
+    assert isinstance(node, FrameNode)
+    _check_length(len(arr), node.shape[0], "the array")
+    index = node.meta.index
+    if arr.ndim == 1:
+        meta: Any = pd.Series(arr[:0], index=index, name=name)
+    else:
+        meta = pd.DataFrame(arr[:0], index=index, columns=columns)
+    return new_frame(RowsLike(arr, meta), [frame], node.shape[0], meta, node.index_key)
+
+
+# ---- boolean filters --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Filter(Op):
+    broadcast: bool
+    """The mask has another index: it is one chunk, aligned on labels by every task."""
+
+    def label(self) -> str:
+        return "filter"
+
+
+def filter_rows(chunk: Any, mask: Any) -> Any:
+    """The rows of ``chunk`` where ``mask`` (a boolean Series on the same rows) is True."""
+    return chunk[_mask_values(mask)]
+
+
+def filter_aligned(chunk: Any, mask: Any) -> Any:
+    """The rows of ``chunk`` whose label is True in ``mask`` (any index, aligned)."""
+    if mask.index.equals(chunk.index):
+        return chunk[_mask_values(mask)]
+    if not mask.index.is_unique:
+        raise ValueError("cannot reindex on an axis with duplicate labels")
+    values = mask.reindex(chunk.index)
+    if values.isna().any():
+        raise pd.errors.IndexingError(
+            "Unalignable boolean Series provided as indexer (index of the boolean Series "
+            "and of the indexed object do not match)."
+        )
+    return chunk[_mask_values(values)]
+
+
+def _mask_values(mask: Any) -> np.ndarray[Any, Any]:
+    if mask.isna().any():
+        raise ValueError("Cannot mask with non-boolean array containing NA / NaN values")
+    values: np.ndarray[Any, Any] = mask.to_numpy(dtype=bool)
+    return values
+
+
+@tile_rule(Filter)
+def _tile_filter(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, Filter)
+    frame, mask = inputs
+    n = len(frame.nsplits[0])
+    grid = key_grid(node.key, [n])
+    for i in range(n):
+        if op.broadcast:
+            ctx.add_blockwise(grid[i], filter_aligned, (Ref(frame.keys[i]), Ref(mask.keys[0])), {})
+        else:
+            ctx.add_blockwise(grid[i], filter_rows, (Ref(frame.keys[i]), Ref(mask.keys[i])), {})
+    return Tiled(((math.nan,) * n,), grid)
+
+
+def is_bool_dtype(dtype: Any) -> bool:
+    return bool(pd.api.types.is_bool_dtype(dtype))
+
+
+def is_mask(key: Any) -> bool:
+    """Whether ``key`` is a boolean row mask (lazy or not) rather than column labels."""
+    if isinstance(key, Series):
+        return is_bool_dtype(key.dtype)
+    if isinstance(key, (pd.Series, pd.Index, np.ndarray)):
+        return key.ndim == 1 and is_bool_dtype(key.dtype)
+    if isinstance(key, list) and key:
+        return all(isinstance(k, (bool, np.bool_)) for k in key)
+    return False
+
+
+def boolean_filter(frame: _Frame, key: Any) -> Any:
+    """``frame[key]`` for a boolean mask: a lazy or pandas Series (aligned on labels), or a
+    NumPy array or list (by position)."""
+    if isinstance(key, pd.Series):
+        key = Series(key)
+    if isinstance(key, Series):
+        if not is_bool_dtype(key.dtype):
+            raise TypeError(f"a row mask must be boolean, got dtype {key.dtype}")
+        node, mask_node = frame.node, key.node
+        assert isinstance(node, FrameNode)
+        assert isinstance(mask_node, FrameNode)
+        same = node.index_key == mask_node.index_key
+        mask = key if same else one_chunk(key)
+        return new_frame(Filter(not same), [frame, mask], math.nan, frame.meta)
+    values = np.asarray(key)
+    if values.ndim != 1 or not is_bool_dtype(values.dtype):
+        raise TypeError("a positional row mask must be a 1-d boolean array")
+    n = frame.node.shape[0]
+    if not math.isnan(n) and len(values) != int(n):
+        if isinstance(frame, Series):
+            raise IndexError(f"Boolean index has wrong length: {len(values)} instead of {int(n)}")
+        raise ValueError(f"Item wrong length {len(values)} instead of {int(n)}.")
+    return new_frame(Filter(False), [frame, rows_like(frame, values)], math.nan, frame.meta)
+
+
+# ---- where, mask, isin -----------------------------------------------------------------
+
+
+def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    return getattr(obj, name)(*args, **kwargs)
+
+
+def _lazy_like(frame: _Frame, value: Any) -> Any:
+    """``value`` made lazy where it is row data: NumPy arrays of the frame's shape by
+    position, pandas objects as lazy frames (aligned on labels later)."""
+    if isinstance(value, pd.DataFrame):
+        return DataFrame(value)
+    if isinstance(value, pd.Series):
+        return Series(value)
+    if isinstance(value, np.ndarray) and value.ndim in (1, 2) and value.ndim == frame.meta.ndim:
+        columns = frame.meta.columns if isinstance(frame, DataFrame) else None
+        return rows_like(frame, value, name=getattr(frame.meta, "name", None), columns=columns)
+    return value
+
+
+def _where(frame: _Frame, method: str, cond: Any, other: Any, axis: Any, level: Any) -> Any:
+    if callable(cond):
+        cond = cond(frame)
+    if callable(other):
+        other = other(frame)
+    cond = _lazy_like(frame, cond)
+    other = _lazy_like(frame, other)
+    kwargs: dict[str, Any] = {}
+    if axis is not None:
+        kwargs["axis"] = axis
+    if level is not None:
+        kwargs["level"] = level
+    meta = empty_like(call_method(frame.meta, method, meta_of(cond), meta_of(other), **kwargs))
+    lazy = [x for x in (cond, other) if isinstance(x, _Frame)]
+    frames = aligned([frame, *lazy])
+    args: list[Any] = [Slot(0), method]
+    slot = 1
+    for x in (cond, other):
+        if isinstance(x, _Frame):
+            args.append(Slot(slot))
+            slot += 1
+        else:
+            args.append(x)
+    same = frames[0] is frame
+    return map_chunks(call_method, frames, tuple(args), meta, kwargs, method, keeps_rows=same)
+
+
+def where(
+    frame: _Frame, cond: Any, other: Any = np.nan, *, axis: Any = None, level: Any = None
+) -> Any:
+    """Keep values where ``cond`` is True, ``other`` elsewhere (pandas ``where``)."""
+    return _where(frame, "where", cond, other, axis, level)
+
+
+def mask(
+    frame: _Frame, cond: Any, other: Any = np.nan, *, axis: Any = None, level: Any = None
+) -> Any:
+    """Replace values where ``cond`` is True with ``other`` (pandas ``mask``)."""
+    return _where(frame, "mask", cond, other, axis, level)
+
+
+def isin(frame: _Frame, values: Any) -> Any:
+    """Whether each value is in ``values`` (pandas ``isin``): a list, set, Series, or for a
+    DataFrame a dict of column -> values, or a DataFrame (aligned on labels)."""
+    if isinstance(values, (set, frozenset)):
+        values = list(values)
+    if isinstance(frame, Series):
+        if isinstance(values, _Frame):  # its values, not its labels: read whole by each chunk
+            meta = empty_like(frame.meta.isin(values.meta))
+            return map_chunks(
+                call_method,
+                [frame, one_chunk(values)],
+                (Slot(0), "isin", Slot(1)),
+                meta,
+                name="isin",
+                broadcast=frozenset({1}),
+            )
+        meta = empty_like(frame.meta.isin(values))
+        return map_chunks(call_method, [frame], (Slot(0), "isin", values), meta, name="isin")
+    if isinstance(values, (pd.DataFrame, pd.Series)):
+        values = (DataFrame if isinstance(values, pd.DataFrame) else Series)(values)
+    meta = empty_like(frame.meta.isin(meta_of(values)))
+    if isinstance(values, _Frame):
+        frames = aligned([frame, values])
+        same = frames[0] is frame
+        return map_chunks(
+            call_method, frames, (Slot(0), "isin", Slot(1)), meta, name="isin", keeps_rows=same
+        )
+    return map_chunks(call_method, [frame], (Slot(0), "isin", values), meta, name="isin")
+
+
+def _attach() -> None:
+    for cls in (DataFrame, Series):
+        methods: dict[str, Callable[..., Any]] = {"where": where, "mask": mask, "isin": isin}
+        for attr, value in methods.items():
+            setattr(cls, attr, value)
+
+
+_attach()

@@ -1,0 +1,126 @@
+"""``DataFrame.to_json(path, orient="records", lines=True)``: JSON Lines, written atomically.
+
+Each chunk writes its records to a temporary file beside the target (in parallel); a
+commit task, which waits for every writer, joins the parts in order into one temporary
+file and renames it to the target, or removes every temporary file and raises the first
+writer's error. The target only appears when complete.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from jupyter_mars.dataframe.io.csv_write import Status, _check_path, _remove, _temp_name
+from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+
+
+@dataclass(frozen=True, eq=False)
+class ToJSONLines(Op):
+    """A sink: write the input's rows as JSON Lines records to ``path``."""
+
+    path: str
+    token: str
+    kwargs: dict[str, Any]
+
+    def label(self) -> str:
+        return "to_json"
+
+
+def write_records(chunk: Any, temp: str, final: str, kwargs: dict[str, Any]) -> Status:
+    """Write one chunk's records (nothing for an empty chunk) to ``temp``."""
+    try:
+        text = chunk.to_json(orient="records", lines=True, **kwargs) if len(chunk) else ""
+        with open(temp, "w", encoding="utf-8") as f:
+            f.write(text)
+    except Exception as exc:  # reported by the commit, which cleans up after every writer
+        _remove(temp)
+        return (temp, final, exc)
+    return (temp, final, None)
+
+
+def commit_lines(statuses: list[Status], path: str, token: str) -> pd.DataFrame:
+    """Join the parts into ``path``, or remove them all and raise the first error."""
+    temps = [temp for temp, _, _ in statuses]
+    done = _temp_name(path, token, "tmp")
+    try:
+        errors = [err for _, _, err in statuses if err is not None]
+        if errors:
+            raise errors[0]
+        with open(done, "wb") as out:
+            for temp in temps:
+                with open(temp, "rb") as part:
+                    shutil.copyfileobj(part, out)
+            if out.tell() == 0:
+                out.write(b"\n")  # what pandas writes for no rows
+        os.replace(done, path)
+    finally:
+        for temp in [*temps, done]:
+            _remove(temp)
+    return pd.DataFrame()
+
+
+@tile_rule(ToJSONLines)
+def _tile_to_json(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, ToJSONLines)
+    (t,) = inputs
+    n = t.numblocks[0]
+    writers = key_grid(f"to_json_chunk-{node.key.split('-', 1)[1]}", [n])
+    for i in range(n):
+        temp = _temp_name(op.path, op.token, f"part{i}")
+        ctx.new_task(writers[i], write_records, Ref(t.keys[i]), temp, op.path, op.kwargs)
+    grid = key_grid(node.key, [1])
+    ctx.new_task(grid[0], commit_lines, [Ref(k) for k in writers], op.path, op.token)
+    return Tiled(((0,),), grid)
+
+
+def to_json(
+    df: Any,
+    path: Any,
+    orient: str | None = "records",
+    lines: bool = True,
+    session: Any = None,
+    **kwargs: Any,
+) -> None:
+    """Write the frame (or Series) as JSON Lines, like pandas'
+    ``to_json(path, orient="records", lines=True)`` of all of it.
+
+    Only ``orient="records"`` with ``lines=True`` is supported (every chunk is written
+    in parallel). Other arguments go to pandas' ``to_json`` (``date_format``,
+    ``double_precision``, ``date_unit``...). The write is atomic: the target appears only
+    once every chunk is written, and on failure no file is left behind.
+    """
+    from jupyter_mars.dataframe.core import DataFrame, Series
+
+    if not isinstance(df, (DataFrame, Series)):
+        raise TypeError(f"to_json writes a DataFrame or a Series, got {type(df).__name__}")
+    if orient != "records" or lines is not True:
+        raise NotImplementedError("to_json writes orient='records' with lines=True only")
+    for name in ("compression", "mode", "storage_options"):
+        if kwargs.get(name) not in (None, "infer", "w"):
+            raise NotImplementedError(f"to_json does not support {name}={kwargs[name]!r}")
+    kwargs = {k: v for k, v in kwargs.items() if k not in ("compression", "mode")}
+    if "path_or_buf" in kwargs:
+        raise TypeError("pass the file as path, not path_or_buf")
+    text = _check_path(path)
+    if "*" in os.path.basename(text):
+        raise NotImplementedError("to_json writes one file: '*' patterns are not supported")
+    # the pandas arguments are checked on the meta now, not when a chunk is written
+    df.meta.to_json(orient="records", lines=True, **kwargs)
+    op = ToJSONLines(text, uuid.uuid4().hex, kwargs)
+    sink = DataFrame(FrameNode(op, [df.node], 0, pd.DataFrame()))
+    try:
+        sink.execute(session=session)
+    finally:
+        folder = os.path.dirname(text)
+        for name in os.listdir(folder):
+            if name.startswith(".") and f".{op.token}." in name:
+                _remove(os.path.join(folder, name))

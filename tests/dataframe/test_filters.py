@@ -1,0 +1,180 @@
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import jupyter_mars.dataframe as md
+import jupyter_mars.dataframe.filters  # noqa: F401
+import jupyter_mars.dataframe.selection  # noqa: F401
+
+CHUNKS = [1, 3, None]
+
+
+def _frame(n: int = 10) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "a": np.arange(n) % 4,
+            "b": np.where(np.arange(n) % 3 == 0, np.nan, np.linspace(0, 1, n)),
+            "c": list("pqrstuvwxyzabcdefghij"[:n]),
+        },
+        index=pd.Index(np.arange(n) * 2 + 100, name="id"),
+    )
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_filter_by_a_mask_of_the_same_frame(chunk_size):
+    df = _frame()
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    got = d[d["a"] > 1]
+    assert np.isnan(got.shape[0])
+    pd.testing.assert_frame_equal(got.to_pandas(), df[df["a"] > 1])
+    pd.testing.assert_frame_equal(d[d["b"] > 2].to_pandas(), df[df["b"] > 2])  # empty
+    pd.testing.assert_series_equal(d["c"][d["b"].isna()].to_pandas(), df["c"][df["b"].isna()])
+    both = (d["a"] > 0) & (d["b"] < 0.7)
+    pd.testing.assert_frame_equal(d[both].to_pandas(), df[(df["a"] > 0) & (df["b"] < 0.7)])
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_filter_then_filter_and_shape_after_execute(chunk_size):
+    df = _frame()
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    f = d[d["a"] > 0]
+    g = f[f["b"] > 0.3]
+    pd.testing.assert_frame_equal(g.to_pandas(), df[df.a > 0][lambda x: x.b > 0.3])
+    assert g.shape == (len(g.to_pandas()), 3)
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_masks_with_another_index_are_aligned_on_labels(chunk_size):
+    df = _frame()
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    mask = (df["a"] % 2 == 0).iloc[::-1]  # same labels, other order
+    pd.testing.assert_frame_equal(d[mask].to_pandas(), df.loc[mask])
+    lazy = md.Series(mask, chunk_size=4)
+    pd.testing.assert_frame_equal(d[lazy].to_pandas(), df.loc[mask])
+    bad = pd.Series([True, False], index=[100, 999])
+    with pytest.raises(pd.errors.IndexingError, match="Unalignable"):
+        d[bad].to_pandas()
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_positional_masks(chunk_size):
+    df = _frame()
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    arr = np.arange(10) % 3 == 1
+    pd.testing.assert_frame_equal(d[arr].to_pandas(), df[arr])
+    pd.testing.assert_frame_equal(d[list(arr)].to_pandas(), df[list(arr)])
+    pd.testing.assert_series_equal(d["b"][arr].to_pandas(), df["b"][arr])
+    pd.testing.assert_frame_equal(d.iloc[arr].to_pandas(), df.iloc[arr])
+    # after a filter, the mask is split at the chunks' real offsets
+    f = d[d["a"] != 1]
+    want = df[df["a"] != 1]
+    m = np.arange(len(want)) % 2 == 0
+    pd.testing.assert_frame_equal(f[m].to_pandas(), want[m])
+
+
+def test_a_mask_of_the_wrong_length_raises_as_pandas():
+    d = md.DataFrame(_frame())
+    with pytest.raises(ValueError, match="Item wrong length 2 instead of 10"):
+        d[np.array([True, False])]
+    with pytest.raises(IndexError, match="Boolean index has wrong length"):
+        d["a"][np.array([True, False])]
+    f = d[d["a"] > 1]
+    with pytest.raises(ValueError, match="has length 2"):
+        f[np.array([True, False])].to_pandas()
+
+
+def test_a_non_boolean_lazy_key_is_refused():
+    d = md.DataFrame(_frame())
+    with pytest.raises(TypeError, match="must be boolean"):
+        d[d["a"]]
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_where_and_mask(chunk_size):
+    df = _frame()[["a", "b"]]
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    pd.testing.assert_frame_equal(d.where(d > 0.5).to_pandas(), df.where(df > 0.5))
+    pd.testing.assert_frame_equal(d.mask(d > 0.5, -1).to_pandas(), df.mask(df > 0.5, -1))
+    pd.testing.assert_frame_equal(
+        d.where(lambda x: x["a"] > 1, lambda x: x * 10, axis=0).to_pandas(),
+        df.where(lambda x: x["a"] > 1, lambda x: x * 10, axis=0),
+    )
+    pd.testing.assert_frame_equal(d.where(d > 0.5, d * 2).to_pandas(), df.where(df > 0.5, df * 2))
+    pd.testing.assert_frame_equal(d[d > 1].to_pandas(), df[df > 1])
+    s = df["b"]
+    ds = d["b"]
+    pd.testing.assert_series_equal(ds.where(ds > 0.4, 0.0).to_pandas(), s.where(s > 0.4, 0.0))
+    pd.testing.assert_series_equal(ds.mask(ds.isna(), -1.0).to_pandas(), s.mask(s.isna(), -1.0))
+    arr = np.arange(10) % 2 == 0
+    pd.testing.assert_series_equal(ds.where(arr).to_pandas(), s.where(arr))
+    other = pd.Series(np.arange(10) > 4, index=df.index[::-1])  # aligned on labels
+    pd.testing.assert_series_equal(ds.where(other).to_pandas(), s.where(other))
+
+
+def test_where_bad_cond_raises_at_build():
+    d = md.DataFrame(_frame()[["a", "b"]])
+    with pytest.raises(ValueError, match="Array conditional must be same shape"):
+        d.where(True)
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_isin(chunk_size):
+    df = _frame()
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    pd.testing.assert_frame_equal(d.isin([1, "q", 3]).to_pandas(), df.isin([1, "q", 3]))
+    pd.testing.assert_frame_equal(
+        d.isin({"a": {0, 2}, "c": ["s"]}).to_pandas(), df.isin({"a": {0, 2}, "c": ["s"]})
+    )
+    pd.testing.assert_series_equal(d["a"].isin({1, 3}).to_pandas(), df["a"].isin({1, 3}))
+    values = pd.Series([2, 3, 9])
+    pd.testing.assert_series_equal(d["a"].isin(values).to_pandas(), df["a"].isin(values))
+    pd.testing.assert_series_equal(
+        d["a"].isin(md.Series(values, chunk_size=2)).to_pandas(), df["a"].isin(values)
+    )
+    other = df[["a"]].iloc[::2] + 1
+    pd.testing.assert_frame_equal(d.isin(other).to_pandas(), df.isin(other))
+    pd.testing.assert_frame_equal(
+        d[d["c"].isin(["p", "t", "z"])].to_pandas(), df[df["c"].isin(["p", "t", "z"])]
+    )
+
+
+def test_isin_of_a_scalar_raises_as_pandas():
+    with pytest.raises(TypeError, match="only list-like or dict-like"):
+        md.DataFrame(_frame()).isin(3)
+    with pytest.raises(TypeError, match="only list-like"):
+        md.DataFrame(_frame())["a"].isin(3)
+
+
+_ROWS = st.lists(
+    st.tuples(
+        st.integers(0, 4),
+        st.one_of(st.none(), st.floats(-5, 5, allow_nan=False)),
+        st.sampled_from(["x", "y", "z"]),
+    ),
+    max_size=20,
+)
+
+
+def _hframe(rows):
+    return pd.DataFrame(
+        {
+            "k": pd.Series([r[0] for r in rows], dtype="int64"),
+            "v": pd.Series([np.nan if r[1] is None else r[1] for r in rows], dtype="float64"),
+            "s": pd.Series([r[2] for r in rows], dtype="str"),
+        },
+        index=pd.Index([r[0] for r in rows], dtype="int64"),  # duplicate labels
+    )
+
+
+@given(rows=_ROWS, chunk=st.integers(1, 7), threshold=st.floats(-5, 5))
+def test_filters_equal_pandas(rows, chunk, threshold):
+    df = _hframe(rows)
+    d = md.DataFrame(df, chunk_size=chunk)
+    pd.testing.assert_frame_equal(d[d["v"] > threshold].to_pandas(), df[df["v"] > threshold])
+    f = d[(d["k"] >= 2) | d["v"].isna()]
+    want = df[(df["k"] >= 2) | df["v"].isna()]
+    pd.testing.assert_frame_equal(f[f["s"] != "y"].to_pandas(), want[want["s"] != "y"])
+    arr = np.arange(len(df)) % 2 == 1
+    pd.testing.assert_series_equal(d["v"][arr].to_pandas(), df["v"][arr])
