@@ -6,6 +6,23 @@ tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``
 
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
-from jupyter_mars.dataframe.io import read_csv, to_csv
+from jupyter_mars.dataframe.io import (
+    read_csv,
+    read_json,
+    read_parquet,
+    to_csv,
+    to_json,
+    to_parquet,
+)
 
-__all__ = ["DataFrame", "Index", "Series", "read_csv", "to_csv"]
+__all__ = [
+    "DataFrame",
+    "Index",
+    "Series",
+    "read_csv",
+    "read_json",
+    "read_parquet",
+    "to_csv",
+    "to_json",
+    "to_parquet",
+]
