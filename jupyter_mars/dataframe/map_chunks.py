@@ -9,6 +9,7 @@ keeps the work parallel, is the scalable way and replaces this for large frames)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,8 @@ class MapChunks(Op):
     name: str = ""
     broadcast: frozenset[int] = frozenset()
     """Inputs of one chunk read whole by every task (a Series of per-column values)."""
+    keeps_rows: bool = True
+    """Each chunk keeps its rows; otherwise the result's chunk lengths are unknown."""
 
     def label(self) -> str:
         return self.name or getattr(self.func, "__name__", "map_chunks")
@@ -50,6 +53,8 @@ def _tile_map_chunks(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
         refs = [Ref(t.keys[0 if n in op.broadcast else i]) for n, t in enumerate(inputs)]
         args = tuple(_fill(a, refs) for a in op.args)
         ctx.add_blockwise(grid[i], op.func, args, dict(op.kwargs))
+    if not op.keeps_rows:
+        return Tiled(((math.nan,) * len(first.nsplits[0]),), grid)
     return Tiled(first.nsplits, grid)
 
 
@@ -70,7 +75,7 @@ def map_chunks(
     """
     head = frames[0].node
     assert isinstance(head, FrameNode)
-    op = MapChunks(func, args, kwargs or {}, name, broadcast)
+    op = MapChunks(func, args, kwargs or {}, name, broadcast, keeps_rows)
     nrows = head.shape[0] if keeps_rows else float("nan")
     return new_frame(op, list(frames), nrows, meta, head.index_key if keeps_rows else None)
 

@@ -11,4 +11,5 @@ import jupyter_mars.dataframe.loc  # noqa: F401
 import jupyter_mars.dataframe.query  # noqa: F401
 import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
+import jupyter_mars.dataframe.sort  # noqa: F401
 import jupyter_mars.dataframe.ufuncs  # noqa: F401

@@ -101,3 +101,18 @@ def test_later_changes_to_the_pandas_source_do_not_reach_the_lazy_frame() -> Non
     del pdf["b"]
     pdf.loc[0, "a"] = 100
     pd.testing.assert_frame_equal(lazy.to_pandas(), expected)
+
+
+def _even_rows(chunk: pd.DataFrame) -> pd.DataFrame:
+    return chunk[chunk.a % 2 == 0]
+
+
+def test_a_chunk_map_that_drops_rows_has_unknown_lengths() -> None:
+    from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+
+    pdf = pd.DataFrame({"a": range(10)})
+    df = md.DataFrame(pdf, chunk_size=3)
+    evens = map_chunks(_even_rows, [df], (Slot(0),), df.meta, keeps_rows=False)
+    assert np.isnan(evens.shape[0])
+    # a positional slice needs the real lengths: they are computed, not the input's
+    pd.testing.assert_frame_equal(evens.iloc[1:4].to_pandas(), _even_rows(pdf).iloc[1:4])

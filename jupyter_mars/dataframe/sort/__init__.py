@@ -1,0 +1,23 @@
+"""Ordering and distribution of rows: sorting, top-n, ranks, duplicates and distinct
+values, quantiles and ``describe``.
+
+Importing the package attaches the methods to DataFrame and Series:
+
+- ``values``: ``sort_values`` and ``sort_index`` (sampled range partitioning);
+- ``topn``: ``nlargest`` and ``nsmallest`` (tree of per-chunk top rows);
+- ``duplicated``: ``duplicated`` and ``drop_duplicates`` (hash shuffle of the keys);
+- ``unique``: ``unique``, ``nunique`` and ``value_counts`` (tree of distinct values);
+- ``rank``, ``quantile`` (and ``median``), ``describe``: exact, on the gathered columns.
+"""
+
+from __future__ import annotations
+
+from jupyter_mars.dataframe.sort import (  # noqa: F401 - attach the methods
+    describe,
+    duplicated,
+    quantile,
+    rank,
+    topn,
+    unique,
+    values,
+)
