@@ -5,6 +5,7 @@ tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``
 """
 
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe.construct import date_range
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
 from jupyter_mars.dataframe.io import (
     read_csv,
@@ -14,11 +15,15 @@ from jupyter_mars.dataframe.io import (
     to_json,
     to_parquet,
 )
+from jupyter_mars.dataframe.reshape import get_dummies, melt
 
 __all__ = [
     "DataFrame",
     "Index",
     "Series",
+    "date_range",
+    "get_dummies",
+    "melt",
     "read_csv",
     "read_json",
     "read_parquet",

@@ -128,13 +128,34 @@ def _attach() -> None:
             "__abs__": lambda self: unary(self, "abs"),
             "round": lambda self, decimals=0: unary(self, "round", decimals),
             "clip": lambda self, lower=None, upper=None: unary(self, "clip", lower, upper),
-            "astype": lambda self, dtype: unary(self, "astype", dtype),
+            "astype": astype,
             "copy": lambda self, deep=True: self,  # immutable: a copy is itself
         }
         for attr, value in methods.items():
             setattr(cls, attr, value)
         for method in ("abs", "isna", "notna", "isnull", "notnull"):
             setattr(cls, method, _simple(method))
+
+
+def _is_category(dtype: Any) -> bool:
+    return isinstance(dtype, str) and dtype == "category"
+
+
+def astype(frame: _Frame, dtype: Any) -> Any:
+    """``frame.astype(dtype)``; to ``"category"``, the categories are those of the whole
+    column (not of each chunk), as pandas infers them."""
+    from jupyter_mars.dataframe.accessors.category import as_category
+
+    if _is_category(dtype):
+        return as_category(frame)
+    if isinstance(dtype, dict):
+        to_category = [c for c, t in dtype.items() if _is_category(t)]
+        rest = {c: t for c, t in dtype.items() if not _is_category(t)}
+        if to_category:
+            frame.meta[to_category]  # KeyError for unknown columns, at this line
+            frame = as_category(frame, to_category)
+        return unary(frame, "astype", rest) if rest else frame
+    return unary(frame, "astype", dtype)
 
 
 def _method(name: str, reflected: bool = False) -> Callable[..., Any]:

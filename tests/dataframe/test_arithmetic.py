@@ -106,3 +106,15 @@ def test_chains_equal_pandas_over_random_sizes(n, chunk, scalar):
     want = (df * scalar - df) / (df.abs() + 1) > 0.1
     got = ((d * scalar - d) / (d.abs() + 1) > 0.1).to_pandas()
     pd.testing.assert_frame_equal(got, want)
+
+
+@pytest.mark.parametrize("chunk", [1, 3, None])
+def test_astype_category_takes_the_categories_of_the_whole_column(chunk: int | None) -> None:
+    pdf = pd.DataFrame({"s": ["b", "a", "c", "a", "b"], "i": [3, 1, 2, 1, 3]})
+    df = md.DataFrame(pdf, chunk_size=chunk)
+    pd.testing.assert_frame_equal(df.astype("category").to_pandas(), pdf.astype("category"))
+    both = {"s": "category", "i": "float64"}
+    pd.testing.assert_frame_equal(df.astype(both).to_pandas(), pdf.astype(both))
+    pd.testing.assert_series_equal(df.s.astype("category").to_pandas(), pdf.s.astype("category"))
+    with pytest.raises(KeyError, match="nope"):
+        df.astype({"nope": "category"})

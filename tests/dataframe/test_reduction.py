@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import warnings
 from typing import Any
 
 import numpy as np
@@ -194,3 +196,175 @@ def test_hypothesis_shapes(rows: int, chunk: int, data: st.DataObject) -> None:
         got = getattr(mdf, how)().to_pandas()
         pd.testing.assert_series_equal(got, getattr(df, how)(), rtol=1e-7, atol=1e-6)
     _assert_scalar(_series(df["f"], chunk_size=chunk).var().to_numpy(), df["f"].var())
+
+
+def _labelled() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "a": [3, 1, 4, 1, 5, 9, 2, 9],
+            "f": [1.5, np.nan, 9.0, -3.0, np.nan, 9.0, 0.5, 8.0],
+            "g": [11.0, 12.0, np.nan, 10.0, 15.0, 13.0, np.nan, 11.0],
+            "b": [True, False, True, True, False, True, True, True],
+        },
+        index=list("pqrstuvw"),
+    )
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_idxmax_idxmin(chunk: int | None) -> None:
+    for how in ("idxmax", "idxmin"):
+        _check_labels(chunk, how)
+
+
+def _check_labels(chunk: int | None, how: str) -> None:
+    df = _labelled()
+    mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(df)))
+    pd.testing.assert_series_equal(getattr(mdf, how)().to_pandas(), getattr(df, how)())
+    pd.testing.assert_series_equal(getattr(mdf, how)(axis=1).to_pandas(), getattr(df, how)(axis=1))
+    pd.testing.assert_series_equal(
+        getattr(mdf, how)(numeric_only=True).to_pandas(), getattr(df, how)(numeric_only=True)
+    )
+    for col in df:
+        got = getattr(_series(df[col], chunk_size=_chunk(chunk, len(df))), how)()
+        assert got.to_numpy() == getattr(df[col], how)()  # first occurrence on ties
+    dates = pd.Series(pd.to_datetime(["2001-01-01", None, "1999-05-05", "2003-02-02"]))
+    ms = _series(dates, chunk_size=_chunk(chunk, 4))
+    assert getattr(ms, how)().to_numpy() == getattr(dates, how)()
+
+
+def test_idxmax_missing_values_raise_like_pandas() -> None:
+    df = _labelled()
+    mdf: Any = md.DataFrame(df, chunk_size=3)
+    with pytest.raises(ValueError, match="NA"):
+        df.idxmax(skipna=False)
+    with pytest.raises(ValueError, match="NA"):
+        mdf.idxmax(skipna=False).to_pandas()
+    with pytest.raises(ValueError, match="NA"):
+        _series(pd.Series([np.nan, np.nan]), chunk_size=1).idxmin().to_numpy()
+    with pytest.raises(ValueError, match="axis"):
+        mdf.idxmax(axis=3)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_corr_cov_frame(chunk: int | None) -> None:
+    df = _labelled()
+    mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(df)))
+    pd.testing.assert_frame_equal(mdf.corr().to_pandas(), df.corr(), rtol=1e-9)
+    pd.testing.assert_frame_equal(mdf.corr(min_periods=6).to_pandas(), df.corr(min_periods=6))
+    pd.testing.assert_frame_equal(mdf.cov().to_pandas(), df.cov(), rtol=1e-9)
+    pd.testing.assert_frame_equal(mdf.cov(min_periods=6).to_pandas(), df.cov(min_periods=6))
+    # with missing values pandas ignores ddof; without, it honours it
+    pd.testing.assert_frame_equal(mdf.cov(ddof=3).to_pandas(), df.cov(ddof=3), rtol=1e-9)
+    full = df[["a", "b"]].assign(c=df["a"] * 2.5 - 1)
+    mfull: Any = md.DataFrame(full, chunk_size=_chunk(chunk, len(df)))
+    for ddof in (0, 1, 3):
+        pd.testing.assert_frame_equal(mfull.cov(ddof=ddof).to_pandas(), full.cov(ddof=ddof))
+    ms_f = _series(df["f"], chunk_size=_chunk(chunk, len(df)))
+    ms_g = _series(df["g"], chunk_size=_chunk(chunk, len(df)))
+    _assert_scalar(ms_f.corr(ms_g).to_numpy(), df["f"].corr(df["g"]))
+    _assert_scalar(ms_f.cov(ms_g, ddof=0).to_numpy(), df["f"].cov(df["g"], ddof=0))
+    _assert_scalar(ms_f.corr(ms_g, min_periods=6).to_numpy(), df["f"].corr(df["g"], min_periods=6))
+
+
+def test_corr_cov_errors_and_other_index() -> None:
+    df = _labelled().assign(s=list("abcdefgh"))
+    mdf: Any = md.DataFrame(df, chunk_size=3)
+    with pytest.raises(ValueError, match="s"):
+        mdf.corr()
+    pd.testing.assert_frame_equal(
+        mdf.corr(numeric_only=True).to_pandas(), df.corr(numeric_only=True), rtol=1e-9
+    )
+    with pytest.raises(NotImplementedError, match="spearman"):
+        mdf.corr(method="spearman")
+    with pytest.raises(TypeError, match="numbers"):
+        _series(df["s"]).corr(_series(df["a"]))
+    other = df["g"].iloc[::-1].iloc[1:]  # other labels, other order
+    got = _series(df["f"], chunk_size=3).corr(_series(other, chunk_size=2)).to_numpy()
+    _assert_scalar(got, df["f"].corr(other))
+
+
+def test_corr_is_numerically_stable() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(200)
+    df = pd.DataFrame({"x": x + 1e9, "y": 3 * x + rng.standard_normal(200) - 1e9})
+    got = _frame_of(df, chunk_size=7).corr().to_numpy()
+    np.testing.assert_allclose(got, np.corrcoef(x, df["y"] + 1e9), rtol=1e-7)
+
+
+@given(
+    rows=st.integers(0, 25),
+    chunk=st.integers(1, 6),
+    data=st.data(),
+)
+def test_corr_cov_hypothesis(rows: int, chunk: int, data: st.DataObject) -> None:
+    cols = {
+        name: data.draw(
+            st.lists(
+                st.one_of(st.none(), st.integers(-20, 20).map(float)), min_size=rows, max_size=rows
+            )
+        )
+        for name in "xyz"
+    }
+    df = pd.DataFrame({k: pd.Series(v, dtype=float) for k, v in cols.items()})
+    mdf: Any = md.DataFrame(df, chunk_size=chunk)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # pandas' own, on too few rows
+        expected_corr, expected_cov = df.corr(), df.cov()
+    pd.testing.assert_frame_equal(mdf.corr().to_pandas(), expected_corr, rtol=1e-8, atol=1e-10)
+    pd.testing.assert_frame_equal(mdf.cov().to_pandas(), expected_cov, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_axis_none(chunk: int | None) -> None:
+    ints = _labelled()[["a"]].assign(c=[2, 3, 4, 5, 6, 7, 8, 1])
+    for df in (_labelled()[["a", "f", "g"]], ints):
+        mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(df)))
+        for how in ALL:
+            if how == "count":
+                with pytest.raises(ValueError, match="axis"):
+                    mdf.count(axis=None)
+                continue
+            got = getattr(mdf, how)(axis=None)
+            assert isinstance(got, Tensor)
+            assert got.shape == ()
+            _assert_scalar(got.to_numpy(), getattr(df, how)(axis=None))
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_min_count(chunk: int | None) -> None:
+    df = _labelled()
+    mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(df)))
+    for how, min_count in itertools.product(("sum", "prod"), (0, 1, 6, 7, 9)):
+        got = getattr(mdf, how)(min_count=min_count).to_pandas()
+        pd.testing.assert_series_equal(got, getattr(df, how)(min_count=min_count))
+        for col in ("a", "f"):
+            ms = _series(df[col], chunk_size=_chunk(chunk, len(df)))
+            _assert_scalar(
+                getattr(ms, how)(min_count=min_count).to_numpy(),
+                getattr(df[col], how)(min_count=min_count),
+            )
+        _assert_scalar(
+            getattr(_frame_of(df[["f", "g"]], 3), how)(axis=None, min_count=min_count).to_numpy(),
+            getattr(df[["f", "g"]], how)(axis=None, min_count=min_count),
+        )
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_datetime_reductions(chunk: int | None) -> None:
+    for tz in (None, "UTC"):
+        _check_datetimes(chunk, tz)
+
+
+def _check_datetimes(chunk: int | None, tz: str | None) -> None:
+    t = pd.Series(pd.date_range("2000-01-01 03:00", periods=9, freq="37h", tz=tz))
+    t.iloc[2] = pd.NaT
+    ms = _series(t, chunk_size=_chunk(chunk, len(t)))
+    for how in ("min", "max", "mean"):
+        assert getattr(ms, how)().to_numpy()[()] == getattr(t, how)()
+    assert pd.isna(ms.mean(skipna=False).to_numpy()[()])
+    td = t - t.iloc[0]
+    assert _series(td, chunk_size=_chunk(chunk, len(t))).mean().to_numpy()[()] == td.mean()
+    df = pd.DataFrame({"t": t, "x": np.arange(9)})
+    mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(t)))
+    for how in ("min", "max", "mean"):
+        pd.testing.assert_series_equal(getattr(mdf, how)().to_pandas(), getattr(df, how)())

@@ -63,10 +63,15 @@ def _reduction_op(spec: ReduceSpec, out_rows: int | None) -> Reduction:
     return FrameReduction(keepdims=True, out_rows=out_rows, **common)
 
 
+def _takes(how: str, dtype: Any) -> bool:
+    """Whether reduction ``how`` takes values of ``dtype`` (means take dates too)."""
+    if how not in NEEDS_NUMBERS or is_numeric(dtype):
+        return True
+    return how == "mean" and getattr(dtype, "kind", "") in "mM"
+
+
 def _check_numbers(how: str, dtypes: pd.Series) -> None:
-    if how not in NEEDS_NUMBERS:
-        return
-    bad = [str(c) for c, t in dtypes.items() if not is_numeric(t)]
+    bad = [str(c) for c, t in dtypes.items() if not _takes(how, t)]
     if bad:
         raise TypeError(
             f"{how} needs numeric or boolean data; column(s) {', '.join(bad)} are not "
@@ -74,7 +79,9 @@ def _check_numbers(how: str, dtypes: pd.Series) -> None:
         )
 
 
-def _pandas_kwargs(how: str, skipna: bool, ddof: int, numeric_only: bool) -> dict[str, Any]:
+def _pandas_kwargs(
+    how: str, skipna: bool, ddof: int, numeric_only: bool, min_count: int = 0
+) -> dict[str, Any]:
     if how == "count":
         return {"numeric_only": numeric_only}
     kwargs: dict[str, Any] = {"skipna": skipna}
@@ -84,14 +91,39 @@ def _pandas_kwargs(how: str, skipna: bool, ddof: int, numeric_only: bool) -> dic
         kwargs["numeric_only"] = numeric_only
     if how in ("var", "std", "sem"):
         kwargs["ddof"] = ddof
+    if min_count:
+        kwargs["min_count"] = min_count
     return kwargs
 
 
+def check_min_count(min_count: Any) -> int:
+    """``min_count`` of ``sum``/``prod``: an integer (0 or less: no minimum)."""
+    if isinstance(min_count, (bool, np.bool_)) or not isinstance(min_count, (int, np.integer)):
+        raise TypeError(f"min_count must be an integer, got {min_count!r}")
+    return max(int(min_count), 0)
+
+
+def _scalar(op: Any, source: Any, dtype: np.dtype[Any]) -> Tensor:
+    out = Tensor(Node(op, [source.node], (), dtype))
+    if options.eager_mode:
+        out.execute()
+    return out
+
+
 def frame_reduce(
-    df: DataFrame, how: str, axis: Any, skipna: Any, numeric_only: Any, ddof: Any = 1
+    df: DataFrame,
+    how: str,
+    axis: Any,
+    skipna: Any,
+    numeric_only: Any,
+    ddof: Any = 1,
+    min_count: Any = 0,
 ) -> Any:
-    """``df.<how>(axis, skipna, numeric_only[, ddof])`` as a lazy Series."""
-    ax = frame_axis(axis)
+    """``df.<how>(axis, skipna, numeric_only[, ddof][, min_count])`` as a lazy Series (a
+    lazy 0-d tensor with ``axis=None``)."""
+    flat = axis is None and how != "count"
+    ax = 0 if flat else frame_axis(axis)
+    mc = check_min_count(min_count)
     skip = check_flag(skipna, "skipna")
     only_name = "bool_only" if how in ("any", "all") else "numeric_only"
     only = check_flag(numeric_only, only_name)
@@ -105,19 +137,31 @@ def frame_reduce(
     ]
     kept = meta.iloc[:, keep]
     _check_numbers(how, kept.dtypes)
-    kwargs = _pandas_kwargs(how, skip, dd, only)
+    kwargs = _pandas_kwargs(how, skip, dd, only, mc)
     probe = probe_frame(meta)
+    dtypes = tuple(kept.dtypes)
+    if flat:
+        value = getattr(probe, how)(axis=None, **kwargs)
+        dtype = np.asarray(value).dtype if np.asarray(value).dtype.kind in "biuf" else object
+        spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns, dtypes, mc, True, dtype)
+        return _scalar(_reduction_op(spec, None), df, np.dtype(dtype))
     if ax == 1:
         out_meta = getattr(probe, how)(axis=1, **kwargs).iloc[:0]
         op = Blockwise(reduce_rows, (Slot(0), how, kwargs), name=how)
         return new_frame(op, [df], df.node.shape[0], out_meta)
     out_meta = getattr(probe, how)(**kwargs).iloc[:0]
-    spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns)
+    spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns, dtypes, mc)
     return new_frame(_reduction_op(spec, len(keep)), [df], len(keep), out_meta)
 
 
 def series_reduce(
-    s: Series, how: str, axis: Any, skipna: Any, numeric_only: Any, ddof: Any = 1
+    s: Series,
+    how: str,
+    axis: Any,
+    skipna: Any,
+    numeric_only: Any,
+    ddof: Any = 1,
+    min_count: Any = 0,
 ) -> Tensor:
     """``s.<how>(...)`` as a lazy 0-d tensor that executes to pandas' scalar."""
     series_axis(axis)
@@ -125,17 +169,16 @@ def series_reduce(
     # pandas checks, then ignores, numeric_only / bool_only for a Series
     check_flag(numeric_only, "bool_only" if how in ("any", "all") else "numeric_only")
     dd = check_ddof(ddof)
+    mc = check_min_count(min_count)
     meta: pd.Series = s.meta
-    if how in NEEDS_NUMBERS and not is_numeric(meta.dtype):
+    if not _takes(how, meta.dtype):
         raise TypeError(f"{how} needs numeric or boolean data, got a Series of {meta.dtype}")
     probe = probe_frame(meta.to_frame()).iloc[:, 0]
     kwargs: dict[str, Any] = {"skipna": skip} if how != "count" else {}
     if how in ("var", "std", "sem"):
         kwargs["ddof"] = dd
+    if mc:
+        kwargs["min_count"] = mc
     dtype = np.asarray(getattr(probe, how)(**kwargs)).dtype
-    spec = ReduceSpec(how, skip, dd, None)
-    node = Node(_reduction_op(spec, None), [s.node], (), dtype)
-    out = Tensor(node)
-    if options.eager_mode:
-        out.execute()
-    return out
+    spec = ReduceSpec(how, skip, dd, None, None, (meta.dtype,), mc)
+    return _scalar(_reduction_op(spec, None), s, dtype)

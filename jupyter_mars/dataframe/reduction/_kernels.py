@@ -8,7 +8,14 @@ they pickle to workers. A partial result is a list with one state per reduced co
   applying the same pandas reduction to the partials (so dtypes follow pandas);
 - ``min``/``max``: the same, except that an empty chunk keeps its empty column (min of
   nothing has no identity and must not turn an int column into float);
-- ``mean``/``var``/``std``/``sem``: ``(n, total, m2)`` moments (see ``_moments``).
+- ``mean``/``var``/``std``/``sem``: ``(n, total, m2)`` moments (see ``_moments``); the
+  mean of datetimes and timedeltas is taken on their integer ticks, as pandas does, and
+  turned back into a Timestamp or Timedelta at the end;
+- ``sum``/``prod`` with ``min_count``: ``(pandas' result, non-missing count)``, NaN at the
+  end where the count falls short.
+
+With ``flat`` (``axis=None``) the per-column results are reduced once more into one
+scalar: moments of all columns merged, the others reduced by pandas.
 """
 
 from __future__ import annotations
@@ -37,6 +44,13 @@ class ReduceSpec:
     positions: tuple[int, ...] | None
     columns: Any = None
     """The result's index (the reduced columns' labels) for a DataFrame."""
+    dtypes: tuple[Any, ...] = ()
+    """The reduced columns' dtypes (datetime means are given back in theirs)."""
+    min_count: int = 0
+    flat: bool = False
+    """``axis=None``: one scalar over every value of every reduced column."""
+    out_dtype: Any = None
+    """The scalar's dtype with ``flat``."""
 
     def _columns(self, block: Any) -> list[pd.Series]:
         if self.positions is None:
@@ -46,7 +60,9 @@ class ReduceSpec:
     def _chunk_one(self, column: pd.Series) -> Any:
         how = self.how
         if how in MOMENTS:
-            return column_moments(column, self.skipna)
+            return column_moments(_as_numbers(column), self.skipna)
+        if self.min_count and how in ("sum", "prod"):
+            return (getattr(column, how)(skipna=self.skipna), int(column.count()))
         if how == "count":
             return np.int64(column.count())
         if how in EXTREMES and len(column) == 0:
@@ -69,27 +85,78 @@ class ReduceSpec:
             if not found:
                 return states[0]
             return getattr(pd.Series(found), how)(skipna=self.skipna)
+        if self.min_count and how in ("sum", "prod"):
+            values = getattr(pd.Series([v for v, _ in states]), how)(skipna=False)
+            return (values, sum(n for _, n in states))
         return getattr(pd.Series(states), MERGE_AS[how])(skipna=False)
 
     def combine(self, parts: list[list[Any]], axis: Any = None) -> list[Any]:
         """Merge the partials of several chunks, column by column."""
         return [self._merge_one(list(states)) for states in zip(*parts)]
 
-    def _finish_one(self, state: Any) -> Any:
+    def _finish_one(self, state: Any, dtype: Any = None) -> Any:
         if self.how in MOMENTS:
-            return finish_moments(state, self.how, self.ddof)
+            value = finish_moments(state, self.how, self.ddof)
+            return _as_dates(value, dtype) if self.how == "mean" else value
         if isinstance(state, pd.Series):  # min/max of no rows at all
             return getattr(state, self.how)(skipna=self.skipna)
+        if self.min_count and self.how in ("sum", "prod"):
+            value, count = state
+            return value if count >= self.min_count else np.float64(np.nan)
         return state
+
+    def _finish_flat(self, part: list[Any]) -> Any:
+        how = self.how
+        if how in MOMENTS:
+            merged = part[0] if part else (0, 0.0, 0.0)
+            for s in part[1:]:
+                merged = merge_moments(merged, s)
+            value = finish_moments(merged, how, self.ddof)
+        elif self.min_count and how in ("sum", "prod"):
+            total = getattr(pd.Series([v for v, _ in part], dtype=object), how)(skipna=False)
+            count = sum(n for _, n in part)
+            value = total if count >= self.min_count else np.nan
+        else:
+            values = pd.Series([self._finish_one(s) for s in part])
+            value = getattr(values, MERGE_AS.get(how, how))(skipna=self.skipna)
+        dtype = self.out_dtype
+        if isinstance(dtype, np.dtype) and dtype.kind in "biuf" and not pd.isna(value):
+            return np.asarray(value).astype(dtype)[()]
+        return np.float64(value) if pd.isna(value) else value
 
     def aggregate(self, part: list[Any], axis: Any = None, keepdims: bool = False) -> Any:
         """The scalar (Series input) or the per-column Series (DataFrame input)."""
-        values = [self._finish_one(s) for s in part]
+        if self.flat:
+            return self._finish_flat(part)
+        dtypes = self.dtypes or (None,) * len(part)
+        values = [self._finish_one(s, t) for s, t in zip(part, dtypes)]
         if self.positions is None:
             return values[0]
         if not values:  # no columns: what pandas gives, whatever the rows
             return getattr(pd.DataFrame(), self.how)()
         return values_to_series(values, self.columns)
+
+
+def _as_numbers(column: pd.Series) -> pd.Series:
+    """Datetimes and timedeltas as their integer ticks (missing ones NaN); others as is."""
+    if column.dtype.kind not in "mM":
+        return column
+    ticks = column.array.asi8.astype(np.float64)
+    ticks[column.isna().to_numpy()] = np.nan
+    return pd.Series(ticks, index=column.index)
+
+
+def _as_dates(value: Any, dtype: Any) -> Any:
+    """A mean of ticks back as a Timestamp or Timedelta of ``dtype`` (truncated, as
+    pandas); other means as they are."""
+    if dtype is None or getattr(dtype, "kind", "") not in "mM":
+        return value
+    unit = getattr(dtype, "unit", None) or np.datetime_data(dtype)[0]
+    if np.isnan(value):
+        return pd.NaT
+    if dtype.kind == "m":
+        return pd.Timedelta(int(value), unit=unit).as_unit(unit)
+    return pd.Timestamp(int(value), unit=unit, tz=getattr(dtype, "tz", None)).as_unit(unit)
 
 
 def values_to_series(values: list[Any], columns: pd.Index) -> pd.Series:

@@ -1,4 +1,5 @@
-"""DataFrame reductions, with pandas' signatures; each returns a lazy Series."""
+"""DataFrame reductions, with pandas' signatures; each returns a lazy Series (with
+``axis=None``, a lazy 0-d tensor holding the one scalar over every value)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,27 @@ from jupyter_mars.dataframe.core import DataFrame
 from jupyter_mars.dataframe.reduction._build import frame_reduce
 
 
-def sum(df: DataFrame, axis: Any = 0, skipna: bool = True, numeric_only: bool = False) -> Any:
-    """Column sums (``axis=0``) or row sums (``axis=1``); missing values count as 0."""
-    return frame_reduce(df, "sum", axis, skipna, numeric_only)
+def sum(
+    df: DataFrame,
+    axis: Any = 0,
+    skipna: bool = True,
+    numeric_only: bool = False,
+    min_count: int = 0,
+) -> Any:
+    """Column sums (``axis=0``) or row sums (``axis=1``); missing values count as 0, and
+    fewer than ``min_count`` present values give NaN."""
+    return frame_reduce(df, "sum", axis, skipna, numeric_only, 1, min_count)
 
 
-def prod(df: DataFrame, axis: Any = 0, skipna: bool = True, numeric_only: bool = False) -> Any:
+def prod(
+    df: DataFrame,
+    axis: Any = 0,
+    skipna: bool = True,
+    numeric_only: bool = False,
+    min_count: int = 0,
+) -> Any:
     """Column or row products."""
-    return frame_reduce(df, "prod", axis, skipna, numeric_only)
+    return frame_reduce(df, "prod", axis, skipna, numeric_only, 1, min_count)
 
 
 def mean(df: DataFrame, axis: Any = 0, skipna: bool = True, numeric_only: bool = False) -> Any:

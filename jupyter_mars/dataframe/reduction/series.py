@@ -10,14 +10,26 @@ from jupyter_mars.dataframe.reduction._build import series_reduce
 from jupyter_mars.tensor.core import Tensor
 
 
-def sum(s: Series, axis: Any = None, skipna: bool = True, numeric_only: bool = False) -> Tensor:
+def sum(
+    s: Series,
+    axis: Any = None,
+    skipna: bool = True,
+    numeric_only: bool = False,
+    min_count: int = 0,
+) -> Tensor:
     """The sum of the values; missing values count as 0."""
-    return series_reduce(s, "sum", axis, skipna, numeric_only)
+    return series_reduce(s, "sum", axis, skipna, numeric_only, 1, min_count)
 
 
-def prod(s: Series, axis: Any = None, skipna: bool = True, numeric_only: bool = False) -> Tensor:
+def prod(
+    s: Series,
+    axis: Any = None,
+    skipna: bool = True,
+    numeric_only: bool = False,
+    min_count: int = 0,
+) -> Tensor:
     """The product of the values."""
-    return series_reduce(s, "prod", axis, skipna, numeric_only)
+    return series_reduce(s, "prod", axis, skipna, numeric_only, 1, min_count)
 
 
 def mean(s: Series, axis: Any = None, skipna: bool = True, numeric_only: bool = False) -> Tensor:
