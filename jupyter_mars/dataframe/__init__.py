@@ -11,9 +11,13 @@ from jupyter_mars.dataframe.io import (
     read_csv,
     read_json,
     read_parquet,
+    read_sql,
+    read_sql_query,
+    read_sql_table,
     to_csv,
     to_json,
     to_parquet,
+    to_sql,
 )
 from jupyter_mars.dataframe.reshape import get_dummies, melt
 
@@ -27,7 +31,11 @@ __all__ = [
     "read_csv",
     "read_json",
     "read_parquet",
+    "read_sql",
+    "read_sql_query",
+    "read_sql_table",
     "to_csv",
     "to_json",
     "to_parquet",
+    "to_sql",
 ]

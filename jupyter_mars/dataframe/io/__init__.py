@@ -1,4 +1,4 @@
-"""Reading and writing frames: CSV, Parquet and JSON Lines.
+"""Reading and writing frames: CSV, Parquet, JSON Lines and SQL databases.
 
 ``read_csv``, ``read_parquet`` and ``read_json`` build lazy DataFrames; ``to_csv``,
 ``to_parquet`` and ``to_json`` are attached to DataFrame (``to_csv`` and ``to_json`` to
@@ -14,6 +14,8 @@ from jupyter_mars.dataframe.io.json_read import read_json
 from jupyter_mars.dataframe.io.json_write import to_json
 from jupyter_mars.dataframe.io.parquet_read import read_parquet
 from jupyter_mars.dataframe.io.parquet_write import to_parquet
+from jupyter_mars.dataframe.io.sql_read import read_sql, read_sql_query, read_sql_table
+from jupyter_mars.dataframe.io.sql_write import to_sql
 
 frame_methods: dict[str, Any] = {"to_csv": to_csv, "to_parquet": to_parquet, "to_json": to_json}
 series_methods: dict[str, Any] = {"to_csv": to_csv, "to_json": to_json}
@@ -23,4 +25,15 @@ for attr, value in frame_methods.items():
 for attr, value in series_methods.items():
     setattr(Series, attr, value)
 
-__all__ = ["read_csv", "read_json", "read_parquet", "to_csv", "to_json", "to_parquet"]
+__all__ = [
+    "read_csv",
+    "read_json",
+    "read_parquet",
+    "read_sql",
+    "read_sql_query",
+    "read_sql_table",
+    "to_csv",
+    "to_json",
+    "to_parquet",
+    "to_sql",
+]
