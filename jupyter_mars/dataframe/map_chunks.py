@@ -27,7 +27,8 @@ __all__ = ["Slot", "map_chunks", "one_chunk"]
 class MapChunks(Op):
     func: Callable[..., Any]
     args: tuple[Any, ...]
-    """``Slot(i)`` for the chunk of frame input i; anything else passed as is."""
+    """``Slot(i)`` (also inside lists and tuples) for the chunk of frame input i; anything
+    else passed as is."""
     kwargs: dict[str, Any] = field(default_factory=dict)
     name: str = ""
     broadcast: frozenset[int] = frozenset()
@@ -40,7 +41,12 @@ class MapChunks(Op):
 
 
 def _fill(arg: Any, refs: list[Any]) -> Any:
-    return refs[arg.index] if isinstance(arg, Slot) else arg
+    """``arg`` with each ``Slot``, also inside lists and tuples, replaced by its chunk."""
+    if isinstance(arg, Slot):
+        return refs[arg.index]
+    if type(arg) in (list, tuple):
+        return type(arg)(_fill(a, refs) for a in arg)
+    return arg
 
 
 @tile_rule(MapChunks)

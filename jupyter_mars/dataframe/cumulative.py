@@ -1,0 +1,177 @@
+"""Running and shifting operations down the rows: ``cumsum``, ``cumprod``, ``cummax``,
+``cummin``, ``diff``, ``shift`` and ``pct_change``.
+
+All are scans (``neighbours``):
+
+- a cumulative operation carries one row from chunk to chunk: the running total of
+  everything above (each chunk's total is computed in parallel, then a chain of tiny
+  tasks adds them up in order); pandas then runs the operation over that row followed by
+  the chunk, so NaN (``skipna``) and dtypes behave exactly as in pandas;
+- ``shift``, ``diff`` and ``pct_change`` by ``periods`` give each chunk the ``periods``
+  rows above it (below it when negative), gathered from as many chunks as needed.
+
+Across the columns (``axis=1``) every row is in one chunk: one pandas call per chunk.
+``pct_change`` follows pandas' current default, ``fill_method=None``: holes are not
+filled before the ratio is taken.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import pandas as pd
+
+import jupyter_mars.dataframe.arithmetic  # noqa: F401 - astype
+import jupyter_mars.dataframe.selection  # noqa: F401 - column selection
+from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.neighbours import (
+    head_carry,
+    method,
+    scan,
+    tail_carry,
+    window_finish,
+)
+from jupyter_mars.dataframe.node import empty_like
+
+_NO_DEFAULT: Any = pd.api.extensions.no_default
+
+
+def _along_rows(axis: Any) -> bool:
+    return axis not in (1, "columns")
+
+
+def _call(chunk: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return getattr(chunk, name)(*args, **kwargs)
+
+
+def _per_chunk(frame: _Frame, name: str, meta: Any, **kwargs: Any) -> Any:
+    return map_chunks(_call, [frame], (Slot(0), name, (), kwargs), meta, name=name)
+
+
+def running_state(name: str, skipna: bool, chunk: Any) -> Any:
+    """The running value after each row: with ``skipna`` the last valid one carries on."""
+    out = getattr(chunk, name)(skipna=skipna)
+    return out.ffill() if skipna else out
+
+
+def _cumulative(
+    frame: _Frame, name: str, axis: Any, skipna: bool, numeric_only: bool = False
+) -> Any:
+    kwargs: dict[str, Any] = {"skipna": skipna}
+    if isinstance(frame, DataFrame):
+        kwargs["numeric_only"] = numeric_only
+    if axis is not None:
+        kwargs["axis"] = axis
+    meta = empty_like(getattr(frame.meta, name)(**kwargs))  # pandas checks dtypes and args
+    if not _along_rows(axis):
+        return _per_chunk(frame, name, meta, **kwargs)
+    source: Any = frame
+    if isinstance(frame, DataFrame):
+        if numeric_only:
+            source = source[list(meta.columns)]
+        if not source.meta.dtypes.equals(meta.dtypes):  # booleans sum up as integers
+            source = source.astype(meta.dtypes.to_dict())
+    elif source.meta.dtype != meta.dtype:
+        source = source.astype(meta.dtype)
+    carry = tail_carry(1, _running(name, skipna))
+    finish = window_finish(method(name, skipna=skipna))
+    return scan(source, finish, meta, name, before=carry)
+
+
+def _running(name: str, skipna: bool) -> Any:
+    return functools.partial(running_state, name, skipna)
+
+
+def _cum_method(name: str) -> Any:
+    def cumulative(
+        self: _Frame,
+        axis: Any = None,
+        skipna: bool = True,
+        numeric_only: bool = False,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Any:
+        return _cumulative(self, name, axis, skipna, numeric_only)
+
+    cumulative.__name__ = name
+    cumulative.__doc__ = f"``{name}`` down the rows (``axis=0``) or across them, as pandas."
+    return cumulative
+
+
+def _periods(name: str, periods: Any) -> int:
+    """``periods`` as an int, once pandas has accepted it on the meta."""
+    if isinstance(periods, bool) or int(periods) != periods:
+        raise TypeError(f"{name}: periods must be an integer, got {periods!r}")
+    return int(periods)
+
+
+def _by_periods(frame: _Frame, name: str, periods: int, meta: Any, **kwargs: Any) -> Any:
+    """``name(periods, **kwargs)`` with each chunk seeing ``periods`` rows beyond it."""
+    finish = window_finish(method(name, periods, **kwargs))
+    if periods > 0:
+        return scan(frame, finish, meta, name, before=tail_carry(periods))
+    if periods < 0:
+        return scan(frame, finish, meta, name, after=head_carry(-periods))
+    return map_chunks(_call, [frame], (Slot(0), name, (periods,), kwargs), meta, name=name)
+
+
+def diff(frame: _Frame, periods: int = 1, axis: Any = 0) -> Any:
+    """The difference with the row ``periods`` above (below when negative)."""
+    kwargs: dict[str, Any] = {"axis": axis} if isinstance(frame, DataFrame) else {}
+    meta = empty_like(frame.meta.diff(periods, **kwargs))  # pandas checks the arguments
+    periods = _periods("diff", periods)
+    if not _along_rows(axis):
+        return _per_chunk(frame, "diff", meta, periods=periods, **kwargs)
+    return _by_periods(frame, "diff", periods, meta)
+
+
+def shift(
+    frame: _Frame,
+    periods: int = 1,
+    freq: Any = None,
+    axis: Any = 0,
+    fill_value: Any = _NO_DEFAULT,
+    suffix: str | None = None,
+) -> Any:
+    """Rows moved down by ``periods`` (up when negative), ``fill_value`` (NaN) coming in;
+    with ``freq``, the index moves instead, which is per chunk."""
+    if not isinstance(periods, int) or isinstance(periods, bool):
+        raise NotImplementedError(f"shift: periods must be one integer, got {periods!r}")
+    kwargs: dict[str, Any] = {"axis": axis} if isinstance(frame, DataFrame) else {}
+    if fill_value is not _NO_DEFAULT:
+        kwargs["fill_value"] = fill_value
+    if suffix is not None:
+        kwargs["suffix"] = suffix
+    meta = empty_like(frame.meta.shift(periods, freq=freq, **kwargs))
+    if freq is not None or not _along_rows(axis):
+        return _per_chunk(frame, "shift", meta, periods=periods, freq=freq, **kwargs)
+    kwargs.pop("axis", None)
+    return _by_periods(frame, "shift", periods, meta, **kwargs)
+
+
+def pct_change(
+    frame: _Frame, periods: int = 1, fill_method: None = None, freq: Any = None, **kwargs: Any
+) -> Any:
+    """``x / x.shift(periods) - 1`` (holes are not filled first, as pandas now does)."""
+    meta = empty_like(frame.meta.pct_change(periods, fill_method=fill_method, freq=freq, **kwargs))
+    periods = _periods("pct_change", periods)
+    if freq is not None:
+        raise NotImplementedError("pct_change: freq is not supported")
+    if kwargs:
+        raise NotImplementedError(f"pct_change: arguments {sorted(kwargs)} are not supported")
+    return _by_periods(frame, "pct_change", periods, meta)
+
+
+def _attach() -> None:
+    methods: dict[str, Any] = {
+        name: _cum_method(name) for name in ("cumsum", "cumprod", "cummax", "cummin")
+    }
+    methods.update(diff=diff, shift=shift, pct_change=pct_change)
+    for cls in (DataFrame, Series):
+        for attr, value in methods.items():
+            setattr(cls, attr, value)
+
+
+_attach()

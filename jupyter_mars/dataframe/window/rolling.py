@@ -1,0 +1,112 @@
+"""``rolling(window)``: fixed windows of ``window`` rows.
+
+A row's window reaches at most ``window`` rows above it (and below, with ``center``), so
+each chunk is finished by pandas with the ``window`` rows before it attached (and those
+after it with ``center``), gathered from as many chunks as needed, small or empty ones
+included; the attached rows are then cut off again. Any aggregation pandas' rolling
+object has works this way, ``apply`` and weighted windows (``win_type``) included.
+Windows given as a time span (``"2s"``) are not supported.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from jupyter_mars.dataframe.apply import sample_like
+from jupyter_mars.dataframe.core import _Frame
+from jupyter_mars.dataframe.neighbours import head_carry, scan, tail_carry, window_finish
+from jupyter_mars.dataframe.node import empty_like
+
+
+def rolling_call(
+    params: dict[str, Any], how: str, args: tuple[Any, ...], kwargs: dict[str, Any], obj: Any
+) -> Any:
+    """``obj.rolling(**params).how(*args, **kwargs)``: the kernel of every chunk."""
+    return getattr(obj.rolling(**params), how)(*args, **kwargs)
+
+
+def _aggregation(how: str) -> Any:
+    def aggregate(self: Rolling, *args: Any, **kwargs: Any) -> Any:
+        return self._aggregate(how, args, kwargs)
+
+    aggregate.__name__ = how
+    aggregate.__doc__ = f"The rolling ``{how}``, as pandas computes it."
+    return aggregate
+
+
+class Rolling:
+    """A lazy frame's fixed-size moving window; aggregations give lazy frames."""
+
+    def __init__(self, frame: _Frame, params: dict[str, Any]) -> None:
+        self._frame = frame
+        self._params = params
+        self._pandas = frame.meta.rolling(**params)  # pandas checks the arguments
+
+    def _aggregate(self, how: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        # pandas checks the columns' dtypes only when there are rows: made-up ones here
+        sample = sample_like(self._frame.meta).rolling(**self._params)
+        meta = empty_like(getattr(sample, how)(*args, **kwargs))
+        window = int(self._params["window"])
+        kernel = functools.partial(rolling_call, self._params, how, args, kwargs)
+        after = head_carry(window) if self._params.get("center") else None
+        return scan(
+            self._frame,
+            window_finish(kernel),
+            meta,
+            f"rolling_{how}",
+            before=tail_carry(window) if window else None,
+            after=after if window else None,
+        )
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self._params.items())
+        return f"Rolling [{params}]"
+
+    sum = _aggregation("sum")
+    mean = _aggregation("mean")
+    median = _aggregation("median")
+    min = _aggregation("min")
+    max = _aggregation("max")
+    std = _aggregation("std")
+    var = _aggregation("var")
+    sem = _aggregation("sem")
+    skew = _aggregation("skew")
+    kurt = _aggregation("kurt")
+    count = _aggregation("count")
+    quantile = _aggregation("quantile")
+    apply = _aggregation("apply")
+
+
+def rolling(
+    frame: _Frame,
+    window: Any,
+    min_periods: int | None = None,
+    center: bool = False,
+    win_type: str | None = None,
+    on: Any = None,
+    closed: str | None = None,
+    step: int | None = None,
+    method: str = "single",
+) -> Rolling:
+    """Windows of ``window`` rows ending at each row (centred with ``center``)."""
+    if isinstance(window, bool) or not isinstance(window, int):
+        raise NotImplementedError(
+            f"rolling: window must be a number of rows (an int), got {window!r}; "
+            "windows given as a time span are not supported"
+        )
+    for name, value, default in (
+        ("on", on, None),
+        ("step", step, None),
+        ("method", method, "single"),
+    ):
+        if value != default:
+            raise NotImplementedError(f"rolling: {name}={value!r} is not supported")
+    params: dict[str, Any] = {
+        "window": window,
+        "min_periods": min_periods,
+        "center": center,
+        "win_type": win_type,
+        "closed": closed,
+    }
+    return Rolling(frame, params)
