@@ -5,8 +5,10 @@ tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``
 """
 
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe.concatenate import concat
 from jupyter_mars.dataframe.construct import date_range
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
+from jupyter_mars.dataframe.groupby import crosstab, pivot_table
 from jupyter_mars.dataframe.io import (
     read_csv,
     read_json,
@@ -19,15 +21,20 @@ from jupyter_mars.dataframe.io import (
     to_parquet,
     to_sql,
 )
+from jupyter_mars.dataframe.joins import merge
 from jupyter_mars.dataframe.reshape import get_dummies, melt
 
 __all__ = [
     "DataFrame",
     "Index",
     "Series",
+    "concat",
+    "crosstab",
     "date_range",
     "get_dummies",
     "melt",
+    "merge",
+    "pivot_table",
     "read_csv",
     "read_json",
     "read_parquet",

@@ -9,7 +9,9 @@ import jupyter_mars.dataframe.construct  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.cumulative  # noqa: F401
 import jupyter_mars.dataframe.filters  # noqa: F401
+import jupyter_mars.dataframe.groupby  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
+import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
 import jupyter_mars.dataframe.loc  # noqa: F401
 import jupyter_mars.dataframe.missing  # noqa: F401

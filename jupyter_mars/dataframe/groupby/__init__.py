@@ -1,0 +1,11 @@
+"""Grouped operations: ``df.groupby(...)`` with aggregations, ``cumcount``, ``transform``,
+``apply`` and ``filter``, and ``pivot_table`` / ``crosstab`` built on them.
+
+Importing the package attaches ``groupby`` to DataFrame and Series and ``pivot_table`` to
+DataFrame.
+"""
+
+from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, SeriesGroupBy
+from jupyter_mars.dataframe.groupby.pivot import crosstab, pivot_table
+
+__all__ = ["DataFrameGroupBy", "SeriesGroupBy", "crosstab", "pivot_table"]
