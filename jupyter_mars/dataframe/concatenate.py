@@ -27,9 +27,9 @@ from typing import Any
 import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
-from jupyter_mars.dataframe.joins.renumber import renumber
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, empty_like
+from jupyter_mars.dataframe.renumber import renumber
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 

@@ -59,7 +59,7 @@ def test_single_file(tmp_path: Path, chunk_bytes: int) -> None:
 def test_many_chunks(tmp_path: Path) -> None:
     path = _write(tmp_path, "a.csv", _frame(200))
     got = read_csv(path, chunk_bytes=100)
-    assert got.op.label() == "renumber_rows"
+    assert got.op.label() == "renumber"
     assert np.isnan(got.shape[0])
     pd.testing.assert_frame_equal(got.to_pandas(), pd.read_csv(path))
     assert got.shape == (200, 4)

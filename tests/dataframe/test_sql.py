@@ -165,7 +165,7 @@ def test_slices_know_their_lengths_and_ranges_do_not(url: str) -> None:
     assert sliced.op.lengths == (4.0, 4.0, 2.0)
     ranged = read_sql_table("t", url, partition_col="k", num_partitions=3)
     assert np.isnan(ranged.shape[0])
-    assert ranged.op.label() == "renumber_rows"
+    assert ranged.op.label() == "renumber"
     # three ranges and one piece for the NULLs of t
     by_time = read_sql_table("t", url, partition_col="t", num_partitions=3)
     assert len(by_time.node.inputs[0].op.pieces) == 4

@@ -18,8 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.engine.chunks import offsets
-from jupyter_mars.engine.graph import Ref
+from jupyter_mars.dataframe.io.conform import conform_dtypes
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
 _BLOCK = 1 << 16
@@ -40,6 +39,9 @@ def line_end(f: Any, pos: int, size: int) -> int:
         pos += len(block)
 
 
+FIRST_FILE = "inferred from the start of the first file"
+
+
 def conform(frame: pd.DataFrame, meta: pd.DataFrame, where: str) -> pd.DataFrame:
     """``frame`` with ``meta``'s columns and dtypes, or an error saying to pass ``dtype=``."""
     if list(frame.columns) != list(meta.columns):
@@ -47,17 +49,7 @@ def conform(frame: pd.DataFrame, meta: pd.DataFrame, where: str) -> pd.DataFrame
             f"{where}: parsed columns {list(frame.columns)} differ from the expected "
             f"{list(meta.columns)}"
         )
-    differ = {c: t for c, t in meta.dtypes.items() if frame[c].dtype != t}
-    if not differ:
-        return frame
-    try:
-        return frame.astype(differ)
-    except (TypeError, ValueError) as exc:
-        cols = ", ".join(f"{c!r}: {t}" for c, t in differ.items())
-        raise ValueError(
-            f"{where}: values do not fit the dtypes inferred from the start of the first "
-            f"file ({cols}); pass dtype= to read_csv to set them ({exc})"
-        ) from exc
+    return conform_dtypes(frame, meta, where, FIRST_FILE)
 
 
 def parse_bytes(data: bytes, names: list[Any], kwargs: dict[str, Any], meta: Any) -> Any:
@@ -145,28 +137,3 @@ def _tile_read(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     for i, (path, start, stop, first) in enumerate(op.ranges):
         ctx.new_task(grid[i], read_range, path, start, stop, first, names, op.kwargs, op.meta)
     return Tiled(((math.nan,) * len(op.ranges),), grid)
-
-
-@dataclass(frozen=True, eq=False)
-class RenumberRows(Op):
-    """Give the rows of a frame the labels ``0..n-1`` in order, across chunks."""
-
-    def label(self) -> str:
-        return "renumber_rows"
-
-
-def renumber(chunk: Any, start: int) -> Any:
-    out = chunk.copy(deep=False)
-    out.index = pd.RangeIndex(start, start + len(chunk))
-    return out
-
-
-@tile_rule(RenumberRows)
-def _tile_renumber(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
-    (t,) = inputs
-    ctx.require_known(t)  # each chunk's first label is the number of rows before it
-    rows = t.nsplits[0]
-    grid = key_grid(node.key, [len(rows)])
-    for i, start in enumerate(offsets(rows)[:-1]):
-        ctx.new_task(grid[i], renumber, Ref(t.keys[i]), int(start))
-    return Tiled((rows,), grid)

@@ -16,8 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.io.csv_chunks import ReadCSVChunks, RenumberRows
+from jupyter_mars.dataframe.io.csv_chunks import ReadCSVChunks
 from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.dataframe.renumber import renumber
 
 DEFAULT_CHUNK_BYTES = 64 * 2**20
 SAMPLE_BYTES = 256 * 2**10
@@ -179,6 +180,5 @@ def read_csv(path: Any, chunk_bytes: int | None = None, **kwargs: Any) -> Any:
     nrows = kwargs.get("nrows")
     op = ReadCSVChunks(tuple(ranges), tuple(names), chunk_kwargs, meta, nrows)
     parsed = FrameNode(op, [], math.nan, meta)
-    from jupyter_mars.dataframe.core import new_frame
 
-    return new_frame(RenumberRows(), [parsed], math.nan, meta)
+    return renumber(parsed, meta)

@@ -17,9 +17,11 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.io.csv_chunks import RenumberRows, line_end
+from jupyter_mars.dataframe.io.conform import conform_dtypes
+from jupyter_mars.dataframe.io.csv_chunks import FIRST_FILE, line_end
 from jupyter_mars.dataframe.io.csv_read import byte_ranges, expand_paths
 from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.dataframe.renumber import renumber
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
 DEFAULT_CHUNK_BYTES = 64 * 2**20
@@ -43,17 +45,7 @@ def conform_json(frame: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
         )
     if list(frame.columns) != list(meta.columns):
         frame = frame.reindex(columns=meta.columns)
-    differ = {c: t for c, t in meta.dtypes.items() if frame[c].dtype != t}
-    if not differ:
-        return frame
-    try:
-        return frame.astype(differ)
-    except (TypeError, ValueError) as exc:
-        cols = ", ".join(f"{c!r}: {t}" for c, t in differ.items())
-        raise ValueError(
-            f"read_json: values do not fit the dtypes inferred from the start of the first "
-            f"file ({cols}); pass dtype= to read_json to set them ({exc})"
-        ) from exc
+    return conform_dtypes(frame, meta, "read_json", FIRST_FILE)
 
 
 def read_json_range(
@@ -126,7 +118,7 @@ def read_json(
     With ``lines=False`` the file holds one JSON document: it is parsed whole when
     ``read_json`` is called and split into chunks of ``chunk_size`` rows.
     """
-    from jupyter_mars.dataframe.core import DataFrame, new_frame
+    from jupyter_mars.dataframe.core import DataFrame
 
     for name in _REJECTED:
         if kwargs.get(name) is not None:
@@ -155,4 +147,4 @@ def read_json(
     ranges = [r for f in files for r in byte_ranges(f, 0, size)]
     op = ReadJSONChunks(tuple(ranges), kwargs, meta)
     parsed = FrameNode(op, [], math.nan, meta)
-    return new_frame(RenumberRows(), [parsed], math.nan, meta)
+    return renumber(parsed, meta)

@@ -6,7 +6,7 @@ of the chosen row groups, applying the row filter, then converts the table as
 ``pandas.read_parquet`` does (its pandas metadata restores a stored index). When the
 result's index is a ``RangeIndex``, each chunk numbers its rows from its offset, known from
 the row-group metadata when there is no filter; with a filter the lengths are unknown and
-``RenumberRows`` numbers them once they are computed.
+``renumber`` numbers them once they are computed.
 """
 
 from __future__ import annotations

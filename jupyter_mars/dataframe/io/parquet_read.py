@@ -23,7 +23,6 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from jupyter_mars.dataframe.io.csv_chunks import RenumberRows
 from jupyter_mars.dataframe.io.parquet_chunks import (
     Piece,
     RangeLabels,
@@ -31,6 +30,7 @@ from jupyter_mars.dataframe.io.parquet_chunks import (
     table_to_frame,
 )
 from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.dataframe.renumber import renumber
 
 
 def _is_int(value: Any) -> bool:
@@ -243,4 +243,4 @@ def read_parquet(
     if expr is None or stored:
         return new_frame(op, [], nrows, meta)
     parsed = FrameNode(op, [], math.nan, meta)
-    return new_frame(RenumberRows(), [parsed], math.nan, meta)
+    return renumber(parsed, meta)

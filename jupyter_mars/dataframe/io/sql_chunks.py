@@ -4,7 +4,7 @@ Every task opens an engine from the URL (no pool), runs its piece's ``SELECT``, 
 columns the dtypes of the whole read (the meta, found at build time) and sets the index:
 the ``index_col`` columns, or row numbers when the chunk's first row number is known (a
 ``LIMIT``/``OFFSET`` slice). Range pieces have unknown lengths; their rows are numbered
-afterwards by ``RenumberRows``. A slice whose length differs from the row count taken at
+afterwards by ``renumber``. A slice whose length differs from the row count taken at
 build time means the data changed in between, which is an error rather than a silent
 misnumbering.
 """
@@ -17,31 +17,17 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.io.conform import conform_dtypes
 from jupyter_mars.dataframe.io.sql_connect import open_engine
 from jupyter_mars.dataframe.io.sql_source import Piece, ReadPlan, Source, read_rows
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
-
-
-def conform(frame: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with ``meta``'s dtypes, or a ValueError naming the columns that differ."""
-    differ = {c: t for c, t in meta.dtypes.items() if frame[c].dtype != t}
-    if not differ:
-        return frame
-    try:
-        return frame.astype(differ)
-    except (TypeError, ValueError) as exc:
-        cols = ", ".join(f"{c!r}: {t}" for c, t in differ.items())
-        raise ValueError(
-            f"read_sql: values do not fit the dtypes found when the read was planned ({cols}); "
-            f"pass dtype= to read_sql_query to set them ({exc})"
-        ) from exc
 
 
 def finish_chunk(
     frame: pd.DataFrame, meta: pd.DataFrame, index_col: Any, start: int | None
 ) -> pd.DataFrame:
     """Conform the dtypes and set the index: ``index_col`` or row numbers from ``start``."""
-    frame = conform(frame, meta)
+    frame = conform_dtypes(frame, meta, "read_sql", "found when the read was planned")
     if index_col is not None:
         return frame.set_index(index_col)
     if start is not None:

@@ -36,7 +36,6 @@ import pandas as pd
 import sqlalchemy as sa
 
 from jupyter_mars.dataframe.chunks import row_splits
-from jupyter_mars.dataframe.io.csv_chunks import RenumberRows
 from jupyter_mars.dataframe.io.sql_chunks import ReadSQLChunks
 from jupyter_mars.dataframe.io.sql_connect import connection_url, open_engine
 from jupyter_mars.dataframe.io.sql_source import (
@@ -49,6 +48,7 @@ from jupyter_mars.dataframe.io.sql_source import (
     read_rows,
 )
 from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.dataframe.renumber import renumber
 
 SAMPLE_ROWS = 1000
 """Rows read at build time to find the dtypes."""
@@ -200,7 +200,7 @@ def plan_read(
     chunk_size: Any,
 ) -> Any:
     """The lazy frame of a read, planned over ``conn``."""
-    from jupyter_mars.dataframe.core import DataFrame, new_frame
+    from jupyter_mars.dataframe.core import DataFrame
 
     stats = _stats(conn, source, plan.partition_col)
     meta, row_bytes = whole_meta(conn, source, stats, kwargs)
@@ -212,7 +212,7 @@ def plan_read(
     )
     node = FrameNode(op, [], stats["rows"] if known else math.nan, result_meta)
     if index_col is None and not known:
-        return new_frame(RenumberRows(), [node], math.nan, result_meta)
+        return renumber(node, result_meta)
     return DataFrame(node)
 
 

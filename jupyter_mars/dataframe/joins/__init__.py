@@ -29,8 +29,8 @@ from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
 from jupyter_mars.dataframe.joins.kernels import LookupSpec
 from jupyter_mars.dataframe.joins.keys import KeySource, hash_forms, key_dtype, key_sources
 from jupyter_mars.dataframe.joins.plan import SORT_BY_INDEX, Merge
-from jupyter_mars.dataframe.joins.renumber import renumber
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.renumber import renumber
 
 __all__ = ["merge"]
 

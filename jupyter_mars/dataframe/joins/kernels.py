@@ -116,8 +116,3 @@ def sort_merged(meta: Any, by: Any, chunks: list[Any]) -> Any:
     if by is None:
         return whole.sort_index(kind="stable", na_position="last")
     return whole.sort_values(list(by), kind="stable", na_position="last")
-
-
-def with_range_index(chunk: Any, start: int) -> Any:
-    """``chunk`` with its rows labelled ``start, start + 1, ...``."""
-    return chunk.set_axis(pd.RangeIndex(start, start + len(chunk)), axis=0)

@@ -24,7 +24,7 @@ import pandas as pd
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.partition import hash_codes, split_by_codes
-from jupyter_mars.dataframe.sort._positions import renumber
+from jupyter_mars.dataframe.renumber import renumber
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.shuffle import take_part

@@ -28,8 +28,8 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
+from jupyter_mars.dataframe.renumber import renumber
 from jupyter_mars.dataframe.sort._order import SORT_KINDS, SortSpec, row_codes
-from jupyter_mars.dataframe.sort._positions import renumber
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.shuffle import call_merge, take_part
