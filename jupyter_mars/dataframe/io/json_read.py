@@ -60,7 +60,7 @@ def read_json_range(
             return meta.copy()
         f.seek(begin)
         data = f.read(end - begin)
-    if not data.strip():
+    if not data or data.isspace():
         return meta.copy()
     return conform_json(_parse(data, kwargs), meta)
 
