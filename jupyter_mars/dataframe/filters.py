@@ -23,6 +23,7 @@ import pandas as pd
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.node import FrameNode, empty_like
+from jupyter_mars.dataframe.projection import column_rule, needed_columns
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -96,6 +97,12 @@ class Filter(Op):
 
     def label(self) -> str:
         return "filter"
+
+
+@column_rule(Filter)
+def _columns_taken(reader: Node, position: int, ctx: TileContext) -> list[Any] | None:
+    """The rows kept carry the columns the filter's own readers take."""
+    return needed_columns(reader, ctx) if position == 0 else None
 
 
 def filter_rows(chunk: Any, mask: Any) -> Any:

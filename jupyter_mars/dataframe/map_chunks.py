@@ -16,6 +16,7 @@ from typing import Any
 
 from jupyter_mars.dataframe.core import _Frame, new_frame
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks
+from jupyter_mars.dataframe.projection import column_rule
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Slot
@@ -62,6 +63,22 @@ def _tile_map_chunks(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     if not op.keeps_rows:
         return Tiled(((math.nan,) * len(first.nsplits[0]),), grid)
     return Tiled(first.nsplits, grid)
+
+
+TAKES_COLUMNS: dict[Any, Callable[[MapChunks, int, Any], list[Any] | None]] = {}
+"""Kernel (a function, or the function of a bound method) -> what a map of it takes of
+its input at a position: ``rule(op, position, input_meta)``, columns or None for all."""
+
+
+@column_rule(MapChunks)
+def _columns_taken(reader: Node, position: int, ctx: TileContext) -> list[Any] | None:
+    op = reader.op
+    assert isinstance(op, MapChunks)
+    rule = TAKES_COLUMNS.get(getattr(op.func, "__func__", op.func))
+    if rule is None:
+        return None
+    meta = getattr(reader.inputs[position], "meta", None)
+    return rule(op, position, meta)
 
 
 def map_chunks(

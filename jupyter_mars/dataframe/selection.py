@@ -27,8 +27,9 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
-from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.map_chunks import TAKES_COLUMNS, MapChunks, Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
+from jupyter_mars.dataframe.projection import as_labels
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -37,6 +38,13 @@ from jupyter_mars.tensor.core import new_tensor
 
 def take_columns(chunk: Any, key: Any) -> Any:
     return chunk[key]
+
+
+def _taken_by_selection(op: MapChunks, position: int, meta: Any) -> list[Any] | None:
+    return as_labels(op.args[1], meta) if position == 0 and meta is not None else None
+
+
+TAKES_COLUMNS[take_columns] = _taken_by_selection
 
 
 def take_column_positions(chunk: Any, cols: Any) -> Any:

@@ -112,6 +112,13 @@ class TileContext:
 
     def __init__(self) -> None:
         self.graph: Graph = {}
+        self.readers: dict[str, list[Node]] = {}
+        """Node key -> the nodes of this plan that read it: a rule may look at how its
+        result is used (a reader of a table reads only the columns its readers take)."""
+        self.targets: set[str] = set()
+        """Keys of the nodes whose whole results the plan returns."""
+        self.notes: dict[Any, Any] = {}
+        """What rules work out once per plan and share (memoised analyses)."""
 
     def add(self, task: Task) -> None:
         self.graph[task.key] = task

@@ -80,6 +80,21 @@ def tile_rule_for(node: Node) -> Any:
         raise NotImplementedError(f"no tile rule for operator {type(node.op).__name__}") from None
 
 
+def plan_context(
+    targets: list[Node], executed: Mapping[str, Tiled]
+) -> tuple[TileContext, list[Node]]:
+    """A tile context that knows the plan's targets and who reads each node, and the
+    nodes to tile in dependency order (executed ones are read, not tiled)."""
+    ctx = TileContext()
+    order = list(walk(targets, stop=lambda n: n.key in executed))
+    ctx.targets = {node.key for node in targets}
+    for node in order:
+        if node.key not in executed:
+            for inp in dict.fromkeys(node.inputs):
+                ctx.readers.setdefault(inp.key, []).append(node)
+    return ctx, order
+
+
 def plan_stages(
     targets: list[Node], executed: Mapping[str, Tiled]
 ) -> Generator[Stage, Shapes, dict[str, Tiled]]:
@@ -88,10 +103,10 @@ def plan_stages(
     ``executed`` maps node keys to the tiled form of results already held; those nodes are
     not tiled again and their chunks are read, never recomputed.
     """
-    ctx = TileContext()
+    ctx, order = plan_context(targets, executed)
     tiled: dict[str, Tiled] = {}
     held: set[Key] = set()
-    for node in walk(targets, stop=lambda n: n.key in executed):
+    for node in order:
         if node.key in executed:
             tiled[node.key] = executed[node.key]
             continue

@@ -30,7 +30,9 @@ import pandas as pd
 from jupyter_mars.dataframe.groupby.fast import fast_partial
 from jupyter_mars.dataframe.groupby.keys import KeyItem, grouper, key_codes, key_series
 from jupyter_mars.dataframe.groupby.keys import split_by_index_keys as split_states
+from jupyter_mars.dataframe.map_chunks import TAKES_COLUMNS
 from jupyter_mars.dataframe.partition import split_by_codes
+from jupyter_mars.dataframe.projection import as_labels
 
 DECOMPOSABLE = frozenset(
     {"size", "count", "sum", "prod", "min", "max", "first", "last", "mean", "var", "std"}
@@ -90,6 +92,13 @@ class AggSpec:
             for state in _STATES.get(out.func, (out.func,)):
                 states[(state, p)] = None
         object.__setattr__(self, "states", tuple(states))
+
+    def columns_taken(self, meta: Any) -> list[Any] | None:
+        """The columns of a grouped frame that the partials read: keys and values."""
+        if self.value_columns is None or not isinstance(meta, pd.DataFrame):
+            return None
+        keys = [k.ref for k in self.keys if k.kind == "column"]
+        return as_labels([*keys, *self.value_columns], meta)
 
     @property
     def nkeys(self) -> int:
@@ -272,3 +281,11 @@ class AggSpec:
 
 def _as_frame(obj: Any) -> pd.DataFrame:
     return obj.to_frame() if isinstance(obj, pd.Series) else obj
+
+
+def _taken_by_partials(op: Any, position: int, meta: Any) -> list[Any] | None:
+    spec = op.func.__self__
+    return spec.columns_taken(meta) if position == 0 else None
+
+
+TAKES_COLUMNS[AggSpec.partial] = _taken_by_partials

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import warnings
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as ds
 
+from jupyter_mars.dataframe.projection import needed_columns
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
@@ -111,13 +113,24 @@ class ReadParquetChunks(Op):
 def _tile_read(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
     assert isinstance(op, ReadParquetChunks)
-    grid = key_grid(node.key, [len(op.chunks)])
     known = not any(math.isnan(n) for n in op.rows)
     starts = offsets(op.rows) if known else [0] * len(op.rows)
     columns = None if op.columns is None else list(op.columns)
+    meta = op.meta
+    needed = needed_columns(node, ctx)
+    if needed is None:
+        grid = key_grid(node.key, [len(op.chunks)])
+    else:
+        # nothing downstream reads the other columns: they are not read at all (the
+        # stored index columns, outside the meta's columns, still are)
+        every = list(op.schema.names) if columns is None else columns
+        columns = [c for c in every if c in needed or c not in meta.columns]
+        meta = meta[needed]
+        tag = zlib.crc32(repr(needed).encode())
+        grid = key_grid(f"{node.key}-c{tag:x}", [len(op.chunks)])
     for i, pieces in enumerate(op.chunks):
         ctx.new_task(
             grid[i], read_pieces, pieces, op.filesystem, op.schema, columns,
-            op.filter_expr, op.meta, op.labels, int(starts[i]),
+            op.filter_expr, meta, op.labels, int(starts[i]),
         )  # fmt: skip
     return Tiled((op.rows,), grid)

@@ -111,7 +111,8 @@ class ChunkStore:
         try:
             value = read_value(path)
         except Exception as exc:
-            self._fail_load(entry)
+            if self._fail_load(entry):
+                return self.get(key)  # replaced while read (its old file removed)
             raise chunk_lost(key, path, exc) from exc
         victims = self._finish_load(entry, value)
         self._spill(victims)
@@ -393,9 +394,15 @@ class ChunkStore:
         remove_file(path)
         return victims
 
-    def _fail_load(self, entry: Entry) -> None:
+    def _fail_load(self, entry: Entry) -> bool:
+        """After a failed read: True when the entry was replaced meanwhile (the new value
+        is the one to read), KeyError when it was deleted, False when it is lost."""
         with self._lock:
             self._changed.notify_all()
-            if self._entries.get(entry.key) is not entry:
+            current = self._entries.get(entry.key)
+            if current is None:
                 raise KeyError(entry.key)  # deleted while we read: not lost, just gone
+            if current is not entry:
+                return True
             entry.state = State.SPILLED  # the next get tries again and fails the same way
+            return False
