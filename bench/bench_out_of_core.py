@@ -61,12 +61,14 @@ def main() -> None:
             workers = http.json("GET", "/api/v1/cluster")["workers"]
         expected = pd.read_parquet(folder).groupby("k").agg({"v": ["sum", "mean"], "w": "max"})
     pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=1e-9)
-    spilled = sum(w.get("store", {}).get("spilled_bytes", 0) for w in workers)
+    stores = [w["resources"]["store"] for w in workers]
+    spilled = sum(s["spilled_bytes"] for s in stores)
+    writes = sum(s["spill_writes"] for s in stores)
     print(f"dataset {total / 2**20:.0f} MiB in memory; cache {args.workers} x {args.cache_mib} MiB")
     print(f"read + held + groupby: {seconds:.1f} s; result equal to pandas")
-    print(f"spilled at the end: {spilled / 2**20:.0f} MiB")
-    for w in workers:
-        print(f"  {w.get('address')}: {w.get('store')}")
+    print(f"chunks written to disk: {writes}; on disk at the end: {spilled / 2**20:.0f} MiB")
+    for w, store in zip(workers, stores):
+        print(f"  {w['address']}: {store}")
 
 
 if __name__ == "__main__":
