@@ -67,6 +67,19 @@ def write_chunk(
     return (temp, final, None)
 
 
+def join_files(parts: list[str], done: str, path: str, empty: bytes = b"") -> None:
+    """Write ``parts`` one after another into the temporary file ``done`` (``empty`` when
+    they hold nothing), then rename it to ``path``: the target appears whole or not at
+    all."""
+    with open(done, "wb") as out:
+        for name in parts:
+            with open(name, "rb") as part:
+                shutil.copyfileobj(part, out)
+        if out.tell() == 0:
+            out.write(empty)
+    os.replace(done, path)
+
+
 def commit(statuses: list[Status], path: str, token: str, join: bool) -> pd.DataFrame:
     """Move the written files into place, or remove them all and raise the first error."""
     temps = [temp for temp, _, _ in statuses]
@@ -79,11 +92,7 @@ def commit(statuses: list[Status], path: str, token: str, join: bool) -> pd.Data
             for temp, final, _ in statuses:
                 os.replace(temp, final)
         else:
-            with open(done, "wb") as out:
-                for temp in temps:
-                    with open(temp, "rb") as part:
-                        shutil.copyfileobj(part, out)
-            os.replace(done, path)
+            join_files(temps, done, path)
     finally:
         for temp in [*temps, done]:
             _remove(temp)

@@ -9,14 +9,19 @@ writer's error. The target only appears when complete.
 from __future__ import annotations
 
 import os
-import shutil
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.io.csv_write import Status, _check_path, _remove, _temp_name
+from jupyter_mars.dataframe.io.csv_write import (
+    Status,
+    _check_path,
+    _remove,
+    _temp_name,
+    join_files,
+)
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -54,13 +59,7 @@ def commit_lines(statuses: list[Status], path: str, token: str) -> pd.DataFrame:
         errors = [err for _, _, err in statuses if err is not None]
         if errors:
             raise errors[0]
-        with open(done, "wb") as out:
-            for temp in temps:
-                with open(temp, "rb") as part:
-                    shutil.copyfileobj(part, out)
-            if out.tell() == 0:
-                out.write(b"\n")  # what pandas writes for no rows
-        os.replace(done, path)
+        join_files(temps, done, path, empty=b"\n")  # pandas writes a newline for no rows
     finally:
         for temp in [*temps, done]:
             _remove(temp)

@@ -49,14 +49,16 @@ def _tile_frame_reduction(node: Node, inputs: list[Tiled], ctx: TileContext) -> 
     return Tiled(((op.out_rows,),), tiled.keys)
 
 
-def _reduction_op(spec: ReduceSpec, out_rows: int | None) -> Reduction:
+def reduction_op(spec: Any, out_rows: int | None, name: str) -> Reduction:
+    """The tree reduction down the rows of ``spec``'s chunk, combine and aggregate kernels:
+    a scalar result (``out_rows`` None) or one chunk of ``out_rows`` rows."""
     common: dict[str, Any] = dict(
         chunk=spec.chunk,
         combine=spec.combine,
         aggregate=spec.aggregate,
         axis=(0,),
         combine_size=options.combine_size,
-        name=spec.how,
+        name=name,
     )
     if out_rows is None:
         return Reduction(keepdims=False, **common)
@@ -144,14 +146,14 @@ def frame_reduce(
         value = getattr(probe, how)(axis=None, **kwargs)
         dtype = np.asarray(value).dtype if np.asarray(value).dtype.kind in "biuf" else object
         spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns, dtypes, mc, True, dtype)
-        return _scalar(_reduction_op(spec, None), df, np.dtype(dtype))
+        return _scalar(reduction_op(spec, None, spec.how), df, np.dtype(dtype))
     if ax == 1:
         out_meta = getattr(probe, how)(axis=1, **kwargs).iloc[:0]
         op = Blockwise(reduce_rows, (Slot(0), how, kwargs), name=how)
         return new_frame(op, [df], df.node.shape[0], out_meta)
     out_meta = getattr(probe, how)(**kwargs).iloc[:0]
     spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns, dtypes, mc)
-    return new_frame(_reduction_op(spec, len(keep)), [df], len(keep), out_meta)
+    return new_frame(reduction_op(spec, len(keep), spec.how), [df], len(keep), out_meta)
 
 
 def series_reduce(
@@ -181,4 +183,4 @@ def series_reduce(
         kwargs["min_count"] = mc
     dtype = np.asarray(getattr(probe, how)(**kwargs)).dtype
     spec = ReduceSpec(how, skip, dd, None, None, (meta.dtype,), mc)
-    return _scalar(_reduction_op(spec, None), s, dtype)
+    return _scalar(reduction_op(spec, None, spec.how), s, dtype)

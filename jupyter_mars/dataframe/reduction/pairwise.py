@@ -15,10 +15,9 @@ from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
 from jupyter_mars.dataframe.reduction._args import check_ddof, check_flag, is_numeric
-from jupyter_mars.dataframe.reduction._build import FrameReduction
+from jupyter_mars.dataframe.reduction._build import reduction_op
 from jupyter_mars.dataframe.reduction._pairwise import PairwiseSpec
 from jupyter_mars.engine.node import Node
-from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.tensor.core import Tensor
 
 
@@ -33,20 +32,6 @@ def _check_min_periods(min_periods: Any) -> int | None:
     if isinstance(min_periods, (bool, np.bool_)) or not isinstance(min_periods, (int, np.integer)):
         raise TypeError(f"min_periods must be an integer or None, got {min_periods!r}")
     return int(min_periods)
-
-
-def _op(spec: PairwiseSpec, out_rows: int | None) -> Reduction:
-    common: dict[str, Any] = dict(
-        chunk=spec.chunk,
-        combine=spec.combine,
-        aggregate=spec.aggregate,
-        axis=(0,),
-        combine_size=options.combine_size,
-        name=spec.method,
-    )
-    if out_rows is None:
-        return Reduction(keepdims=False, **common)
-    return FrameReduction(keepdims=True, out_rows=out_rows, **common)
 
 
 def _frame_pairwise(
@@ -65,7 +50,7 @@ def _frame_pairwise(
     columns = meta.columns[keep]
     spec = PairwiseSpec(method, minp, ddof, tuple(keep), columns)
     out_meta = pd.DataFrame(np.empty((0, len(keep))), columns=columns, index=columns[:0])
-    return new_frame(_op(spec, len(keep)), [df], len(keep), out_meta)
+    return new_frame(reduction_op(spec, len(keep), spec.method), [df], len(keep), out_meta)
 
 
 def frame_corr(
@@ -110,7 +95,7 @@ def _series_pairwise(s: Series, other: Any, method: str, min_periods: Any, ddof:
     meta = pd.DataFrame({0: pd.Series([], dtype=float), 1: pd.Series([], dtype=float)})
     pair = map_chunks(pair_block, frames, (Slot(0), Slot(1)), meta, name="pair", keeps_rows=False)
     spec = PairwiseSpec(method, minp, ddof, None)
-    out = Tensor(Node(_op(spec, None), [pair.node], (), np.dtype(np.float64)))
+    out = Tensor(Node(reduction_op(spec, None, spec.method), [pair.node], (), np.dtype(np.float64)))
     if options.eager_mode:
         out.execute()
     return out
