@@ -29,10 +29,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-FULL = {"groupby": 20_000_000, "groups": 1000, "sort": 10_000_000, "left": 10_000_000,
-        "right": 1_000_000, "csv_rows": 24_000_000, "parts": 20}
-QUICK = {"groupby": 2_000_000, "groups": 1000, "sort": 1_000_000, "left": 1_000_000,
-         "right": 100_000, "csv_rows": 2_000_000, "parts": 20}
+FULL = {
+    "groupby": 20_000_000,
+    "groups": 1000,
+    "sort": 10_000_000,
+    "left": 10_000_000,
+    "right": 1_000_000,
+    "csv_rows": 24_000_000,
+    "parts": 20,
+}
+QUICK = {
+    "groupby": 2_000_000,
+    "groups": 1000,
+    "sort": 1_000_000,
+    "left": 1_000_000,
+    "right": 100_000,
+    "csv_rows": 2_000_000,
+    "parts": 20,
+}
 
 
 def median_time(run: Callable[[], Any], repeats: int) -> float:
@@ -50,9 +64,7 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
     n = s["groupby"]
     grouped = pd.DataFrame({"k": rng.integers(0, s["groups"], n), "v": rng.random(n)})
     to_sort = pd.DataFrame({"v": rng.random(s["sort"]), "i": np.arange(s["sort"])})
-    left = pd.DataFrame(
-        {"key": rng.integers(0, s["right"], s["left"]), "a": rng.random(s["left"])}
-    )
+    left = pd.DataFrame({"key": rng.integers(0, s["right"], s["left"]), "a": rng.random(s["left"])})
     right = pd.DataFrame({"key": rng.permutation(s["right"]), "b": rng.random(s["right"])})
     data_dir.mkdir(parents=True, exist_ok=True)
     rows = s["csv_rows"]

@@ -51,7 +51,10 @@ def main() -> None:
         spill = Path(tmp) / "spill"
         spill.mkdir()
         with new_cluster(
-            n_worker=args.workers, n_cpu=1, cache_mem=f"{args.cache_mib}MiB", spill_dirs=[str(spill)]
+            n_worker=args.workers,
+            n_cpu=1,
+            cache_mem=f"{args.cache_mib}MiB",
+            spill_dirs=[str(spill)],
         ) as cluster:
             start = time.perf_counter()
             held = md.read_parquet(str(folder)).execute()
