@@ -67,6 +67,17 @@ class _Frame(Executable):
     def _describe(self) -> str:
         raise NotImplementedError
 
+    def _chunks(self) -> str:
+        """How many row chunks the object has, or '?' when that depends on data not yet
+        computed (a groupby's choice of plan, say)."""
+        from jupyter_mars.engine.plan import tile_without_running
+
+        try:
+            tiled = tile_without_running(self._node)
+        except Exception:  # a repr never raises; the error shows when it is executed
+            return "?"
+        return "?" if tiled is None else str(len(tiled.nsplits[0]))
+
     def __repr__(self) -> str:
         data = self._executed_data()
         return repr(data) if data is not None else self._describe()
@@ -127,7 +138,10 @@ class DataFrame(_Frame):
 
     def _describe(self) -> str:
         cols = ", ".join(f"{c}: {t}" for c, t in self.meta.dtypes.items())
-        return f"DataFrame <op={self.op.label()}, shape={self.shape}, columns=[{cols}]>"
+        return (
+            f"DataFrame <op={self.op.label()}, shape={self.shape}, columns=[{cols}], "
+            f"chunks={self._chunks()}>"
+        )
 
 
 class _Vector(_Frame):
@@ -154,7 +168,7 @@ class _Vector(_Frame):
     def _describe(self) -> str:
         return (
             f"{type(self).__name__} <op={self.op.label()}, length={self._nrows()}, "
-            f"dtype={self.dtype}, name={self.name!r}>"
+            f"dtype={self.dtype}, name={self.name!r}, chunks={self._chunks()}>"
         )
 
 

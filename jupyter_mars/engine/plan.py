@@ -133,3 +133,16 @@ def plan_stages(
             sum(axis) if not any(math.isnan(n) for n in axis) else math.nan for axis in t.nsplits
         )
     return {node.key: tiled[node.key] for node in targets}
+
+
+def tile_without_running(node: Node) -> Tiled | None:
+    """``node``'s chunk layout when tiling needs no chunk to be computed first, else None
+    (for a lazy object's repr: how many chunks it has, without running anything)."""
+    ctx, order = plan_context([node], {})
+    tiled: dict[str, Tiled] = {}
+    for each in order:
+        try:
+            tiled[each.key] = tile_rule_for(each)(each, [tiled[i.key] for i in each.inputs], ctx)
+        except NeedSizes:
+            return None
+    return tiled[node.key]

@@ -116,3 +116,13 @@ def test_a_chunk_map_that_drops_rows_has_unknown_lengths() -> None:
     assert np.isnan(evens.shape[0])
     # a positional slice needs the real lengths: they are computed, not the input's
     pd.testing.assert_frame_equal(evens.iloc[1:4].to_pandas(), _even_rows(pdf).iloc[1:4])
+
+
+def test_a_lazy_repr_shows_columns_dtypes_and_chunks() -> None:
+    df = md.DataFrame(pd.DataFrame({"a": range(10), "b": list("abcdefghij")}), chunk_size=3)
+    text = repr(df[df.a > 3])
+    assert "columns=[a: int64, b: " in text
+    assert "chunks=4" in text
+    # how many chunks a groupby has depends on the sizes of its partial results
+    assert "chunks=?" in repr(df.groupby("b").a.sum())
+    assert "chunks=4" in repr(df.a + 1)
