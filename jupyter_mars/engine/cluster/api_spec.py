@@ -17,10 +17,12 @@ def _op(summary: str, responses: dict[str, str], body: str | None = None) -> dic
         "responses": {
             **{code: {"description": text} for code, text in responses.items()},
             "401": {"description": "missing or wrong cluster token"},
+            "403": {"description": "a Host not naming this machine, or a foreign Origin"},
         },
     }
     if body is not None:
         op["requestBody"] = {"required": True, "content": {body: {}}}
+        op["responses"]["413"] = {"description": "the body is over the route's size limit"}
     return op
 
 

@@ -2,7 +2,8 @@
 
 JSON everywhere except the two binary transfers: an execution's expression graph
 (a pickle, read only after the token was checked) and a tensor's data, streamed chunk by
-chunk. Every route requires the cluster token in ``Authorization: token <token>``. Errors
+chunk. Every route requires the cluster token in ``Authorization: token <token>``, a
+``Host`` naming this machine and no foreign ``Origin`` (``web_guard``). Errors
 are JSON ``{"error": message}`` with no traceback and never the token. A standby
 supervisor answers the cluster routes, and 503 to every session route, naming the
 active supervisor's web address in the error.
@@ -25,6 +26,13 @@ import tornado.web
 
 from jupyter_mars.engine.cluster.api_spec import openapi_document
 from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
+from jupyter_mars.engine.cluster.web_guard import (
+    MAX_JSON_BYTES,
+    body_too_large,
+    host_allowed,
+    local_names,
+    origin_allowed,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -41,15 +49,27 @@ class ApiHandler(tornado.web.RequestHandler):
     needs_active = False
     """Routes of sessions: a standby supervisor answers them 503, naming the active one."""
 
-    def initialize(self, service: Any) -> None:
+    max_body = MAX_JSON_BYTES
+    """Largest body the route reads (the graph upload takes more)."""
+
+    def initialize(self, service: Any, allowed_hosts: frozenset[str]) -> None:
         self.service = service
+        self.allowed_hosts = allowed_hosts
 
     def prepare(self) -> None:
-        given = self.request.headers.get("Authorization", "")
+        headers = self.request.headers
+        host = headers.get("Host")
+        if not host_allowed(host, self.allowed_hosts):
+            raise tornado.web.HTTPError(403, reason="the Host header does not name this machine")
+        if not origin_allowed(headers.get("Origin"), host):
+            raise tornado.web.HTTPError(403, reason="cross-origin requests are refused")
+        given = headers.get("Authorization", "")
         scheme, _, token = given.partition(" ")
         expected = self.service.token
         if scheme.lower() != "token" or not hmac.compare_digest(token.encode(), expected.encode()):
             raise tornado.web.HTTPError(401, reason="a valid cluster token is required")
+        if body_too_large(headers.get("Content-Length"), self.max_body):
+            raise tornado.web.HTTPError(413, reason=f"the body is over {self.max_body} bytes")
         if self.needs_active and not self.service.active:
             active = self.service.active_web_address() or "not known yet"
             raise tornado.web.HTTPError(
@@ -72,11 +92,23 @@ class ApiHandler(tornado.web.RequestHandler):
             raise tornado.web.HTTPError(404, reason=f"no session {session_id!r}")
         return session
 
-    def json_body(self) -> Any:
+    def json_body(self) -> dict[str, Any]:
         try:
-            return json.loads(self.request.body or b"{}")
+            body = json.loads(self.request.body or b"{}")
         except ValueError:
             raise tornado.web.HTTPError(400, reason="the body must be JSON") from None
+        if not isinstance(body, dict):
+            raise tornado.web.HTTPError(400, reason="the body must be a JSON object")
+        return body
+
+
+class NotFoundHandler(ApiHandler):
+    """Paths that name no route: the same checks first, so that nothing, not even which
+    paths exist, is told to a caller without the token; then a JSON 404."""
+
+    def prepare(self) -> None:
+        super().prepare()
+        raise tornado.web.HTTPError(404, reason="no such route")
 
 
 class OpenApiHandler(ApiHandler):
@@ -113,6 +145,7 @@ class SessionHandler(ApiHandler):
 
 class ExecutionsHandler(ApiHandler):
     needs_active = True
+    max_body = MAX_GRAPH_BYTES
 
     def post(self, session_id: str) -> None:
         session = self.session(session_id)
@@ -222,7 +255,7 @@ class DataHandler(ApiHandler):
 
 
 def make_app(service: Any) -> tornado.web.Application:
-    args = {"service": service}
+    args = {"service": service, "allowed_hosts": local_names([service.host])}
     prefix = r"/api/v1"
     return tornado.web.Application(
         [
@@ -238,4 +271,6 @@ def make_app(service: Any) -> tornado.web.Application:
             (prefix + r"/sessions/([\w-]+)/tensors/([\w-]+)/data", DataHandler, args),
         ],
         serve_traceback=False,
+        default_handler_class=NotFoundHandler,
+        default_handler_args=args,
     )
