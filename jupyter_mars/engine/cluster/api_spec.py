@@ -10,16 +10,20 @@ API_VERSION = "1"
 STANDBY = "a standby supervisor: the error names the active one's web address"
 
 
-def _op(summary: str, responses: dict[str, str], body: str | None = None) -> dict[str, Any]:
+def _op(
+    summary: str, responses: dict[str, str], body: str | None = None, public: bool = False
+) -> dict[str, Any]:
+    """One operation; ``public``: it needs no token (the login form)."""
     op: dict[str, Any] = {
         "summary": summary,
-        "security": [{"clusterToken": []}],
+        "security": [] if public else [{"clusterToken": []}, {"loginCookie": []}],
         "responses": {
             **{code: {"description": text} for code, text in responses.items()},
-            "401": {"description": "missing or wrong cluster token"},
             "403": {"description": "a Host not naming this machine, or a foreign Origin"},
         },
     }
+    if not public:
+        op["responses"]["401"] = {"description": "missing or wrong cluster token"}
     if body is not None:
         op["requestBody"] = {"required": True, "content": {body: {}}}
         op["responses"]["413"] = {"description": "the body is over the route's size limit"}
@@ -44,11 +48,32 @@ def openapi_document() -> dict[str, Any]:
                     "in": "header",
                     "name": "Authorization",
                     "description": "'token <cluster token>'",
-                }
+                },
+                "loginCookie": {
+                    "type": "apiKey",
+                    "in": "cookie",
+                    "name": "mars-dashboard",
+                    "description": "set by /login, or by any GET link carrying ?token=",
+                },
             }
         },
         "paths": {
             "/api/openapi.json": {"get": _op("This document", {"200": "the document"})},
+            "/login": {
+                "get": _op("The login form (HTML)", {"200": "the form"}, public=True),
+                "post": _op(
+                    "Log in with the token (form fields token, next): sets the login cookie",
+                    {"302": "to next, a path on this server", "401": "wrong token"},
+                    body="application/x-www-form-urlencoded",
+                    public=True,
+                ),
+            },
+            "/api/v1/stream": {
+                "get": _op(
+                    "WebSocket: {cluster, sessions} about once a second (the dashboard's feed)",
+                    {"101": "switching protocols", "400": "not a WebSocket handshake"},
+                )
+            },
             "/api/v1/cluster": {
                 "get": _op(
                     "Supervisors (which is active, their web addresses), workers and their "

@@ -26,13 +26,20 @@ import tornado.web
 
 from jupyter_mars.engine.cluster.api_spec import openapi_document
 from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
+from jupyter_mars.engine.cluster.web_auth import (
+    authenticated,
+    login_page,
+    safe_next,
+    set_login_cookie,
+    without_token,
+)
 from jupyter_mars.engine.cluster.web_guard import (
     MAX_JSON_BYTES,
     body_too_large,
-    host_allowed,
+    check_request,
     local_names,
-    origin_allowed,
 )
+from jupyter_mars.engine.cluster.web_stream import StreamHandler
 
 logger = logging.getLogger(__name__)
 
@@ -57,16 +64,12 @@ class ApiHandler(tornado.web.RequestHandler):
         self.allowed_hosts = allowed_hosts
 
     def prepare(self) -> None:
+        check_request(self, self.allowed_hosts)
         headers = self.request.headers
-        host = headers.get("Host")
-        if not host_allowed(host, self.allowed_hosts):
-            raise tornado.web.HTTPError(403, reason="the Host header does not name this machine")
-        if not origin_allowed(headers.get("Origin"), host):
-            raise tornado.web.HTTPError(403, reason="cross-origin requests are refused")
-        given = headers.get("Authorization", "")
-        scheme, _, token = given.partition(" ")
-        expected = self.service.token
-        if scheme.lower() != "token" or not hmac.compare_digest(token.encode(), expected.encode()):
+        token = self.service.token
+        if not authenticated(self, token):
+            if self._token_once(token):
+                return
             raise tornado.web.HTTPError(401, reason="a valid cluster token is required")
         if body_too_large(headers.get("Content-Length"), self.max_body):
             raise tornado.web.HTTPError(413, reason=f"the body is over {self.max_body} bytes")
@@ -75,6 +78,18 @@ class ApiHandler(tornado.web.RequestHandler):
             raise tornado.web.HTTPError(
                 503, reason=f"standby supervisor; the active one is at {active}"
             )
+
+    def _token_once(self, token: str) -> bool:
+        """A GET link carrying ``?token=``: log the browser in and drop the token from the
+        address (a redirect); True when that was done."""
+        given = self.get_query_argument("token", None)
+        if self.request.method != "GET" or given is None:
+            return False
+        if not hmac.compare_digest(given.encode(), token.encode()):
+            return False
+        set_login_cookie(self, token)
+        self.redirect(without_token(self.request.uri or "/"))
+        return True
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         self.set_header("Content-Type", "application/json")
@@ -100,6 +115,38 @@ class ApiHandler(tornado.web.RequestHandler):
         if not isinstance(body, dict):
             raise tornado.web.HTTPError(400, reason="the body must be a JSON object")
         return body
+
+
+class LoginHandler(tornado.web.RequestHandler):
+    """``/login``: a form for the token; a right one sets the login cookie."""
+
+    def initialize(self, service: Any, allowed_hosts: frozenset[str]) -> None:
+        self.service = service
+        self.allowed_hosts = allowed_hosts
+
+    def prepare(self) -> None:
+        check_request(self, self.allowed_hosts)
+
+    def get(self) -> None:
+        self._page(200, safe_next(self.get_query_argument("next", None), "/"))
+
+    def post(self) -> None:
+        next_path = safe_next(self.get_body_argument("next", None), "/")
+        given = self.get_body_argument("token", "")
+        if not hmac.compare_digest(given.encode(), self.service.token.encode()):
+            self._page(401, next_path, "That is not the cluster token.")
+            return
+        set_login_cookie(self, self.service.token)
+        self.redirect(next_path)
+
+    def _page(self, status: int, next_path: str, error: str = "") -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(login_page(self.request.path, next_path, error))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": self._reason}))
 
 
 class NotFoundHandler(ApiHandler):
@@ -259,7 +306,9 @@ def make_app(service: Any) -> tornado.web.Application:
     prefix = r"/api/v1"
     return tornado.web.Application(
         [
+            (r"/login", LoginHandler, args),
             (r"/api/openapi.json", OpenApiHandler, args),
+            (prefix + r"/stream", StreamHandler, args),
             (prefix + r"/cluster", ClusterHandler, args),
             (prefix + r"/workers", WorkersHandler, args),
             (prefix + r"/sessions", SessionsHandler, args),

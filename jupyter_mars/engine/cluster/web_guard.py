@@ -18,6 +18,8 @@ import socket
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
+import tornado.web
+
 MAX_JSON_BYTES = 1 << 20
 """Largest body a JSON route reads."""
 
@@ -94,3 +96,13 @@ def body_too_large(content_length: str | None, limit: int) -> bool:
         return int(content_length) > limit
     except ValueError:
         return True
+
+
+def check_request(handler: tornado.web.RequestHandler, allowed_hosts: frozenset[str]) -> None:
+    """The checks made before any other (``web_guard``): Host, then Origin."""
+    headers = handler.request.headers
+    host = headers.get("Host")
+    if not host_allowed(host, allowed_hosts):
+        raise tornado.web.HTTPError(403, reason="the Host header does not name this machine")
+    if not origin_allowed(headers.get("Origin"), host):
+        raise tornado.web.HTTPError(403, reason="cross-origin requests are refused")

@@ -157,7 +157,7 @@ def test_every_route_refuses_a_missing_or_wrong_token(cluster):
     routes = []
     for path, item in document["paths"].items():
         for method in ("get", "post", "delete"):
-            if method in item:
+            if method in item and item[method]["security"]:  # the login form is public
                 concrete = (
                     path.replace("{session_id}", "s")
                     .replace("{execution_id}", "e")

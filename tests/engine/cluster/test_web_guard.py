@@ -126,7 +126,7 @@ def _routes(cluster: CliCluster) -> list[tuple[str, str, list[str]]]:
     routes = []
     for path, item in document["paths"].items():
         for method in ("get", "post", "delete", "put", "patch"):
-            if method in item:
+            if method in item and item[method]["security"]:  # the login form is public
                 params = [p["name"] for p in item[method].get("parameters", [])]
                 params += [p["name"] for p in item.get("parameters", [])]
                 routes.append((method.upper(), path, params))

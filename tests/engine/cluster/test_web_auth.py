@@ -1,0 +1,149 @@
+"""Browsers log in to a real supervisor with the token once and then carry a cookie derived
+from it; links with ``?token=`` work once and drop it; the live stream takes the same
+credentials and refuses anything else."""
+
+from __future__ import annotations
+
+import asyncio
+import doctest
+import http.client
+import json
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+import tornado.httpclient
+import tornado.websocket
+
+import jupyter_mars as mars
+import jupyter_mars.tensor as mt
+from jupyter_mars.engine.cluster import web_auth
+from jupyter_mars.engine.cluster.web_auth import COOKIE, cookie_value
+from tests.engine.cluster.processes import CliCluster, cli_cluster
+
+
+def test_the_examples_hold() -> None:
+    assert doctest.testmod(web_auth).failed == 0
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[CliCluster]:
+    with cli_cluster(1, "--n-cpu", "1") as c:
+        yield c
+
+
+def _request(
+    cluster: CliCluster, method: str, path: str, body: bytes = b"", **headers: str
+) -> tuple[int, dict[str, str], bytes]:
+    netloc = urlsplit(cluster.url).netloc
+    conn = http.client.HTTPConnection(netloc, timeout=15)
+    try:
+        conn.request(method, path, body=body, headers={"Host": netloc, **headers})
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+def _login(cluster: CliCluster, token: str, next_path: str = "/api/v1/cluster") -> Any:
+    form = urlencode({"token": token, "next": next_path}).encode()
+    return _request(
+        cluster, "POST", "/login", form, **{"Content-Type": "application/x-www-form-urlencoded"}
+    )
+
+
+def test_the_login_page_sets_a_cookie_derived_from_the_token(cluster: CliCluster) -> None:
+    status, headers, page = _request(cluster, "GET", "/login")
+    assert status == 200
+    assert b'name="token"' in page
+    assert b"<script" not in page
+    status, headers, page = _login(cluster, "wrong")
+    assert status == 401
+    assert b"not the cluster token" in page
+    assert "Set-Cookie" not in headers
+    status, headers, _ = _login(cluster, cluster.token)
+    assert status == 302
+    assert headers["Location"] == "/api/v1/cluster"
+    cookie = headers["Set-Cookie"]
+    assert cookie.startswith(f"{COOKIE}={cookie_value(cluster.token)};")
+    assert "HttpOnly" in cookie
+    assert "SameSite=Strict" in cookie
+    assert cluster.token not in cookie
+    jar = f"{COOKIE}={cookie_value(cluster.token)}"
+    status, _, body = _request(cluster, "GET", "/api/v1/cluster", Cookie=jar)
+    assert status == 200
+    assert "workers" in json.loads(body)
+    assert _request(cluster, "GET", "/api/v1/cluster", Cookie=f"{COOKIE}=forged")[0] == 401
+
+
+def test_login_never_redirects_to_another_site(cluster: CliCluster) -> None:
+    for target in ("https://evil.example/", "//evil.example/x", "/\\evil.example"):
+        status, headers, _ = _login(cluster, cluster.token, target)
+        assert status == 302
+        assert headers["Location"] == "/"
+
+
+def test_a_link_with_the_token_works_once_and_drops_it(cluster: CliCluster) -> None:
+    status, headers, _ = _request(cluster, "GET", f"/api/v1/cluster?x=1&token={cluster.token}")
+    assert status == 302
+    assert headers["Location"] == "/api/v1/cluster?x=1"
+    assert headers["Set-Cookie"].startswith(f"{COOKIE}=")
+    assert _request(cluster, "GET", "/api/v1/cluster?token=wrong")[0] == 401
+
+
+def test_a_cross_site_post_with_the_cookie_is_refused(cluster: CliCluster) -> None:
+    jar = f"{COOKIE}={cookie_value(cluster.token)}"
+    status, _, _ = _request(
+        cluster, "POST", "/api/v1/sessions", Cookie=jar, Origin="https://evil.example"
+    )
+    assert status == 403
+
+
+async def _messages(cluster: CliCluster, n: int, **headers: str) -> list[dict[str, Any]]:
+    url = cluster.url.replace("http://", "ws://") + "/api/v1/stream"
+    request = tornado.httpclient.HTTPRequest(url, headers=headers, request_timeout=15)
+    conn = await tornado.websocket.websocket_connect(request)
+    try:
+        out = []
+        for _ in range(n):
+            message = await asyncio.wait_for(conn.read_message(), 10)
+            assert isinstance(message, str)
+            out.append(json.loads(message))
+        return out
+    finally:
+        conn.close()
+
+
+def test_the_stream_sends_workers_and_progress(cluster: CliCluster, session: Any) -> None:
+    remote = mars.new_session(cluster.url, token=cluster.token)
+    try:
+        (mt.ones((400, 400), chunk_size=100) + 1).sum().execute(session=remote)
+        messages = asyncio.run(_messages(cluster, 2, Authorization=f"token {cluster.token}"))
+    finally:
+        remote.close()
+        session.as_default()
+    latest = messages[-1]
+    assert len(latest["cluster"]["workers"]) == 1
+    executions = [e for s in latest["sessions"] for e in s["executions"]]
+    assert any(e["state"] == "succeeded" and e["progress"] == 1.0 for e in executions)
+    cookie = f"{COOKIE}={cookie_value(cluster.token)}"
+    assert asyncio.run(_messages(cluster, 1, Cookie=cookie))[0]["cluster"]["workers"]
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({}, 401),
+        ({"Authorization": "token wrong"}, 401),
+        ({"Authorization": "token {t}", "Origin": "https://evil.example"}, 403),
+        ({"Authorization": "token {t}", "Host": "evil.example"}, 403),
+    ],
+)
+def test_the_stream_refuses_what_the_routes_refuse(
+    cluster: CliCluster, headers: dict[str, str], status: int
+) -> None:
+    sent = {k: v.replace("{t}", cluster.token) for k, v in headers.items()}
+    with pytest.raises(tornado.httpclient.HTTPClientError) as caught:
+        asyncio.run(_messages(cluster, 1, **sent))
+    assert getattr(caught.value, "code", None) == status
