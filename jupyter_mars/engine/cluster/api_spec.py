@@ -59,6 +59,20 @@ def openapi_document() -> dict[str, Any]:
         },
         "paths": {
             "/api/openapi.json": {"get": _op("This document", {"200": "the document"})},
+            "/": {
+                "get": _op(
+                    "The dashboard page (HTML); it draws from /api/v1/stream",
+                    {"200": "the page", "302": "to /login when not logged in"},
+                )
+            },
+            "/static/{name}": {
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "get": _op(
+                    "The dashboard's script and style sheet", {"200": "the file", "404": "none"}
+                ),
+            },
             "/login": {
                 "get": _op("The login form (HTML)", {"200": "the form"}, public=True),
                 "post": _op(

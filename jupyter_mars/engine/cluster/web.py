@@ -19,7 +19,9 @@ import math
 import pickle
 import struct
 import time
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import cloudpickle
 import tornado.web
@@ -147,6 +149,37 @@ class LoginHandler(tornado.web.RequestHandler):
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": self._reason}))
+
+
+DASHBOARD = Path(__file__).parent / "dashboard"
+ASSETS = {"dashboard.js": "text/javascript", "dashboard.css": "text/css"}
+
+
+class DashboardHandler(ApiHandler):
+    """``/``: the dashboard page; a browser that has not logged in is sent to the login
+    form, which brings it back."""
+
+    def prepare(self) -> None:
+        check_request(self, self.allowed_hosts)
+        if authenticated(self, self.service.token) or self._token_once(self.service.token):
+            return
+        self.redirect("/login?" + urlencode({"next": self.request.path}))
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish((DASHBOARD / "index.html").read_bytes())
+
+
+class AssetHandler(ApiHandler):
+    """The dashboard's script and style sheet, shipped in the package."""
+
+    def get(self, name: str) -> None:
+        kind = ASSETS.get(name)
+        if kind is None:
+            raise tornado.web.HTTPError(404, reason="no such file")
+        self.set_header("Content-Type", f"{kind}; charset=utf-8")
+        self.finish((DASHBOARD / name).read_bytes())
 
 
 class NotFoundHandler(ApiHandler):
@@ -306,6 +339,8 @@ def make_app(service: Any) -> tornado.web.Application:
     prefix = r"/api/v1"
     return tornado.web.Application(
         [
+            (r"/", DashboardHandler, args),
+            (r"/static/([\w.-]+)", AssetHandler, args),
             (r"/login", LoginHandler, args),
             (r"/api/openapi.json", OpenApiHandler, args),
             (prefix + r"/stream", StreamHandler, args),

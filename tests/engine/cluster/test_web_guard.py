@@ -172,7 +172,7 @@ def test_fuzzed_requests_never_get_a_server_error(supervisor: CliCluster, data: 
         token="" if with_token else None,
     )
     assert status < 500, (method, path, status, answer[:200])
-    if not with_token:
-        assert status == 401, (method, path, status)
+    if not with_token:  # the dashboard page sends browsers to the login form instead
+        assert status == 401 or (status == 302 and template == "/"), (method, path, status)
     assert b"Traceback" not in answer
     assert supervisor.token.encode() not in answer
