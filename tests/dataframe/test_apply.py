@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.apply  # noqa: F401 - attaches the methods
 from jupyter_mars.dataframe.apply import sample_like
-
-CHUNKS = [1, 3, None]
+from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -28,13 +27,6 @@ def _frame() -> pd.DataFrame:
     )
 
 
-def _lazy(data: Any, chunk: int | None) -> Any:
-    size = max(len(data), 1) if chunk is None else chunk
-    if isinstance(data, pd.Series):
-        return md.Series(data, chunk_size=size)
-    return md.DataFrame(data, chunk_size=size)
-
-
 def _product(row: pd.Series) -> Any:
     return row["f"] * row["i"]
 
@@ -46,14 +38,14 @@ def _two(row: pd.Series) -> pd.Series:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_apply_rows(chunk: int | None) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     result = mdf.apply(_product, axis=1)
     expected = df.apply(_product, axis=1)
     assert result.dtype == expected.dtype
     pd.testing.assert_series_equal(result.to_pandas(), expected)
     pd.testing.assert_frame_equal(mdf.apply(_two, axis=1).to_pandas(), df.apply(_two, axis=1))
     numbers = df[["f", "i"]]
-    lazy_numbers: Any = _lazy(numbers, chunk)
+    lazy_numbers: Any = lazy_copy(numbers, chunk)
     expand = lazy_numbers.apply(lambda r: [r["f"], r["i"]], axis=1, result_type="expand")
     expected_expand = numbers.apply(lambda r: [r["f"], r["i"]], axis=1, result_type="expand")
     pd.testing.assert_frame_equal(expand.to_pandas(), expected_expand)
@@ -68,7 +60,7 @@ def test_apply_rows(chunk: int | None) -> None:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_apply_columns(chunk: int | None) -> None:
     numbers = _frame()[["f", "i"]]
-    lazy: Any = _lazy(numbers, chunk)
+    lazy: Any = lazy_copy(numbers, chunk)
     pd.testing.assert_series_equal(lazy.apply(np.nansum).to_pandas(), numbers.apply(np.nansum))
     centred = lazy.apply(lambda c: c - c.mean())
     pd.testing.assert_frame_equal(centred.to_pandas(), numbers.apply(lambda c: c - c.mean()))
@@ -77,9 +69,9 @@ def test_apply_columns(chunk: int | None) -> None:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_series_apply_and_map(chunk: int | None) -> None:
     df = _frame()
-    i = _lazy(df["i"], chunk)
-    s = _lazy(df["s"], chunk)
-    f = _lazy(df["f"], chunk)
+    i = lazy_copy(df["i"], chunk)
+    s = lazy_copy(df["s"], chunk)
+    f = lazy_copy(df["f"], chunk)
     pd.testing.assert_series_equal(
         i.apply(lambda v: v * 2.5).to_pandas(), df["i"].apply(lambda v: v * 2.5)
     )
@@ -108,11 +100,11 @@ def test_series_apply_and_map(chunk: int | None) -> None:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_frame_map(chunk: int | None) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     pd.testing.assert_frame_equal(mdf.map(str).to_pandas(), df.map(str))
     pd.testing.assert_frame_equal(mdf.applymap(repr).to_pandas(), df.map(repr))
     numbers = df[["f", "i"]]
-    lazy: Any = _lazy(numbers, chunk)
+    lazy: Any = lazy_copy(numbers, chunk)
     doubled = lazy.map(lambda v: v * 2, na_action="ignore")
     pd.testing.assert_frame_equal(
         doubled.to_pandas(), numbers.map(lambda v: v * 2, na_action="ignore")
@@ -122,7 +114,7 @@ def test_frame_map(chunk: int | None) -> None:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_transform(chunk: int | None) -> None:
     numbers = _frame()[["f", "i"]]
-    lazy: Any = _lazy(numbers, chunk)
+    lazy: Any = lazy_copy(numbers, chunk)
     pd.testing.assert_frame_equal(lazy.transform(np.sqrt).to_pandas(), numbers.transform(np.sqrt))
     ranked = lazy.transform(lambda c: c.rank())
     pd.testing.assert_frame_equal(ranked.to_pandas(), numbers.transform(lambda c: c.rank()))
@@ -139,7 +131,7 @@ def _keep_big(chunk: pd.DataFrame, at_least: int) -> pd.DataFrame:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_map_chunk(chunk: int | None) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     kept = mdf.map_chunk(_keep_big, args=(4,))
     assert np.isnan(kept.shape[0])
     pd.testing.assert_frame_equal(kept.to_pandas(), _keep_big(df, 4))

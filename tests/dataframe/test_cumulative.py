@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.cumulative  # noqa: F401 - attaches the methods
 import jupyter_mars.dataframe.missing  # noqa: F401 - dropna, for unknown lengths
+from tests.dataframe.helpers import CHUNKS, lazy_copy
 
-CHUNKS = [1, 3, None]
 CUMULATIVE = ["cumsum", "cumprod", "cummax", "cummin"]
 
 
@@ -31,19 +31,12 @@ def _frame() -> pd.DataFrame:
     )
 
 
-def _lazy(data: Any, chunk: int | None) -> Any:
-    size = max(len(data), 1) if chunk is None else chunk
-    if isinstance(data, pd.Series):
-        return md.Series(data, chunk_size=size)
-    return md.DataFrame(data, chunk_size=size)
-
-
 @pytest.mark.parametrize("chunk", CHUNKS)
 @pytest.mark.parametrize("how", CUMULATIVE)
 @pytest.mark.parametrize("skipna", [True, False])
 def test_cumulative_frame(chunk: int | None, how: str, skipna: bool) -> None:
     df = _frame()
-    result = getattr(_lazy(df, chunk), how)(skipna=skipna)
+    result = getattr(lazy_copy(df, chunk), how)(skipna=skipna)
     expected = getattr(df, how)(skipna=skipna)
     assert result.dtypes.equals(expected.dtypes)
     pd.testing.assert_frame_equal(result.to_pandas(), expected, rtol=1e-12)
@@ -55,7 +48,7 @@ def test_cumulative_frame(chunk: int | None, how: str, skipna: bool) -> None:
 def test_cumulative_series(chunk: int | None, how: str, col: str) -> None:
     s = _frame()[col]
     for skipna in (True, False):
-        got = getattr(_lazy(s, chunk), how)(skipna=skipna).to_pandas()
+        got = getattr(lazy_copy(s, chunk), how)(skipna=skipna).to_pandas()
         pd.testing.assert_series_equal(got, getattr(s, how)(skipna=skipna), rtol=1e-12)
 
 
@@ -63,7 +56,7 @@ def test_cumulative_series(chunk: int | None, how: str, col: str) -> None:
 def test_cumulative_other_dtypes(chunk: int | None) -> None:
     df = _frame()
     df["s"] = list("abcdefghij")
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     pd.testing.assert_frame_equal(
         mdf.cumsum(numeric_only=True).to_pandas(), df.cumsum(numeric_only=True)
     )
@@ -78,10 +71,10 @@ def test_cumulative_other_dtypes(chunk: int | None) -> None:
 @pytest.mark.parametrize("periods", [1, 2, 4, 11, -1, -3, -11, 0])
 def test_shift_diff_pct_change(chunk: int | None, periods: int) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     pd.testing.assert_frame_equal(mdf.shift(periods).to_pandas(), df.shift(periods))
     numbers = df[["f", "i"]]
-    lazy_numbers: Any = _lazy(numbers, chunk)
+    lazy_numbers: Any = lazy_copy(numbers, chunk)
     pd.testing.assert_frame_equal(
         lazy_numbers.shift(periods, fill_value=0).to_pandas(), numbers.shift(periods, fill_value=0)
     )
@@ -90,8 +83,8 @@ def test_shift_diff_pct_change(chunk: int | None, periods: int) -> None:
         lazy_numbers.pct_change(periods).to_pandas(), numbers.pct_change(periods)
     )
     s = df["f"]
-    pd.testing.assert_series_equal(_lazy(s, chunk).diff(periods).to_pandas(), s.diff(periods))
-    pd.testing.assert_series_equal(_lazy(s, chunk).shift(periods).to_pandas(), s.shift(periods))
+    pd.testing.assert_series_equal(lazy_copy(s, chunk).diff(periods).to_pandas(), s.diff(periods))
+    pd.testing.assert_series_equal(lazy_copy(s, chunk).shift(periods).to_pandas(), s.shift(periods))
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
@@ -100,7 +93,7 @@ def test_shift_across_columns_and_freq(chunk: int | None) -> None:
         {"a": np.arange(6.0), "b": np.arange(6.0) ** 2},
         index=pd.date_range("2024-01-01", periods=6, freq="D"),
     )
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     pd.testing.assert_frame_equal(mdf.shift(1, axis=1).to_pandas(), df.shift(1, axis=1))
     pd.testing.assert_frame_equal(mdf.diff(axis=1).to_pandas(), df.diff(axis=1))
     pd.testing.assert_frame_equal(mdf.shift(2, freq="D").to_pandas(), df.shift(2, freq="D"))

@@ -7,24 +7,12 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
-
-CHUNKS = [1, 3, None]
-
-
-def _frame(n: int = 10) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "a": np.arange(n) % 4,
-            "b": np.where(np.arange(n) % 3 == 0, np.nan, np.linspace(0, 1, n)),
-            "c": list("pqrstuvwxyz"[:n]),
-        },
-        index=pd.Index(np.arange(n) * 2 + 100, name="id"),
-    )
+from tests.dataframe.helpers import CHUNKS, labelled_frame
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_drop(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     pd.testing.assert_frame_equal(d.drop(columns="b").to_pandas(), df.drop(columns="b"))
     pd.testing.assert_frame_equal(
@@ -42,7 +30,7 @@ def test_drop(chunk_size):
 
 
 def test_drop_missing_labels_raise_key_error():
-    d = md.DataFrame(_frame(), chunk_size=3)
+    d = md.DataFrame(labelled_frame(), chunk_size=3)
     with pytest.raises(KeyError, match="nope"):
         d.drop(columns=["nope"])  # columns: at the call
     with pytest.raises(KeyError, match=r"\[101\] not found in axis"):
@@ -53,7 +41,7 @@ def test_drop_missing_labels_raise_key_error():
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_rename_and_affixes(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     pd.testing.assert_frame_equal(
         d.rename(columns={"a": "x", "zz": "y"}).to_pandas(),
@@ -82,7 +70,7 @@ def test_rename_and_affixes(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_set_index_and_reset_index(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     pd.testing.assert_frame_equal(d.set_index("c").to_pandas(), df.set_index("c"))
     pd.testing.assert_frame_equal(
@@ -113,7 +101,7 @@ def test_set_index_and_reset_index(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_reset_index_after_a_filter_numbers_the_whole_frame(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     got = d[d["a"] > 1].reset_index(drop=True)
     want = df[df["a"] > 1].reset_index(drop=True)
@@ -123,7 +111,7 @@ def test_reset_index_after_a_filter_numbers_the_whole_frame(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_assign(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     other = pd.Series([1.5, 2.5], index=[118, 100])  # aligned on labels
     pd.testing.assert_frame_equal(
@@ -156,14 +144,14 @@ def test_assign(chunk_size):
 
 
 def test_assign_array_of_the_wrong_length_raises():
-    d = md.DataFrame(_frame())
+    d = md.DataFrame(labelled_frame())
     with pytest.raises(ValueError, match="has length 3"):
         d.assign(z=np.arange(3))
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_setitem_and_delitem(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df.copy(), chunk_size=chunk_size)
     before = d
     first = d.node

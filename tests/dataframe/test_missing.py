@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.missing  # noqa: F401 - attaches the methods
-
-CHUNKS = [1, 3, None]
+from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -27,13 +26,6 @@ def _frame() -> pd.DataFrame:
         },
         index=[f"r{i}" for i in range(10)],
     )
-
-
-def _lazy(data: Any, chunk: int | None) -> Any:
-    size = max(len(data), 1) if chunk is None else chunk
-    if isinstance(data, pd.Series):
-        return md.Series(data, chunk_size=size)
-    return md.DataFrame(data, chunk_size=size)
 
 
 FILLS: list[dict[str, Any]] = [
@@ -53,16 +45,16 @@ FILLS: list[dict[str, Any]] = [
 @pytest.mark.parametrize("kwargs", FILLS)
 def test_ffill_bfill(chunk: int | None, how: str, kwargs: dict[str, Any]) -> None:
     df = _frame()
-    got = getattr(_lazy(df, chunk), how)(**kwargs).to_pandas()
+    got = getattr(lazy_copy(df, chunk), how)(**kwargs).to_pandas()
     pd.testing.assert_frame_equal(got, getattr(df, how)(**kwargs))
-    series = getattr(_lazy(df["f"], chunk), how)(**kwargs).to_pandas()
+    series = getattr(lazy_copy(df["f"], chunk), how)(**kwargs).to_pandas()
     pd.testing.assert_series_equal(series, getattr(df["f"], how)(**kwargs))
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_fill_across_columns(chunk: int | None) -> None:
     df = _frame()[["f", "g"]]
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     pd.testing.assert_frame_equal(mdf.ffill(axis=1).to_pandas(), df.ffill(axis=1))
     pd.testing.assert_frame_equal(mdf.bfill(axis="columns").to_pandas(), df.bfill(axis="columns"))
     pd.testing.assert_frame_equal(mdf.fillna(0.5, axis=1).to_pandas(), df.fillna(0.5, axis=1))
@@ -71,10 +63,10 @@ def test_fill_across_columns(chunk: int | None) -> None:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_fillna_values(chunk: int | None) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     numbers = df[["f", "g", "i"]]
     pd.testing.assert_frame_equal(
-        _lazy(numbers, chunk).fillna(0).to_pandas(),
+        lazy_copy(numbers, chunk).fillna(0).to_pandas(),
         numbers.fillna(0),
     )
     values = {"f": -1.0, "s": "z"}
@@ -85,7 +77,7 @@ def test_fillna_values(chunk: int | None) -> None:
     pd.testing.assert_frame_equal(mdf.fillna(lazy).to_pandas(), df.fillna(per_column))
     # a Series filled from another aligned on the index
     other = pd.Series(np.arange(10.0) * 10, index=df.index)
-    got = _lazy(df["f"], chunk).fillna(_lazy(other, 4)).to_pandas()
+    got = lazy_copy(df["f"], chunk).fillna(lazy_copy(other, 4)).to_pandas()
     pd.testing.assert_series_equal(got, df["f"].fillna(other))
 
 
@@ -93,7 +85,7 @@ def test_fillna_values(chunk: int | None) -> None:
 @pytest.mark.parametrize("limit", [1, 2, 3, 9])
 def test_fillna_limit(chunk: int | None, limit: int) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     numbers = df[["f", "g", "i"]]
     pd.testing.assert_frame_equal(
         mdf[["f", "g", "i"]].fillna(0.0, limit=limit).to_pandas(), numbers.fillna(0.0, limit=limit)
@@ -102,7 +94,7 @@ def test_fillna_limit(chunk: int | None, limit: int) -> None:
     pd.testing.assert_frame_equal(
         mdf.fillna(values, limit=limit).to_pandas(), df.fillna(values, limit=limit)
     )
-    got = _lazy(df["g"], chunk).fillna(5.0, limit=limit).to_pandas()
+    got = lazy_copy(df["g"], chunk).fillna(5.0, limit=limit).to_pandas()
     pd.testing.assert_series_equal(got, df["g"].fillna(5.0, limit=limit))
 
 
@@ -120,7 +112,7 @@ DROPS: list[dict[str, Any]] = [
 @pytest.mark.parametrize("kwargs", DROPS)
 def test_dropna_rows(chunk: int | None, kwargs: dict[str, Any]) -> None:
     df = _frame()
-    result = _lazy(df, chunk).dropna(**kwargs)
+    result = lazy_copy(df, chunk).dropna(**kwargs)
     assert np.isnan(result.shape[0])
     pd.testing.assert_frame_equal(result.to_pandas(), df.dropna(**kwargs))
 
@@ -130,7 +122,7 @@ def test_dropna_rows(chunk: int | None, kwargs: dict[str, Any]) -> None:
 def test_dropna_columns(chunk: int | None, kwargs: dict[str, Any]) -> None:
     df = _frame()
     df["n"] = np.nan
-    result = _lazy(df, chunk).dropna(axis=1, **kwargs)
+    result = lazy_copy(df, chunk).dropna(axis=1, **kwargs)
     expected = df.dropna(axis=1, **kwargs)
     assert list(result.columns) == list(expected.columns)
     pd.testing.assert_frame_equal(result.to_pandas(), expected)
@@ -139,7 +131,7 @@ def test_dropna_columns(chunk: int | None, kwargs: dict[str, Any]) -> None:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_series_dropna(chunk: int | None) -> None:
     s = _frame()["f"]
-    pd.testing.assert_series_equal(_lazy(s, chunk).dropna().to_pandas(), s.dropna())
+    pd.testing.assert_series_equal(lazy_copy(s, chunk).dropna().to_pandas(), s.dropna())
 
 
 @pytest.mark.parametrize("how", ["ffill", "bfill"])

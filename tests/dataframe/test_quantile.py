@@ -10,10 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.sort  # noqa: F401 - attaches the methods
-
-CHUNKS = [1, 3, None]
+from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -27,19 +25,12 @@ def _frame() -> pd.DataFrame:
     )
 
 
-def _lazy(data: Any, chunk: int | None) -> Any:
-    size = max(len(data), 1) if chunk is None else chunk
-    if isinstance(data, pd.Series):
-        return md.Series(data, chunk_size=size)
-    return md.DataFrame(data, chunk_size=size)
-
-
 @pytest.mark.parametrize("chunk", CHUNKS)
 @pytest.mark.parametrize("q", [0.5, 0.1, [0.0, 0.25, 0.9, 1.0]])
 @pytest.mark.parametrize("interpolation", ["linear", "lower", "higher", "midpoint", "nearest"])
 def test_quantile_matches_pandas(chunk: int | None, q: Any, interpolation: str) -> None:
     df = _frame()
-    mdf = _lazy(df, chunk)
+    mdf = lazy_copy(df, chunk)
     got = mdf.quantile(q, numeric_only=True, interpolation=interpolation).to_pandas()
     expected = df.quantile(q, numeric_only=True, interpolation=interpolation)
     if isinstance(expected, pd.DataFrame):
@@ -47,7 +38,7 @@ def test_quantile_matches_pandas(chunk: int | None, q: Any, interpolation: str) 
     else:
         pd.testing.assert_series_equal(got, expected, rtol=1e-12)
     s = df["f"]
-    got_s = _lazy(s, chunk).quantile(q, interpolation=interpolation)
+    got_s = lazy_copy(s, chunk).quantile(q, interpolation=interpolation)
     expected_s = s.quantile(q, interpolation=interpolation)
     if isinstance(expected_s, pd.Series):
         pd.testing.assert_series_equal(got_s.to_pandas(), expected_s, rtol=1e-12)
@@ -59,15 +50,15 @@ def test_quantile_matches_pandas(chunk: int | None, q: Any, interpolation: str) 
 def test_median_matches_pandas(chunk: int | None) -> None:
     df = _frame()
     pd.testing.assert_series_equal(
-        _lazy(df, chunk).median(numeric_only=True).to_pandas(), df.median(numeric_only=True)
+        lazy_copy(df, chunk).median(numeric_only=True).to_pandas(), df.median(numeric_only=True)
     )
     for col in ("i", "f"):
-        got = _lazy(df[col], chunk).median().to_numpy()
+        got = lazy_copy(df[col], chunk).median().to_numpy()
         assert got == df[col].median()
 
 
 def test_quantile_bad_input_raises_at_build() -> None:
-    mdf = _lazy(_frame(), 3)
+    mdf = lazy_copy(_frame(), 3)
     with pytest.raises(TypeError):
         mdf.median()
     with pytest.raises(ValueError, match="percentiles"):
@@ -82,10 +73,10 @@ def test_quantile_bad_input_raises_at_build() -> None:
 )
 def test_describe_matches_pandas(chunk: int | None, kwargs: dict[str, Any]) -> None:
     df = _frame()
-    got = _lazy(df, chunk).describe(**kwargs).to_pandas()
+    got = lazy_copy(df, chunk).describe(**kwargs).to_pandas()
     pd.testing.assert_frame_equal(got, df.describe(**kwargs), rtol=1e-12)
     for col in ("f", "s"):
-        got_s = _lazy(df[col], chunk).describe().to_pandas()
+        got_s = lazy_copy(df[col], chunk).describe().to_pandas()
         pd.testing.assert_series_equal(got_s, df[col].describe(), rtol=1e-12)
 
 
@@ -96,7 +87,7 @@ def test_describe_matches_pandas(chunk: int | None, kwargs: dict[str, Any]) -> N
 )
 def test_quantile_hypothesis(values: list[float], chunk: int | None, q: list[float]) -> None:
     df = pd.DataFrame({"a": pd.Series(values, dtype="float64"), "b": np.arange(len(values))})
-    got = _lazy(df, chunk).quantile(q).to_pandas()
+    got = lazy_copy(df, chunk).quantile(q).to_pandas()
     pd.testing.assert_frame_equal(got, df.quantile(q), rtol=1e-12)
-    got_d = _lazy(df, chunk).describe().to_pandas()
+    got_d = lazy_copy(df, chunk).describe().to_pandas()
     pd.testing.assert_frame_equal(got_d, df.describe(), rtol=1e-12)

@@ -5,24 +5,12 @@ import pytest
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.query  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
-
-CHUNKS = [1, 3, None]
-
-
-def _frame(n: int = 10) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "a": np.arange(n) % 4,
-            "b": np.where(np.arange(n) % 3 == 0, np.nan, np.linspace(0, 1, n)),
-            "c": list("pqrstuvwxyz"[:n]),
-        },
-        index=pd.Index(np.arange(n) * 2 + 100, name="id"),
-    )
+from tests.dataframe.helpers import CHUNKS, labelled_frame
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_query(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     got = d.query("a > 1 and b < 0.8")
     assert np.isnan(got.shape[0])
@@ -36,7 +24,7 @@ def test_query(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_local_variables(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     low, names = 1, ["p", "s", "w"]  # noqa: F841 - read by the expressions
     pd.testing.assert_frame_equal(
@@ -51,7 +39,7 @@ def test_local_variables(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_eval(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     pd.testing.assert_series_equal(d.eval("a + b * 2").to_pandas(), df.eval("a + b * 2"))
     pd.testing.assert_series_equal(d.eval("a > 2").to_pandas(), df.eval("a > 2"))
@@ -65,7 +53,7 @@ def test_eval(chunk_size):
 
 
 def test_unknown_names_raise_at_the_call():
-    d = md.DataFrame(_frame())
+    d = md.DataFrame(labelled_frame())
     with pytest.raises(pd.errors.UndefinedVariableError, match="nope"):
         d.query("nope > 1")
     with pytest.raises(pd.errors.UndefinedVariableError, match="missing"):

@@ -14,8 +14,7 @@ import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.sort  # noqa: F401 - attaches the methods
 from jupyter_mars.dataframe.sort._order import SortSpec
 from jupyter_mars.dataframe.sort.values import part_of_rows, pick_boundaries, sample_keys
-
-CHUNKS = [1, 3, None]
+from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -29,13 +28,6 @@ def _frame() -> pd.DataFrame:
         },
         index=[10, 4, 7, 1, 9, 0, 3, 8, 2, 6, 5],
     )
-
-
-def _lazy(data: Any, chunk: int | None) -> Any:
-    size = max(len(data), 1) if chunk is None else chunk
-    if isinstance(data, pd.Series):
-        return md.Series(data, chunk_size=size)
-    return md.DataFrame(data, chunk_size=size)
 
 
 @st.composite
@@ -66,7 +58,7 @@ def test_sort_values_frame_matches_pandas(
     chunk: int | None, by: Any, ascending: Any, na_position: str
 ) -> None:
     df = _frame()
-    got = _lazy(df, chunk).sort_values(
+    got = lazy_copy(df, chunk).sort_values(
         by, ascending=ascending, na_position=na_position, kind="stable"
     )
     expected = df.sort_values(by, ascending=ascending, na_position=na_position, kind="stable")
@@ -80,7 +72,7 @@ def test_sort_values_series_and_ignore_index(
     chunk: int | None, ascending: bool, na_position: str
 ) -> None:
     s = _frame()["f"].rename("x")
-    got = _lazy(s, chunk).sort_values(
+    got = lazy_copy(s, chunk).sort_values(
         ascending=ascending, na_position=na_position, kind="mergesort", ignore_index=True
     )
     expected = s.sort_values(
@@ -92,7 +84,7 @@ def test_sort_values_series_and_ignore_index(
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_sort_values_default_kind_orders_the_values(chunk: int | None) -> None:
     df = _frame()
-    got = _lazy(df, chunk).sort_values("i").to_pandas()
+    got = lazy_copy(df, chunk).sort_values("i").to_pandas()
     expected = df.sort_values("i")
     pd.testing.assert_series_equal(
         got["i"].reset_index(drop=True), expected["i"].reset_index(drop=True)
@@ -104,11 +96,11 @@ def test_sort_values_default_kind_orders_the_values(chunk: int | None) -> None:
 @pytest.mark.parametrize("ascending", [True, False])
 def test_sort_index_matches_pandas(chunk: int | None, ascending: bool) -> None:
     df = _frame()
-    got = _lazy(df, chunk).sort_index(ascending=ascending)
+    got = lazy_copy(df, chunk).sort_index(ascending=ascending)
     pd.testing.assert_frame_equal(got.to_pandas(), df.sort_index(ascending=ascending))
     s = df["s"]
     pd.testing.assert_series_equal(
-        _lazy(s, chunk).sort_index(ascending=ascending).to_pandas(),
+        lazy_copy(s, chunk).sort_index(ascending=ascending).to_pandas(),
         s.sort_index(ascending=ascending),
     )
 
@@ -117,7 +109,7 @@ def test_sort_index_matches_pandas(chunk: int | None, ascending: bool) -> None:
 def test_sort_index_multiindex_with_missing_labels(chunk: int | None) -> None:
     df = _frame().set_index(["s", "i"])
     for asc, na in [(True, "last"), ([False, True], "first")]:
-        got = _lazy(df, chunk).sort_index(ascending=asc, na_position=na, kind="stable")
+        got = lazy_copy(df, chunk).sort_index(ascending=asc, na_position=na, kind="stable")
         pd.testing.assert_frame_equal(
             got.to_pandas(), df.sort_index(ascending=asc, na_position=na, kind="stable")
         )
@@ -142,7 +134,7 @@ def test_sort_of_a_repeated_key_is_spread_and_stable() -> None:
 
 
 def test_sort_values_bad_arguments_raise_at_build() -> None:
-    mdf = _lazy(_frame(), 3)
+    mdf = lazy_copy(_frame(), 3)
     with pytest.raises(KeyError, match="nope"):
         mdf.sort_values("nope")
     with pytest.raises(ValueError, match="na_position"):
@@ -159,7 +151,7 @@ def test_sort_values_hypothesis(
 ) -> None:
     na = "first" if first else "last"
     for by in (["s", "f"], ["f", "i"], "i"):
-        got = _lazy(df, chunk).sort_values(by, ascending=asc, na_position=na, kind="stable")
+        got = lazy_copy(df, chunk).sort_values(by, ascending=asc, na_position=na, kind="stable")
         expected = df.sort_values(by, ascending=asc, na_position=na, kind="stable")
         pd.testing.assert_frame_equal(got.to_pandas(), expected)
 
@@ -170,15 +162,15 @@ def test_sort_values_hypothesis(
 def test_top_rows_match_pandas(chunk: int | None, keep: str, how: str) -> None:
     df = _frame()
     for n, cols in [(3, "i"), (4, ["i", "f"]), (0, "f"), (20, "f")]:
-        got = getattr(_lazy(df, chunk), how)(n, cols, keep=keep)
+        got = getattr(lazy_copy(df, chunk), how)(n, cols, keep=keep)
         pd.testing.assert_frame_equal(got.to_pandas(), getattr(df, how)(n, cols, keep=keep))
         s = df["i"]
-        got_s = getattr(_lazy(s, chunk), how)(n, keep=keep)
+        got_s = getattr(lazy_copy(s, chunk), how)(n, keep=keep)
         pd.testing.assert_series_equal(got_s.to_pandas(), getattr(s, how)(n, keep=keep))
 
 
 def test_top_rows_bad_arguments_raise_at_build() -> None:
-    mdf = _lazy(_frame(), 3)
+    mdf = lazy_copy(_frame(), 3)
     with pytest.raises(KeyError):
         mdf.nlargest(2, "nope")
     with pytest.raises(ValueError, match="keep"):
@@ -194,7 +186,7 @@ def test_top_rows_bad_arguments_raise_at_build() -> None:
     st.sampled_from(["first", "last", "all"]),
 )
 def test_top_rows_hypothesis(df: pd.DataFrame, chunk: int | None, n: int, keep: str) -> None:
-    got = _lazy(df, chunk).nsmallest(n, ["i", "f"], keep=keep)
+    got = lazy_copy(df, chunk).nsmallest(n, ["i", "f"], keep=keep)
     pd.testing.assert_frame_equal(got.to_pandas(), df.nsmallest(n, ["i", "f"], keep=keep))
 
 
@@ -207,15 +199,15 @@ def test_rank_matches_pandas(chunk: int | None, method: str) -> None:
         {"ascending": False, "na_option": "top"},
         {"pct": True, "na_option": "bottom"},
     ]:
-        got = _lazy(df, chunk).rank(method=method, **kwargs)
+        got = lazy_copy(df, chunk).rank(method=method, **kwargs)
         pd.testing.assert_frame_equal(got.to_pandas(), df.rank(method=method, **kwargs))
-        got_s = _lazy(df["f"], chunk).rank(method=method, **kwargs)
+        got_s = lazy_copy(df["f"], chunk).rank(method=method, **kwargs)
         pd.testing.assert_series_equal(got_s.to_pandas(), df["f"].rank(method=method, **kwargs))
 
 
 def test_rank_keeps_the_chunking_and_checks_arguments() -> None:
     df = _frame()
-    mdf = _lazy(df, 3)
+    mdf = lazy_copy(df, 3)
     ranked = mdf.rank(numeric_only=True)
     pd.testing.assert_frame_equal(
         (ranked + mdf[ranked.columns]).to_pandas(), df.rank(numeric_only=True) + df[ranked.columns]

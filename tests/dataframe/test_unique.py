@@ -10,10 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.sort  # noqa: F401 - attaches the methods
-
-CHUNKS = [1, 3, None]
+from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -25,13 +23,6 @@ def _frame() -> pd.DataFrame:
         },
         index=[10, 4, 7, 1, 9, 0, 3, 8, 2, 6, 5],
     )
-
-
-def _lazy(data: Any, chunk: int | None) -> Any:
-    size = max(len(data), 1) if chunk is None else chunk
-    if isinstance(data, pd.Series):
-        return md.Series(data, chunk_size=size)
-    return md.DataFrame(data, chunk_size=size)
 
 
 @st.composite
@@ -50,7 +41,7 @@ def frames(draw: st.DrawFn) -> pd.DataFrame:
 @pytest.mark.parametrize("subset", [None, "i", ["f", "s"]])
 def test_duplicated_and_drop_duplicates(chunk: int | None, keep: Any, subset: Any) -> None:
     df = _frame()
-    mdf = _lazy(df, chunk)
+    mdf = lazy_copy(df, chunk)
     pd.testing.assert_series_equal(
         mdf.duplicated(subset, keep=keep).to_pandas(), df.duplicated(subset, keep=keep)
     )
@@ -67,7 +58,7 @@ def test_duplicated_and_drop_duplicates(chunk: int | None, keep: Any, subset: An
 @pytest.mark.parametrize("keep", ["first", "last", False])
 def test_series_duplicates(chunk: int | None, keep: Any) -> None:
     s = _frame()["f"].rename("x")
-    ms = _lazy(s, chunk)
+    ms = lazy_copy(s, chunk)
     pd.testing.assert_series_equal(ms.duplicated(keep=keep).to_pandas(), s.duplicated(keep=keep))
     pd.testing.assert_series_equal(
         ms.drop_duplicates(keep=keep).to_pandas(), s.drop_duplicates(keep=keep)
@@ -75,7 +66,7 @@ def test_series_duplicates(chunk: int | None, keep: Any) -> None:
 
 
 def test_duplicates_bad_arguments_raise_at_build() -> None:
-    mdf = _lazy(_frame(), 3)
+    mdf = lazy_copy(_frame(), 3)
     with pytest.raises(KeyError):
         mdf.duplicated(["nope"])
     with pytest.raises(ValueError, match="keep"):
@@ -84,7 +75,7 @@ def test_duplicates_bad_arguments_raise_at_build() -> None:
 
 @given(frames(), st.sampled_from([1, 2, 5, None]), st.sampled_from(["first", "last", False]))
 def test_duplicates_hypothesis(df: pd.DataFrame, chunk: int | None, keep: Any) -> None:
-    mdf = _lazy(df, chunk)
+    mdf = lazy_copy(df, chunk)
     for subset in (None, ["f"], ["s", "i"]):
         pd.testing.assert_frame_equal(
             mdf.drop_duplicates(subset, keep=keep).to_pandas(),
@@ -97,7 +88,7 @@ def test_duplicates_hypothesis(df: pd.DataFrame, chunk: int | None, keep: Any) -
 def test_unique_and_nunique(chunk: int | None, col: str) -> None:
     df = _frame()
     s = df[col]
-    ms = _lazy(s, chunk)
+    ms = lazy_copy(s, chunk)
     got = ms.unique().to_numpy()
     expected = np.asarray(s.unique(), dtype=s.dtype if isinstance(s.dtype, np.dtype) else object)
     assert got.dtype == expected.dtype
@@ -106,7 +97,7 @@ def test_unique_and_nunique(chunk: int | None, col: str) -> None:
     for dropna in (True, False):
         assert ms.nunique(dropna=dropna).to_numpy() == s.nunique(dropna=dropna)
         pd.testing.assert_series_equal(
-            _lazy(df, chunk).nunique(dropna=dropna).to_pandas(), df.nunique(dropna=dropna)
+            lazy_copy(df, chunk).nunique(dropna=dropna).to_pandas(), df.nunique(dropna=dropna)
         )
 
 
@@ -123,7 +114,7 @@ def test_unique_and_nunique(chunk: int | None, col: str) -> None:
 )
 def test_value_counts(chunk: int | None, col: str, kwargs: dict[str, Any]) -> None:
     s = _frame()[col]
-    got = _lazy(s, chunk).value_counts(**kwargs).to_pandas()
+    got = lazy_copy(s, chunk).value_counts(**kwargs).to_pandas()
     pd.testing.assert_series_equal(got, s.value_counts(**kwargs))
 
 
@@ -131,7 +122,7 @@ def test_value_counts(chunk: int | None, col: str, kwargs: dict[str, Any]) -> No
 @pytest.mark.parametrize("kwargs", [{}, {"subset": ["i", "s"], "dropna": False}, {"sort": False}])
 def test_frame_value_counts(chunk: int | None, kwargs: dict[str, Any]) -> None:
     df = _frame()
-    got = _lazy(df, chunk).value_counts(**kwargs).to_pandas()
+    got = lazy_copy(df, chunk).value_counts(**kwargs).to_pandas()
     pd.testing.assert_series_equal(got, df.value_counts(**kwargs))
 
 
@@ -142,5 +133,5 @@ def test_value_counts_hypothesis(
     for col in ("i", "f", "s"):
         s = df[col]
         kwargs = {"sort": sort, "ascending": ascending, "dropna": dropna}
-        got = _lazy(s, chunk).value_counts(**kwargs).to_pandas()
+        got = lazy_copy(s, chunk).value_counts(**kwargs).to_pandas()
         pd.testing.assert_series_equal(got, s.value_counts(**kwargs))

@@ -15,8 +15,8 @@ import jupyter_mars as mars
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.missing  # noqa: F401 - dropna, for unknown lengths
 import jupyter_mars.dataframe.window  # noqa: F401 - attaches the methods
+from tests.dataframe.helpers import CHUNKS, lazy_copy
 
-CHUNKS = [1, 3, None]
 ROLLING = ["sum", "mean", "min", "max", "std", "var", "count", "median"]
 EXPANDING = ["sum", "mean", "min", "max", "std", "var", "count"]
 
@@ -29,13 +29,6 @@ def _frame(n: int = 17) -> pd.DataFrame:
         {"f": f, "i": rng.integers(-5, 5, n), "b": rng.random(n) > 0.5},
         index=pd.date_range("2024-01-01", periods=n, freq="h"),
     )
-
-
-def _lazy(data: Any, chunk: int | None) -> Any:
-    size = max(len(data), 1) if chunk is None else chunk
-    if isinstance(data, pd.Series):
-        return md.Series(data, chunk_size=size)
-    return md.DataFrame(data, chunk_size=size)
 
 
 def _same(got: Any, expected: Any) -> None:
@@ -57,7 +50,7 @@ def _all_same(pairs: list[tuple[Any, Any]]) -> None:
 @pytest.mark.parametrize("center", [False, True])
 def test_rolling(chunk: int | None, window: int, center: bool) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     pairs = [
         (
             getattr(mdf.rolling(window, center=center), how)(),
@@ -76,7 +69,7 @@ def test_rolling(chunk: int | None, window: int, center: bool) -> None:
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_rolling_options(chunk: int | None) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     _same(
         mdf.rolling(3, min_periods=1, closed="left").sum(),
         df.rolling(3, min_periods=1, closed="left").sum(),
@@ -95,7 +88,7 @@ def test_rolling_options(chunk: int | None) -> None:
 @pytest.mark.parametrize("min_periods", [0, 1, 3])
 def test_expanding(chunk: int | None, min_periods: int) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     _all_same(
         [
             (getattr(mdf.expanding(min_periods), how)(), getattr(df.expanding(min_periods), how)())
@@ -115,7 +108,7 @@ DECAYS: list[dict[str, Any]] = [{"com": 0.5}, {"span": 3}, {"halflife": 2.0}]
 @pytest.mark.parametrize("ignore_na", [True, False])
 def test_ewm_mean(chunk: int | None, decay: dict[str, Any], adjust: bool, ignore_na: bool) -> None:
     df = _frame()
-    mdf: Any = _lazy(df, chunk)
+    mdf: Any = lazy_copy(df, chunk)
     for min_periods in (0, 3):
         kwargs = dict(decay, adjust=adjust, ignore_na=ignore_na, min_periods=min_periods)
         _same(mdf.ewm(**kwargs).mean(), df.ewm(**kwargs).mean())
