@@ -34,6 +34,7 @@ from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.engine.primitives.shuffle import shuffle_tasks
 
 TREE_MAX_PARTIAL_ROWS = 1_000_000
@@ -65,20 +66,7 @@ class GroupbyAgg(Op):
 
 
 def _tree(node: Node, keys: list[Key], spec: AggSpec, ctx: TileContext) -> Tiled:
-    size = options.combine_size
-    level = 0
-    while len(keys) > size:
-        next_keys: list[Key] = []
-        for g in range(0, len(keys), size):
-            group = keys[g : g + size]
-            if len(group) == 1:
-                next_keys.append(group[0])
-                continue
-            key = (f"{node.key}-combine{level}", g // size)
-            ctx.new_task(key, spec.combine_parts, *(Ref(k) for k in group))
-            next_keys.append(key)
-        keys = next_keys
-        level += 1
+    keys = combine_tree(ctx, node.key, keys, options.combine_size, spec.combine_parts)
     grid = key_grid(node.key, [1])
     ctx.new_task(grid[0], spec.finish_parts, *(Ref(k) for k in keys))
     return Tiled(((math.nan,),), grid)

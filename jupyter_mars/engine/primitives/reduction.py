@@ -58,6 +58,34 @@ def combine_parts(combine: Callable[..., Any], axis: tuple[int, ...], *parts: An
     return combine(list(parts), axis=axis)
 
 
+def combine_tree(
+    ctx: TileContext,
+    prefix: str,
+    keys: list[Key],
+    size: int,
+    func: Callable[..., Any],
+    leading: tuple[Any, ...] = (),
+    index: tuple[int, ...] = (),
+) -> list[Key]:
+    """Tasks ``func(*leading, *parts)`` merging ``keys`` ``size`` at a time, level by level,
+    until at most ``size`` remain; returns those (for the caller's last step). The tasks
+    are keyed ``(prefix-combine<level>, *index, group)``."""
+    level = 0
+    while len(keys) > size:
+        next_keys: list[Key] = []
+        for g in range(0, len(keys), size):
+            group = keys[g : g + size]
+            if len(group) == 1:
+                next_keys.append(group[0])
+                continue
+            key = (f"{prefix}-combine{level}", *index, g // size)
+            ctx.new_task(key, func, *leading, *(Ref(k) for k in group))
+            next_keys.append(key)
+        keys = next_keys
+        level += 1
+    return keys
+
+
 def call_chunk(
     chunk: Callable[..., Any], block: Any, axis: tuple[int, ...], kwargs: dict[str, Any]
 ) -> Any:
@@ -89,21 +117,10 @@ def _tile_reduction(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     # step 2: combine tree per output chunk
     out_numblocks = [source.keys.shape[a] for a in kept_axes]
     out_grid = key_grid(node.key, out_numblocks)
-    size = op.combine_size
     for out_index, keys in partials.items():
-        level = 0
-        while len(keys) > size:
-            next_keys: list[Key] = []
-            for g in range(0, len(keys), size):
-                group = keys[g : g + size]
-                if len(group) == 1:
-                    next_keys.append(group[0])
-                    continue
-                key = (f"{node.key}-combine{level}", *out_index, g // size)
-                ctx.new_task(key, combine_parts, op.combine, op.axis, *(Ref(k) for k in group))
-                next_keys.append(key)
-            keys = next_keys
-            level += 1
+        keys = combine_tree(
+            ctx, node.key, keys, op.combine_size, combine_parts, (op.combine, op.axis), out_index
+        )
         out_key: Key = out_grid[out_index] if out_numblocks else out_grid.item()
         ctx.new_task(
             out_key,

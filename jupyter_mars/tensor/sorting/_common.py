@@ -24,6 +24,7 @@ from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
+from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.tensor.core import Tensor
 
 INTP = np.dtype(np.intp)
@@ -163,18 +164,5 @@ def tree_reduce(
 
     ``combine`` is a binary function (``np.add``): each step folds a group with it.
     """
-    size = options.combine_size
-    level = 0
-    while len(keys) > size:
-        next_keys: list[Key] = []
-        for g in range(0, len(keys), size):
-            group = keys[g : g + size]
-            if len(group) == 1:
-                next_keys.append(group[0])
-                continue
-            key = (f"{prefix}-combine{level}", g // size)
-            ctx.new_task(key, combine_all, combine, *(Ref(k) for k in group))
-            next_keys.append(key)
-        keys = next_keys
-        level += 1
+    keys = combine_tree(ctx, prefix, keys, options.combine_size, combine_all, (combine,))
     ctx.new_task(out_key, combine_finalize, combine, finalize, *(Ref(k) for k in keys))
