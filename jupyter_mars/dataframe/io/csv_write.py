@@ -80,19 +80,27 @@ def join_files(parts: list[str], done: str, path: str, empty: bytes = b"") -> No
     os.replace(done, path)
 
 
-def commit(statuses: list[Status], path: str, token: str, join: bool) -> pd.DataFrame:
-    """Move the written files into place, or remove them all and raise the first error."""
+def raise_first_error(statuses: list[Status]) -> None:
+    """The first writer's error, if any writer failed."""
+    for _, _, error in statuses:
+        if error is not None:
+            raise error
+
+
+def commit(
+    statuses: list[Status], path: str, token: str, join: bool, empty: bytes = b""
+) -> pd.DataFrame:
+    """Move the written files into place (``join``: one after another into ``path``,
+    ``empty`` when they hold nothing), or remove them all and raise the first error."""
     temps = [temp for temp, _, _ in statuses]
-    errors = [err for _, _, err in statuses if err is not None]
     done = _temp_name(path, token, "tmp")
     try:
-        if errors:
-            raise errors[0]
+        raise_first_error(statuses)
         if not join:
             for temp, final, _ in statuses:
                 os.replace(temp, final)
         else:
-            join_files(temps, done, path)
+            join_files(temps, done, path, empty)
     finally:
         for temp in [*temps, done]:
             _remove(temp)

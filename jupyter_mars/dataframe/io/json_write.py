@@ -20,7 +20,7 @@ from jupyter_mars.dataframe.io.csv_write import (
     _check_path,
     _remove,
     _temp_name,
-    join_files,
+    commit,
 )
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
@@ -51,21 +51,6 @@ def write_records(chunk: Any, temp: str, final: str, kwargs: dict[str, Any]) -> 
     return (temp, final, None)
 
 
-def commit_lines(statuses: list[Status], path: str, token: str) -> pd.DataFrame:
-    """Join the parts into ``path``, or remove them all and raise the first error."""
-    temps = [temp for temp, _, _ in statuses]
-    done = _temp_name(path, token, "tmp")
-    try:
-        errors = [err for _, _, err in statuses if err is not None]
-        if errors:
-            raise errors[0]
-        join_files(temps, done, path, empty=b"\n")  # pandas writes a newline for no rows
-    finally:
-        for temp in [*temps, done]:
-            _remove(temp)
-    return pd.DataFrame()
-
-
 @tile_rule(ToJSONLines)
 def _tile_to_json(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
@@ -77,7 +62,9 @@ def _tile_to_json(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         temp = _temp_name(op.path, op.token, f"part{i}")
         ctx.new_task(writers[i], write_records, Ref(t.keys[i]), temp, op.path, op.kwargs)
     grid = key_grid(node.key, [1])
-    ctx.new_task(grid[0], commit_lines, [Ref(k) for k in writers], op.path, op.token)
+    # pandas writes a newline for no rows
+    statuses = [Ref(k) for k in writers]
+    ctx.new_task(grid[0], commit, statuses, op.path, op.token, True, b"\n")
     return Tiled(((0,),), grid)
 
 

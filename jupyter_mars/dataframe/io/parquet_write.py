@@ -32,7 +32,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from jupyter_mars.dataframe.io.csv_write import _check_path, _remove, _temp_name, commit
+from jupyter_mars.dataframe.io.csv_write import (
+    _check_path,
+    _remove,
+    _temp_name,
+    commit,
+    raise_first_error,
+)
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -188,9 +194,7 @@ def commit_folder(statuses: list[Status], path: str, temp_dir: str) -> pd.DataFr
     """Rename the temporary folder to ``path`` (or move its files into an existing one),
     or remove it and raise the first writer's error."""
     try:
-        errors = [err for _, _, err in statuses if err is not None]
-        if errors:
-            raise errors[0]
+        raise_first_error(statuses)
         if not os.path.exists(path):
             os.rename(temp_dir, path)
             return pd.DataFrame()

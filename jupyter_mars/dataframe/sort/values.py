@@ -227,6 +227,14 @@ def _directions(ascending: Any, n: int) -> tuple[bool, ...]:
     return (bool(ascending),) * n
 
 
+def _check_call(axis: Any, inplace: bool, kind: str = "quicksort") -> str:
+    """What every sort checks of its arguments; returns the checked ``kind``."""
+    _check_axis(axis)
+    if inplace:
+        raise NotImplementedError("inplace sorting is not supported; use the result")
+    return _check_kind(kind)
+
+
 def _sorted(frame: Any, spec: SortSpec, meta: Any, ignore_index: bool) -> Any:
     node = frame.node
     assert isinstance(node, FrameNode)
@@ -245,10 +253,7 @@ def sort_values(
     ignore_index: bool = False,
 ) -> Any:
     """Rows ordered by the columns ``by`` (a label or a list), each ascending or not."""
-    _check_axis(axis)
-    if inplace:
-        raise NotImplementedError("inplace sorting is not supported; use the result")
-    kind = _check_kind(kind)
+    kind = _check_call(axis, inplace, kind)
     meta = frame.meta.sort_values(  # pandas checks by, ascending and na_position
         by=by, ascending=ascending, kind=kind, na_position=na_position, ignore_index=ignore_index
     )
@@ -271,10 +276,7 @@ def series_sort_values(
     ignore_index: bool = False,
 ) -> Any:
     """The values in order."""
-    _check_axis(axis)
-    if inplace:
-        raise NotImplementedError("inplace sorting is not supported; use the result")
-    kind = _check_kind(kind)
+    kind = _check_call(axis, inplace, kind)
     meta = series.meta.sort_values(
         ascending=ascending, kind=kind, na_position=na_position, ignore_index=ignore_index
     )
@@ -296,9 +298,7 @@ def sort_index(
     ignore_index: bool = False,
 ) -> Any:
     """Rows ordered by their index labels (every level of a MultiIndex)."""
-    _check_axis(axis)
-    if inplace:
-        raise NotImplementedError("inplace sorting is not supported; use the result")
+    _check_call(axis, inplace)
     if level is not None:
         raise NotImplementedError("sort_index(level=...) is not supported")
     kind = _check_kind(kind)
