@@ -24,8 +24,10 @@ import pandas as pd
 
 import jupyter_mars.dataframe.arithmetic  # noqa: F401 - astype
 import jupyter_mars.dataframe.selection  # noqa: F401 - column selection
+from jupyter_mars.dataframe.arithmetic import call_method
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.missing import along_rows
 from jupyter_mars.dataframe.neighbours import (
     head_carry,
     method,
@@ -38,16 +40,8 @@ from jupyter_mars.dataframe.node import empty_like
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
 
-def _along_rows(axis: Any) -> bool:
-    return axis not in (1, "columns")
-
-
-def _call(chunk: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    return getattr(chunk, name)(*args, **kwargs)
-
-
 def _per_chunk(frame: _Frame, name: str, meta: Any, **kwargs: Any) -> Any:
-    return map_chunks(_call, [frame], (Slot(0), name, (), kwargs), meta, name=name)
+    return map_chunks(call_method, [frame], (Slot(0), name), meta, kwargs, name=name)
 
 
 def running_state(name: str, skipna: bool, chunk: Any) -> Any:
@@ -65,7 +59,7 @@ def _cumulative(
     if axis is not None:
         kwargs["axis"] = axis
     meta = empty_like(getattr(frame.meta, name)(**kwargs))  # pandas checks dtypes and args
-    if not _along_rows(axis):
+    if not along_rows(axis):
         return _per_chunk(frame, name, meta, **kwargs)
     source: Any = frame
     if isinstance(frame, DataFrame):
@@ -114,7 +108,7 @@ def _by_periods(frame: _Frame, name: str, periods: int, meta: Any, **kwargs: Any
         return scan(frame, finish, meta, name, before=tail_carry(periods))
     if periods < 0:
         return scan(frame, finish, meta, name, after=head_carry(-periods))
-    return map_chunks(_call, [frame], (Slot(0), name, (periods,), kwargs), meta, name=name)
+    return map_chunks(call_method, [frame], (Slot(0), name, periods), meta, kwargs, name=name)
 
 
 def diff(frame: _Frame, periods: int = 1, axis: Any = 0) -> Any:
@@ -122,7 +116,7 @@ def diff(frame: _Frame, periods: int = 1, axis: Any = 0) -> Any:
     kwargs: dict[str, Any] = {"axis": axis} if isinstance(frame, DataFrame) else {}
     meta = empty_like(frame.meta.diff(periods, **kwargs))  # pandas checks the arguments
     periods = _periods("diff", periods)
-    if not _along_rows(axis):
+    if not along_rows(axis):
         return _per_chunk(frame, "diff", meta, periods=periods, **kwargs)
     return _by_periods(frame, "diff", periods, meta)
 
@@ -145,7 +139,7 @@ def shift(
     if suffix is not None:
         kwargs["suffix"] = suffix
     meta = empty_like(frame.meta.shift(periods, freq=freq, **kwargs))
-    if freq is not None or not _along_rows(axis):
+    if freq is not None or not along_rows(axis):
         return _per_chunk(frame, "shift", meta, periods=periods, freq=freq, **kwargs)
     kwargs.pop("axis", None)
     return _by_periods(frame, "shift", periods, meta, **kwargs)

@@ -42,7 +42,7 @@ from jupyter_mars.dataframe.selection import getitem
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
 
-def _along_rows(axis: Any) -> bool:
+def along_rows(axis: Any) -> bool:
     """Whether ``axis`` means down the rows (0) rather than across the columns (1)."""
     return axis not in (1, "columns")
 
@@ -125,7 +125,7 @@ def fillna(
     lazy = isinstance(value, _Frame)
     probe = value.meta if lazy else value
     meta = empty_like(frame.meta.fillna(probe, axis=axis, limit=limit))
-    if limit is not None and _along_rows(axis):
+    if limit is not None and along_rows(axis):
         if lazy or isinstance(value, pd.DataFrame):
             raise NotImplementedError("fillna: limit with a DataFrame or lazy value")
         finish = functools.partial(fill_limited, value, limit)
@@ -166,7 +166,7 @@ def _fill(frame: _Frame, name: str, axis: Any, inplace: Any, limit: Any, limit_a
         )
     meta = empty_like(getattr(frame.meta, name)(axis=axis, limit=limit, limit_area=limit_area))
     kernel = method(name, limit=limit, limit_area=limit_area)
-    if not _along_rows(axis):
+    if not along_rows(axis):
         return _per_chunk(frame, name, meta, limit=limit, limit_area=limit_area, axis=axis)
     # the nearest valid value on the side we fill from (or the rows within ``limit``)
     before: Carry | None
@@ -232,7 +232,7 @@ def dropna(
     if subset is not None:
         kwargs["subset"] = subset
     meta = empty_like(frame.meta.dropna(**kwargs))  # pandas checks the arguments
-    if _along_rows(axis):
+    if along_rows(axis):
         return map_chunks(
             _call, [frame], (Slot(0), "dropna", (), kwargs), meta, name="dropna", keeps_rows=False
         )

@@ -52,6 +52,16 @@ def conform(frame: pd.DataFrame, meta: pd.DataFrame, where: str) -> pd.DataFrame
     return conform_dtypes(frame, meta, where, FIRST_FILE)
 
 
+def owned_range(f: Any, start: int, stop: int, first: bool) -> tuple[int, int]:
+    """The bytes of the open file ``f`` that the range ``[start, stop)`` owns: from the
+    first line starting in it (from ``start`` itself for a file's first range) to the end
+    of the line that ``stop`` falls in."""
+    size = f.seek(0, io.SEEK_END)
+    begin = start if first else line_end(f, start, size)
+    end = line_end(f, stop, size) if stop < size else size
+    return begin, end
+
+
 def read_range(
     path: str,
     start: int,
@@ -63,9 +73,7 @@ def read_range(
 ) -> Any:
     """Parse the whole lines of ``path`` that the byte range ``[start, stop)`` owns."""
     with open(path, "rb") as f:
-        size = f.seek(0, io.SEEK_END)
-        begin = start if first else line_end(f, start, size)
-        end = line_end(f, stop, size) if stop < size else size
+        begin, end = owned_range(f, start, stop, first)
         if begin >= end:
             return meta.copy()
         f.seek(begin)

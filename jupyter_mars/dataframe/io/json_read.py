@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from jupyter_mars.dataframe.io.conform import conform_dtypes
-from jupyter_mars.dataframe.io.csv_chunks import FIRST_FILE, line_end
+from jupyter_mars.dataframe.io.csv_chunks import FIRST_FILE, owned_range
 from jupyter_mars.dataframe.io.csv_read import byte_ranges, expand_paths
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.dataframe.renumber import renumber
@@ -53,9 +53,7 @@ def read_json_range(
 ) -> Any:
     """Parse the whole lines of ``path`` that the byte range ``[start, stop)`` owns."""
     with open(path, "rb") as f:
-        size = f.seek(0, io.SEEK_END)
-        begin = start if first else line_end(f, start, size)
-        end = line_end(f, stop, size) if stop < size else size
+        begin, end = owned_range(f, start, stop, first)
         if begin >= end:
             return meta.copy()
         f.seek(begin)
