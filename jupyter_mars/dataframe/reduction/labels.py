@@ -20,26 +20,11 @@ from jupyter_mars.dataframe.reduction._args import (
     probe_frame,
     series_axis,
 )
-from jupyter_mars.dataframe.reduction._build import FrameReduction
+from jupyter_mars.dataframe.reduction._build import reduction_op
 from jupyter_mars.dataframe.reduction._labels import LabelSpec, labels_rows
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
-from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.tensor.core import Tensor
-
-
-def _op(spec: LabelSpec, out_rows: int | None) -> Reduction:
-    common: dict[str, Any] = dict(
-        chunk=spec.chunk,
-        combine=spec.combine,
-        aggregate=spec.aggregate,
-        axis=(0,),
-        combine_size=options.combine_size,
-        name=f"idx{spec.how}",
-    )
-    if out_rows is None:
-        return Reduction(keepdims=False, **common)
-    return FrameReduction(keepdims=True, out_rows=out_rows, **common)
 
 
 def frame_labels(df: DataFrame, how: str, axis: Any, skipna: Any, numeric_only: Any) -> Any:
@@ -60,7 +45,7 @@ def frame_labels(df: DataFrame, how: str, axis: Any, skipna: Any, numeric_only: 
     index_dtype = meta.index.dtype
     out_meta = pd.Series(meta.index[:0], index=kept.columns[:0], dtype=index_dtype)
     spec = LabelSpec(how, skip, tuple(keep), kept.columns, index_dtype)
-    return new_frame(_op(spec, len(keep)), [df], len(keep), out_meta)
+    return new_frame(reduction_op(spec, len(keep), f"idx{spec.how}"), [df], len(keep), out_meta)
 
 
 def select_positions(chunk: pd.DataFrame, positions: list[int]) -> pd.DataFrame:
@@ -83,7 +68,7 @@ def series_labels(s: Series, how: str, axis: Any, skipna: Any) -> Tensor:
     getattr(probe, f"idx{how}")()  # TypeError for values pandas cannot compare
     spec = LabelSpec(how, skip, None)
     dtype = meta.index.dtype if isinstance(meta.index.dtype, np.dtype) else np.dtype(object)
-    out = Tensor(Node(_op(spec, None), [s.node], (), dtype))
+    out = Tensor(Node(reduction_op(spec, None, f"idx{spec.how}"), [s.node], (), dtype))
     if options.eager_mode:
         out.execute()
     return out
