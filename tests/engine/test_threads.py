@@ -1,5 +1,6 @@
 """The embedded runtime honours its core budget, measured."""
 
+import threading
 import time
 
 import numpy as np
@@ -85,4 +86,56 @@ def test_memory_errors_are_retried():
     assert job.wait(10)
     assert job.error is None
     assert len(attempts) == 3
+    runtime.close()
+
+
+class _Marks:
+    """Records what tasks did (a list in a task's arguments would be copied)."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+
+def _slow_then_mark(marks: _Marks, started: threading.Event | None = None) -> int:
+    if started is not None:
+        started.set()
+    time.sleep(0.3)
+    marks.seen.append("slow ended")
+    return 1
+
+
+def _fail_once_started(started: threading.Event) -> int:
+    started.wait(10)
+    raise ValueError("boom")
+
+
+def test_a_failed_job_is_reported_once_its_running_tasks_have_ended():
+    marks = _Marks()
+    started = threading.Event()
+    runtime = ThreadRuntime(n_threads=2)
+    # a task of some length first, so that the runtime runs tasks on both threads
+    warm = runtime.submit({"w": Task("w", time.sleep, (0.05,))}, ("w",), {})
+    assert warm.wait(10)
+    graph = {
+        "slow": Task("slow", _slow_then_mark, (marks, started)),
+        "bad": Task("bad", _fail_once_started, (started,)),
+    }
+    job = runtime.submit(graph, ("slow", "bad"), {"slow": 0, "bad": 1})
+    assert job.wait(10)
+    assert isinstance(job.error, ValueError)
+    # nothing of the job still runs when the caller learns of the failure
+    assert marks.seen == ["slow ended"]
+    runtime.close()
+
+
+def test_a_cancelled_job_ends_at_once_while_its_task_finishes_alone():
+    marks = _Marks()
+    runtime = ThreadRuntime(n_threads=1)
+    job = runtime.submit({"slow": Task("slow", _slow_then_mark, (marks,))}, ("slow",), {})
+    time.sleep(0.05)
+    runtime.cancel(job)
+    assert job.wait(10)
+    assert marks.seen == []
+    time.sleep(0.4)
+    assert marks.seen == ["slow ended"]
     runtime.close()

@@ -80,6 +80,19 @@ def join_files(parts: list[str], done: str, path: str, empty: bytes = b"") -> No
     os.replace(done, path)
 
 
+def remove_temporaries(target: str, token: str) -> None:
+    """Remove what the writers of ``token`` left beside ``target``: a writer whose input
+    failed never reaches the commit, which would have removed it."""
+    folder = os.path.dirname(target)
+    for name in os.listdir(folder):
+        if name.startswith(".") and f".{token}." in name:
+            full = os.path.join(folder, name)
+            if os.path.isdir(full):
+                shutil.rmtree(full, ignore_errors=True)
+            else:
+                _remove(full)
+
+
 def raise_first_error(statuses: list[Status]) -> None:
     """The first writer's error, if any writer failed."""
     for _, _, error in statuses:
@@ -171,8 +184,4 @@ def to_csv(df: Any, path: Any, index: bool = True, session: Any = None, **kwargs
     try:
         sink.execute(session=session)
     finally:
-        # a writer whose input failed never reaches the commit: clear what the others wrote
-        folder = os.path.dirname(text)
-        for name in os.listdir(folder):
-            if name.startswith(".") and f".{op.token}." in name:
-                _remove(os.path.join(folder, name))
+        remove_temporaries(text, op.token)

@@ -21,6 +21,7 @@ from jupyter_mars.dataframe.io.csv_write import (
     _remove,
     _temp_name,
     commit,
+    remove_temporaries,
 )
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
@@ -106,7 +107,4 @@ def to_json(
     try:
         sink.execute(session=session)
     finally:
-        folder = os.path.dirname(text)
-        for name in os.listdir(folder):
-            if name.startswith(".") and f".{op.token}." in name:
-                _remove(os.path.join(folder, name))
+        remove_temporaries(text, op.token)

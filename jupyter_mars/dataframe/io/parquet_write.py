@@ -20,7 +20,6 @@ nothing appears under a target name unless all of it was written.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -38,6 +37,7 @@ from jupyter_mars.dataframe.io.csv_write import (
     _temp_name,
     commit,
     raise_first_error,
+    remove_temporaries,
 )
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
@@ -322,13 +322,4 @@ def to_parquet(
     try:
         sink.execute(session=session)
     finally:
-        # a writer whose input failed never reaches the commit: clear what the others wrote
-        folder = os.path.dirname(text)
-        for name in os.listdir(folder):
-            if name.startswith(".") and f".{op.token}." in name:
-                full = os.path.join(folder, name)
-                if os.path.isdir(full):
-                    shutil.rmtree(full, ignore_errors=True)
-                else:
-                    with contextlib.suppress(FileNotFoundError):
-                        os.remove(full)
+        remove_temporaries(text, op.token)

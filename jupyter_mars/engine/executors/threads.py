@@ -72,6 +72,12 @@ class ThreadRuntime:
         self.shapes: dict[Key, tuple[int, ...]] = {}
         self._tasks: dict[Key, tuple[Task, JobHandle]] = {}
         self._jobs: dict[str, JobHandle] = {}
+        self._running: dict[str, int] = {}
+        """Job id -> how many of the tasks it owns are running on a thread now."""
+        self._failing: dict[str, tuple[JobHandle, BaseException]] = {}
+        """Failed jobs whose running tasks have not ended yet: a job whose task failed is
+        reported only once nothing of it runs, so that the caller's clean-up (a writer's
+        temporary files, say) is not raced by a task still at work."""
         self._queue: collections.deque[Key] = collections.deque()
         self._lock = threading.RLock()
         self._in_handle = False
@@ -147,6 +153,9 @@ class ThreadRuntime:
             self._closed = True
             for job in list(self._jobs.values()):
                 self._handle(JobCancelled(stimulus_id="close", job_id=job.job_id))
+            for job, error in list(self._failing.values()):
+                self._end_job(job, error)
+            self._failing.clear()
             self._wakeup.notify_all()
         for thread in self._threads:
             thread.join(timeout=5)
@@ -189,7 +198,11 @@ class ThreadRuntime:
                 job = self._jobs.pop(inst.job_id, None)  # type: ignore[attr-defined]
                 if job is not None:
                     job.failed_key = inst.key  # type: ignore[attr-defined]
-                self._end_job(job, inst.error)  # type: ignore[attr-defined]
+                    # a cancellation ends at once; its running tasks finish as orphans
+                    if inst.key is not None and self._running.get(job.job_id):  # type: ignore[attr-defined]
+                        self._failing[job.job_id] = (job, inst.error)  # type: ignore[attr-defined]
+                    else:
+                        self._end_job(job, inst.error)  # type: ignore[attr-defined]
                 self._forget_dropped_tasks()
 
     def _forget_dropped_tasks(self) -> None:
@@ -206,7 +219,18 @@ class ThreadRuntime:
             self._unlimit_blas()
 
     def _jobs_running(self) -> bool:
-        return bool(self._jobs)
+        return bool(self._jobs) or bool(self._failing)
+
+    def _task_ended(self, job: JobHandle) -> None:
+        """One of ``job``'s tasks left its thread; a failed job ends with its last one."""
+        left = self._running[job.job_id] - 1
+        if left:
+            self._running[job.job_id] = left
+            return
+        del self._running[job.job_id]
+        failing = self._failing.pop(job.job_id, None)
+        if failing is not None:
+            self._end_job(*failing)
 
     # ---- BLAS limits --------------------------------------------------------------------
 
@@ -235,6 +259,8 @@ class ThreadRuntime:
         lock = self._lock
         done: tuple[Key, JobHandle, Any, float] | None = None
         failed: SchedulerEvent | None = None
+        ran: JobHandle | None = None
+        """The job whose task this thread ran last, until that is recorded."""
         with lock:
             self._active += 1
         while True:
@@ -245,6 +271,9 @@ class ThreadRuntime:
                 elif failed is not None:
                     self._handle(failed)
                     failed = None
+                if ran is not None:
+                    self._task_ended(ran)
+                    ran = None
                 while not self._queue or self._should_rest():
                     if self._closed:
                         self._active -= 1
@@ -260,6 +289,8 @@ class ThreadRuntime:
                 if entry is None:  # forgotten by a cancellation after it was queued
                     continue
                 task, job = entry
+                self._running[job.job_id] = self._running.get(job.job_id, 0) + 1
+                ran = job
                 store = self.store
                 data = {dep: store[dep] for dep in task.dependencies}
             start = time.perf_counter()
