@@ -51,6 +51,7 @@ def serve(config: SupervisorConfig) -> int:
         host=config.host,
         port=config.port,
         web_port=config.web_port,
+        web_base_path=config.web_base_path,
         advertise_address=config.advertise_address,
         supervisors=config.supervisors,
     )

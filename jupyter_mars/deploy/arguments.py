@@ -67,6 +67,12 @@ COMMON_OPTIONS = (
 )
 SUPERVISOR_OPTIONS = COMMON_OPTIONS + (
     Option("web_port", ("-w", "--web-port"), "PORT", "port of the web UI and HTTP API"),
+    Option(
+        "web_base_path",
+        ("--web-base-path",),
+        "PATH",
+        "URL path the web UI and HTTP API are served under, behind a proxy (default: /)",
+    ),
 )
 WORKER_OPTIONS = COMMON_OPTIONS + (
     Option("n_cpu", ("--n-cpu",), "N", "task slots (default: the cores this process may use)"),

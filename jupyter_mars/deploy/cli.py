@@ -48,6 +48,7 @@ from jupyter_mars.deploy.tokens import resolve_token
 from jupyter_mars.deploy.values import (
     UvloopChoice,
     to_addresses,
+    to_base_path,
     to_cuda_devices,
     to_host,
     to_int,
@@ -89,12 +90,13 @@ def parse_supervisor_args(
     )
     common = _common(settings, os.environ if env is None else env)
     web_port = settings.get("web_port", to_port, 0)
+    web_base_path = settings.get("web_base_path", to_base_path, "/")
     _check_common(settings, common)
     if web_port != 0 and web_port == common["port"]:
         raise UsageError(f"{settings.label('web_port')}: expected a port other than -p's")
     with settings.blame("web_port"):
         check_port_free(common["host"], web_port)
-    return SupervisorConfig(**common, web_port=web_port)
+    return SupervisorConfig(**common, web_port=web_port, web_base_path=web_base_path)
 
 
 def parse_worker_args(

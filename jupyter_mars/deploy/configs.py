@@ -51,6 +51,9 @@ class SupervisorConfig(ProcessConfig):
 
     web_port: int = 0
     """Port of the HTTP API and web UI (``-w``); 0 lets the OS pick a free one."""
+    web_base_path: str = "/"
+    """URL path the HTTP API and web UI are served under (``--web-base-path``), starting
+    and ending with ``/``: a proxy may serve them under ``/mars/``."""
 
 
 @dataclass(frozen=True, kw_only=True)

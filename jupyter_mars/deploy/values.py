@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from typing import Literal
 
 UvloopChoice = Literal["auto", "yes", "no"]
@@ -139,6 +140,23 @@ def to_uvloop(raw: object) -> UvloopChoice:
     if choice is not None:
         return choice
     raise ValueError(f"expected auto, yes or no, got {raw!r}")
+
+
+_BASE_PATH = re.compile(r"/(?:[A-Za-z0-9._~-]+/)*")
+
+
+def to_base_path(raw: object) -> str:
+    """A URL path prefix, normalised to start and end with ``/``.
+
+    >>> to_base_path("/mars"), to_base_path("/"), to_base_path("/a/b/")
+    ('/mars/', '/', '/a/b/')
+    """
+    text = raw.strip() if isinstance(raw, str) else raw
+    if isinstance(text, str) and not text.endswith("/"):
+        text += "/"
+    if not isinstance(text, str) or not _BASE_PATH.fullmatch(text) or "/." in text:
+        raise ValueError(f"expected a URL path such as /mars/, got {raw!r}")
+    return text
 
 
 def to_token(raw: object) -> str:

@@ -13,6 +13,8 @@ import threading
 from collections.abc import Callable, Generator
 from typing import Any
 
+from jupyter_mars.engine.opstats import merge
+
 
 class Progress:
     """Tasks done over tasks submitted, across the stages of one execution."""
@@ -37,6 +39,13 @@ class Progress:
             jobs = list(self._jobs)
         return sum(j.n_done for j in jobs), sum(j.n_tasks for j in jobs)
 
+    def operators(self) -> dict[str, Any]:
+        """Per operator, over every stage so far: chunks done and total, tasks running,
+        seconds spent and state (``opstats``), and which operator reads which."""
+        with self._lock:
+            jobs = list(self._jobs)
+        return merge(j.operators.snapshot() for j in jobs if j.operators is not None)
+
     def fraction(self) -> float:
         if self._finished:
             return 1.0
@@ -56,6 +65,11 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
     def progress(self) -> float:
         """Fraction of the chunk tasks done so far, from 0.0 to 1.0."""
         return 1.0 if self.done() and not self.cancelled() else self._progress.fraction()
+
+    def operators(self) -> dict[str, Any]:
+        """Per operator: chunks done and total, tasks running, seconds spent, state
+        (``waiting``, ``running``, ``done``, ``failed``), and the edges between them."""
+        return self._progress.operators()
 
     def cancel(self) -> bool:
         """Stop the execution, running tasks included; True unless it already ended."""

@@ -15,6 +15,7 @@ for both.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -114,32 +115,71 @@ def failed_key(error: BaseException, outer: Key | None) -> Key | None:
     return getattr(error, FAILED_KEY, outer)
 
 
-def _resolve(arg: Any, data: Mapping[Key, Any]) -> Any:
+def group_of(key: Key) -> str:
+    """The operator step a chunk key belongs to: the name part of ``(name, *index)``."""
+    return str(key[0]) if isinstance(key, tuple) and key else str(key)
+
+
+class TaskTimes:
+    """Seconds spent per operator group (``group_of``) by a task and the tasks nested in
+    it, each counted apart: a fused chain's steps are timed one by one."""
+
+    __slots__ = ("seconds", "_nested")
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._nested = [0.0]
+        """Per open task, the seconds its nested tasks took so far."""
+
+    def _open(self) -> float:
+        self._nested.append(0.0)
+        return time.perf_counter()
+
+    def _close(self, key: Key, start: float) -> None:
+        elapsed = time.perf_counter() - start
+        inner = self._nested.pop()
+        self._nested[-1] += elapsed
+        group = group_of(key)
+        self.seconds[group] = self.seconds.get(group, 0.0) + elapsed - inner
+
+
+def _resolve(arg: Any, data: Mapping[Key, Any], times: TaskTimes | None = None) -> Any:
     cls = type(arg)
     if cls is Ref:
         return data[arg.key]
     if cls is Task:
         try:
-            return execute_task(arg, data)
+            return execute_task(arg, data, times)
         except Exception as exc:
             # the innermost inlined task that raised is the one to name
             if not hasattr(exc, FAILED_KEY):
                 setattr(exc, FAILED_KEY, arg.key)
             raise
     if cls is list:
-        return [_resolve(a, data) for a in arg]
+        return [_resolve(a, data, times) for a in arg]
     if cls is tuple:
-        return tuple(_resolve(a, data) for a in arg)
+        return tuple(_resolve(a, data, times) for a in arg)
     if cls is dict:
-        return {k: _resolve(v, data) for k, v in arg.items()}
+        return {k: _resolve(v, data, times) for k, v in arg.items()}
     return arg
 
 
-def execute_task(task: Task, data: Mapping[Key, Any]) -> Any:
-    """Run one task, reading its dependencies from ``data``."""
-    args = [_resolve(a, data) for a in task.args]
+def execute_task(task: Task, data: Mapping[Key, Any], times: TaskTimes | None = None) -> Any:
+    """Run one task, reading its dependencies from ``data``; with ``times``, note the
+    seconds it and each nested task took."""
+    if times is None:
+        return _call(task, data, None)
+    start = times._open()
+    try:
+        return _call(task, data, times)
+    finally:
+        times._close(task.key, start)
+
+
+def _call(task: Task, data: Mapping[Key, Any], times: TaskTimes | None) -> Any:
+    args = [_resolve(a, data, times) for a in task.args]
     if task.kwargs:
-        kwargs = {k: _resolve(v, data) for k, v in task.kwargs.items()}
+        kwargs = {k: _resolve(v, data, times) for k, v in task.kwargs.items()}
         return task.func(*args, **kwargs)
     return task.func(*args)
 

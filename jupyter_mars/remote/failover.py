@@ -21,9 +21,12 @@ def web_urls(cluster: Any) -> list[str]:
     """The web URLs of the supervisors a cluster model lists (those with a known one).
 
     A supervisor listening on every interface reports ``0.0.0.0:port``: its RPC address's
-    host is used instead, since it answers there.
+    host is used instead, since it answers there. The supervisors of a cluster share
+    their ``--web-base-path``, which the model names.
     """
     supervisors = cluster.get("supervisors") if isinstance(cluster, dict) else None
+    base_path = cluster.get("web_base_path", "/") if isinstance(cluster, dict) else "/"
+    base = base_path.rstrip("/") if isinstance(base_path, str) else ""
     urls = []
     for entry in supervisors if isinstance(supervisors, list) else []:
         web = entry.get("web") if isinstance(entry, dict) else None
@@ -32,7 +35,7 @@ def web_urls(cluster: Any) -> list[str]:
         host, _, port = web.rpartition(":")
         if host in _WILDCARD_HOSTS:
             host = str(entry.get("address", "")).rpartition(":")[0] or "127.0.0.1"
-        urls.append(f"http://{host}:{port}")
+        urls.append(f"http://{host}:{port}{base}")
     return urls
 
 

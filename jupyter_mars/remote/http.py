@@ -25,7 +25,9 @@ class _Http:
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname or not parts.port:
             raise ValueError(f"address must look like 'http://host:port', got {url!r}")
-        self.url = f"http://{parts.hostname}:{parts.port}"
+        self.prefix = parts.path.rstrip("/")
+        """The path the supervisor's web service is served under (``--web-base-path``)."""
+        self.url = f"http://{parts.hostname}:{parts.port}{self.prefix}"
         self.host, self.port = parts.hostname, parts.port
         self.token = token
         self.timeout = timeout
@@ -39,7 +41,7 @@ class _Http:
         if content_type:
             headers["Content-Type"] = content_type
         try:
-            conn.request(method, path, body=body, headers=headers)
+            conn.request(method, self.prefix + path, body=body, headers=headers)
             response = conn.getresponse()
         except (OSError, http.client.HTTPException) as exc:
             raise ConnectionError(

@@ -373,3 +373,16 @@ class _RemoteProgress(Progress):
 
     def fraction(self) -> float:
         return 1.0 if self._finished else min(self.value, 0.999)
+
+    def operators(self) -> dict[str, Any]:
+        """The execution's per-operator figures, asked of the supervisor now (none while
+        it is not submitted, or when the supervisor cannot be reached)."""
+        run = self.current
+        term = None if run is None else run.term
+        if term is None:
+            return {"operators": [], "edges": []}
+        try:
+            model = term.http.json("GET", f"{term.base}/executions/{run.execution_id}/operators")
+        except (ConnectionError, RuntimeError):
+            return {"operators": [], "edges": []}
+        return {"operators": model["operators"], "edges": model["edges"]}

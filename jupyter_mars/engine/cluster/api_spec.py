@@ -30,7 +30,9 @@ def _op(
     return op
 
 
-def openapi_document() -> dict[str, Any]:
+def openapi_document(base_path: str = "/") -> dict[str, Any]:
+    """The document; its paths are relative to ``base_path`` (``--web-base-path``)."""
+    address = {"name": "address", "in": "path", "required": True, "schema": {"type": "string"}}
     sid = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string"}}
     eid = {"name": "execution_id", "in": "path", "required": True, "schema": {"type": "string"}}
     tkey = {"name": "tensor_key", "in": "path", "required": True, "schema": {"type": "string"}}
@@ -41,6 +43,7 @@ def openapi_document() -> dict[str, Any]:
             "version": API_VERSION,
             "description": "Remote sessions: graphs in, progress and chunked results out.",
         },
+        "servers": [{"url": base_path}],
         "components": {
             "securitySchemes": {
                 "clusterToken": {
@@ -84,7 +87,10 @@ def openapi_document() -> dict[str, Any]:
             },
             "/api/v1/stream": {
                 "get": _op(
-                    "WebSocket: {cluster, sessions} about once a second (the dashboard's feed)",
+                    "WebSocket: {cluster, sessions} about once a second (the dashboard's "
+                    "feed); send {watch: {execution: [session_id, execution_id]}} or "
+                    "{watch: {worker: address}} to get that execution's operator graph or "
+                    "that worker's page in each message too",
                     {"101": "switching protocols", "400": "not a WebSocket handshake"},
                 )
             },
@@ -96,6 +102,21 @@ def openapi_document() -> dict[str, Any]:
                 )
             },
             "/api/v1/workers": {"get": _op("Workers and their resources", {"200": "workers"})},
+            "/api/v1/workers/{address}": {
+                "parameters": [address],
+                "get": _op(
+                    "One worker: its resources, the tasks it runs now (op, seconds running) "
+                    "and the last lines of its log",
+                    {"200": "worker", "404": "unknown"},
+                ),
+            },
+            "/api/v1/workers/{address}/stack": {
+                "parameters": [address],
+                "post": _op(
+                    "Dump the stacks of every thread of the worker process, now",
+                    {"200": "{address, threads: [{thread, stack}]}", "404": "unknown"},
+                ),
+            },
             "/api/v1/sessions": {
                 "post": _op("Create a session", {"201": "{session_id}"}),
             },
@@ -116,6 +137,14 @@ def openapi_document() -> dict[str, Any]:
                 "get": _op(
                     "State, progress, error, and result shapes of an execution",
                     {"200": "execution", "404": "unknown"},
+                ),
+            },
+            "/api/v1/sessions/{session_id}/executions/{execution_id}/operators": {
+                "parameters": [sid, eid],
+                "get": _op(
+                    "Per operator of an execution: chunks done / total, tasks running, "
+                    "seconds spent and state; edges from each operator to its readers",
+                    {"200": "operators", "404": "unknown"},
                 ),
             },
             "/api/v1/sessions/{session_id}/executions/{execution_id}/cancel": {

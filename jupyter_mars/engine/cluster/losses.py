@@ -71,6 +71,8 @@ def remove_worker(runtime: ClusterRuntime, address: str) -> None:
         lineage = runtime.lineage.of(lost, runtime._forgotten)
         runtime._recomputing.update(lost)
         runtime._handle(KeysLost(stimulus_id=stimulus_id, keys=tuple(lost), lineage=lineage))
+    for key in running:
+        runtime._operators_of(key, "stopped")
     if running:
         runtime._handle(*(_death_of(runtime, key, stimulus_id) for key in running))
     runtime._dispatch_pending()

@@ -32,7 +32,8 @@ from jupyter_mars.engine.cluster.lineage import Lineage
 from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
-from jupyter_mars.engine.graph import Key, Task
+from jupyter_mars.engine.graph import Key, Task, failed_key
+from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.optimize import coarsen, subgraph_cap
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
@@ -215,6 +216,7 @@ class ClusterRuntime:
         known = [k for k in graph if self.core.task_state(k) is not None]
         n_cores = sum(w.n_cpu for w in self.workers.values())
         graph, weights = coarsen(graph, {*outputs, *known}, subgraph_cap(len(graph), n_cores))
+        job.operators = OperatorStats(graph)
         self._followers.update(followers(graph, known))
         self._jobs[job.job_id] = job
         self._job_keys[job.job_id] = tuple(graph)
@@ -316,6 +318,10 @@ class ClusterRuntime:
                 del self._owners[k]
         job.failed_key = key
         job.error = error
+        if job.operators is not None:
+            if key is not None:
+                job.operators.failed_task(key, failed_key(error, key) if error else None)
+            job.operators.ended()
         job.done.set()
         return keys
 
@@ -337,7 +343,15 @@ class ClusterRuntime:
             return
         worker.running += 1
         worker.tasks.add(key)
+        self._operators_of(key, "started")
         self._keep(asyncio.ensure_future(self._run_on(worker, key, task)))
+
+    def _operators_of(self, key: Key, change: str) -> None:
+        """Tell the per-operator figures of the job that owns ``key`` it ``started`` or
+        ``stopped`` (given up, to be retried)."""
+        owner = self._owners.get(key)
+        if owner is not None and owner[0].operators is not None:
+            getattr(owner[0].operators, change)(key)
 
     def _dispatch_pending(self) -> None:
         for _ in range(len(self._pending)):
@@ -402,6 +416,8 @@ class ClusterRuntime:
             event = self._finished(worker, key, reply)
         worker.tasks.discard(key)
         worker.running -= 1
+        if isinstance(event, TaskFailed):
+            self._operators_of(key, "stopped")
         self._handle(event)
         self._dispatch_pending()
 
@@ -429,6 +445,8 @@ class ClusterRuntime:
         owner = self._owners.pop(key, None)
         if owner is not None:
             owner[0].n_done += owner[1]
+            if owner[0].operators is not None:
+                owner[0].operators.finished(key, reply.get("seconds") or {})
         return TaskFinished(stimulus_id="task-finished", key=key, nbytes=self.sizes[key])
 
     async def _delete(self, worker: WorkerConnection, keys: list[Key]) -> None:

@@ -85,6 +85,11 @@ class Execution:
             self.nodes = []
         return out
 
+    def operators_model(self) -> dict[str, Any]:
+        """Per operator: chunks done and total, tasks running, seconds, state; and edges
+        from each operator to those reading its chunks (``opstats``)."""
+        return {"execution_id": self.id, "state": self.state, **self.progress.operators()}
+
 
 class ClusterSession:
     def __init__(self, session_id: str, runtime: Runtime, pool: ThreadPoolExecutor) -> None:

@@ -37,6 +37,7 @@ from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.runtime import ClusterRuntime, WorkerConnection
 from jupyter_mars.engine.cluster.sessions import SessionRegistry
 from jupyter_mars.engine.cluster.web import MAX_GRAPH_BYTES, make_app
+from jupyter_mars.engine.cluster.web_workers import worker_summary
 
 logger = logging.getLogger(__name__)
 # one line per HTTP request would drown the supervisor's own messages (and cost time)
@@ -55,6 +56,7 @@ class SupervisorServer:
         port: int = 0,
         web_host: str | None = None,
         web_port: int = 0,
+        web_base_path: str = "/",
         advertise_address: str | None = None,
         worker_timeout: float = 10.0,
         supervisors: Sequence[str] = (),
@@ -66,6 +68,8 @@ class SupervisorServer:
         self.port = port
         self.web_host = web_host or host
         self.web_port = web_port
+        self.web_base_path = web_base_path
+        """The URL path the web service is served under, starting and ending with '/'."""
         self.advertise_address = advertise_address
         self.worker_timeout = worker_timeout
         self.supervisors = list(supervisors)
@@ -296,20 +300,13 @@ class SupervisorServer:
         return out
 
     def cluster_model(self) -> dict[str, Any]:
-        workers = [
-            {
-                "address": w.address,
-                "n_cpu": w.n_cpu,
-                "running": w.running,
-                "resources": w.resources,
-            }
-            for w in self.runtime.workers.values()
-        ]
+        workers = [worker_summary(w) for w in self.runtime.workers.values()]
         return {
             "active": self.active,
             "epoch": self.epoch,
             "address": self.address,
             "web": self.web_address,
+            "web_base_path": self.web_base_path,
             "supervisors": self.supervisors_model(),
             "workers": workers,
             "n_cpu": sum(w.n_cpu for w in self.runtime.workers.values()),

@@ -17,6 +17,7 @@ import json
 import logging
 import math
 import pickle
+import re
 import struct
 import time
 from pathlib import Path
@@ -42,6 +43,7 @@ from jupyter_mars.engine.cluster.web_guard import (
     local_names,
 )
 from jupyter_mars.engine.cluster.web_stream import StreamHandler
+from jupyter_mars.engine.cluster.web_workers import worker_detail, worker_stacks
 
 logger = logging.getLogger(__name__)
 
@@ -61,9 +63,11 @@ class ApiHandler(tornado.web.RequestHandler):
     max_body = MAX_JSON_BYTES
     """Largest body the route reads (the graph upload takes more)."""
 
-    def initialize(self, service: Any, allowed_hosts: frozenset[str]) -> None:
+    def initialize(self, service: Any, allowed_hosts: frozenset[str], base: str = "/") -> None:
         self.service = service
         self.allowed_hosts = allowed_hosts
+        self.base = base
+        """The base path routes are served under, starting and ending with '/'."""
 
     def prepare(self) -> None:
         check_request(self, self.allowed_hosts)
@@ -89,8 +93,8 @@ class ApiHandler(tornado.web.RequestHandler):
             return False
         if not hmac.compare_digest(given.encode(), token.encode()):
             return False
-        set_login_cookie(self, token)
-        self.redirect(without_token(self.request.uri or "/"))
+        set_login_cookie(self, token, self.base)
+        self.redirect(without_token(self.request.uri or self.base))
         return True
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
@@ -119,36 +123,28 @@ class ApiHandler(tornado.web.RequestHandler):
         return body
 
 
-class LoginHandler(tornado.web.RequestHandler):
-    """``/login``: a form for the token; a right one sets the login cookie."""
-
-    def initialize(self, service: Any, allowed_hosts: frozenset[str]) -> None:
-        self.service = service
-        self.allowed_hosts = allowed_hosts
+class LoginHandler(ApiHandler):
+    """``login``: a form for the token; a right one sets the login cookie."""
 
     def prepare(self) -> None:
         check_request(self, self.allowed_hosts)
 
     def get(self) -> None:
-        self._page(200, safe_next(self.get_query_argument("next", None), "/"))
+        self._page(200, safe_next(self.get_query_argument("next", None), self.base))
 
     def post(self) -> None:
-        next_path = safe_next(self.get_body_argument("next", None), "/")
+        next_path = safe_next(self.get_body_argument("next", None), self.base)
         given = self.get_body_argument("token", "")
         if not hmac.compare_digest(given.encode(), self.service.token.encode()):
             self._page(401, next_path, "That is not the cluster token.")
             return
-        set_login_cookie(self, self.service.token)
+        set_login_cookie(self, self.service.token, self.base)
         self.redirect(next_path)
 
     def _page(self, status: int, next_path: str, error: str = "") -> None:
         self.set_status(status)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.finish(login_page(self.request.path, next_path, error))
-
-    def write_error(self, status_code: int, **kwargs: Any) -> None:
-        self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"error": self._reason}))
 
 
 DASHBOARD = Path(__file__).parent / "dashboard"
@@ -163,7 +159,7 @@ class DashboardHandler(ApiHandler):
         check_request(self, self.allowed_hosts)
         if authenticated(self, self.service.token) or self._token_once(self.service.token):
             return
-        self.redirect("/login?" + urlencode({"next": self.request.path}))
+        self.redirect(self.base + "login?" + urlencode({"next": self.request.path}))
 
     def get(self) -> None:
         self.set_header("Content-Type", "text/html; charset=utf-8")
@@ -193,7 +189,7 @@ class NotFoundHandler(ApiHandler):
 
 class OpenApiHandler(ApiHandler):
     def get(self) -> None:
-        self.send(openapi_document())
+        self.send(openapi_document(self.base))
 
 
 class ClusterHandler(ApiHandler):
@@ -204,6 +200,16 @@ class ClusterHandler(ApiHandler):
 class WorkersHandler(ApiHandler):
     def get(self) -> None:
         self.send(self.service.cluster_model()["workers"])
+
+
+class WorkerHandler(ApiHandler):
+    async def get(self, address: str) -> None:
+        self.send(await worker_detail(self.service, address))
+
+
+class StackHandler(ApiHandler):
+    async def post(self, address: str) -> None:
+        self.send(await worker_stacks(self.service, address))
 
 
 class SessionsHandler(ApiHandler):
@@ -285,6 +291,25 @@ class ExecutionHandler(ApiHandler):
         return value
 
 
+class OperatorsHandler(ApiHandler):
+    needs_active = True
+
+    def get(self, session_id: str, execution_id: str) -> None:
+        execution = self.session(session_id).executions.get(execution_id)
+        if execution is None:
+            raise tornado.web.HTTPError(404, reason=f"no execution {execution_id!r}")
+        self.send(execution.operators_model())
+
+
+class BaseRedirectHandler(ApiHandler):
+    """The base path without its final slash: to the dashboard, whose addresses are
+    relative to it."""
+
+    def prepare(self) -> None:
+        check_request(self, self.allowed_hosts)
+        self.redirect(self.base)
+
+
 class CancelHandler(ApiHandler):
     needs_active = True
 
@@ -335,22 +360,34 @@ class DataHandler(ApiHandler):
 
 
 def make_app(service: Any) -> tornado.web.Application:
-    args = {"service": service, "allowed_hosts": local_names([service.host])}
-    prefix = r"/api/v1"
+    """The web service's routes, under the service's ``web_base_path``."""
+    base = getattr(service, "web_base_path", "/")
+    args = {"service": service, "allowed_hosts": local_names([service.host]), "base": base}
+    root = re.escape(base.rstrip("/"))
+    prefix = root + r"/api/v1"
+    extra = [(root, BaseRedirectHandler, args)] if root else []
     return tornado.web.Application(
         [
-            (r"/", DashboardHandler, args),
-            (r"/static/([\w.-]+)", AssetHandler, args),
-            (r"/login", LoginHandler, args),
-            (r"/api/openapi.json", OpenApiHandler, args),
+            *extra,
+            (root + r"/", DashboardHandler, args),
+            (root + r"/static/([\w.-]+)", AssetHandler, args),
+            (root + r"/login", LoginHandler, args),
+            (root + r"/api/openapi.json", OpenApiHandler, args),
             (prefix + r"/stream", StreamHandler, args),
             (prefix + r"/cluster", ClusterHandler, args),
             (prefix + r"/workers", WorkersHandler, args),
+            (prefix + r"/workers/([^/]+)", WorkerHandler, args),
+            (prefix + r"/workers/([^/]+)/stack", StackHandler, args),
             (prefix + r"/sessions", SessionsHandler, args),
             (prefix + r"/sessions/([\w-]+)", SessionHandler, args),
             (prefix + r"/sessions/([\w-]+)/executions", ExecutionsHandler, args),
             (prefix + r"/sessions/([\w-]+)/executions/([\w-]+)", ExecutionHandler, args),
             (prefix + r"/sessions/([\w-]+)/executions/([\w-]+)/cancel", CancelHandler, args),
+            (
+                prefix + r"/sessions/([\w-]+)/executions/([\w-]+)/operators",
+                OperatorsHandler,
+                args,
+            ),
             (prefix + r"/sessions/([\w-]+)/release", ReleaseHandler, args),
             (prefix + r"/sessions/([\w-]+)/tensors/([\w-]+)/data", DataHandler, args),
         ],

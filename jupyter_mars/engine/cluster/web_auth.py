@@ -50,16 +50,17 @@ def without_token(uri: str) -> str:
     return urlunsplit(("", "", parts.path or "/", urlencode(query), ""))
 
 
-def safe_next(target: str | None, default: str) -> str:
-    """Where to go after logging in: a path on this server only, never another site.
+def safe_next(target: str | None, base: str) -> str:
+    """Where to go after logging in: a path under ``base`` on this server only, never
+    another site; ``base`` itself otherwise.
 
     >>> safe_next("/api/v1/cluster", "/"), safe_next("//evil.example/x", "/")
     ('/api/v1/cluster', '/')
-    >>> safe_next("https://evil.example", "/"), safe_next(None, "/p/")
-    ('/', '/p/')
+    >>> safe_next("https://evil.example", "/"), safe_next(None, "/p/"), safe_next("/q", "/p/")
+    ('/', '/p/', '/p/')
     """
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return default
+    if not target or not target.startswith(base) or target.startswith("//") or "\\" in target:
+        return base
     return target
 
 
@@ -90,11 +91,12 @@ def authenticated(handler: tornado.web.RequestHandler, token: str) -> bool:
     )
 
 
-def set_login_cookie(handler: tornado.web.RequestHandler, token: str) -> None:
+def set_login_cookie(handler: tornado.web.RequestHandler, token: str, path: str = "/") -> None:
+    """Log the browser in for the pages and routes under ``path`` (the base path)."""
     handler.set_cookie(
         COOKIE,
         cookie_value(token),
-        path="/",
+        path=path,
         httponly=True,
         samesite="Strict",
         secure=handler.request.protocol == "https",

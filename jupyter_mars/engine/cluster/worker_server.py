@@ -8,7 +8,10 @@ at most ``n_cpu`` cores busy. The result stays in the store, which spills to dis
 its cache size.
 
 The worker registers with every supervisor it is given and sends heartbeats with true
-resource figures; while no supervisor answers it retries with backoff and says so.
+resource figures (CPU, memory, store, bytes moved to and from peers, GPUs); while no
+supervisor answers it retries with backoff and says so. For the dashboard's worker page it
+answers ``state`` (the tasks running now, the last lines of its log, transfer and GPU
+figures) and ``stack`` (every thread's stack).
 """
 
 from __future__ import annotations
@@ -17,19 +20,23 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 from threadpoolctl import threadpool_limits
 
+from jupyter_mars.engine.cluster.log_tail import LogTail
 from jupyter_mars.engine.cluster.losses import InputLost
-from jupyter_mars.engine.cluster.resources import ResourceMeter
+from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
+from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX, thread_stacks
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
 from jupyter_mars.engine.cluster.storage.admission import process_rss
 from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
-from jupyter_mars.engine.graph import Key, Task, execute_task
+from jupyter_mars.engine.graph import Key, Task, TaskTimes, execute_task
+from jupyter_mars.engine.node import op_name_of
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +46,9 @@ the chunk store leaves that much of it free."""
 
 INLINE_BELOW_SECONDS = 200e-6
 """Tasks shorter than this on average run on the event loop's thread."""
+
+LOG_TAIL_LINES = 200
+"""Lines of its log a worker keeps for its dashboard page (records at INFO and above)."""
 
 
 class WorkerServer:
@@ -83,7 +93,12 @@ class WorkerServer:
         """Keys being fetched from peers right now, for other tasks that need them too."""
         self.address = ""
         self.running = 0
-        self._pool = ThreadPoolExecutor(max_workers=n_cpu, thread_name_prefix="mars-slot")
+        self._running_since: list[tuple[Key, float]] = []
+        """(key, ``time.time()`` it arrived) of each task here, followers included."""
+        self._computing: dict[Key, float] = {}
+        """Key -> ``time.time()`` its kernel started on a slot (the others of
+        ``_running_since`` wait for inputs, memory or a free slot)."""
+        self._pool = ThreadPoolExecutor(max_workers=n_cpu, thread_name_prefix=SLOT_THREAD_PREFIX)
         self._server = RPCServer(
             {
                 "execute": self.execute,
@@ -91,16 +106,22 @@ class WorkerServer:
                 "delete_data": self.delete_data,
                 "reset": self.reset,
                 "info": self.info,
+                "state": self.state,
+                "stack": self.stack,
             },
             token,
         )
         self._peers: dict[str, RPCClient] = {}
         self._supervisor_clients: dict[str, RPCClient] = {}
         self._meter = ResourceMeter()
+        self._transfer = TransferMeter()
+        self._gpus = GpuMeter(self.cuda_devices)
+        self._log_tail = LogTail(LOG_TAIL_LINES, level=logging.INFO)
         self._tasks: list[asyncio.Task[Any]] = []
         self._blas_limits: Any = None
 
     async def start(self) -> str:
+        logging.getLogger().addHandler(self._log_tail)
         if self.cuda_devices is not None:
             # GPU libraries read this when they first load: only the devices given are seen
             os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(map(str, self.cuda_devices))
@@ -127,6 +148,10 @@ class WorkerServer:
         await self._server.stop()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
+        logging.getLogger().removeHandler(self._log_tail)
+        if self._blas_limits is not None:  # a worker run inside another process, in tests
+            self._blas_limits.restore_original_limits()
+            self._blas_limits = None
 
     # ---- supervisors ----------------------------------------------------------------------
 
@@ -176,6 +201,8 @@ class WorkerServer:
                 "store": self.store.info(),
                 "replicas": self._replica_info(),
                 "running": self.running,
+                "transfer": self._transfer.sample(),
+                "gpus": await self._gpu_figures(),
             }
             # in parallel, each bounded: a supervisor whose host is down must not delay the
             # heartbeats of the others past their timeout
@@ -214,12 +241,13 @@ class WorkerServer:
         pinned: list[Key] = []
         self.running += 1
         try:
-            data, copied = await self._gather_inputs(task, locations, pinned)
-            await self._admit(sum(sizeof(v) for v in data.values()))
-            value = await self._run(task, data)
-            del data
-            await self._keep(epoch, key, value)
-            reply = _figures(value)
+            with self._running_task(key):
+                data, copied = await self._gather_inputs(task, locations, pinned)
+                await self._admit(sum(sizeof(v) for v in data.values()))
+                value, seconds = await self._run(task, data)
+                del data
+                await self._keep(epoch, key, value)
+            reply = _figures(value, seconds)
             if then is not None:
                 reply["then"] = await self._run_follower(epoch, key, value, *then)
         finally:
@@ -229,7 +257,19 @@ class WorkerServer:
         reply["replicas"] = copied
         return reply
 
-    async def _run(self, task: Task, data: dict[Key, Any]) -> Any:
+    @contextmanager
+    def _running_task(self, key: Key) -> Iterator[None]:
+        """Lists ``key`` among the tasks running here while the block runs."""
+        entry = (key, time.time())
+        self._running_since.append(entry)
+        try:
+            yield
+        finally:
+            self._running_since.remove(entry)
+
+    async def _run(self, task: Task, data: dict[Key, Any]) -> tuple[Any, dict[str, float]]:
+        """The task's result, and the seconds it and each task nested in it took, by
+        operator step (``TaskTimes``)."""
         if self._in_pool == 0 and self._task_seconds < INLINE_BELOW_SECONDS:
             # tiny tasks run on this thread: a hop to a slot thread and back costs more than
             # they do. Only while no slot thread computes, so that the busy cores stay
@@ -262,18 +302,24 @@ class WorkerServer:
         self, epoch: int, input_key: Key, input_value: Any, key: Key, task: Task
     ) -> dict[str, Any] | None:
         try:
-            value = await self._run(task, {input_key: input_value})
+            with self._running_task(key):
+                value, seconds = await self._run(task, {input_key: input_value})
         except Exception:  # noqa: BLE001 - run again by the supervisor, which reports it
             logger.debug("follower %r of %r failed here", key, input_key, exc_info=True)
             return None
         await self._keep(epoch, key, value)
-        return _figures(value)
+        return _figures(value, seconds)
 
-    def _timed(self, task: Task, data: dict[Key, Any]) -> Any:
+    def _timed(self, task: Task, data: dict[Key, Any]) -> tuple[Any, dict[str, float]]:
+        times = TaskTimes()
+        self._computing[task.key] = time.time()
         start = time.perf_counter()
-        value = execute_task(task, data)
+        try:
+            value = execute_task(task, data, times)
+        finally:
+            self._computing.pop(task.key, None)
         self._task_seconds = 0.8 * self._task_seconds + 0.2 * (time.perf_counter() - start)
-        return value
+        return value, times.seconds
 
     async def _gather_inputs(
         self, task: Task, locations: dict[Key, str | None], pinned: list[Key]
@@ -327,6 +373,7 @@ class WorkerServer:
         copied = []
         for part in parts:
             for key, value in part.items():
+                self._transfer.received(sizeof(value))
                 data[key] = value
                 futures[key].set_result(value)
                 self._fit_replicas()
@@ -375,6 +422,7 @@ class WorkerServer:
             found, value = self.store.peek(key)
             # a spilled chunk is read back from disk: off the event loop
             data[key] = value if found else await loop.run_in_executor(None, self.store.get, key)
+        self._transfer.sent(sum(sizeof(value) for value in data.values()))
         return data
 
     async def delete_data(self, keys: list[Key]) -> None:
@@ -402,10 +450,71 @@ class WorkerServer:
             **self._meter.sample(),
         }
 
+    async def state(self, log_lines: int = 100) -> dict[str, Any]:
+        """What the worker page shows beside the heartbeat figures: the tasks running now
+        (longest running first), the last ``log_lines`` lines of the log (at most
+        ``LOG_TAIL_LINES``), bytes moved and GPU figures."""
+        if isinstance(log_lines, bool) or not isinstance(log_lines, int):
+            raise ValueError(f"log_lines must be an int, not {type(log_lines).__name__}")
+        return {
+            "address": self.address,
+            "n_cpu": self.n_cpu,
+            "running_tasks": running_tasks(self._running_since, self._computing, time.time()),
+            "log": self._log_tail.lines(min(max(log_lines, 0), LOG_TAIL_LINES)),
+            # the heartbeat's rate window is left as it is
+            "transfer": self._transfer.sample(advance=False),
+            "gpus": await self._gpu_figures(),
+        }
+
+    async def stack(self) -> dict[str, Any]:
+        """Every thread's stack, task slots first."""
+        return {"address": self.address, "threads": thread_stacks()}
+
+    async def _gpu_figures(self) -> list[dict[str, Any]]:
+        if self.cuda_devices is None:
+            return []
+        # reading them may run nvidia-smi: off the event loop
+        return await asyncio.get_running_loop().run_in_executor(None, self._gpus.sample)
+
     def _replica_info(self) -> dict[str, int]:
         return {"count": len(self.replicas), "bytes": self.replicas.nbytes}
 
 
-def _figures(value: Any) -> dict[str, Any]:
-    """What the supervisor records of a result: its size and shape."""
-    return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None)}
+def key_text(key: Key) -> str:
+    """A chunk key as the dashboard shows it.
+
+    >>> key_text(("sum-1a457de82-chunk", 0, 3))
+    'sum-1a457de82-chunk[0, 3]'
+    >>> key_text("x")
+    'x'
+    """
+    if isinstance(key, tuple) and len(key) > 1:
+        return f"{key[0]}[{', '.join(map(str, key[1:]))}]"
+    if isinstance(key, tuple) and key:
+        return str(key[0])
+    return str(key)
+
+
+def running_tasks(
+    arrived: list[tuple[Key, float]], computing: dict[Key, float], now: float
+) -> list[dict[str, Any]]:
+    """``{"key", "op", "state", "since"}`` of each task here: ``running`` on a slot since
+    its kernel started, or ``waiting`` (for inputs, memory or a slot) since it arrived;
+    the running ones first, longest running first."""
+    rows = []
+    for key, since in arrived:
+        started = computing.get(key)
+        state = "waiting" if started is None else "running"
+        seconds = round(max(now - (since if started is None else started), 0.0), 3)
+        rows.append((state != "running", -seconds, key, state, seconds))
+    rows.sort(key=lambda row: row[:2])
+    return [
+        {"key": key_text(key), "op": op_name_of(key), "state": state, "since": seconds}
+        for _, _, key, state, seconds in rows
+    ]
+
+
+def _figures(value: Any, seconds: dict[str, float]) -> dict[str, Any]:
+    """What the supervisor records of a result: its size and shape, and the seconds the
+    task took per operator step."""
+    return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None), "seconds": seconds}

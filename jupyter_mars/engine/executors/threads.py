@@ -18,7 +18,8 @@ import time
 from typing import Any
 
 from jupyter_mars.engine.executors.blas import BLAS_LIMITS
-from jupyter_mars.engine.graph import Key, Task, execute_task
+from jupyter_mars.engine.graph import Key, Task, TaskTimes, execute_task, failed_key
+from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
@@ -54,6 +55,8 @@ class JobHandle:
         self.error: BaseException | None = None
         self.failed_key: Key | None = None
         self.done = threading.Event()
+        self.operators: OperatorStats | None = None
+        """Chunks done, running and time spent per operator, when the runtime keeps them."""
 
     def wait(self, timeout: float | None = None) -> bool:
         return self.done.wait(timeout)
@@ -101,6 +104,7 @@ class ThreadRuntime:
         priorities: dict[Key, int],
     ) -> JobHandle:
         job = JobHandle(f"job-{next(_job_ids)}", len(graph))
+        job.operators = OperatorStats(graph)
         event = GraphSubmitted(
             stimulus_id=f"submit-{job.job_id}",
             job_id=job.job_id,
@@ -198,6 +202,9 @@ class ThreadRuntime:
                 job = self._jobs.pop(inst.job_id, None)  # type: ignore[attr-defined]
                 if job is not None:
                     job.failed_key = inst.key  # type: ignore[attr-defined]
+                    if inst.key is not None and job.operators is not None:  # type: ignore[attr-defined]
+                        inner = failed_key(inst.error, inst.key)  # type: ignore[attr-defined]
+                        job.operators.failed_task(inst.key, inner)  # type: ignore[attr-defined]
                     # a cancellation ends at once; its running tasks finish as orphans
                     if inst.key is not None and self._running.get(job.job_id):  # type: ignore[attr-defined]
                         self._failing[job.job_id] = (job, inst.error)  # type: ignore[attr-defined]
@@ -214,6 +221,8 @@ class ThreadRuntime:
         if job is None:
             return
         job.error = error
+        if job.operators is not None:
+            job.operators.ended()
         job.done.set()
         if not self._jobs_running():
             self._unlimit_blas()
@@ -257,7 +266,7 @@ class ThreadRuntime:
 
     def _work(self) -> None:
         lock = self._lock
-        done: tuple[Key, JobHandle, Any, float] | None = None
+        done: tuple[Key, JobHandle, Any, float, TaskTimes] | None = None
         failed: SchedulerEvent | None = None
         ran: JobHandle | None = None
         """The job whose task this thread ran last, until that is recorded."""
@@ -293,10 +302,16 @@ class ThreadRuntime:
                 ran = job
                 store = self.store
                 data = {dep: store[dep] for dep in task.dependencies}
+                operators = job.operators
+            if operators is not None:
+                operators.started(key)
+            times = TaskTimes()
             start = time.perf_counter()
             try:
-                value = execute_task(task, data)
+                value = execute_task(task, data, times)
             except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
+                if operators is not None:
+                    operators.stopped(key)
                 failed = TaskFailed(
                     stimulus_id=f"task-failed-{key}",
                     key=key,
@@ -306,12 +321,16 @@ class ThreadRuntime:
                 continue
             finally:
                 del data
-            done = (key, job, value, time.perf_counter() - start)
+            done = (key, job, value, time.perf_counter() - start, times)
             del value
 
-    def _record(self, key: Key, job: JobHandle, value: Any, seconds: float) -> None:
+    def _record(
+        self, key: Key, job: JobHandle, value: Any, seconds: float, times: TaskTimes
+    ) -> None:
         """Store a finished task's result and tell the scheduler core (inside the lock)."""
         self._task_seconds = 0.8 * self._task_seconds + 0.2 * seconds
+        if job.operators is not None:
+            job.operators.finished(key, times.seconds)
         self.store[key] = value
         shape = getattr(value, "shape", None)
         if shape is not None:

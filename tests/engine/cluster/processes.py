@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import secrets
@@ -12,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from jupyter_mars.launcher.local import _Process
 from jupyter_mars.remote import _Http
@@ -22,11 +24,14 @@ WORKER = re.compile(r"Mars Worker started at (\S+)")
 
 
 class CliCluster:
-    def __init__(self, token: str, supervisor: _Process, web: str, rpc: str) -> None:
+    def __init__(
+        self, token: str, supervisor: _Process, web: str, rpc: str, base_path: str = "/"
+    ) -> None:
         self.token = token
         self.supervisor = supervisor
         self.web = web
-        self.url = f"http://{web}"
+        self.url = f"http://{web}{base_path.rstrip('/')}"
+        """The web service's root: the API is under it, the dashboard at its ``/``."""
         self.rpc = rpc
         self.workers: list[_Process] = []
         self.env = {**os.environ, "MARS_TOKEN": token, "PYTHONUNBUFFERED": "1"}
@@ -47,6 +52,20 @@ class CliCluster:
         self.workers.append(worker)
         return worker
 
+    def raw(
+        self, method: str, path: str, body: bytes = b"", **headers: str
+    ) -> tuple[int, dict[str, str], bytes]:
+        """A request of the web service sent as is, any header (``Host`` too) settable:
+        status, headers and body."""
+        netloc = urlsplit(self.url).netloc
+        conn = http.client.HTTPConnection(netloc, timeout=15)
+        try:
+            conn.request(method, path, body=body, headers={"Host": netloc, **headers})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
     def http(self, token: str | None = None) -> _Http:
         return _Http(self.url, self.token if token is None else token, timeout=10)
 
@@ -62,7 +81,9 @@ class CliCluster:
 
 
 @contextmanager
-def cli_cluster(n_workers: int = 2, *worker_args: str) -> Iterator[CliCluster]:
+def cli_cluster(
+    n_workers: int = 2, *worker_args: str, base_path: str = "/"
+) -> Iterator[CliCluster]:
     token = secrets.token_urlsafe(16)
     env = {**os.environ, "MARS_TOKEN": token, "PYTHONUNBUFFERED": "1"}
     argv = [
@@ -75,13 +96,14 @@ def cli_cluster(n_workers: int = 2, *worker_args: str) -> Iterator[CliCluster]:
         "0",
         "-w",
         "0",
+        "--web-base-path",
+        base_path,
     ]
     supervisor = _Process(argv, env)
     cluster: CliCluster | None = None
     try:
-        cluster = CliCluster(
-            token, supervisor, supervisor.wait_for(WEB, 60), supervisor.wait_for(RPC, 60)
-        )
+        web, rpc = supervisor.wait_for(WEB, 60), supervisor.wait_for(RPC, 60)
+        cluster = CliCluster(token, supervisor, web, rpc, base_path)
         for _ in range(n_workers):
             cluster.add_worker(*worker_args)
         cluster.wait_for_workers(n_workers)

@@ -1,16 +1,21 @@
 """The dashboard in a real headless Chromium (Debian's, driven by Playwright) against a
-running local cluster: a link with the token logs in, the workers appear with their
-figures, and a job's progress reaches 100%. Screenshots go to ``test-artifacts/``."""
+running local cluster served under a path prefix (``/mars/``, as behind a Jupyter server):
+a link with the token logs in, the workers appear with their figures, a job's progress
+reaches 100%, an execution's page draws its operators as a live graph, and a worker's
+page shows its running tasks, its log and its stacks. Screenshots go to
+``test-artifacts/``."""
 
 from __future__ import annotations
 
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import jupyter_mars as mars
@@ -41,8 +46,13 @@ def _browser_or_skip() -> str:
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[CliCluster]:
-    with cli_cluster(2, "--n-cpu", "1") as c:
+    with cli_cluster(2, "--n-cpu", "1", base_path="/mars/") as c:
         yield c
+
+
+def slow_block(block: np.ndarray) -> np.ndarray:
+    time.sleep(1.0)
+    return block * 2
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +118,78 @@ def test_a_link_with_the_token_logs_in_and_drops_it(cluster: CliCluster, page: A
     page.wait_for_selector("#status:has-text('live')")
     assert "token" not in page.url
     page.screenshot(path=str(ARTIFACTS / "dashboard-link-login.png"))
+
+
+def test_an_execution_page_draws_its_operators_as_they_run(
+    cluster: CliCluster, page: Any, session: Any
+) -> None:
+    page.goto(f"{cluster.url}/?token={cluster.token}")
+    page.wait_for_selector("#status:has-text('live')")
+    remote = mars.new_session(cluster.url, token=cluster.token)
+    try:
+        x = mt.ones((8, 4), chunk_size=2)
+        result = (mt.elemwise(slow_block, x, dtype=np.float64) + 1).sum()
+        future = result.execute(session=remote, wait=False)
+        page.wait_for_selector("#executions tbody tr[data-execution] a", timeout=30_000)
+        page.click("#executions tbody tr[data-execution]:last-child a")
+        page.wait_for_url(re.compile(r"#/execution/"))
+        page.wait_for_selector("#graph g.op", timeout=30_000)
+        # live: some operator is seen running before all are done
+        page.wait_for_selector("#graph g.op-running", timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "dashboard-execution-running.png"), full_page=True)
+        future.result(timeout=120)
+        assert result.fetch(session=remote) == 96.0  # 32 elements, each 1 * 2 + 1
+        page.wait_for_function(
+            "[...document.querySelectorAll('#graph g.op')].every(g => g.dataset.state === 'done')",
+            timeout=30_000,
+        )
+    finally:
+        remote.close()
+        session.as_default()
+    ops = {
+        row.get_attribute("data-operator"): [c.text_content() for c in row.query_selector_all("td")]
+        for row in page.query_selector_all("#operators tbody tr")
+    }
+    slow = [cells for op_id, cells in ops.items() if op_id.startswith("slow_block-")]
+    assert slow, ops
+    assert slow[0][3] == "8 / 8"  # chunks done / total
+    assert float(slow[0][5].split()[0]) >= 7.5  # eight chunks of a second each
+    assert len(page.query_selector_all("#graph path.edge")) >= 2
+    page.screenshot(path=str(ARTIFACTS / "dashboard-execution.png"), full_page=True)
+
+
+def test_a_worker_page_shows_running_tasks_log_and_stacks(
+    cluster: CliCluster, page: Any, session: Any
+) -> None:
+    page.goto(f"{cluster.url}/?token={cluster.token}")
+    page.wait_for_selector("#workers tbody tr a")
+    remote = mars.new_session(cluster.url, token=cluster.token)
+    try:
+        x = mt.ones((8, 8), chunk_size=2)  # sixteen chunks of a second over two cores
+        future = mt.elemwise(slow_block, x, dtype=np.float64).execute(session=remote, wait=False)
+        page.click("#workers tbody tr:first-child a")
+        page.wait_for_url(re.compile(r"#/worker/"))
+        page.wait_for_function(
+            "[...document.querySelectorAll('#worker-tasks tbody td')]"
+            ".some(td => td.textContent === 'slow_block')",
+            timeout=30_000,
+        )
+        # --n-cpu 1: one task at a time on a slot, the next one waits for it
+        running = page.eval_on_selector_all(
+            "#worker-tasks .state", "cells => cells.filter(c => c.textContent === 'running').length"
+        )
+        assert running <= 1
+        page.click("#dump-stacks")
+        page.wait_for_selector("#worker-stacks details", timeout=15_000)
+        stacks = page.text_content("#worker-stacks") or ""
+        page.screenshot(path=str(ARTIFACTS / "dashboard-worker.png"), full_page=True)
+        future.result(timeout=120)
+    finally:
+        remote.close()
+        session.as_default()
+    assert "mars-slot" in stacks
+    assert "slow_block" in stacks
+    figures = page.text_content("#worker-figures") or ""
+    assert "CPU used / total" in figures
+    assert "received / sent per s" in figures
+    assert "alive" in figures

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import doctest
-import http.client
 import json
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
 import tornado.httpclient
@@ -36,14 +35,7 @@ def cluster() -> Iterator[CliCluster]:
 def _request(
     cluster: CliCluster, method: str, path: str, body: bytes = b"", **headers: str
 ) -> tuple[int, dict[str, str], bytes]:
-    netloc = urlsplit(cluster.url).netloc
-    conn = http.client.HTTPConnection(netloc, timeout=15)
-    try:
-        conn.request(method, path, body=body, headers={"Host": netloc, **headers})
-        response = conn.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        conn.close()
+    return cluster.raw(method, path, body, **headers)
 
 
 def _login(cluster: CliCluster, token: str, next_path: str = "/api/v1/cluster") -> Any:

@@ -1,6 +1,9 @@
 // The cluster dashboard: draws the state the supervisor streams over /api/v1/stream.
 // Plain script, no libraries; every address is relative, so the page works under any
 // path prefix (a Jupyter server serving it under /mars/, say).
+// Three views, chosen by the address's fragment: #/ the cluster and its sessions,
+// #/execution/<session>/<execution> one execution's operator graph, #/worker/<address>
+// one worker. The page tells the stream which execution or worker it shows ("watch").
 "use strict";
 
 const HISTORY_SECONDS = 300;
@@ -20,6 +23,33 @@ function cell(text, cls) {
   td.textContent = text;
   if (cls) td.className = cls;
   return td;
+}
+
+function link(href, text) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  return a;
+}
+
+// Heartbeats come about every second; a worker silent for longer is shown so.
+function liveness(w) {
+  const age = w.heartbeat_age || 0;
+  return age < 3 ? "alive" : `silent for ${age.toFixed(0)} s`;
+}
+
+function transfer(t) {
+  if (!t) return "–";
+  return `${bytes(t.received_per_s)}/s / ${bytes(t.sent_per_s)}/s`;
+}
+
+function gpus(list) {
+  if (!list || !list.length) return "–";
+  return list.map((g) => `${g.index}: ${g.utilization}% · ${bytes(g.memory_used)} / ${bytes(g.memory_total)}`).join("; ");
+}
+
+function seconds(s) {
+  return s >= 10 ? `${s.toFixed(1)} s` : `${s.toFixed(3)} s`;
 }
 
 function fill(tableId, rows) {
@@ -46,12 +76,17 @@ function drawWorkers(workers) {
     history.set(w.address, series);
     const tr = document.createElement("tr");
     tr.dataset.worker = w.address;
+    const name = cell("");
+    name.append(link(`#/worker/${encodeURIComponent(w.address)}`, w.address));
     tr.append(
-      cell(w.address),
+      name,
+      cell(liveness(w), "worker-state"),
       cell(`${cpu.toFixed(2)} / ${w.n_cpu}`, "num cpu"),
       cell(`${bytes(r.memory_rss)} / ${bytes(store.phy_mem_bytes || r.memory_total)}`, "num"),
       cell(`${bytes(store.memory_bytes)} of ${bytes(store.cache_bytes)}`, "num"),
       cell(bytes(store.spilled_bytes), "num"),
+      cell(transfer(r.transfer), "num transfer"),
+      cell(gpus(r.gpus), "num gpu"),
       cell(String(w.running), "num running"),
     );
     return tr;
@@ -91,7 +126,25 @@ function chart(id, field, top, label) {
   });
 }
 
-function draw(state) {
+function progressCell(fraction) {
+  const td = document.createElement("td");
+  const bar = document.createElement("div");
+  bar.className = "bar";
+  const inner = document.createElement("div");
+  inner.style.width = `${(100 * fraction).toFixed(1)}%`;
+  bar.append(inner);
+  const pct = document.createElement("span");
+  pct.className = "progress";
+  pct.textContent = ` ${Math.floor(100 * fraction)}%`;
+  td.append(bar, pct);
+  return td;
+}
+
+function opName(op) {
+  return op.step ? `${op.op} · ${op.step}` : op.op;
+}
+
+function drawCluster(state) {
   const cluster = state.cluster;
   fill("supervisors", cluster.supervisors.map((s) => {
     const tr = document.createElement("tr");
@@ -104,22 +157,22 @@ function draw(state) {
     for (const e of session.executions) {
       const tr = document.createElement("tr");
       tr.dataset.execution = e.execution_id;
-      const progress = document.createElement("td");
-      const bar = document.createElement("div");
-      bar.className = "bar";
-      const inner = document.createElement("div");
-      inner.style.width = `${(100 * e.progress).toFixed(1)}%`;
-      bar.append(inner);
-      const pct = document.createElement("span");
-      pct.className = "progress";
-      pct.textContent = ` ${Math.floor(100 * e.progress)}%`;
-      progress.append(bar, pct);
+      const id = cell("");
+      id.append(link(`#/execution/${session.session_id}/${e.execution_id}`, e.execution_id.slice(-8)));
+      const ops = cell("", "operators");
+      for (const op of e.operators || []) {
+        const span = document.createElement("span");
+        span.className = `chip ${op.state}`;
+        span.textContent = `${opName(op)} ${op.done}/${op.total}`;
+        ops.append(span);
+      }
       tr.append(
         cell(session.session_id.slice(-8)),
-        cell(e.execution_id.slice(-8)),
+        id,
         cell(e.state, `state state-${e.state}`),
-        progress,
+        progressCell(e.progress),
         cell(`${e.elapsed.toFixed(1)} s`, "num"),
+        ops,
       );
       rows.push(tr);
     }
@@ -127,17 +180,240 @@ function draw(state) {
   fill("executions", rows);
 }
 
+// ---- one execution: its operators as a graph, laid out in columns by depth ---------------
+
+const SVG = "http://www.w3.org/2000/svg";
+const NODE_W = 180, NODE_H = 44, GAP_X = 56, GAP_Y = 14;
+
+function svg(name, attrs) {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function layout(operators, edges) {
+  const depth = new Map(operators.map((op) => [op.id, 0]));
+  const readers = new Map(operators.map((op) => [op.id, []]));
+  const inputs = new Map(operators.map((op) => [op.id, 0]));
+  for (const [a, b] of edges) {
+    if (!readers.has(a) || !readers.has(b)) continue;
+    readers.get(a).push(b);
+    inputs.set(b, inputs.get(b) + 1);
+  }
+  const queue = operators.filter((op) => inputs.get(op.id) === 0).map((op) => op.id);
+  while (queue.length) {
+    const id = queue.shift();
+    for (const next of readers.get(id)) {
+      depth.set(next, Math.max(depth.get(next), depth.get(id) + 1));
+      inputs.set(next, inputs.get(next) - 1);
+      if (inputs.get(next) === 0) queue.push(next);
+    }
+  }
+  const columns = [];
+  const at = new Map();
+  for (const op of operators) {
+    const d = depth.get(op.id);
+    columns[d] = columns[d] || [];
+    at.set(op.id, { x: d * (NODE_W + GAP_X), y: columns[d].length * (NODE_H + GAP_Y) });
+    columns[d].push(op.id);
+  }
+  const rows = Math.max(1, ...columns.map((c) => (c ? c.length : 0)));
+  return { at, width: columns.length * (NODE_W + GAP_X), height: rows * (NODE_H + GAP_Y) };
+}
+
+function drawGraph(model) {
+  const graph = document.getElementById("graph");
+  const operators = model.operators || [];
+  const { at, width, height } = layout(operators, model.edges || []);
+  graph.setAttribute("width", Math.max(width, 200));
+  graph.setAttribute("height", Math.max(height, 60));
+  const parts = [];
+  for (const [a, b] of model.edges || []) {
+    const p = at.get(a), q = at.get(b);
+    if (!p || !q) continue;
+    const x1 = p.x + NODE_W, y1 = p.y + NODE_H / 2, x2 = q.x, y2 = q.y + NODE_H / 2;
+    const mid = (x1 + x2) / 2;
+    parts.push(svg("path", { d: `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}`, class: "edge" }));
+  }
+  for (const op of operators) {
+    const p = at.get(op.id);
+    const g = svg("g", { class: `op op-${op.state}`, transform: `translate(${p.x},${p.y})` });
+    g.dataset.operator = op.id;
+    g.dataset.state = op.state;
+    const title = svg("title", {});
+    title.textContent = `${op.id}: ${op.state}, ${op.done}/${op.total} chunks, ${seconds(op.seconds)}`;
+    const label = svg("text", { x: 8, y: 17 });
+    label.textContent = opName(op);
+    const figures = svg("text", { x: 8, y: 35, class: "figures" });
+    figures.textContent = `${op.done}/${op.total} · ${seconds(op.seconds)}`;
+    g.append(title, svg("rect", { width: NODE_W, height: NODE_H, rx: 5 }), label, figures);
+    parts.push(g);
+  }
+  graph.replaceChildren(...parts);
+}
+
+function drawExecution(state) {
+  const model = state.execution;
+  if (!model) return;
+  if (model.missing) {
+    document.getElementById("execution-summary").textContent = "This execution is not known (any more).";
+    return;
+  }
+  let execution = null;
+  for (const s of state.sessions) {
+    for (const e of s.executions) if (e.execution_id === model.execution_id) execution = e;
+  }
+  const summary = execution
+    ? `${execution.state}, ${Math.floor(100 * execution.progress)}% after ${execution.elapsed.toFixed(1)} s`
+    : model.state;
+  const el = document.getElementById("execution-summary");
+  el.textContent = summary;
+  el.dataset.state = model.state;
+  drawGraph(model);
+  const total = (model.operators || []).reduce((sum, op) => sum + op.seconds, 0) || 1;
+  fill("operators", (model.operators || []).map((op) => {
+    const tr = document.createElement("tr");
+    tr.dataset.operator = op.id;
+    tr.append(
+      cell(op.op), cell(op.step || "–"), cell(op.state, `state state-${op.state}`),
+      cell(`${op.done} / ${op.total}`, "num"), cell(String(op.running), "num"),
+      cell(seconds(op.seconds), "num"), progressCell(op.seconds / total),
+    );
+    return tr;
+  }));
+}
+
+// ---- one worker ----------------------------------------------------------------------------
+
+function drawWorker(state) {
+  const w = state.worker;
+  if (!w) return;
+  const figures = document.querySelector("#worker-figures tbody");
+  if (w.missing) {
+    figures.replaceChildren(row("state", "not registered (gone?)"));
+    return;
+  }
+  const r = w.resources || {};
+  const store = r.store || {};
+  figures.replaceChildren(
+    row("CPU used / total", `${cpuUsed(w).toFixed(2)} / ${w.n_cpu}`),
+    row("memory used / limit", `${bytes(r.memory_rss)} / ${bytes(store.phy_mem_bytes || r.memory_total)}`),
+    row("store in memory", `${bytes(store.memory_bytes)} of ${bytes(store.cache_bytes)}`),
+    row("spilled", bytes(store.spilled_bytes)),
+    row("received / sent per s", transfer(w.transfer || r.transfer)),
+    row("received / sent in all", w.transfer ? `${bytes(w.transfer.received_bytes)} / ${bytes(w.transfer.sent_bytes)}` : "–"),
+    row("GPU", gpus(w.gpus || r.gpus)),
+    row("state", liveness(w)),
+    row("reachable", w.unreachable || "yes"),
+  );
+  fill("worker-tasks", (w.running_tasks || []).map((t) => {
+    const tr = document.createElement("tr");
+    tr.append(cell(t.key), cell(t.op), cell(t.state, `state state-${t.state}`), cell(seconds(t.since), "num"));
+    return tr;
+  }));
+  document.getElementById("worker-log").textContent = (w.log || []).join("\n");
+}
+
+function row(name, value) {
+  const tr = document.createElement("tr");
+  const th = document.createElement("th");
+  th.textContent = name;
+  tr.append(th, cell(value, "num"));
+  return tr;
+}
+
+async function dumpStacks() {
+  const target = route();
+  if (target.view !== "worker") return;
+  const out = document.getElementById("worker-stacks");
+  out.textContent = "asking the worker…";
+  const url = new URL(`api/v1/workers/${encodeURIComponent(target.worker)}/stack`, baseUrl());
+  const response = await fetch(url, { method: "POST", credentials: "same-origin" });
+  const body = await response.json();
+  if (!response.ok || body.unreachable) {
+    out.textContent = body.error || body.unreachable;
+    return;
+  }
+  out.replaceChildren(...body.threads.map((t) => {
+    const box = document.createElement("details");
+    box.open = t.thread.startsWith("mars-slot");
+    const head = document.createElement("summary");
+    head.textContent = t.thread;
+    const pre = document.createElement("pre");
+    pre.className = "stack";
+    pre.textContent = t.stack;
+    box.append(head, pre);
+    return box;
+  }));
+}
+
+// ---- views and the stream ------------------------------------------------------------------
+
+function baseUrl() {
+  return new URL(".", window.location.href.split("#")[0]);
+}
+
+function route() {
+  const parts = window.location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  if (parts[0] === "execution" && parts.length === 3) {
+    return { view: "execution", watch: { execution: [parts[1], parts[2]] } };
+  }
+  if (parts[0] === "worker" && parts.length === 2) {
+    return { view: "worker", worker: parts[1], watch: { worker: parts[1] } };
+  }
+  return { view: "cluster", watch: {} };
+}
+
+let socket = null;
+let lastState = null;
+
+function show() {
+  const target = route();
+  for (const view of document.querySelectorAll(".view")) {
+    view.hidden = view.id !== `view-${target.view}`;
+  }
+  if (target.view === "execution") {
+    document.getElementById("execution-id").textContent = target.watch.execution[1];
+    document.getElementById("graph").replaceChildren();
+  }
+  if (target.view === "worker") {
+    document.getElementById("worker-address").textContent = target.worker;
+    document.getElementById("worker-stacks").replaceChildren();
+  }
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ watch: target.watch }));
+  }
+  if (lastState) draw(lastState);
+}
+
+function draw(state) {
+  lastState = state;
+  const target = route();
+  if (target.view === "cluster") drawCluster(state);
+  if (target.view === "execution") drawExecution(state);
+  if (target.view === "worker") drawWorker(state);
+}
+
 function connect() {
-  const url = new URL("api/v1/stream", window.location.href);
+  const url = new URL("api/v1/stream", baseUrl());
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   const status = document.getElementById("status");
-  const socket = new WebSocket(url);
-  socket.onopen = () => { status.textContent = "live"; };
-  socket.onmessage = (event) => draw(JSON.parse(event.data));
+  socket = new WebSocket(url);
+  socket.onopen = () => {
+    status.textContent = "live";
+    socket.send(JSON.stringify({ watch: route().watch }));
+  };
+  socket.onmessage = (event) => {
+    const state = JSON.parse(event.data);
+    if (!state.error) draw(state);
+  };
   socket.onclose = () => {
     status.textContent = "disconnected, retrying…";
     setTimeout(connect, 2000);
   };
 }
 
+window.addEventListener("hashchange", show);
+document.getElementById("dump-stacks").addEventListener("click", dumpStacks);
+show();
 connect();
