@@ -197,3 +197,23 @@ def test_a_worker_page_shows_its_running_tasks_log_and_stacks(
     status, body = _api(cluster, "GET", "api/v1/workers/127.0.0.1%3A1")
     assert status == 404
     assert "no worker" in body["error"]
+
+
+def test_no_token_or_traceback_reaches_the_logs(cluster: CliCluster) -> None:
+    # failing requests are logged: one carrying the real token in its address included
+    _request(cluster, "POST", f"{BASE}api/v1/sessions/nope/release?token={cluster.token}")
+    _request(cluster, "GET", f"{BASE}api/v1/nowhere?a=1&token={cluster.token}x")
+    _request(cluster, "POST", f"{BASE}api/v1/sessions/nope/executions", b"\x80garbage")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if any("/release?" in line for line in cluster.supervisor.lines):
+            break
+        time.sleep(0.05)
+    logged = "\n".join(cluster.supervisor.lines)
+    assert "/api/v1/sessions/nope/release" in logged  # the failure is logged...
+    assert cluster.token not in logged  # ...without the token
+    assert "Traceback" not in logged
+    for worker in _api(cluster, "GET", "api/v1/workers")[1]:
+        detail = _api(cluster, "GET", "api/v1/workers/" + quote(worker["address"], safe=""))[1]
+        assert cluster.token not in "\n".join(detail["log"])
+        assert "Traceback" not in "\n".join(detail["log"])
