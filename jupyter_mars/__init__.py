@@ -13,6 +13,14 @@ from jupyter_mars.session import (
 
 __version__ = "0.1.0"
 
+
+def load_ipython_extension(ipython: object) -> None:
+    """``%load_ext jupyter_mars``: the ``%mars`` and ``%%mars`` magics."""
+    from jupyter_mars.magics import load_ipython_extension as load
+
+    load(ipython)
+
+
 __all__ = [
     "ExecutableTuple",
     "EmbeddedSession",

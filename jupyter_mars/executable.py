@@ -6,6 +6,9 @@ from typing import Any
 
 from jupyter_mars.engine.node import Node
 
+LAZY_HINT = "lazy: .execute() computes it"
+"""How a lazy object's repr ends: what to do to see its data."""
+
 
 class Executable:
     """A user-facing handle on an expression ``Node``."""
@@ -31,6 +34,17 @@ class Executable:
         from jupyter_mars.session import fetch
 
         return fetch(self, session=session)
+
+    def _layout(self) -> Any:
+        """Chunk lengths per axis (``nsplits``) found without running anything, or None
+        when they depend on data not computed yet (a groupby's choice of plan, say)."""
+        from jupyter_mars.engine.plan import tile_without_running
+
+        try:
+            tiled = tile_without_running(self._node)
+        except Exception:  # noqa: BLE001 - a repr never raises; the error shows at execute
+            return None
+        return None if tiled is None else tiled.nsplits
 
     def _executed_data(self) -> Any:
         from jupyter_mars.session import executed_data

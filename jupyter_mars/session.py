@@ -58,7 +58,10 @@ class Session:
         result: Any = (
             targets[0] if len(tensors) == 1 and len(targets) == 1 else ExecutableTuple(targets)
         )
-        return self._execute([t.node for t in targets], wait, show, result)
+        outcome = self._execute([t.node for t in targets], wait, show, result)
+        if not wait:
+            outcome.session = self  # where its result is fetched from
+        return outcome
 
     def fetch(self, *tensors: Any) -> Any:
         targets = _flatten(tensors)

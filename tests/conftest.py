@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,6 +13,14 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import jupyter_mars as mars
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Clusters the tests start are published in a registry of their own, never in the
+    user's Jupyter runtime directory (``launcher/registry.py``); kernels keep their
+    connection files there too."""
+    os.environ["JUPYTER_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="mars-test-runtime-")
+
 
 settings.register_profile(
     "project",

@@ -42,6 +42,14 @@ def test_execute_returns_the_tensor_and_its_repr_shows_data():
     np.testing.assert_array_equal(t.fetch(), np.arange(6) + 1)
 
 
+def test_a_lazy_tensor_shows_its_shape_dtype_chunks_and_how_to_run_it():
+    t = mt.ones((10, 7), chunk_size=(4, 5)) * 2
+    assert repr(t) == (
+        "Tensor <op=multiply, shape=(10, 7), dtype=float64, chunks=3x2; "
+        "lazy: .execute() computes it>"
+    )
+
+
 def test_fetch_before_execute_is_an_error():
     t = mt.tensor(np.arange(3)) * 2
     with pytest.raises(ValueError, match="unexecuted"):

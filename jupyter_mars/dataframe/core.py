@@ -16,7 +16,7 @@ import pandas as pd
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.node import Node, Op
-from jupyter_mars.executable import Executable
+from jupyter_mars.executable import LAZY_HINT, Executable
 
 
 class _Frame(Executable):
@@ -70,13 +70,8 @@ class _Frame(Executable):
     def _chunks(self) -> str:
         """How many row chunks the object has, or '?' when that depends on data not yet
         computed (a groupby's choice of plan, say)."""
-        from jupyter_mars.engine.plan import tile_without_running
-
-        try:
-            tiled = tile_without_running(self._node)
-        except Exception:  # a repr never raises; the error shows when it is executed
-            return "?"
-        return "?" if tiled is None else str(len(tiled.nsplits[0]))
+        nsplits = self._layout()
+        return "?" if nsplits is None else str(len(nsplits[0]))
 
     def __repr__(self) -> str:
         data = self._executed_data()
@@ -92,6 +87,10 @@ class _Frame(Executable):
             return None
         html = getattr(data, "_repr_html_", None)
         return html() if html is not None else None
+
+
+REPR_COLUMNS = 12
+"""Columns a lazy frame's repr names; the others are counted."""
 
 
 class DataFrame(_Frame):
@@ -137,10 +136,13 @@ class DataFrame(_Frame):
         raise AttributeError(f"'DataFrame' object has no attribute {name!r}")
 
     def _describe(self) -> str:
-        cols = ", ".join(f"{c}: {t}" for c, t in self.meta.dtypes.items())
+        dtypes = self.meta.dtypes
+        cols = ", ".join(f"{c}: {t}" for c, t in list(dtypes.items())[:REPR_COLUMNS])
+        if len(dtypes) > REPR_COLUMNS:
+            cols += f", … {len(dtypes) - REPR_COLUMNS} more"
         return (
             f"DataFrame <op={self.op.label()}, shape={self.shape}, columns=[{cols}], "
-            f"chunks={self._chunks()}>"
+            f"chunks={self._chunks()}; {LAZY_HINT}>"
         )
 
 
@@ -168,7 +170,7 @@ class _Vector(_Frame):
     def _describe(self) -> str:
         return (
             f"{type(self).__name__} <op={self.op.label()}, length={self._nrows()}, "
-            f"dtype={self.dtype}, name={self.name!r}, chunks={self._chunks()}>"
+            f"dtype={self.dtype}, name={self.name!r}, chunks={self._chunks()}; {LAZY_HINT}>"
         )
 
 

@@ -3,14 +3,19 @@
 A ``concurrent.futures.Future`` (so ``done``, ``result(timeout=)``, ``exception``,
 ``add_done_callback`` and ``concurrent.futures.wait`` work) that can also cancel work
 that is already running, reports ``progress()`` and can be awaited.
+
+In a notebook it displays as a live widget (``jupyter_mars.widgets.FutureView``), and as
+its repr text elsewhere; ipywidgets is imported only when a kernel asks for the widget.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import sys
 import threading
-from collections.abc import Callable, Generator
+import time
+from collections.abc import Callable, Container, Generator
 from typing import Any
 
 from jupyter_mars.engine.opstats import merge
@@ -25,11 +30,24 @@ class Progress:
         self._lock = threading.Lock()
         self.current: Any = None
         """The runtime job now running, so that it can be cancelled."""
+        self._stop_job: Callable[[Any], None] | None = None
 
     def add_job(self, job: Any) -> None:
         with self._lock:
             self._jobs.append(job)
             self.current = job
+            stop = self._stop_job
+        if stop is not None:  # cancelled while this job was being submitted
+            stop(job)
+
+    def stop(self, stop_job: Callable[[Any], None]) -> None:
+        """Stop the current job with ``stop_job``, and any job added from now on: a
+        cancel that comes while a stage is being submitted still reaches its job."""
+        with self._lock:
+            self._stop_job = stop_job
+            job = self.current
+        if job is not None:
+            stop_job(job)
 
     def finish(self) -> None:
         self._finished = True
@@ -61,6 +79,22 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         self._progress = progress
         self._cancel_job = cancel_job
         self._cancel_requested = threading.Event()
+        self._widget: Any = None
+        self.name: str | None = None
+        """What the execution is called where it is shown (the widget, the repr)."""
+        self.session: Any = None
+        """The session that holds the result (set by ``Session.execute``); None: the
+        default session."""
+        self.started_at = time.monotonic()
+        """``time.monotonic()`` when the execution was submitted."""
+        self.finished_at: float | None = None
+        """``time.monotonic()`` when it ended (result, error or cancel), else None."""
+        self.add_done_callback(_note_finish)
+
+    def elapsed(self) -> float:
+        """Seconds from submission to the end, or to now while it runs."""
+        end = self.finished_at
+        return (time.monotonic() if end is None else end) - self.started_at
 
     def progress(self) -> float:
         """Fraction of the chunk tasks done so far, from 0.0 to 1.0."""
@@ -79,9 +113,7 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         # mark the future first, so the execution that ends because of this cancel
         # cannot settle it with a result or an error in between
         cancelled = super().cancel()
-        job = self._progress.current
-        if job is not None:
-            self._cancel_job(job)
+        self._progress.stop(self._cancel_job)
         return cancelled
 
     @property
@@ -92,6 +124,45 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
     def __await__(self) -> Generator[Any, None, Any]:
         return asyncio.wrap_future(self).__await__()
 
+    def widget(self) -> Any:
+        """The ipywidgets view of this execution, made on first use and then reused
+        (so that every display of the future shows the same live widget)."""
+        if self._widget is None:
+            from jupyter_mars.widgets.future import FutureView
+
+            self._widget = FutureView(self)
+        return self._widget
+
+    def _repr_mimebundle_(
+        self, include: Container[str] | None = None, exclude: Container[str] | None = None
+    ) -> dict[str, Any]:
+        """The widget in a Jupyter kernel that has ipywidgets; the repr text elsewhere."""
+        text = repr(self)
+        if not _in_kernel():
+            return {"text/plain": text}
+        try:
+            import ipywidgets  # noqa: F401 - only to know whether the widget can be made
+        except ImportError:
+            return {"text/plain": text}
+        bundle: dict[str, Any] = dict(self.widget()._repr_mimebundle_())
+        bundle["text/plain"] = text
+        return bundle
+
     def __repr__(self) -> str:
         state = "cancelled" if self.cancelled() else "finished" if self.done() else "running"
-        return f"<ExecutionFuture {state} progress={self.progress():.0%}>"
+        name = "" if self.name is None else f" {self.name!r}"
+        return f"<ExecutionFuture{name} {state} progress={self.progress():.0%}>"
+
+
+def _note_finish(future: concurrent.futures.Future[Any]) -> None:
+    if isinstance(future, ExecutionFuture):
+        future.finished_at = time.monotonic()
+
+
+def _in_kernel() -> bool:
+    """Whether this process is a Jupyter kernel: an IPython shell with a ``kernel``."""
+    ipython = sys.modules.get("IPython")  # not imported: surely no kernel
+    if ipython is None:
+        return False
+    shell = ipython.get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None

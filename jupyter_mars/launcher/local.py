@@ -18,6 +18,8 @@ import time
 from collections import deque
 from typing import Any
 
+from jupyter_mars.launcher import registry
+
 _WEB_LINE = re.compile(r"Mars Web started at (\S+)")
 _SUPERVISOR_LINE = re.compile(r"Mars Supervisor started at (\S+)")
 
@@ -119,6 +121,8 @@ class LocalCluster:
         )
         self.workers: list[_Process] = []
         self.session: Any = None
+        self.id: str | None = None
+        """Its id in the registry of this machine's clusters (``registry.py``)."""
         try:
             web = self.supervisor.wait_for(_WEB_LINE, timeout)
             rpc = self.supervisor.wait_for(_SUPERVISOR_LINE, timeout)
@@ -147,6 +151,9 @@ class LocalCluster:
             from jupyter_mars.session import new_session
 
             self.session = new_session(self.endpoint, token=self.token)
+            entry = registry.ClusterRecord(self.endpoint, "local", n_workers=n_worker)
+            registry.record(entry)
+            self.id = entry.id
         except BaseException:
             self.stop()
             raise
@@ -174,7 +181,14 @@ class LocalCluster:
     def pids(self) -> list[int]:
         return [p.popen.pid for p in [self.supervisor, *self.workers]]
 
+    @property
+    def dashboard_url(self) -> str:
+        return self.endpoint.rstrip("/") + "/"
+
     def stop(self) -> None:
+        if self.id is not None:
+            registry.remove(self.id)
+            self.id = None
         if self.session is not None:
             self.session.close()
             self.session = None

@@ -16,7 +16,7 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.node import Node, Op
-from jupyter_mars.executable import Executable
+from jupyter_mars.executable import LAZY_HINT, Executable
 
 # numpy functions that dispatch to mt.<name> through __array_function__
 _ARRAY_FUNCTION_SKIP = frozenset({"shape", "ndim", "size", "result_type", "can_cast"})
@@ -89,7 +89,15 @@ class Tensor(Executable):
         if data is not None:
             return repr(np.asarray(data))
         label = self._node.op.label()
-        return f"Tensor <op={label}, shape={self.shape}, dtype={self.dtype}, key={self.key}>"
+        return (
+            f"Tensor <op={label}, shape={self.shape}, dtype={self.dtype}, "
+            f"chunks={self._chunks()}; {LAZY_HINT}>"
+        )
+
+    def _chunks(self) -> str:
+        """Chunks per axis (``4x4``), or '?' when that depends on data not computed yet."""
+        nsplits = self._layout()
+        return "?" if nsplits is None else "x".join(str(len(axis)) for axis in nsplits)
 
     def __str__(self) -> str:
         data = self._executed_data()

@@ -126,3 +126,7 @@ def test_a_lazy_repr_shows_columns_dtypes_and_chunks() -> None:
     # how many chunks a groupby has depends on the sizes of its partial results
     assert "chunks=?" in repr(df.groupby("b").a.sum())
     assert "chunks=4" in repr(df.a + 1)
+    assert text.endswith("; lazy: .execute() computes it>")
+    wide = md.DataFrame(pd.DataFrame(np.zeros((2, 40))))
+    assert "columns=[0: float64, 1: float64" in repr(wide)
+    assert "11: float64, … 28 more]" in repr(wide)

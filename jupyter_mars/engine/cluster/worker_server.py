@@ -190,20 +190,24 @@ class WorkerServer:
             "register_worker",
             address=self.address,
             n_cpu=self.n_cpu,
-            resources=self._meter.sample(),
+            resources=await self._figures(),
         )
+
+    async def _figures(self) -> dict[str, Any]:
+        """This worker's resource figures, as registrations and heartbeats carry them."""
+        return {
+            **self._meter.sample(),
+            "store": self.store.info(),
+            "replicas": self._replica_info(),
+            "running": self.running,
+            "transfer": self._transfer.sample(),
+            "gpus": await self._gpu_figures(),
+        }
 
     async def _heartbeats(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat_interval)
-            figures = {
-                **self._meter.sample(),
-                "store": self.store.info(),
-                "replicas": self._replica_info(),
-                "running": self.running,
-                "transfer": self._transfer.sample(),
-                "gpus": await self._gpu_figures(),
-            }
+            figures = await self._figures()
             # in parallel, each bounded: a supervisor whose host is down must not delay the
             # heartbeats of the others past their timeout
             await asyncio.gather(*(self._heartbeat(a, figures) for a in self.supervisors))

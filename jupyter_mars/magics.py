@@ -1,0 +1,324 @@
+"""``%mars`` and ``%%mars``: connecting a notebook's kernel to a cluster and running cells
+in the background (``%load_ext jupyter_mars``).
+
+``%mars connect [URL] [--token T]``, ``start``, ``stop``, ``status``, ``embedded`` pick the
+kernel's default session; ``%%mars`` runs a cell and submits the lazy tensors and frames it
+assigns at top level, with its last expression, as one graph. Arguments are parsed by
+``parse_line`` / ``parse_cell`` (pure); a mistake prints the usage, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+
+import jupyter_mars as mars
+from jupyter_mars.engine.progressbar import TextProgressBar
+from jupyter_mars.executable import Executable
+from jupyter_mars.launcher import registry
+from jupyter_mars.session import EmbeddedSession, available_cpus
+from jupyter_mars.session import _session as default_session
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds ``%mars connect`` waits for an address that does not answer."""
+
+
+class UsageError(ValueError):
+    """A ``%mars`` line or ``%%mars`` flags that do not parse; the message is the usage."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # never exits the kernel
+        raise UsageError(f"{self.format_usage().rstrip()}\n{self.prog}: error: {message}")
+
+    def exit(self, status: int = 0, message: str | None = None) -> Any:
+        raise UsageError(message or self.format_help())
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected seconds >= 0, got {text}")
+    return value
+
+
+def _line_parser() -> _Parser:
+    parser = _Parser(prog="%mars", description="Choose where this kernel's work runs.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    connect = commands.add_parser("connect", help="use a running cluster")
+    connect.add_argument("url", nargs="?", help="http://host:port (default: the one published)")
+    connect.add_argument("--token", help="the cluster token (default: found on this machine)")
+    start = commands.add_parser("start", help="start a local cluster owned by this kernel")
+    start.add_argument("--workers", type=_positive_int, default=2, help="worker processes")
+    start.add_argument("--n-cpu", type=_positive_int, default=1, help="cores per worker")
+    start.add_argument("--memory", help="memory limit per worker, such as 2g or 50%%")
+    commands.add_parser("stop", help="stop the cluster this kernel started")
+    commands.add_parser("status", help="workers and running tasks")
+    commands.add_parser("embedded", help="back to the in-process runtime")
+    return parser
+
+
+def _cell_parser() -> _Parser:
+    parser = _Parser(prog="%%mars", description="Run a cell's lazy results as one graph.")
+    parser.add_argument("--block", action="store_true", help="wait, showing progress")
+    parser.add_argument("--name", help="name shown by the future")
+    parser.add_argument(
+        "--progress-after",
+        type=_seconds,
+        default=1.0,
+        metavar="S",
+        help="with --block: show progress once the work took S seconds (default 1)",
+    )
+    return parser
+
+
+def parse_line(line: str) -> argparse.Namespace:
+    """The ``%mars`` arguments; UsageError (with the usage) when they do not parse."""
+    return _line_parser().parse_args(_split(line))
+
+
+def parse_cell(line: str) -> argparse.Namespace:
+    return _cell_parser().parse_args(_split(line))
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError as exc:
+        raise UsageError(f"cannot read the arguments: {exc}") from None
+
+
+def assigned_names(body: Sequence[ast.stmt]) -> list[str]:
+    """Names a cell's top-level statements assign, in order (``a = ...``, ``a, b = ...``,
+    ``a: T = ...``, ``a += ...``).
+
+    >>> assigned_names(ast.parse("a = 1\\nb, (c, d) = 2, (3, 4)\\nx.y = 5\\ne += 1").body)
+    ['a', 'b', 'c', 'd', 'e']
+    """
+    names: list[str] = []
+
+    def visit(target: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            names.append(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                visit(element)
+        elif isinstance(target, ast.Starred):
+            visit(target.value)
+
+    for statement in body:
+        if isinstance(statement, ast.Assign):
+            for target in statement.targets:
+                visit(target)
+        elif isinstance(statement, (ast.AnnAssign, ast.AugAssign)) and statement.value is not None:
+            visit(statement.target)
+    return list(dict.fromkeys(names))
+
+
+def describe_cluster(url: str, cluster: dict[str, Any]) -> str:
+    """The one line ``connect`` and ``start`` print."""
+    workers = cluster.get("workers", [])
+    cores = sum(int(w.get("n_cpu", 0)) for w in workers)
+    memory = sum(
+        int((w.get("resources") or {}).get("store", {}).get("phy_mem_bytes") or 0)
+        or int((w.get("resources") or {}).get("memory_total") or 0)
+        for w in workers
+    )
+    plural = "" if len(workers) == 1 else "s"
+    return (
+        f"Connected to {url}: {len(workers)} worker{plural}, {cores} cores, "
+        f"{memory / 2**30:.1f} GiB memory; dashboard {url.rstrip('/')}/"
+    )
+
+
+def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
+    """One row per worker: address, cores, CPU used, memory, tasks running."""
+    rows = []
+    for w in cluster.get("workers", []):
+        r = w.get("resources") or {}
+        cpu = min(max(float(r.get("cpu_used") or 0.0), 0.0), float(w.get("n_cpu", 0)))
+        rows.append(
+            [
+                str(w.get("address", "")),
+                str(w.get("n_cpu", "")),
+                f"{cpu:.2f}",
+                f"{int(r.get('memory_rss') or 0) / 2**20:.0f} MiB",
+                str(w.get("running", 0)),
+            ]
+        )
+    return rows
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(x) for x in column) for column in zip(header, *rows)]
+    lines = [header, *rows]
+    return "\n".join("  ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip() for line in lines)
+
+
+@magics_class
+class MarsMagics(Magics):
+    """The ``%mars`` line magic and ``%%mars`` cell magic of a kernel."""
+
+    def __init__(self, shell: Any) -> None:
+        super().__init__(shell)
+        self.cluster: Any = None
+        """The local cluster ``%mars start`` started, owned by this kernel."""
+
+    @line_cell_magic
+    def mars(self, line: str, cell: str | None = None) -> Any:
+        try:
+            if cell is None:
+                return self._line(parse_line(line))
+            return self._cell(parse_cell(line), cell)
+        except UsageError as exc:
+            print(exc)
+            return None
+
+    # ---- %mars ----------------------------------------------------------------------------
+
+    def _line(self, args: argparse.Namespace) -> Any:
+        return getattr(self, f"_{args.command}")(args)
+
+    def _connect(self, args: argparse.Namespace) -> Any:
+        url = args.url
+        if url is None:
+            found = registry.published()
+            if found is None:
+                print(
+                    "No jupyter_mars cluster is published on this machine: start one with "
+                    "%mars start, or give its address: %mars connect http://host:port"
+                )
+                return None
+            url = found.endpoint
+        from jupyter_mars.remote import RemoteSession
+
+        started = time.monotonic()
+        try:
+            session = RemoteSession(url, token=args.token, timeout=CONNECT_TIMEOUT)
+        except (ConnectionError, PermissionError, RuntimeError, ValueError) as exc:
+            waited = time.monotonic() - started
+            print(f"Cannot connect to {url} ({waited:.1f} s): {exc}")
+            return None
+        session.as_default()
+        print(describe_cluster(session.address, session.cluster))
+        return None
+
+    def _start(self, args: argparse.Namespace) -> Any:
+        if self.cluster is not None:
+            print(f"This kernel's cluster runs at {self.cluster.endpoint}; %mars stop it first.")
+            return None
+        from jupyter_mars.launcher import new_cluster
+
+        try:
+            self.cluster = new_cluster(args.workers, args.n_cpu, memory=args.memory)
+        except (RuntimeError, TimeoutError, ValueError) as exc:
+            print(f"The cluster did not start: {exc}")
+            return None
+        session = self.cluster.session
+        print(describe_cluster(session.address, session.cluster))
+        return None
+
+    def _stop(self, args: argparse.Namespace) -> Any:
+        if self.cluster is None:
+            print("This kernel started no cluster (%mars start starts one).")
+            return None
+        endpoint = self.cluster.endpoint
+        self.cluster.stop()
+        self.cluster = None
+        mars.new_session()
+        print(f"Stopped the cluster at {endpoint}; work runs in this process again.")
+        return None
+
+    def _status(self, args: argparse.Namespace) -> Any:
+        session = mars.get_default_session()
+        address = getattr(session, "address", None)
+        if session is None or address is None:
+            n_cpu = getattr(session, "n_cpu", None) or available_cpus()
+            print(f"Embedded runtime: work runs in this process on {n_cpu} threads.")
+            return None
+        from jupyter_mars.remote import _Http
+
+        http = _Http(address, getattr(session, "_token", None), CONNECT_TIMEOUT)
+        try:
+            cluster = http.json("GET", "/api/v1/cluster")
+        except (ConnectionError, PermissionError, RuntimeError) as exc:
+            print(f"The cluster at {address} does not answer: {exc}")
+            return None
+        header = ["worker", "cores", "CPU used", "memory", "tasks"]
+        print(f"Cluster at {address}, {len(cluster['workers'])} workers")
+        print(_table(header, status_rows(cluster)))
+        return None
+
+    def _embedded(self, args: argparse.Namespace) -> Any:
+        session = EmbeddedSession()
+        session.as_default()
+        print(f"Embedded runtime: work runs in this process on {session.n_cpu} threads.")
+        return None
+
+    # ---- %%mars ---------------------------------------------------------------------------
+
+    def _cell(self, args: argparse.Namespace, cell: str) -> Any:
+        tree = ast.parse(cell)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        assert self.shell is not None
+        namespace = self.shell.user_ns
+        exec(compile(ast.Module(tree.body, type_ignores=[]), "<%%mars>", "exec"), namespace)
+        value = None
+        if isinstance(last, ast.Expr):
+            value = eval(compile(ast.Expression(last.value), "<%%mars>", "eval"), namespace)
+        targets: dict[int, Executable] = {}
+        for name in assigned_names(tree.body):
+            if isinstance(namespace.get(name), Executable):
+                targets.setdefault(id(namespace[name]), namespace[name])
+        if isinstance(value, Executable):
+            targets.setdefault(id(value), value)
+        if not targets:
+            return value
+        # one graph; the future's result is the cell's value, as the cell would show it
+        nodes = [t.node for t in targets.values()]
+        future = default_session(None)._execute(nodes, False, False, value)
+        future.name = args.name or "%%mars cell"
+        if not args.block:
+            return future
+        _wait(future, args.progress_after)
+        future.result()
+        return value
+
+
+def _wait(future: Any, progress_after: float) -> None:
+    """Block until ``future`` ends; a text progress bar once it took ``progress_after`` s."""
+    started = time.monotonic()
+    bar: TextProgressBar | None = None
+    try:
+        while not future.done():
+            if bar is None and time.monotonic() - started >= progress_after:
+                bar = TextProgressBar(stream=sys.stdout)
+            if bar is not None:
+                bar.update(future.progress())
+            concurrent.futures.wait([future], timeout=0.1)
+    except KeyboardInterrupt:
+        future.cancel()
+        raise
+    finally:
+        ok = future.done() and not future.cancelled() and future.exception() is None
+        if bar is not None and ok:
+            bar.close()
+
+
+def load_ipython_extension(shell: Any) -> None:
+    shell.register_magics(MarsMagics)

@@ -1,0 +1,57 @@
+"""Progress and ExecutionFuture: a cancel reaches the job running now and any job of the
+execution submitted after it, the name shows in the repr, and the session is kept."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+import jupyter_mars.tensor as mt
+from jupyter_mars.engine.future import ExecutionFuture, Progress
+
+
+class _Job:
+    def __init__(self, n: int) -> None:
+        self.n_done, self.n_tasks, self.operators = 0, n, None
+
+
+def test_a_stop_reaches_the_current_job_and_those_added_later() -> None:
+    stopped: list[Any] = []
+    progress = Progress()
+    first, second = _Job(2), _Job(3)
+    progress.add_job(first)
+    progress.stop(stopped.append)
+    assert stopped == [first]
+    progress.add_job(second)  # a stage submitted while the cancel came
+    assert stopped == [first, second]
+
+
+def test_a_stop_before_any_job_reaches_the_first_one() -> None:
+    stopped: list[Any] = []
+    progress = Progress()
+    progress.stop(stopped.append)
+    job = _Job(1)
+    progress.add_job(job)
+    assert stopped == [job]
+
+
+def slow(block: np.ndarray) -> np.ndarray:
+    time.sleep(0.2)
+    return block
+
+
+def test_cancelling_right_after_submitting_stops_the_work(session: Any) -> None:
+    x = mt.arange(40, chunk_size=1)
+    future = mt.elemwise(slow, x, dtype=x.dtype).execute(wait=False)
+    assert isinstance(future, ExecutionFuture)
+    assert future.session is session
+    future.name = "slow"
+    assert "'slow'" in repr(future)
+    assert future.cancel()
+    assert future.cancelled()
+    # the work stopped: a later execution runs, and most of the slow chunks never ran
+    assert (mt.arange(4) + 1).sum().execute().fetch() == 10
+    ops = [op for op in future.operators()["operators"] if op["op"] == "slow"]
+    assert all(op["done"] < op["total"] == 40 for op in ops)  # none if cancelled before

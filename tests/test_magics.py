@@ -1,0 +1,169 @@
+"""``%mars`` and ``%%mars`` on a real IPython shell: connecting (to a published cluster, to
+an address, to nothing), starting and stopping a kernel's own cluster, status, going back
+to the embedded runtime, running cells in the background or blocking, and usage errors."""
+
+from __future__ import annotations
+
+import doctest
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+import jupyter_mars as mars
+import jupyter_mars.dataframe as md
+import jupyter_mars.tensor as mt
+from jupyter_mars import magics
+from jupyter_mars.engine.future import ExecutionFuture
+from jupyter_mars.launcher import new_cluster
+
+
+def test_the_examples_hold() -> None:
+    assert doctest.testmod(magics).failed == 0
+
+
+@pytest.fixture(scope="module")
+def shell() -> Iterator[InteractiveShell]:
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "jupyter_mars")
+    yield ip
+    owned = ip.magics_manager.registry["MarsMagics"].cluster
+    if owned is not None:
+        owned.stop()
+    InteractiveShell.clear_instance()
+
+
+@pytest.fixture
+def mars_magic(shell: InteractiveShell, session: mars.Session) -> Iterator[Any]:
+    def run(line: str) -> Any:
+        return shell.run_line_magic("mars", line)
+
+    yield run
+    session.as_default()
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["", "launch", "start --workers zero", "start --workers 0", "connect a b", "status --x", "'"],
+)
+def test_mistakes_print_the_usage_not_a_traceback(mars_magic: Any, capsys: Any, line: str) -> None:
+    assert mars_magic(line) is None
+    out = capsys.readouterr().out
+    assert "usage:" in out or "cannot read the arguments" in out
+    assert "Traceback" not in out
+
+
+def test_connect_without_an_address_says_when_none_is_published(
+    mars_magic: Any, capsys: Any
+) -> None:
+    mars_magic("connect")
+    assert "No jupyter_mars cluster is published on this machine" in capsys.readouterr().out
+
+
+def test_connect_to_nothing_fails_clearly_within_five_seconds(mars_magic: Any, capsys: Any) -> None:
+    with socket.socket() as silent:  # accepts connections, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        started = time.monotonic()
+        mars_magic(f"connect http://127.0.0.1:{port}")
+        waited = time.monotonic() - started
+    assert waited < 6.5
+    assert f"Cannot connect to http://127.0.0.1:{port}" in capsys.readouterr().out
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    mars_magic(f"connect http://127.0.0.1:{port}")
+    assert "Cannot connect" in capsys.readouterr().out
+
+
+def test_connect_uses_the_published_cluster_or_the_address_given(
+    mars_magic: Any, capsys: Any, session: mars.Session
+) -> None:
+    with new_cluster(n_worker=2, n_cpu=1) as cluster:
+        session.as_default()
+        mars_magic("connect")
+        line = capsys.readouterr().out.strip()
+        assert line.startswith(f"Connected to {cluster.endpoint}: 2 workers, 2 cores, ")
+        assert line.endswith(f"dashboard {cluster.endpoint}/")
+        remote = mars.get_default_session()
+        assert remote is not session
+        assert (mt.arange(10) * 3).sum().execute().fetch() == 135
+        remote.close()
+        mars_magic(f"connect {cluster.endpoint} --token {cluster.token}")
+        assert "2 workers" in capsys.readouterr().out
+        mars_magic(f"connect {cluster.endpoint} --token wrong")
+        assert "refused the cluster token" in capsys.readouterr().out
+        mars.get_default_session().close()
+
+
+def test_start_status_stop_and_embedded(mars_magic: Any, capsys: Any) -> None:
+    mars_magic("start --workers 2 --n-cpu 1 --memory 1g")
+    out = capsys.readouterr().out
+    assert "2 workers, 2 cores, 2.0 GiB memory" in out
+    mars_magic("start")
+    assert "%mars stop it first" in capsys.readouterr().out
+    a = mt.random.rand(300, 300, chunk_size=100).execute()
+    data = a.fetch()
+    np.testing.assert_allclose(mt.inner(a, a).execute().fetch(), np.inner(data, data))
+    mars_magic("status")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Cluster at http://127.0.0.1:")
+    assert lines[1].split() == ["worker", "cores", "CPU", "used", "memory", "tasks"]
+    assert len(lines) == 4  # one row per worker
+    mars_magic("stop")
+    assert "Stopped the cluster" in capsys.readouterr().out
+    assert isinstance(mars.get_default_session(), mars.EmbeddedSession)
+    mars_magic("stop")
+    assert "started no cluster" in capsys.readouterr().out
+    mars_magic("embedded")
+    assert "Embedded runtime" in capsys.readouterr().out
+    mars_magic("status")
+    assert "Embedded runtime" in capsys.readouterr().out
+
+
+def _cell(shell: InteractiveShell, line: str, cell: str) -> Any:
+    return shell.run_cell_magic("mars", line, cell)
+
+
+def test_a_cell_submits_its_lazy_results_as_one_future(
+    shell: InteractiveShell, session: mars.Session
+) -> None:
+    shell.user_ns.update(mt=mt, md=md, np=np, pd=pd)
+    future = _cell(
+        shell,
+        "--name totals",
+        "x = mt.arange(12, chunk_size=5)\ny, z = x * 2, x + 1\nplain = 7\n(y + z).sum()",
+    )
+    assert isinstance(future, ExecutionFuture)
+    assert future.name == "totals"
+    total = future.result(timeout=60)
+    assert total.fetch() == (np.arange(12) * 3 + 1).sum()
+    for name, expected in (("y", np.arange(12) * 2), ("z", np.arange(12) + 1)):
+        assert session.is_executed(shell.user_ns[name])  # filled in when the work ended
+        np.testing.assert_array_equal(shell.user_ns[name].fetch(), expected)
+    assert shell.user_ns["plain"] == 7
+
+
+def test_a_blocking_cell_waits_and_returns_its_last_value(
+    shell: InteractiveShell, session: mars.Session, capsys: Any
+) -> None:
+    shell.user_ns.update(md=md, pd=pd)
+    frame = pd.DataFrame({"k": [1, 2, 1, 2], "v": [1.0, 2.0, 3.0, 4.0]})
+    shell.user_ns["frame"] = frame
+    result = _cell(
+        shell,
+        "--block --progress-after 0",
+        "df = md.DataFrame(frame, chunk_size=2)\ndf.groupby('k').sum()",
+    )
+    pd.testing.assert_frame_equal(result.fetch(), frame.groupby("k").sum())
+    assert session.is_executed(shell.user_ns["df"])
+    assert "100.0%" in capsys.readouterr().out
+    assert _cell(shell, "", "3 + 4") == 7  # nothing lazy: just the value
+    _cell(shell, "--block --progress-after x", "1")
+    assert "usage: %%mars" in capsys.readouterr().out
