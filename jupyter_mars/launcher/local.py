@@ -86,7 +86,11 @@ class _Process:
 
 
 class LocalCluster:
-    """A running local cluster; ``.session`` is connected to it and made the default."""
+    """A running local cluster; ``.session`` is connected to it and made the default.
+
+    ``web_base_path`` serves its web service under that path (behind a proxy); ``kind`` is
+    what the registry of this machine's clusters records it as (``server`` when a Jupyter
+    server owns it)."""
 
     def __init__(
         self,
@@ -97,6 +101,8 @@ class LocalCluster:
         timeout: float = 60.0,
         spill_dirs: list[str] | None = None,
         cache_mem: str | int | None = None,
+        web_base_path: str = "/",
+        kind: str = "local",
     ) -> None:
         if isinstance(n_worker, bool) or not isinstance(n_worker, int) or n_worker < 1:
             raise ValueError(f"n_worker must be a positive int, got {n_worker!r}")
@@ -116,6 +122,8 @@ class LocalCluster:
                 "0",
                 "-w",
                 str(web_port or 0),
+                "--web-base-path",
+                web_base_path,
             ],
             env,
         )
@@ -126,7 +134,7 @@ class LocalCluster:
         try:
             web = self.supervisor.wait_for(_WEB_LINE, timeout)
             rpc = self.supervisor.wait_for(_SUPERVISOR_LINE, timeout)
-            self.endpoint = f"http://{web}"
+            self.endpoint = f"http://{web}{web_base_path.rstrip('/')}"
             self.supervisor_address = rpc
             for _ in range(n_worker):
                 argv = [
@@ -151,7 +159,7 @@ class LocalCluster:
             from jupyter_mars.session import new_session
 
             self.session = new_session(self.endpoint, token=self.token)
-            entry = registry.ClusterRecord(self.endpoint, "local", n_workers=n_worker)
+            entry = registry.ClusterRecord(self.endpoint, kind, n_workers=n_worker)
             registry.record(entry)
             self.id = entry.id
         except BaseException:

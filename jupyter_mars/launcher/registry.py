@@ -31,7 +31,8 @@ class ClusterRecord:
     kind: str
     """``server`` (the Jupyter server extension), ``local`` (``new_cluster``) or ``ssh``."""
     owner_pid: int = field(default_factory=os.getpid)
-    """The process that started the cluster and stops it."""
+    """The process whose life is the cluster's (0: none here, such as a supervisor on
+    another host: the record stays until removed)."""
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     created: float = field(default_factory=time.time)
     n_workers: int = 0
@@ -102,7 +103,7 @@ def entries(directory: Path | None = None) -> list[ClusterRecord]:
     out = []
     for path in sorted(folder.glob("cluster-*.json")) if folder.is_dir() else []:
         entry = _read(path)
-        if entry is None or not _alive(entry.owner_pid):
+        if entry is None or (entry.owner_pid and not _alive(entry.owner_pid)):
             path.unlink(missing_ok=True)
             continue
         out.append(entry)
