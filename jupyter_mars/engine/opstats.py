@@ -44,7 +44,9 @@ def _walk(task: Task, edges: set[tuple[str, str]]) -> str | Counter[str]:
     group when there is no nested task, the common case); notes who reads whom."""
     group = group_of(task.key)
     nested: list[Task] = []
-    _scan(group, task, edges, nested)
+    _scan(group, task.args, edges, nested)
+    if task.kwargs:
+        _scan(group, task.kwargs.values(), edges, nested)
     if not nested:
         return group
     members: Counter[str] = Counter({group: 1})
@@ -52,27 +54,30 @@ def _walk(task: Task, edges: set[tuple[str, str]]) -> str | Counter[str]:
         inner = nested.pop()
         inner_group = group_of(inner.key)
         members[inner_group] += 1
-        _scan(inner_group, inner, edges, nested)
+        _scan(inner_group, inner.args, edges, nested)
+        if inner.kwargs:
+            _scan(inner_group, inner.kwargs.values(), edges, nested)
     return members
 
 
-def _scan(group: str, task: Task, edges: set[tuple[str, str]], nested: list[Task]) -> None:
-    args: list[Any] = list(task.args)
-    if task.kwargs:
-        args.extend(task.kwargs.values())
-    while args:
-        arg = args.pop()
+def _scan(
+    group: str, args: Iterable[Any], edges: set[tuple[str, str]], nested: list[Task]
+) -> None:
+    """Note the edges into ``group`` from the references and tasks in ``args``; collect
+    the nested tasks. On the submit path, once per task: kept to plain loops."""
+    for arg in args:
         cls = type(arg)
         if cls is Ref or cls is Task:
-            source = group_of(arg.key)
+            key = arg.key
+            source = str(key[0]) if type(key) is tuple and key else str(key)
             if source != group:
                 edges.add((source, group))
             if cls is Task:
                 nested.append(arg)
         elif cls is list or cls is tuple:
-            args.extend(arg)
+            _scan(group, arg, edges, nested)
         elif cls is dict:
-            args.extend(arg.values())
+            _scan(group, arg.values(), edges, nested)
 
 
 class OperatorStats:
