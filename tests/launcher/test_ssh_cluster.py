@@ -99,10 +99,8 @@ def test_min_workers_returns_before_the_slow_ones_joined(
         ]
     }
     with SSHCluster(hosts, known_hosts=str(ssh_server.known_hosts), accept_new_host_key=True) as c:
-        started = time.monotonic()
         c.start(min_workers=1, timeout=60)
-        assert time.monotonic() - started < 4  # did not wait for the slow one
-        assert c._joined() == 1
+        assert c._joined() == 1  # it returned before the slow one joined
         deadline = time.monotonic() + 30
         while c._joined() < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
