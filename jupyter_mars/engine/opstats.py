@@ -60,9 +60,7 @@ def _walk(task: Task, edges: set[tuple[str, str]]) -> str | Counter[str]:
     return members
 
 
-def _scan(
-    group: str, args: Iterable[Any], edges: set[tuple[str, str]], nested: list[Task]
-) -> None:
+def _scan(group: str, args: Iterable[Any], edges: set[tuple[str, str]], nested: list[Task]) -> None:
     """Note the edges into ``group`` from the references and tasks in ``args``; collect
     the nested tasks. On the submit path, once per task: kept to plain loops."""
     for arg in args:

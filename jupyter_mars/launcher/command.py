@@ -48,11 +48,14 @@ def _python(python: str, args: Sequence[str]) -> str:
 def start_worker(host: Host, args: Sequence[str], workdir: str, name: str) -> str:
     """Start a worker detached on ``host``; the command prints its PID.
 
-    Its log is ``<workdir>/<name>.log``; the token is read from ``<workdir>/token``.
+    Its log is ``<workdir>/<name>.log``; the token is read from ``<workdir>/token``; its
+    PID is also appended to ``<workdir>/pids``, so that it can be stopped even when the
+    answer to this command is lost (``stop_workers`` reads that file).
 
     >>> print(start_worker(Host("h", env={"A": "1 2"}), ["-m", "w"], "/tmp/m", "worker-0"))
     cd /tmp/m || exit 1; setsid sh -c 'MARS_TOKEN=$(cat /tmp/m/token) && export MARS_TOKEN && \
-export A='"'"'1 2'"'"' && exec python3 -m w' > /tmp/m/worker-0.log 2>&1 < /dev/null & echo $!
+export A='"'"'1 2'"'"' && exec python3 -m w' > /tmp/m/worker-0.log 2>&1 < /dev/null & \
+echo $! >> /tmp/m/pids; echo $!
     """
     token = shlex.quote(f"{workdir}/token")
     steps = [f"MARS_TOKEN=$(cat {token})", "export MARS_TOKEN"]
@@ -61,9 +64,10 @@ export A='"'"'1 2'"'"' && exec python3 -m w' > /tmp/m/worker-0.log 2>&1 < /dev/n
     log = shlex.quote(f"{workdir}/{name}.log")
     # the background job must be one simple command: a shell may run an ``a && b &`` list
     # in a subshell that keeps the session's output open (and ``$!`` would be its PID)
+    pids = shlex.quote(f"{workdir}/pids")
     return (
         f"cd {shlex.quote(workdir)} || exit 1; setsid sh -c {shlex.quote(script)} "
-        f"> {log} 2>&1 < /dev/null & echo $!"
+        f"> {log} 2>&1 < /dev/null & echo $! >> {pids}; echo $!"
     )
 
 
@@ -72,7 +76,7 @@ def make_workdir(workdir: str) -> str:
     return f"umask 077 && mkdir -p {shlex.quote(workdir)}"
 
 
-def _gone(pid: int) -> str:
+def _gone(pid: int | str) -> str:
     """A shell test: true when process ``pid`` is gone or a zombie."""
     return f'case "$(ps -o stat= -p {pid} 2>/dev/null)" in ""|Z*) true;; *) false;; esac'
 
@@ -85,17 +89,28 @@ def alive(pids: Sequence[int]) -> str:
 
 def stop_workers(pids: Sequence[int], workdir: str | None, wait: int = STOP_WAIT_SECONDS) -> str:
     """SIGTERM each PID, wait up to ``wait`` seconds for all to be gone, SIGKILL the rest;
-    then remove ``workdir``. Exits 1 when a process survived even SIGKILL."""
-    if not pids:
-        return f"rm -rf {shlex.quote(workdir)}" if workdir else "true"
+    then remove ``workdir``. Exits 1 when a process survived even SIGKILL.
+
+    With ``workdir``, the PIDs recorded in its ``pids`` file are stopped too when their
+    command line is still jupyter_mars's (a PID may have been reused since): workers
+    whose start was never confirmed, because the answer to the start command was lost.
+    """
     listed = " ".join(str(p) for p in pids)
-    all_gone = " && ".join(_gone(p) for p in pids)
-    steps = [
-        f"kill -TERM {listed} 2>/dev/null",
-        f"i=0; while [ $i -lt {wait * 10} ] && ! ({all_gone}); do sleep 0.1; i=$((i+1)); done",
-        f"({all_gone}) || {{ kill -KILL {listed} 2>/dev/null; sleep 0.3; }}",
+    steps = [f'P="{listed}"']
+    if workdir:
+        recorded = shlex.quote(f"{workdir}/pids")
+        steps.append(
+            f"for p in $(cat {recorded} 2>/dev/null); do "
+            'ps -o args= -p "$p" 2>/dev/null | grep -q jupyter_mars && P="$P $p"; done'
+        )
+    gone = f"all_gone() {{ for p in $P; do {_gone('$p')} || return 1; done; return 0; }}"
+    steps += [
+        gone,
+        '[ -z "$P" ] || kill -TERM $P 2>/dev/null',
+        f"i=0; while [ $i -lt {wait * 10} ] && ! all_gone; do sleep 0.1; i=$((i+1)); done",
+        "all_gone || { kill -KILL $P 2>/dev/null; sleep 0.3; }",
     ]
     if workdir:
         steps.append(f"rm -rf {shlex.quote(workdir)}")
-    steps.append(f"({all_gone})")
+    steps.append("all_gone")
     return "; ".join(steps)

@@ -356,12 +356,19 @@ class SSHCluster:
             self.session.close()
             self.session = None
         failed = self._stop_processes(self.workers, remove_dirs=True)
+        stopped = {w.host.label for w in self.workers}
         self.workers = []
-        hosts_without_workers = [
-            h for h in self.hosts.hosts if h.label in self._shells and h.workers == 0
-        ]
-        for host in hosts_without_workers:  # scaled to zero: directories still there
-            self._shell(host).run(stop_workers([], self.workdir))
+        for host in self.hosts.hosts:
+            # hosts reached but with no worker known here (scaled to zero, or a start whose
+            # answer was lost): what the pids file there records is stopped, then the
+            # directory removed
+            if host.label in self._shells and host.label not in stopped:
+                try:
+                    status, _, _ = self._shell(host).run(stop_workers([], self.workdir))
+                except (OSError, ConnectionError):
+                    continue  # never reached (a refused key, say): nothing was started
+                if status != 0:
+                    failed.append(host.label)
         if self._supervisor_pid is not None and self._supervisor_shell is not None:
             status, _, _ = self._supervisor_shell.run(
                 stop_workers([self._supervisor_pid], self.workdir)

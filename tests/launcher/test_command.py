@@ -87,3 +87,26 @@ def test_an_environment_is_activated_before_python(tmp_path: Path) -> None:
         time.sleep(0.05)
     assert log.read_text().strip() == "yes"
     _sh(stop_workers([pid], None))
+
+
+def test_workers_whose_start_was_never_confirmed_are_stopped_from_the_pids_file(
+    tmp_path: Path,
+) -> None:
+    workdir = str(tmp_path / "cluster")
+    _sh(make_workdir(workdir))
+    Path(workdir, "token").write_text(TOKEN)
+    host = Host("localhost", python=sys.executable)
+    code = "import time; time.sleep(60)  # a jupyter_mars worker"
+    pid = int(_sh(start_worker(host, ["-c", code], workdir, "lost")).stdout)  # answer "lost"
+    bystander = psutil.Popen(["sleep", "60"])  # its PID in the file, but not ours
+    with Path(workdir, "pids").open("a") as pids:
+        pids.write(f"{bystander.pid}\n")
+    try:
+        assert _sh(stop_workers([], workdir, wait=2)).returncode == 0
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        assert bystander.is_running()
+        assert bystander.status() != psutil.STATUS_ZOMBIE
+        assert not Path(workdir).exists()
+    finally:
+        bystander.kill()
+        bystander.wait()

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from jupyter_mars.launcher.local import _Process
 from jupyter_mars.remote import _Http
+from jupyter_mars.remote.failover import web_urls
 
 WEB = re.compile(r"Mars Web started at (\S+)")
 RPC = re.compile(r"Mars Supervisor started at (\S+)")
@@ -192,12 +193,17 @@ class HaCluster:
             time.sleep(0.05)
 
     def wait_for_workers(self, n: int, timeout: float = 30) -> None:
-        """Until every live supervisor lists ``n`` workers."""
+        """Until every live supervisor lists ``n`` workers and knows the web address of
+        every other (learnt by pinging them; clients learn them from it)."""
         deadline = time.monotonic() + timeout
         for index, process in enumerate(self.supervisors):
             while process.popen.poll() is None:
                 model = self.cluster(index)
-                if model is not None and len(model["workers"]) >= n:
+                if (
+                    model is not None
+                    and len(model["workers"]) >= n
+                    and len(web_urls(model)) == len(self.supervisors)
+                ):
                     break
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"{self.rpc[index]} did not see {n} workers")
