@@ -8,6 +8,7 @@ never on a command line.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import secrets
@@ -136,25 +137,26 @@ class LocalCluster:
             rpc = self.supervisor.wait_for(_SUPERVISOR_LINE, timeout)
             self.endpoint = f"http://{web}{web_base_path.rstrip('/')}"
             self.supervisor_address = rpc
+            self._worker_argv = [
+                python,
+                "-m",
+                "jupyter_mars.worker",
+                "-H",
+                "127.0.0.1",
+                "-s",
+                rpc,
+                "--n-cpu",
+                str(n_cpu),
+            ]
+            if memory is not None:
+                self._worker_argv += ["--phy-mem", str(memory)]
+            if cache_mem is not None:
+                self._worker_argv += ["--cache-mem", str(cache_mem)]
+            if spill_dirs:
+                self._worker_argv += ["--spill-dir", ":".join(spill_dirs)]
+            self._env = env
             for _ in range(n_worker):
-                argv = [
-                    python,
-                    "-m",
-                    "jupyter_mars.worker",
-                    "-H",
-                    "127.0.0.1",
-                    "-s",
-                    rpc,
-                    "--n-cpu",
-                    str(n_cpu),
-                ]
-                if memory is not None:
-                    argv += ["--phy-mem", str(memory)]
-                if cache_mem is not None:
-                    argv += ["--cache-mem", str(cache_mem)]
-                if spill_dirs:
-                    argv += ["--spill-dir", ":".join(spill_dirs)]
-                self.workers.append(_Process(argv, env))
+                self.workers.append(_Process(self._worker_argv, env))
             self._wait_for_workers(n_worker, timeout)
             from jupyter_mars.session import new_session
 
@@ -166,14 +168,32 @@ class LocalCluster:
             self.stop()
             raise
 
-    def _wait_for_workers(self, n_worker: int, timeout: float) -> None:
+    def scale(self, n: int, timeout: float = 60.0) -> None:
+        """Run ``n`` workers: more are started, or the newest stopped; returns once the
+        supervisor counts exactly ``n``."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"n must be a non-negative int, got {n!r}")
+        if n > len(self.workers):
+            for _ in range(n - len(self.workers)):
+                self.workers.append(_Process(self._worker_argv, self._env))
+        else:
+            leaving = self.workers[n:]
+            del self.workers[n:]
+            for worker in leaving:
+                worker.stop()
+        self._wait_for_workers(n, timeout, exactly=True)
+        entry = registry.find(self.id) if self.id is not None else None
+        if entry is not None:
+            registry.record(dataclasses.replace(entry, n_workers=n))
+
+    def _wait_for_workers(self, n_worker: int, timeout: float, exactly: bool = False) -> None:
         from jupyter_mars.remote import _Http
 
         http = _Http(self.endpoint, self.token, timeout=5)
         deadline = time.monotonic() + timeout
         while True:
             joined = len(http.json("GET", "/api/v1/cluster")["workers"])
-            if joined >= n_worker:
+            if joined == n_worker or (joined > n_worker and not exactly):
                 return
             for worker in self.workers:
                 if worker.popen.poll() is not None:

@@ -49,3 +49,22 @@ def test_new_cluster_rejects_bad_arguments():
         new_cluster(n_worker=0)
     with pytest.raises(ValueError, match="n_cpu"):
         new_cluster(n_cpu=-1)
+
+
+def test_a_local_cluster_scales_up_and_down(session):
+    from jupyter_mars.launcher import registry
+
+    with new_cluster(n_worker=1, n_cpu=1) as cluster:
+        first = cluster.workers[0].popen.pid
+        cluster.scale(2)
+        assert len(cluster.workers) == 2
+        assert registry.find(cluster.id).n_workers == 2
+        assert (mt.arange(10) * 2).sum().execute().fetch() == 90
+        newest = cluster.workers[1].popen.pid
+        cluster.scale(1)
+        assert [w.popen.pid for w in cluster.workers] == [first]  # the newest left
+        assert not psutil.pid_exists(newest) or psutil.Process(newest).status() == (
+            psutil.STATUS_ZOMBIE
+        )
+        with pytest.raises(ValueError, match="n must be a non-negative int"):
+            cluster.scale(-1)

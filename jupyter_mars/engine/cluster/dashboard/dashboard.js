@@ -328,7 +328,10 @@ async function dumpStacks() {
   const out = document.getElementById("worker-stacks");
   out.textContent = "asking the worker…";
   const url = new URL(`api/v1/workers/${encodeURIComponent(target.worker)}/stack`, baseUrl());
-  const response = await fetch(url, { method: "POST", credentials: "same-origin" });
+  // served through a Jupyter server, its XSRF check wants the _xsrf cookie echoed back
+  const xsrf = document.cookie.split("; ").find((c) => c.startsWith("_xsrf="));
+  const headers = xsrf ? { "X-XSRFToken": decodeURIComponent(xsrf.slice(6)) } : {};
+  const response = await fetch(url, { method: "POST", credentials: "same-origin", headers });
   const body = await response.json();
   if (!response.ok || body.unreachable) {
     out.textContent = body.error || body.unreachable;

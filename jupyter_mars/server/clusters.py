@@ -1,0 +1,187 @@
+"""The clusters the server extension owns, local or on a host list, behind one interface.
+
+``launch(options)`` starts a ``LocalCluster`` (no host list) or an ``SSHCluster`` and
+wraps it in an ``OwnedCluster``: its web endpoint and token, ``worker_count()``,
+``scale(n)`` and ``stop()``. Every call here blocks (processes start, SSH connects): the
+manager runs them in threads, never on the server's event loop.
+
+Both launchers make a remote session and set it as the process's default session; a
+server has no use for one, so it is closed at once and the previous default put back.
+
+The cluster is published in the registry of this machine's clusters with kind
+``server`` (what ``%mars connect`` without an address prefers): a ``LocalCluster``
+records itself with that kind; an ``SSHCluster`` records itself as ``ssh`` (so that
+``mars-cluster down`` can stop it), and a second, ``server`` record is added beside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from jupyter_mars.launcher import registry
+from jupyter_mars.launcher.local import LocalCluster
+
+JOIN_TIMEOUT = 60.0
+"""Seconds that workers added by ``scale`` have to join (or leave)."""
+
+
+@dataclass(frozen=True)
+class StartOptions:
+    """Everything a cluster is started with; checked before it gets here."""
+
+    n_workers: int | None
+    """Workers to run; None: the host list's count (SSH only)."""
+    n_cpu: int
+    """Cores of each local worker."""
+    memory: str | None
+    """Each local worker's memory limit (``--phy-mem``); None: no limit."""
+    host_list: str
+    """The host list's path; empty: a local cluster."""
+    known_hosts: str | None
+    """The SSH known_hosts file; None: the user's."""
+    web_port: int
+    """The supervisor's web port; 0: any free one."""
+    web_base_path: str
+    """The path the supervisor's web service is served under."""
+    timeout: float
+    """Seconds the cluster has to start."""
+
+
+class OwnedCluster(Protocol):
+    kind: str
+    """``local`` or ``ssh``: what started it."""
+    endpoint: str
+    """The supervisor's web address, with its base path."""
+    token: str
+    web_base_path: str
+    """The base path the supervisor really serves under ('/' when it has none)."""
+
+    @property
+    def pids(self) -> list[int]:
+        """Its processes on this machine."""
+
+    def worker_count(self) -> int: ...
+
+    def scale(self, n: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def launch(options: StartOptions) -> OwnedCluster:
+    """Start the cluster ``options`` describe and wait until it runs."""
+    if options.host_list:
+        return OwnedSSHCluster(options)
+    return OwnedLocalCluster(options)
+
+
+def _closing_launcher_session(cluster: Any, previous: Any) -> None:
+    """Close the session a launcher made and made the default, and put the default back."""
+    from jupyter_mars.session import get_default_session
+
+    if cluster.session is not None:
+        cluster.session.close()
+        cluster.session = None
+    if previous is not None and get_default_session() is None:
+        previous.as_default()
+
+
+class OwnedLocalCluster:
+    """A supervisor and workers as subprocesses of the Jupyter server."""
+
+    kind = "local"
+
+    def __init__(self, options: StartOptions) -> None:
+        from jupyter_mars.session import get_default_session
+
+        previous = get_default_session()
+        self.options = options
+        self.cluster = LocalCluster(
+            n_worker=options.n_workers or 1,
+            n_cpu=options.n_cpu,
+            memory=options.memory,
+            web_port=options.web_port or None,
+            timeout=options.timeout,
+            web_base_path=options.web_base_path,
+            kind="server",
+        )
+        _closing_launcher_session(self.cluster, previous)
+        self.endpoint: str = self.cluster.endpoint
+        self.token: str = self.cluster.token
+        self.web_base_path = options.web_base_path
+
+    @property
+    def pids(self) -> list[int]:
+        return self.cluster.pids
+
+    def worker_count(self) -> int:
+        return len(self.cluster.workers)
+
+    def scale(self, n: int) -> None:
+        self.cluster.scale(n, timeout=JOIN_TIMEOUT)
+
+    def stop(self) -> None:
+        self.cluster.stop()
+
+
+class OwnedSSHCluster:
+    """A supervisor on this machine (or a host of the list) and workers over SSH."""
+
+    kind = "ssh"
+
+    def __init__(self, options: StartOptions) -> None:
+        from jupyter_mars.launcher.ssh_cluster import SSHCluster
+        from jupyter_mars.session import get_default_session
+
+        previous = get_default_session()
+        self.cluster = SSHCluster(
+            options.host_list,
+            known_hosts=options.known_hosts,
+            web_port=options.web_port,
+        )
+        self.cluster.start(timeout=options.timeout)
+        self.record_id: str | None = None
+        try:
+            _closing_launcher_session(self.cluster, previous)
+            if options.n_workers is not None and options.n_workers != self.worker_count():
+                self.cluster.scale(options.n_workers)
+            self.endpoint: str = self.cluster.endpoint
+            self.token: str = self.cluster.token
+            # the SSH launcher has no base path option: its supervisor serves under '/'
+            self.web_base_path = "/"
+            self._publish()
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def pids(self) -> list[int]:
+        return []
+
+    def worker_count(self) -> int:
+        return len(self.cluster.workers)
+
+    def scale(self, n: int) -> None:
+        self.cluster.scale(n)
+        self._publish()
+
+    def _publish(self) -> None:
+        """The ``server`` record beside the launcher's own ``ssh`` one; its owner is this
+        process, so it goes stale with the Jupyter server."""
+        entry = registry.ClusterRecord(
+            self.endpoint,
+            "server",
+            n_workers=self.worker_count(),
+            state={"ssh_cluster": self.cluster.id},
+        )
+        if self.record_id is not None:
+            entry = dataclasses.replace(entry, id=self.record_id)
+        registry.record(entry)
+        self.record_id = entry.id
+
+    def stop(self) -> None:
+        if self.record_id is not None:
+            registry.remove(self.record_id)
+            self.record_id = None
+        self.cluster.stop()

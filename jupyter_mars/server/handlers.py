@@ -1,0 +1,159 @@
+"""The server extension's REST API under ``<base_url>mars/api/``: thin handlers over the
+``ClusterManager``, and ``routes()``, the one list of every route the extension serves.
+
+    GET  cluster                             the status (``models.status_model``)
+    POST cluster/start                       {"n_workers"?, "n_cpu"?, "memory"?} -> 202
+    POST cluster/stop                        -> the status, stopped
+    POST cluster/scale                       {"n": 3} -> the status
+    GET  workers                             {"workers": [...]}
+    GET  tasks                               {"tasks": [...]} (every recent execution)
+    POST tasks/<session>/<execution>/cancel  {"session_id", "execution_id", "state"}
+    GET  hostlist / PUT hostlist             {"path", "configured", "text"}; PUT takes
+                                             the YAML itself or {"text": ...}
+
+Every method needs a logged-in Jupyter user (403 otherwise: these are API handlers) and
+is checked with the server's authorizer on the resource ``mars``. Errors are JSON
+``{"message", "reason"}``, as jupyter_server's own.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import tornado.web
+from jupyter_server.auth.decorator import authorized
+from jupyter_server.base.handlers import APIHandler
+
+from jupyter_mars.server import models
+from jupyter_mars.server.errors import ClusterError
+from jupyter_mars.server.manager import ClusterManager
+
+AUTH_RESOURCE = "mars"
+"""What the authorizer is asked about: 'read' for GET, 'write' for POST and PUT."""
+
+Method = TypeVar("Method", bound=Callable[..., Awaitable[None]])
+
+
+def json_errors(method: Method) -> Method:
+    """Answer a ``ClusterError`` with its status and a JSON body saying why."""
+
+    @functools.wraps(method)
+    async def wrapper(self: MarsHandler, *args: Any, **kwargs: Any) -> None:
+        try:
+            await method(self, *args, **kwargs)
+        except ClusterError as exc:
+            self.log.info("jupyter_mars: %s %s: %s", self.request.method, self.request.path, exc)
+            self.set_status(exc.status)
+            self.finish(json.dumps(models.error_model(str(exc), type(exc).__name__)))
+
+    return wrapper  # type: ignore[return-value]
+
+
+class MarsHandler(APIHandler):
+    auth_resource = AUTH_RESOURCE
+
+    def initialize(self, manager: ClusterManager) -> None:
+        self.manager = manager
+
+    def reply(self, model: Any, status: int = 200) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(model))
+
+
+class ClusterHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def get(self) -> None:
+        self.reply(await self.manager.status())
+
+
+class StartHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def post(self) -> None:
+        self.manager.start(**models.parse_start(self.request.body))
+        self.reply(await self.manager.status(), status=202)
+
+
+class StopHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def post(self) -> None:
+        await self.manager.stop()
+        self.reply(await self.manager.status())
+
+
+class ScaleHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def post(self) -> None:
+        await self.manager.scale(models.parse_scale(self.request.body))
+        self.reply(await self.manager.status())
+
+
+class WorkersHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def get(self) -> None:
+        self.reply({"workers": await self.manager.workers()})
+
+
+class TasksHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def get(self) -> None:
+        self.reply({"tasks": await self.manager.tasks()})
+
+
+class CancelHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def post(self, session_id: str, execution_id: str) -> None:
+        self.reply(await self.manager.cancel(session_id, execution_id))
+
+
+class HostListHandler(MarsHandler):
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def get(self) -> None:
+        self.reply(self.manager.read_host_list())
+
+    @tornado.web.authenticated
+    @authorized
+    @json_errors
+    async def put(self) -> None:
+        text = models.parse_host_list(self.request.body, self.request.headers.get("Content-Type"))
+        self.reply(self.manager.write_host_list(text))
+
+
+def routes(manager: ClusterManager) -> list[tuple[str, type, dict[str, Any]]]:
+    """Every route of the extension, relative to the server's base URL: the API, then
+    the dashboard proxy (its stream before its catch-all)."""
+    from jupyter_mars.server.proxy import DashboardProxyHandler, DashboardStreamHandler
+
+    args = {"manager": manager}
+    api = [
+        (r"mars/api/cluster", ClusterHandler),
+        (r"mars/api/cluster/start", StartHandler),
+        (r"mars/api/cluster/stop", StopHandler),
+        (r"mars/api/cluster/scale", ScaleHandler),
+        (r"mars/api/workers", WorkersHandler),
+        (r"mars/api/tasks", TasksHandler),
+        (r"mars/api/tasks/([\w-]+)/([\w-]+)/cancel", CancelHandler),
+        (r"mars/api/hostlist", HostListHandler),
+        (r"mars/dashboard/api/v1/stream", DashboardStreamHandler),
+        (r"mars/dashboard(/.*)?", DashboardProxyHandler),
+    ]
+    return [(pattern, handler, args) for pattern, handler in api]

@@ -1,0 +1,168 @@
+"""The JSON the server extension's API sends and reads: one pure function per shape.
+
+Out (``*_model``): the cluster's status, its workers, its tasks (executions), the host
+list and errors. In (``parse_*``): the bodies of ``cluster/start``, ``cluster/scale`` and
+``PUT hostlist``, checked here so that a bad one is a 400 naming the field.
+The JupyterLab panel mirrors these shapes field by field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from jupyter_mars.server.errors import InvalidRequest
+
+MAX_WORKERS = 256
+"""Most workers one request may ask for: a typo must not fork a thousand processes."""
+
+START_FIELDS = ("n_workers", "n_cpu", "memory")
+
+
+def error_model(message: str, reason: str = "") -> dict[str, Any]:
+    """An error body, in the shape jupyter_server's own API errors have."""
+    return {"message": message, "reason": reason or None}
+
+
+def worker_model(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A worker as the supervisor's cluster model describes it: address, cores, tasks
+    running, seconds since its last heartbeat and its resource figures."""
+    return {
+        "address": raw.get("address"),
+        "n_cpu": raw.get("n_cpu"),
+        "running": raw.get("running", 0),
+        "heartbeat_age": raw.get("heartbeat_age"),
+        "resources": raw.get("resources") or {},
+    }
+
+
+def workers_model(cluster: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The workers of a supervisor's ``/api/v1/cluster`` answer (none without one)."""
+    if not cluster:
+        return []
+    return [worker_model(w) for w in cluster.get("workers", [])]
+
+
+def task_models(stream_message: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Every execution one message of the supervisor's state stream lists, flattened:
+    the session and execution ids (what cancelling takes), state, progress, elapsed
+    seconds, the error of a failed one, and chunks done / total per operator."""
+    if not stream_message:
+        return []
+    tasks = []
+    for session in stream_message.get("sessions", []):
+        for execution in session.get("executions", []):
+            error = execution.get("error")
+            tasks.append(
+                {
+                    "session_id": session.get("session_id"),
+                    "execution_id": execution.get("execution_id"),
+                    "state": execution.get("state"),
+                    "progress": execution.get("progress", 0.0),
+                    "elapsed": execution.get("elapsed", 0.0),
+                    "error": error.get("message") if isinstance(error, dict) else None,
+                    "operators": execution.get("operators", []),
+                }
+            )
+    return tasks
+
+
+def running_tasks(tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [t for t in tasks if t["state"] in ("running", "cancelling")]
+
+
+def status_model(
+    state: Mapping[str, Any],
+    dashboard: str,
+    cluster: Mapping[str, Any] | None = None,
+    tasks: list[dict[str, Any]] | None = None,
+    supervisor_error: str | None = None,
+) -> dict[str, Any]:
+    """The cluster's status: the manager's ``state`` (state, error, kind, endpoint,
+    started, options), then what the supervisor says (workers, running tasks), and the
+    dashboard's address through this server."""
+    workers = workers_model(cluster)
+    return {
+        "state": state["state"],
+        "error": state.get("error"),
+        "kind": state.get("kind"),
+        "endpoint": state.get("endpoint"),
+        "dashboard": dashboard if state["state"] == "running" else None,
+        "started": state.get("started"),
+        "options": dict(state.get("options") or {}),
+        "n_workers": len(workers),
+        "n_cpu": sum(int(w["n_cpu"] or 0) for w in workers),
+        "workers": workers,
+        "tasks": running_tasks(tasks or []),
+        "supervisor_error": supervisor_error,
+    }
+
+
+def host_list_model(path: str, text: str) -> dict[str, Any]:
+    """The host list file: where it is ('' when none is configured) and its text."""
+    return {"path": path, "configured": bool(path), "text": text}
+
+
+def _json_object(body: bytes) -> dict[str, Any]:
+    if not body.strip():
+        return {}
+    try:
+        value = json.loads(body)
+    except ValueError:
+        raise InvalidRequest("the body must be JSON") from None
+    if not isinstance(value, dict):
+        raise InvalidRequest("the body must be a JSON object")
+    return value
+
+
+def _whole(value: Any, name: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidRequest(f"'{name}' must be a whole number of at least {low}, got {value!r}")
+    if high is not None and value > high:
+        raise InvalidRequest(f"'{name}' must be at most {high}, got {value}")
+    return value
+
+
+def parse_start(body: bytes) -> dict[str, Any]:
+    """The options of ``POST cluster/start``: any of ``n_workers``, ``n_cpu`` and
+    ``memory`` (``null`` or absent: the server's configuration)."""
+    given = _json_object(body)
+    unknown = sorted(set(given) - set(START_FIELDS))
+    if unknown:
+        raise InvalidRequest(
+            f"unknown field(s) {', '.join(unknown)}; expected {', '.join(START_FIELDS)}"
+        )
+    options: dict[str, Any] = {}
+    if given.get("n_workers") is not None:
+        options["n_workers"] = _whole(given["n_workers"], "n_workers", 1, MAX_WORKERS)
+    if given.get("n_cpu") is not None:
+        options["n_cpu"] = _whole(given["n_cpu"], "n_cpu", 1)
+    if given.get("memory") is not None:
+        memory = given["memory"]
+        if isinstance(memory, bool) or not isinstance(memory, str | int):
+            raise InvalidRequest(f"'memory' must be a size such as '4g', got {memory!r}")
+        options["memory"] = str(memory)
+    return options
+
+
+def parse_scale(body: bytes) -> int:
+    """The worker count of ``POST cluster/scale``: ``{"n": 3}``."""
+    given = _json_object(body)
+    if set(given) != {"n"}:
+        raise InvalidRequest('the body must be {"n": <number of workers>}')
+    return _whole(given["n"], "n", 1, MAX_WORKERS)
+
+
+def parse_host_list(body: bytes, content_type: str | None) -> str:
+    """The text of ``PUT hostlist``: a JSON ``{"text": ...}``, or the YAML itself."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidRequest("the host list must be UTF-8 text") from None
+    if (content_type or "").split(";")[0].strip() == "application/json":
+        given = _json_object(body)
+        if set(given) != {"text"} or not isinstance(given["text"], str):
+            raise InvalidRequest('a JSON body must be {"text": <the host list as YAML>}')
+        return str(given["text"])
+    return text
