@@ -130,6 +130,8 @@ def test_an_unknown_host_key_is_refused(ssh_server: SshServer, tmp_path: Path) -
     cluster = SSHCluster([_host(ssh_server)], known_hosts=str(empty))
     with pytest.raises(HostKeyError):
         cluster.start(timeout=30)
+    assert cluster._supervisor_pid is None  # the supervisor it had started is stopped
+    assert not Path(cluster.workdir).exists()
 
 
 def test_mars_cluster_up_status_down(ssh_server: SshServer, tmp_path: Path) -> None:
