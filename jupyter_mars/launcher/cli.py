@@ -90,14 +90,20 @@ def _status(args: argparse.Namespace) -> int:
     if not entries:
         print("no cluster started from this machine runs")
         return 0
+    # one line per cluster: a Jupyter server's SSH cluster has a record of each kind
+    by_endpoint: dict[str, list[registry.ClusterRecord]] = {}
     for entry in entries:
+        by_endpoint.setdefault(entry.endpoint, []).append(entry)
+    for endpoint, group in by_endpoint.items():
+        main = next((e for e in group if e.kind == "ssh"), group[0])  # the one down stops
+        kinds = "+".join(dict.fromkeys(e.kind for e in [main, *group]))
         try:
-            http = _Http(entry.endpoint, token_for(entry.endpoint), timeout=5)
+            http = _Http(endpoint, token_for(endpoint), timeout=5)
             workers = len(http.json("GET", "/api/v1/cluster")["workers"])
             state = f"{workers} workers joined"
         except (ConnectionError, PermissionError, RuntimeError) as exc:
             state = f"not answering ({exc})"
-        print(f"{entry.id}  {entry.kind:6}  {entry.endpoint}  {state}")
+        print(f"{main.id}  {kinds:6}  {endpoint}  {state}")
     return 0
 
 
