@@ -7,24 +7,14 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
+from tests.dataframe.helpers import labelled_frame
 
 CHUNKS = [1, 3, None]
 
 
-def _frame(n: int = 10) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "a": np.arange(n) % 4,
-            "b": np.where(np.arange(n) % 3 == 0, np.nan, np.linspace(0, 1, n)),
-            "c": list("pqrstuvwxyzabcdefghij"[:n]),
-        },
-        index=pd.Index(np.arange(n) * 2 + 100, name="id"),
-    )
-
-
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_filter_by_a_mask_of_the_same_frame(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     got = d[d["a"] > 1]
     assert np.isnan(got.shape[0])
@@ -37,7 +27,7 @@ def test_filter_by_a_mask_of_the_same_frame(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_filter_then_filter_and_shape_after_execute(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     f = d[d["a"] > 0]
     g = f[f["b"] > 0.3]
@@ -47,7 +37,7 @@ def test_filter_then_filter_and_shape_after_execute(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_masks_with_another_index_are_aligned_on_labels(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     mask = (df["a"] % 2 == 0).iloc[::-1]  # same labels, other order
     pd.testing.assert_frame_equal(d[mask].to_pandas(), df.loc[mask])
@@ -60,7 +50,7 @@ def test_masks_with_another_index_are_aligned_on_labels(chunk_size):
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_positional_masks(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     arr = np.arange(10) % 3 == 1
     pd.testing.assert_frame_equal(d[arr].to_pandas(), df[arr])
@@ -75,7 +65,7 @@ def test_positional_masks(chunk_size):
 
 
 def test_a_mask_of_the_wrong_length_raises_as_pandas():
-    d = md.DataFrame(_frame())
+    d = md.DataFrame(labelled_frame())
     with pytest.raises(ValueError, match="Item wrong length 2 instead of 10"):
         d[np.array([True, False])]
     with pytest.raises(IndexError, match="Boolean index has wrong length"):
@@ -86,14 +76,14 @@ def test_a_mask_of_the_wrong_length_raises_as_pandas():
 
 
 def test_a_non_boolean_lazy_key_is_refused():
-    d = md.DataFrame(_frame())
+    d = md.DataFrame(labelled_frame())
     with pytest.raises(TypeError, match="must be boolean"):
         d[d["a"]]
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_where_and_mask(chunk_size):
-    df = _frame()[["a", "b"]]
+    df = labelled_frame()[["a", "b"]]
     d = md.DataFrame(df, chunk_size=chunk_size)
     pd.testing.assert_frame_equal(d.where(d > 0.5).to_pandas(), df.where(df > 0.5))
     pd.testing.assert_frame_equal(d.mask(d > 0.5, -1).to_pandas(), df.mask(df > 0.5, -1))
@@ -114,14 +104,14 @@ def test_where_and_mask(chunk_size):
 
 
 def test_where_bad_cond_raises_at_build():
-    d = md.DataFrame(_frame()[["a", "b"]])
+    d = md.DataFrame(labelled_frame()[["a", "b"]])
     with pytest.raises(ValueError, match="Array conditional must be same shape"):
         d.where(True)
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_isin(chunk_size):
-    df = _frame()
+    df = labelled_frame()
     d = md.DataFrame(df, chunk_size=chunk_size)
     pd.testing.assert_frame_equal(d.isin([1, "q", 3]).to_pandas(), df.isin([1, "q", 3]))
     pd.testing.assert_frame_equal(
@@ -142,9 +132,9 @@ def test_isin(chunk_size):
 
 def test_isin_of_a_scalar_raises_as_pandas():
     with pytest.raises(TypeError, match="only list-like or dict-like"):
-        md.DataFrame(_frame()).isin(3)
+        md.DataFrame(labelled_frame()).isin(3)
     with pytest.raises(TypeError, match="only list-like"):
-        md.DataFrame(_frame())["a"].isin(3)
+        md.DataFrame(labelled_frame())["a"].isin(3)
 
 
 _ROWS = st.lists(

@@ -27,6 +27,7 @@ from jupyter_mars.engine.chunks import NSplits
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
+from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.tensor.products.chunking import (
     contraction_groups,
     panel_axes,
@@ -146,18 +147,6 @@ def _sum_tree(
 ) -> None:
     """Tasks summing the partial products ``part_keys`` into ``out_key``, with fan-in
     ``options.combine_size``."""
-    level = 0
     size = options.combine_size
-    while len(part_keys) > size:
-        next_keys: list[Key] = []
-        for g in range(0, len(part_keys), size):
-            chunk = part_keys[g : g + size]
-            if len(chunk) == 1:
-                next_keys.append(chunk[0])
-                continue
-            key = (f"{prefix}-sum{level}", *index, g // size)
-            ctx.new_task(key, sum_parts, *(Ref(k) for k in chunk))
-            next_keys.append(key)
-        part_keys = next_keys
-        level += 1
-    ctx.new_task(out_key, sum_parts, *(Ref(k) for k in part_keys))
+    last = combine_tree(ctx, f"{prefix}-sum", part_keys, size, sum_parts, index=index)
+    ctx.new_task(out_key, sum_parts, *(Ref(k) for k in last))
