@@ -70,11 +70,9 @@ def _up(args: argparse.Namespace) -> int:
         known_hosts=args.known_hosts,
         accept_new_host_key=args.accept_new_host_key,
         web_port=args.web_port,
+        connect=False,  # the cluster stays; this process goes
     )
     cluster.start(min_workers=args.min_workers, timeout=args.timeout)
-    if cluster.session is not None:
-        cluster.session.close()  # the cluster stays; this process goes
-        cluster.session = None
     print(f"cluster {cluster.id} is up with {len(cluster.workers)} workers")
     print(f"endpoint  {cluster.endpoint}")
     print(f"dashboard {cluster.dashboard_url}")

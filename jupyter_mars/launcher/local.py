@@ -87,7 +87,8 @@ class _Process:
 
 
 class LocalCluster:
-    """A running local cluster; ``.session`` is connected to it and made the default.
+    """A running local cluster; ``.session`` is connected to it and made the default
+    (``connect=False``: no session, for an owner that only runs the cluster).
 
     ``web_base_path`` serves its web service under that path (behind a proxy); ``kind`` is
     what the registry of this machine's clusters records it as (``server`` when a Jupyter
@@ -104,6 +105,7 @@ class LocalCluster:
         cache_mem: str | int | None = None,
         web_base_path: str = "/",
         kind: str = "local",
+        connect: bool = True,
     ) -> None:
         if isinstance(n_worker, bool) or not isinstance(n_worker, int) or n_worker < 1:
             raise ValueError(f"n_worker must be a positive int, got {n_worker!r}")
@@ -158,9 +160,10 @@ class LocalCluster:
             for _ in range(n_worker):
                 self.workers.append(_Process(self._worker_argv, env))
             self._wait_for_workers(n_worker, timeout)
-            from jupyter_mars.session import new_session
+            if connect:
+                from jupyter_mars.session import new_session
 
-            self.session = new_session(self.endpoint, token=self.token)
+                self.session = new_session(self.endpoint, token=self.token)
             entry = registry.ClusterRecord(self.endpoint, kind, n_workers=n_worker)
             registry.record(entry)
             self.id = entry.id

@@ -110,6 +110,7 @@ class SSHCluster:
         command_timeout: float = 30.0,
         allow_agent: bool = False,
         python: str = sys.executable,
+        connect: bool = True,
     ) -> None:
         self.hosts: HostList = (
             hosts
@@ -127,6 +128,9 @@ class SSHCluster:
         """Whether keys held by an SSH agent may be used as well as the hosts' key files."""
         self.python = python
         """The Python that runs a supervisor on this machine."""
+        self.connect = connect
+        """Whether ``start()`` makes ``.session`` and the default session (no: for an
+        owner that only runs the cluster, such as ``mars-cluster up``)."""
         self.id = uuid.uuid4().hex[:12]
         self.workdir = f"/tmp/jupyter_mars-{self.id}"
         """The cluster's directory on each host (and here): token file and logs."""
@@ -195,9 +199,10 @@ class SSHCluster:
             self.workers = [w for group in started for w in group]
             self._record()
             self._wait_for_workers(need, deadline)
-            from jupyter_mars.session import new_session
+            if self.connect:
+                from jupyter_mars.session import new_session
 
-            self.session = new_session(self.endpoint, token=self.token)
+                self.session = new_session(self.endpoint, token=self.token)
         except BaseException:
             self.stop()
             raise

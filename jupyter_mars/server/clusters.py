@@ -5,8 +5,8 @@ wraps it in an ``OwnedCluster``: its web endpoint and token, ``worker_count()``,
 ``scale(n)`` and ``stop()``. Every call here blocks (processes start, SSH connects): the
 manager runs them in threads, never on the server's event loop.
 
-Both launchers make a remote session and set it as the process's default session; a
-server has no use for one, so it is closed at once and the previous default put back.
+A server has no use for a session to its cluster: both launchers are asked for none
+(``connect=False``), so the server process's default session stays as it was.
 
 The cluster is published in the registry of this machine's clusters with kind
 ``server`` (what ``%mars connect`` without an address prefers): a ``LocalCluster``
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from jupyter_mars.launcher import registry
 from jupyter_mars.launcher.local import LocalCluster
@@ -76,26 +76,12 @@ def launch(options: StartOptions) -> OwnedCluster:
     return OwnedLocalCluster(options)
 
 
-def _closing_launcher_session(cluster: Any, previous: Any) -> None:
-    """Close the session a launcher made and made the default, and put the default back."""
-    from jupyter_mars.session import get_default_session
-
-    if cluster.session is not None:
-        cluster.session.close()
-        cluster.session = None
-    if previous is not None and get_default_session() is None:
-        previous.as_default()
-
-
 class OwnedLocalCluster:
     """A supervisor and workers as subprocesses of the Jupyter server."""
 
     kind = "local"
 
     def __init__(self, options: StartOptions) -> None:
-        from jupyter_mars.session import get_default_session
-
-        previous = get_default_session()
         self.options = options
         self.cluster = LocalCluster(
             n_worker=options.n_workers or 1,
@@ -105,8 +91,8 @@ class OwnedLocalCluster:
             timeout=options.timeout,
             web_base_path=options.web_base_path,
             kind="server",
+            connect=False,
         )
-        _closing_launcher_session(self.cluster, previous)
         self.endpoint: str = self.cluster.endpoint
         self.token: str = self.cluster.token
         self.web_base_path = options.web_base_path
@@ -132,18 +118,16 @@ class OwnedSSHCluster:
 
     def __init__(self, options: StartOptions) -> None:
         from jupyter_mars.launcher.ssh_cluster import SSHCluster
-        from jupyter_mars.session import get_default_session
 
-        previous = get_default_session()
         self.cluster = SSHCluster(
             options.host_list,
             known_hosts=options.known_hosts,
             web_port=options.web_port,
+            connect=False,
         )
         self.cluster.start(timeout=options.timeout)
         self.record_id: str | None = None
         try:
-            _closing_launcher_session(self.cluster, previous)
             if options.n_workers is not None and options.n_workers != self.worker_count():
                 self.cluster.scale(options.n_workers)
             self.endpoint: str = self.cluster.endpoint

@@ -190,10 +190,10 @@ class WorkerServer:
             "register_worker",
             address=self.address,
             n_cpu=self.n_cpu,
-            resources=await self._figures(),
+            resources=await self._resource_figures(),
         )
 
-    async def _figures(self) -> dict[str, Any]:
+    async def _resource_figures(self) -> dict[str, Any]:
         """This worker's resource figures, as registrations and heartbeats carry them."""
         return {
             **self._meter.sample(),
@@ -207,7 +207,7 @@ class WorkerServer:
     async def _heartbeats(self) -> None:
         while True:
             await asyncio.sleep(self.heartbeat_interval)
-            figures = await self._figures()
+            figures = await self._resource_figures()
             # in parallel, each bounded: a supervisor whose host is down must not delay the
             # heartbeats of the others past their timeout
             await asyncio.gather(*(self._heartbeat(a, figures) for a in self.supervisors))
@@ -251,7 +251,7 @@ class WorkerServer:
                 value, seconds = await self._run(task, data)
                 del data
                 await self._keep(epoch, key, value)
-            reply = _figures(value, seconds)
+            reply = _result_figures(value, seconds)
             if then is not None:
                 reply["then"] = await self._run_follower(epoch, key, value, *then)
         finally:
@@ -312,7 +312,7 @@ class WorkerServer:
             logger.debug("follower %r of %r failed here", key, input_key, exc_info=True)
             return None
         await self._keep(epoch, key, value)
-        return _figures(value, seconds)
+        return _result_figures(value, seconds)
 
     def _timed(self, task: Task, data: dict[Key, Any]) -> tuple[Any, dict[str, float]]:
         times = TaskTimes()
@@ -518,7 +518,7 @@ def running_tasks(
     ]
 
 
-def _figures(value: Any, seconds: dict[str, float]) -> dict[str, Any]:
+def _result_figures(value: Any, seconds: dict[str, float]) -> dict[str, Any]:
     """What the supervisor records of a result: its size and shape, and the seconds the
     task took per operator step."""
     return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None), "seconds": seconds}
