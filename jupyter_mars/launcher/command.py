@@ -76,15 +76,27 @@ def make_workdir(workdir: str) -> str:
     return f"umask 077 && mkdir -p {shlex.quote(workdir)}"
 
 
+# Process state and command line from /proc where there is one (Linux: ``ps`` may be
+# missing from a minimal machine), from ``ps`` elsewhere. A process that is gone has none.
+_PROC = (
+    "pstate() { if [ -d /proc/self ]; then "
+    "sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -c1; "
+    "else ps -o stat= -p $1 2>/dev/null; fi; }; "
+    "pargs() { if [ -d /proc/self ]; then "
+    "tr '\\000' ' ' < /proc/$1/cmdline 2>/dev/null; "
+    "else ps -ww -o args= -p $1 2>/dev/null; fi; }"
+)
+
+
 def _gone(pid: int | str) -> str:
-    """A shell test: true when process ``pid`` is gone or a zombie."""
-    return f'case "$(ps -o stat= -p {pid} 2>/dev/null)" in ""|Z*) true;; *) false;; esac'
+    """A shell test: true when process ``pid`` is gone or a zombie (needs ``_PROC``)."""
+    return f'case "$(pstate {pid})" in ""|Z*) true;; *) false;; esac'
 
 
 def alive(pids: Sequence[int]) -> str:
     """Print the PIDs among ``pids`` that still run (zombies are not running)."""
     checks = [f"{_gone(pid)} || echo {pid}" for pid in pids]
-    return "; ".join(checks) or "true"
+    return "; ".join([_PROC, *checks])
 
 
 def stop_workers(pids: Sequence[int], workdir: str | None, wait: int = STOP_WAIT_SECONDS) -> str:
@@ -96,12 +108,12 @@ def stop_workers(pids: Sequence[int], workdir: str | None, wait: int = STOP_WAIT
     whose start was never confirmed, because the answer to the start command was lost.
     """
     listed = " ".join(str(p) for p in pids)
-    steps = [f'P="{listed}"']
+    steps = [_PROC, f'P="{listed}"']
     if workdir:
         recorded = shlex.quote(f"{workdir}/pids")
         steps.append(
             f"for p in $(cat {recorded} 2>/dev/null); do "
-            'ps -o args= -p "$p" 2>/dev/null | grep -q jupyter_mars && P="$P $p"; done'
+            'pargs "$p" | grep -q jupyter_mars && P="$P $p"; done'
         )
     gone = f"all_gone() {{ for p in $P; do {_gone('$p')} || return 1; done; return 0; }}"
     steps += [

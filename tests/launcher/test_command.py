@@ -90,8 +90,9 @@ def test_an_environment_is_activated_before_python(tmp_path: Path) -> None:
 
 
 def test_workers_whose_start_was_never_confirmed_are_stopped_from_the_pids_file(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "40")  # a narrow ``ps`` would cut the command line short
     workdir = str(tmp_path / "cluster")
     _sh(make_workdir(workdir))
     Path(workdir, "token").write_text(TOKEN)
