@@ -7,12 +7,9 @@ page shows its running tasks, its log and its stacks. Screenshots go to
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,28 +17,8 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
+from tests.browser import ARTIFACTS, chromium_page
 from tests.engine.cluster.processes import CliCluster, cli_cluster
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _browser_or_skip() -> str:
-    if os.path.exists(CHROMIUM) and shutil.which(CHROMIUM):
-        return CHROMIUM
-    message = f"{CHROMIUM} is missing: scripts/install-chromium installs it"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -57,21 +34,13 @@ def slow_block(block: np.ndarray) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    executable = _browser_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=FLAGS, headless=True)
-        try:
-            yield browser.new_page(viewport={"width": 1100, "height": 900})
-        finally:
-            browser.close()
+    with chromium_page() as page:
+        yield page
 
 
 def test_the_dashboard_shows_workers_and_a_job_reaching_100_percent(
     cluster: CliCluster, page: Any, session: Any
 ) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
     page.goto(cluster.url + "/")
     assert "/login" in page.url  # not logged in: the form first
     page.fill("input[name=token]", cluster.token)

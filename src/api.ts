@@ -1,0 +1,93 @@
+/**
+ * The server extension's API over HTTP, with the Jupyter server's own settings (its base
+ * URL, and the token or XSRF cookie it wants).
+ */
+import { URLExt } from '@jupyterlab/coreutils';
+import { ServerConnection } from '@jupyterlab/services';
+
+import {
+  IClusterStatus,
+  IHostList,
+  IMarsApi,
+  IStartOptions,
+  ITask
+} from './types';
+
+/** A refused request, with the server's message. */
+export class MarsApiError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message);
+  }
+}
+
+/** The dashboard's address through the Jupyter server. */
+export function dashboardUrl(settings: ServerConnection.ISettings): string {
+  return URLExt.join(settings.baseUrl, 'mars', 'dashboard') + '/';
+}
+
+export class MarsApi implements IMarsApi {
+  constructor(
+    readonly settings: ServerConnection.ISettings = ServerConnection.makeSettings()
+  ) {}
+
+  cluster(): Promise<IClusterStatus> {
+    return this._request('cluster');
+  }
+
+  async tasks(): Promise<ITask[]> {
+    const reply = await this._request<{ tasks: ITask[] }>('tasks');
+    return reply.tasks;
+  }
+
+  start(options: IStartOptions): Promise<IClusterStatus> {
+    return this._request('cluster/start', 'POST', options);
+  }
+
+  stop(): Promise<IClusterStatus> {
+    return this._request('cluster/stop', 'POST', {});
+  }
+
+  scale(n: number): Promise<IClusterStatus> {
+    return this._request('cluster/scale', 'POST', { n });
+  }
+
+  async cancel(sessionId: string, executionId: string): Promise<void> {
+    const path = `tasks/${encodeURIComponent(sessionId)}/${encodeURIComponent(executionId)}/cancel`;
+    await this._request(path, 'POST', {});
+  }
+
+  hostList(): Promise<IHostList> {
+    return this._request('hostlist');
+  }
+
+  saveHostList(text: string): Promise<IHostList> {
+    return this._request('hostlist', 'PUT', { text });
+  }
+
+  private async _request<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
+    const url = URLExt.join(this.settings.baseUrl, 'mars', 'api', path);
+    const init: RequestInit = { method };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { 'Content-Type': 'application/json' };
+    }
+    let response: Response;
+    try {
+      response = await ServerConnection.makeRequest(url, init, this.settings);
+    } catch (error) {
+      throw new MarsApiError(`the Jupyter server did not answer: ${String(error)}`, 0);
+    }
+    const text = await response.text();
+    let data: any = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      const why = data && typeof data.message === 'string' ? data.message : response.statusText;
+      throw new MarsApiError(`${why} (HTTP ${response.status})`, response.status);
+    }
+    return data as T;
+  }
+}

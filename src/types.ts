@@ -1,0 +1,90 @@
+/**
+ * The JSON of the server extension's API under `<base_url>mars/api/`, field by field as
+ * `jupyter_mars/server/models.py` writes it.
+ */
+
+export type ClusterState =
+  | 'stopped'
+  | 'starting'
+  | 'running'
+  | 'stopping'
+  | 'failed';
+
+export interface IGpu {
+  index: number;
+  name?: string;
+  utilization: number | null;
+  memory_used: number | null;
+  memory_total: number | null;
+}
+
+export interface IResources {
+  cpu_used?: number;
+  memory_rss?: number;
+  memory_total?: number;
+  store?: { phy_mem_bytes?: number; memory_bytes?: number; spilled_bytes?: number };
+  gpus?: IGpu[];
+}
+
+export interface IWorker {
+  address: string;
+  n_cpu: number | null;
+  running: number;
+  heartbeat_age: number | null;
+  resources: IResources;
+}
+
+export interface IOperator {
+  name?: string;
+  done?: number;
+  total?: number;
+}
+
+export interface ITask {
+  session_id: string;
+  execution_id: string;
+  state: string;
+  progress: number;
+  elapsed: number;
+  error: string | null;
+  operators: IOperator[];
+}
+
+export interface IStartOptions {
+  n_workers?: number;
+  n_cpu?: number;
+  memory?: string;
+}
+
+export interface IClusterStatus {
+  state: ClusterState;
+  error: string | null;
+  kind: string | null;
+  endpoint: string | null;
+  dashboard: string | null;
+  started: number | null;
+  options: IStartOptions & { host_list?: string | null };
+  n_workers: number;
+  n_cpu: number;
+  workers: IWorker[];
+  tasks: ITask[];
+  supervisor_error: string | null;
+}
+
+export interface IHostList {
+  path: string;
+  configured: boolean;
+  text: string;
+}
+
+/** What the panel's model needs of the server: `api.ts` implements it over HTTP. */
+export interface IMarsApi {
+  cluster(): Promise<IClusterStatus>;
+  tasks(): Promise<ITask[]>;
+  start(options: IStartOptions): Promise<IClusterStatus>;
+  stop(): Promise<IClusterStatus>;
+  scale(n: number): Promise<IClusterStatus>;
+  cancel(sessionId: string, executionId: string): Promise<void>;
+  hostList(): Promise<IHostList>;
+  saveHostList(text: string): Promise<IHostList>;
+}

@@ -1,0 +1,136 @@
+"""A real JupyterLab server in a process of its own, for the panel's browser tests: its own
+configuration, settings, workspaces and runtime directories, a token, a base URL other than
+``/``, and every process it started gone when it stops."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from tests.engine.cluster.processes import free_port
+
+TOKEN = "lab-test-token"
+BASE_URL = "/jl/"
+START_SECONDS = 60
+
+
+@dataclass
+class Lab:
+    url: str
+    """The server's address with its base URL, ending in ``/``."""
+    root: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def open_url(self, path: str) -> str:
+        return f"{self.url}{path}?token={TOKEN}"
+
+    def descendants(self) -> list[psutil.Process]:
+        try:
+            return psutil.Process(self.process.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+
+def write_notebook(path: Path, cells: list[str]) -> None:
+    """A notebook of code cells, for the Python kernel."""
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": f"cell-{i}",
+                "metadata": {},
+                "outputs": [],
+                "source": source,
+            }
+            for i, source in enumerate(cells)
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(notebook))
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}api/status?token={TOKEN}", timeout=2) as reply:
+            return bool(reply.status == 200)
+    except OSError:
+        return False
+
+
+@contextmanager
+def jupyter_lab(root: Path, *args: str) -> Iterator[Lab]:
+    """``jupyter lab`` serving ``root``; stopped afterwards, with whatever it started."""
+    port = free_port()
+    home = root.parent / f"{root.name}-jupyter"
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+    }
+    argv = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.base_url={BASE_URL}",
+        f"--ServerApp.root_dir={root}",
+        f"--IdentityProvider.token={TOKEN}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        *args,
+    ]
+    if os.geteuid() == 0:
+        argv.append("--allow-root")
+    log = home / "lab.log"
+    # no "official Jupyter news?" pop-up over the page
+    notification = home / "settings" / "@jupyterlab" / "apputils-extension"
+    notification.mkdir(parents=True)
+    (notification / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
+    lab = Lab(f"http://127.0.0.1:{port}{BASE_URL}", root, process, log)
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not _answers(lab.url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"JupyterLab did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield lab
+    finally:
+        stop(lab)
+
+
+def stop(lab: Lab, timeout: float = 30) -> list[psutil.Process]:
+    """SIGTERM the server and wait for it; returns its processes that outlived it (then
+    kills them, so that a failing test leaves none behind)."""
+    started = lab.descendants()
+    lab.process.terminate()
+    try:
+        lab.process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        lab.process.kill()
+        lab.process.wait()
+    _, alive = psutil.wait_procs(started, timeout=10)
+    for p in alive:
+        p.kill()
+    return alive

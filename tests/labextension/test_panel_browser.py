@@ -1,0 +1,126 @@
+"""The JupyterLab panel end to end: a real ``jupyter lab`` (with the extension as ``pip
+install`` put it) in Debian's headless Chromium. The panel starts a local cluster, inserts
+the connect code into a notebook, a cell runs a job on the cluster, and the task's progress
+in the panel reaches 100%; the dashboard opens in a Lab tab; the panel stops the cluster and
+stopping the server leaves no process behind. Screenshots go to ``test-artifacts/``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser import ARTIFACTS, chromium_page
+from tests.labextension.jupyterlab import Lab, jupyter_lab, stop, write_notebook
+
+JOB = """\
+import time
+import numpy as np
+import jupyter_mars.tensor as mt
+
+def slow(block):
+    time.sleep(1.0)
+    return block * 2
+
+x = mt.ones((8, 8), chunk_size=2)  # sixteen chunks of a second on two single-core workers
+total = mt.elemwise(slow, x, dtype=np.float64).sum().execute().fetch()
+print("total =", total)"""
+
+PANEL = "#jupyter-mars-panel"
+WAIT = 60_000
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[Lab]:
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    write_notebook(root / "job.ipynb", [JOB])
+    with jupyter_lab(root, "--MarsExtension.n_cpu=1", "--MarsExtension.start_timeout=60") as lab:
+        yield lab
+
+
+def _panel_state(page: Any, state: str) -> None:
+    page.wait_for_selector(f"{PANEL} .jp-MarsPanel-state[data-state='{state}']", timeout=WAIT)
+
+
+def _chunks(text: str | None) -> tuple[int, int]:
+    match = re.fullmatch(r"[\d.]+ s · (\d+) / (\d+) chunks", text or "")
+    assert match, text
+    return int(match[1]), int(match[2])
+
+
+def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
+    lab: Lab,
+) -> None:
+    with chromium_page(1400, 900) as page:
+        page.goto(lab.open_url("lab/tree/job.ipynb"))
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=WAIT)
+        # the kernel is up before anything runs in it
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=WAIT)
+
+        page.click(".lm-TabBar-tab[data-id='jupyter-mars-panel']")
+        _panel_state(page, "stopped")
+        assert page.is_disabled(f"{PANEL} .jp-MarsPanel-stop")
+
+        # a mistake in the form is named, and nothing starts
+        page.fill(f"{PANEL} input[name=n_workers]", "two")
+        page.click(f"{PANEL} .jp-MarsPanel-start")
+        page.wait_for_selector(f"{PANEL} .jp-MarsPanel-error:has-text('workers must be')")
+        _panel_state(page, "stopped")
+
+        page.fill(f"{PANEL} input[name=n_workers]", "2")
+        page.click(f"{PANEL} .jp-MarsPanel-start")
+        _panel_state(page, "running")
+        page.wait_for_function(
+            f"document.querySelectorAll('{PANEL} .jp-MarsPanel-worker').length === 2",
+            timeout=WAIT,
+        )
+        assert not page.is_visible(f"{PANEL} .jp-MarsPanel-error")
+        cpu = page.text_content(f"{PANEL} .jp-MarsPanel-worker .jp-MarsPanel-bar[data-label=CPU]")
+        assert "/ 1 cores" in (cpu or "")
+
+        # the connect code goes into the notebook above the job, then both cells run
+        page.click(".jp-Notebook .jp-Cell .jp-InputArea-prompt")
+        page.click(f"{PANEL} .jp-MarsPanel-connect")
+        page.wait_for_function(
+            "document.querySelectorAll('.jp-Notebook .jp-Cell').length === 2", timeout=WAIT
+        )
+        first = page.text_content(".jp-Notebook .jp-Cell:first-child .jp-InputArea-editor")
+        assert "%mars connect" in (first or "")
+        page.click(".jp-Notebook .jp-Cell:first-child .jp-InputArea-prompt")
+        page.keyboard.press("Shift+Enter")
+        page.keyboard.press("Shift+Enter")
+
+        # the job shows in the panel while it runs, with a cancel button, then at 100%
+        running = f"{PANEL} .jp-MarsPanel-task[data-state='running']"
+        page.wait_for_selector(running, timeout=WAIT)
+        assert page.is_visible(f"{running} .jp-MarsPanel-cancel")
+        percent = page.text_content(f"{running} .jp-MarsPanel-barText") or ""
+        assert 0 <= int(percent.rstrip("%")) < 100
+        page.screenshot(path=str(ARTIFACTS / "lab-panel-running.png"))
+        done = f"{PANEL} .jp-MarsPanel-task[data-state='succeeded']"
+        page.wait_for_selector(done, timeout=WAIT)
+        assert page.text_content(f"{done} .jp-MarsPanel-barText") == "100%"
+        done_chunks, total_chunks = _chunks(page.text_content(f"{done} .jp-MarsPanel-taskText"))
+        assert done_chunks == total_chunks >= 16  # every chunk of every operator
+        page.wait_for_selector(".jp-OutputArea-output:has-text('total = 128.0')", timeout=WAIT)
+        page.screenshot(path=str(ARTIFACTS / "lab-panel.png"))
+
+        # the dashboard opens in a Lab tab, through the Jupyter server
+        page.click(f"{PANEL} .jp-MarsPanel-dashboard")
+        frame_element = page.wait_for_selector(".jp-IFrame iframe", timeout=WAIT)
+        frame = frame_element.content_frame()
+        assert frame is not None
+        frame.wait_for_selector("#workers tbody tr", timeout=WAIT)
+        assert "/jl/mars/dashboard/" in frame.url
+        page.screenshot(path=str(ARTIFACTS / "lab-dashboard-tab.png"))
+
+        page.click(f"{PANEL} .jp-MarsPanel-stop")  # the sidebar stayed open beside the tab
+        _panel_state(page, "stopped")
+        page.wait_for_selector(f"{PANEL} .jp-MarsPanel-worker", state="detached")
+
+    left = stop(lab)
+    assert left == [], [p.info for p in left]
