@@ -245,13 +245,17 @@ export class MarsPanel extends Widget {
     });
     this._hostText.rows = 8;
     this._hostText.spellcheck = false;
-    this._hostText.placeholder = 'hosts:\n  - host: 10.0.0.5\n    n_cpu: 8';
+    this._hostText.placeholder = 'hosts:\n  - 10.0.0.5\n  - {address: 10.0.0.6, n_cpu: 8}';
     this._hostSave = button('Save', 'jp-MarsPanel-saveHosts', () => {
-      void this.model.saveHostList(this._hostText.value);
+      this._hostStatus.textContent = '';
+      void this.model.saveHostList(this._hostText.value).then(() => {
+        const saved = !this.model.actionError;
+        this._hostStatus.textContent = saved ? `saved ${new Date().toLocaleTimeString()}` : '';
+      });
     });
     const reload = button('Reload', 'jp-MarsPanel-reloadHosts', () => void this.model.loadHostList());
     const hostButtons = el('div', 'jp-MarsPanel-row');
-    hostButtons.append(this._hostSave, reload);
+    hostButtons.append(this._hostSave, reload, this._hostStatus);
     hosts.append(this._hostPath, this._hostText, hostButtons);
     root.appendChild(hosts);
     return root;
@@ -267,6 +271,7 @@ export class MarsPanel extends Widget {
   private _tasks = el('ul', 'jp-MarsPanel-list');
   private _hostPath = el('div', 'jp-MarsPanel-hostPath');
   private _hostText = el('textarea', 'jp-MarsPanel-hostText jp-mod-styled');
+  private _hostStatus = el('span', 'jp-MarsPanel-hostStatus');
   private _shownHostList: unknown = null;
   private _startButton!: HTMLButtonElement;
   private _stopButton!: HTMLButtonElement;

@@ -26,7 +26,8 @@ class Progress:
 
     def __init__(self) -> None:
         self._jobs: list[Any] = []
-        self._finished = False
+        self._complete = False
+        """True once every task ran and the result is kept: only then is it 100%."""
         self._lock = threading.Lock()
         self.current: Any = None
         """The runtime job now running, so that it can be cancelled."""
@@ -49,8 +50,10 @@ class Progress:
         if job is not None:
             stop_job(job)
 
-    def finish(self) -> None:
-        self._finished = True
+    def finish(self, complete: bool) -> None:
+        """The execution ended: ``complete`` when it succeeded. A failed or cancelled one
+        keeps the fraction of its tasks that did run."""
+        self._complete = complete
 
     def counts(self) -> tuple[int, int]:
         with self._lock:
@@ -65,7 +68,7 @@ class Progress:
         return merge(j.operators.snapshot() for j in jobs if j.operators is not None)
 
     def fraction(self) -> float:
-        if self._finished:
+        if self._complete:
             return 1.0
         done, total = self.counts()
         return min(done / total, 0.999) if total else 0.0
@@ -97,8 +100,11 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         return (time.monotonic() if end is None else end) - self.started_at
 
     def progress(self) -> float:
-        """Fraction of the chunk tasks done so far, from 0.0 to 1.0."""
-        return 1.0 if self.done() and not self.cancelled() else self._progress.fraction()
+        """Fraction of the chunk tasks done so far, from 0.0 to 1.0: 1.0 only once it
+        succeeded (a failed or cancelled one stays at the share of tasks that ran)."""
+        if self.done() and not self.cancelled() and self.exception() is None:
+            return 1.0
+        return self._progress.fraction()
 
     def operators(self) -> dict[str, Any]:
         """Per operator: chunks done and total, tasks running, seconds spent, state

@@ -60,6 +60,7 @@ class EngineSession:
         targets = list(dict.fromkeys(nodes))
         bar = TextProgressBar() if show_progress else None
         stage_holds: list[tuple[Key, ...]] = []
+        complete = False
         try:
             with self._lock:
                 stages = plan_stages(targets, dict(self.executed))
@@ -83,10 +84,11 @@ class EngineSession:
                     break
             final = stage_holds.pop()
             self._keep(targets, tiled, final)
+            complete = True
         finally:
             for keys in stage_holds:
                 self.runtime.release_keys(keys)
-            progress.finish()
+            progress.finish(complete)
             if bar is not None:
                 bar.close()
 

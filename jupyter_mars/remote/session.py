@@ -231,6 +231,7 @@ class RemoteSession(Session):
     def _follow(self, run: _Run, progress: _RemoteProgress, show: bool) -> None:
         bar = TextProgressBar() if show else None
         failures = 0
+        complete = False
         try:
             while True:
                 if run.term is not self._term:
@@ -259,6 +260,7 @@ class RemoteSession(Session):
                 state = model["state"]
                 if state == "succeeded":
                     self._record(run, model["results"])
+                    complete = True
                     return
                 if state == "failed":
                     raise rebuild_error(model["error"])
@@ -268,7 +270,7 @@ class RemoteSession(Session):
             self._cancel(run)
             raise
         finally:
-            progress.finish()
+            progress.finish(complete)
             if bar is not None:
                 bar.close()
 
@@ -372,7 +374,7 @@ class _RemoteProgress(Progress):
         self.value = 0.0
 
     def fraction(self) -> float:
-        return 1.0 if self._finished else min(self.value, 0.999)
+        return 1.0 if self._complete else min(self.value, 0.999)
 
     def operators(self) -> dict[str, Any]:
         """The execution's per-operator figures, asked of the supervisor now (none while

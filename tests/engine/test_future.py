@@ -55,3 +55,27 @@ def test_cancelling_right_after_submitting_stops_the_work(session: Any) -> None:
     assert (mt.arange(4) + 1).sum().execute().fetch() == 10
     ops = [op for op in future.operators()["operators"] if op["op"] == "slow"]
     assert all(op["done"] < op["total"] == 40 for op in ops)  # none if cancelled before
+
+
+def test_only_a_complete_execution_is_at_100_percent() -> None:
+    progress = Progress()
+    job = _Job(4)
+    job.n_done = 1
+    progress.add_job(job)
+    progress.finish(complete=False)  # failed or cancelled after one task of four
+    assert progress.fraction() == 0.25
+    job.n_done = 4
+    assert progress.fraction() == 0.999  # every task ran, yet the result was not kept
+    progress.finish(complete=True)
+    assert progress.fraction() == 1.0
+
+
+def _fails(block: np.ndarray) -> np.ndarray:
+    raise ValueError("bad block")
+
+
+def test_a_failed_execution_keeps_the_share_of_its_tasks_that_ran(session: Any) -> None:
+    x = mt.arange(4, chunk_size=1)
+    future = mt.elemwise(_fails, x, dtype=x.dtype).execute(wait=False)
+    assert isinstance(future.exception(timeout=30), ValueError)
+    assert future.progress() < 1.0

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -73,9 +74,24 @@ def _answers(url: str) -> bool:
         return False
 
 
+NO_NEWS = {"@jupyterlab/apputils-extension/notification": {"fetchNews": "false"}}
+"""No "official Jupyter news?" pop-up over the page."""
+
+
+def write_settings(directory: Path, settings: dict[str, dict[str, Any]]) -> None:
+    """User settings as JupyterLab keeps them: ``<package>/<plugin>.jupyterlab-settings``."""
+    for plugin, values in settings.items():
+        path = directory / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+
+
 @contextmanager
-def jupyter_lab(root: Path, *args: str) -> Iterator[Lab]:
-    """``jupyter lab`` serving ``root``; stopped afterwards, with whatever it started."""
+def jupyter_lab(
+    root: Path, *args: str, settings: dict[str, dict[str, Any]] | None = None
+) -> Iterator[Lab]:
+    """``jupyter lab`` serving ``root`` with these user ``settings``; stopped afterwards,
+    with whatever it started."""
     port = free_port()
     home = root.parent / f"{root.name}-jupyter"
     env = {
@@ -102,10 +118,7 @@ def jupyter_lab(root: Path, *args: str) -> Iterator[Lab]:
     if os.geteuid() == 0:
         argv.append("--allow-root")
     log = home / "lab.log"
-    # no "official Jupyter news?" pop-up over the page
-    notification = home / "settings" / "@jupyterlab" / "apputils-extension"
-    notification.mkdir(parents=True)
-    (notification / "notification.jupyterlab-settings").write_text('{"fetchNews": "false"}')
+    write_settings(home / "settings", {**NO_NEWS, **(settings or {})})
     with log.open("wb") as out:
         process = subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.STDOUT)
     lab = Lab(f"http://127.0.0.1:{port}{BASE_URL}", root, process, log)

@@ -7,6 +7,7 @@ stopping the server leaves no process behind. Screenshots go to ``test-artifacts
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,10 @@ x = mt.ones((8, 8), chunk_size=2)  # sixteen chunks of a second on two single-co
 total = mt.elemwise(slow, x, dtype=np.float64).sum().execute().fetch()
 print("total =", total)"""
 
+LONG_JOB = """\
+y = mt.ones((40, 40), chunk_size=2)  # 400 chunks of a second: cancelled long before the end
+mt.elemwise(slow, y, dtype=np.float64).sum().execute()"""
+
 PANEL = "#jupyter-mars-panel"
 WAIT = 60_000
 
@@ -37,7 +42,7 @@ WAIT = 60_000
 def lab(tmp_path: Path) -> Iterator[Lab]:
     root = tmp_path / "notebooks"
     root.mkdir()
-    write_notebook(root / "job.ipynb", [JOB])
+    write_notebook(root / "job.ipynb", [JOB, LONG_JOB])
     with jupyter_lab(root, "--MarsExtension.n_cpu=1", "--MarsExtension.start_timeout=60") as lab:
         yield lab
 
@@ -82,17 +87,17 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
         cpu = page.text_content(f"{PANEL} .jp-MarsPanel-worker .jp-MarsPanel-bar[data-label=CPU]")
         assert "/ 1 cores" in (cpu or "")
 
-        # the connect code goes into the notebook above the job, then both cells run
+        # the connect code goes into the notebook above the jobs, then every cell runs
         page.click(".jp-Notebook .jp-Cell .jp-InputArea-prompt")
         page.click(f"{PANEL} .jp-MarsPanel-connect")
         page.wait_for_function(
-            "document.querySelectorAll('.jp-Notebook .jp-Cell').length === 2", timeout=WAIT
+            "document.querySelectorAll('.jp-Notebook .jp-Cell').length === 3", timeout=WAIT
         )
         first = page.text_content(".jp-Notebook .jp-Cell:first-child .jp-InputArea-editor")
         assert "%mars connect" in (first or "")
         page.click(".jp-Notebook .jp-Cell:first-child .jp-InputArea-prompt")
-        page.keyboard.press("Shift+Enter")
-        page.keyboard.press("Shift+Enter")
+        for _ in range(3):  # the connect code, the job, then the long job
+            page.keyboard.press("Shift+Enter")
 
         # the job shows in the panel while it runs, with a cancel button, then at 100%
         running = f"{PANEL} .jp-MarsPanel-task[data-state='running']"
@@ -109,6 +114,22 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
         page.wait_for_selector(".jp-OutputArea-output:has-text('total = 128.0')", timeout=WAIT)
         page.screenshot(path=str(ARTIFACTS / "lab-panel.png"))
 
+        # while the long job runs: the cluster grows to three workers, then the job is
+        # cancelled from the panel and the notebook's cell says so
+        page.wait_for_selector(running, timeout=WAIT)
+        page.fill(f"{PANEL} input[name=scale]", "3")
+        page.click(f"{PANEL} .jp-MarsPanel-scale")
+        page.wait_for_function(
+            f"document.querySelectorAll('{PANEL} .jp-MarsPanel-worker').length === 3",
+            timeout=WAIT,
+        )
+        page.click(f"{running} .jp-MarsPanel-cancel")
+        cancelled = f"{PANEL} .jp-MarsPanel-task[data-state='cancelled']"
+        page.wait_for_selector(cancelled, timeout=WAIT)
+        assert int((page.text_content(f"{cancelled} .jp-MarsPanel-barText") or "").rstrip("%")) < 50
+        page.wait_for_selector(".jp-OutputArea-output:has-text('CancelledError')", timeout=WAIT)
+        page.screenshot(path=str(ARTIFACTS / "lab-panel-cancelled.png"))
+
         # the dashboard opens in a Lab tab, through the Jupyter server
         page.click(f"{PANEL} .jp-MarsPanel-dashboard")
         frame_element = page.wait_for_selector(".jp-IFrame iframe", timeout=WAIT)
@@ -124,3 +145,69 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
 
     left = stop(lab)
     assert left == [], [p.info for p in left]
+
+
+HOSTS = "hosts:\n  - 10.0.0.5\n"
+CLUSTER_READ = re.compile(r"/mars/api/cluster(\?|$)")  # GETs carry a cache-busting query
+
+
+@pytest.fixture
+def lab_with_host_list(tmp_path: Path) -> Iterator[tuple[Lab, Path]]:
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    hosts = tmp_path / "hosts.yml"
+    hosts.write_text(HOSTS)
+    fast = {"jupyter_mars/plugin": {"refreshSeconds": 0.5}}
+    with jupyter_lab(root, f"--MarsExtension.host_list={hosts}", settings=fast) as lab:
+        yield lab, hosts
+
+
+def test_the_panel_edits_the_host_list_and_refreshes_as_set(
+    lab_with_host_list: tuple[Lab, Path],
+) -> None:
+    lab, hosts = lab_with_host_list
+    with chromium_page() as page:
+        reads: list[float] = []
+        page.on(
+            "request",
+            lambda r: reads.append(time.monotonic()) if CLUSTER_READ.search(r.url) else None,
+        )
+        page.goto(lab.open_url("lab"))
+        page.click(".lm-TabBar-tab[data-id='jupyter-mars-panel']", timeout=WAIT)
+        _panel_state(page, "stopped")
+
+        page.click(f"{PANEL} .jp-MarsPanel-hosts summary")
+        page.wait_for_function(
+            f"document.querySelector('{PANEL} .jp-MarsPanel-hostText').value.includes('10.0.0.5')",
+            timeout=WAIT,
+        )
+        assert page.text_content(f"{PANEL} .jp-MarsPanel-hostPath") == str(hosts)
+
+        # a mistake is refused with the host and field named; the file is left as it was
+        page.fill(
+            f"{PANEL} .jp-MarsPanel-hostText", "hosts:\n  - {address: 10.0.0.6, n_cpu: lots}\n"
+        )
+        page.click(f"{PANEL} .jp-MarsPanel-saveHosts")
+        page.wait_for_selector(f"{PANEL} .jp-MarsPanel-error:has-text('n_cpu')", timeout=WAIT)
+        assert hosts.read_text() == HOSTS
+
+        edited = "hosts:\n  - 10.0.0.5\n  - {address: 10.0.0.6, n_cpu: 8}\n"
+        page.fill(f"{PANEL} .jp-MarsPanel-hostText", edited)
+        page.click(f"{PANEL} .jp-MarsPanel-saveHosts")
+        page.wait_for_selector(f"{PANEL} .jp-MarsPanel-hostStatus:has-text('saved')", timeout=WAIT)
+        assert hosts.read_text() == edited
+        assert not page.is_visible(f"{PANEL} .jp-MarsPanel-error")
+        page.screenshot(path=str(ARTIFACTS / "lab-panel-host-list.png"))
+
+        # refreshSeconds = 0.5 in the user's settings: the panel reads the cluster about
+        # twice a second while shown (the default is every 2 s), and not at all when hidden
+        page.wait_for_function("1", timeout=WAIT)
+        start = len(reads)
+        page.wait_for_timeout(3000)
+        shown = reads[start:]
+        assert len(shown) >= 4, shown
+        page.click(".lm-TabBar-tab[data-id='jupyter-mars-panel']")  # hides the sidebar
+        page.wait_for_timeout(1000)
+        hidden_from = len(reads)
+        page.wait_for_timeout(2000)
+        assert reads[hidden_from:] == []
