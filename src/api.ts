@@ -20,9 +20,9 @@ export class MarsApiError extends Error {
   }
 }
 
-/** The dashboard's address through the Jupyter server. */
-export function dashboardUrl(settings: ServerConnection.ISettings): string {
-  return URLExt.join(settings.baseUrl, 'mars', 'dashboard') + '/';
+/** The dashboard's address through the Jupyter server; `page` a `#/...` of one of its pages. */
+export function dashboardUrl(settings: ServerConnection.ISettings, page = ''): string {
+  return URLExt.join(settings.baseUrl, 'mars', 'dashboard') + '/' + page;
 }
 
 export class MarsApi implements IMarsApi {
@@ -85,7 +85,11 @@ export class MarsApi implements IMarsApi {
       data = null;
     }
     if (!response.ok) {
-      const why = data && typeof data.message === 'string' ? data.message : response.statusText;
+      let why = data && typeof data.message === 'string' ? data.message : response.statusText;
+      if (response.status === 404 && !(data && data.message)) {
+        why = 'the jupyter_mars server extension does not answer on this Jupyter server: ' +
+          "is it enabled? ('jupyter server extension list' tells)";
+      }
       throw new MarsApiError(`${why} (HTTP ${response.status})`, response.status);
     }
     return data as T;

@@ -49,18 +49,21 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const model = new PanelModel(api);
     const { commands, shell } = app;
     const category = 'Mars';
+    let dashboards = 0;
 
     commands.addCommand(CommandIDs.openDashboard, {
       label: 'Open the Mars Dashboard',
       caption: 'The cluster dashboard, served through this Jupyter server',
-      execute: () => {
+      execute: args => {
+        const page = typeof args.page === 'string' ? args.page : '';
+        const label = typeof args.title === 'string' && args.title ? args.title : 'Mars Dashboard';
         const frame = new IFrame({
           sandbox: ['allow-scripts', 'allow-same-origin', 'allow-forms']
         });
-        frame.url = dashboardUrl(api.settings);
+        frame.url = dashboardUrl(api.settings, page);
         const tab = new MainAreaWidget({ content: frame });
-        tab.id = `jupyter-mars-dashboard-${Date.now()}`;
-        tab.title.label = 'Mars Dashboard';
+        tab.id = `jupyter-mars-dashboard-${++dashboards}`;
+        tab.title.label = label;
         tab.title.icon = marsIcon;
         tab.title.closable = true;
         shell.add(tab, 'main');
@@ -85,7 +88,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
     });
 
     const panel = new MarsPanel(model, {
-      openDashboard: () => void commands.execute(CommandIDs.openDashboard),
+      openDashboard: (page, title) =>
+        void commands.execute(CommandIDs.openDashboard, { page: page ?? '', title: title ?? '' }),
       insertConnectCode: () => void commands.execute(CommandIDs.insertConnect),
       canInsertConnectCode: () => commands.isEnabled(CommandIDs.insertConnect)
     });

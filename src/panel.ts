@@ -7,11 +7,12 @@ import { Widget } from '@lumino/widgets';
 
 import { PanelModel } from './model';
 import { IWorker } from './types';
-import { IBar, ITaskRow, workerBars } from './view';
+import { executionPage, IBar, ITaskRow, workerBars, workerPage } from './view';
 
 /** What the panel's buttons call outside it: JupyterLab commands, in `index.ts`. */
 export interface IPanelActions {
-  openDashboard(): void;
+  /** Open the dashboard in a Lab tab, at `page` (a `#/...`) under `title` when given. */
+  openDashboard(page?: string, title?: string): void;
   insertConnectCode(): void;
   canInsertConnectCode(): boolean;
 }
@@ -145,9 +146,13 @@ export class MarsPanel extends Widget {
     for (const w of workers) {
       const item = el('li', 'jp-MarsPanel-worker');
       item.dataset.address = w.address;
-      const title = el('div', 'jp-MarsPanel-workerTitle', w.address);
+      const title = el('div', 'jp-MarsPanel-workerTitle');
+      title.appendChild(
+        this._link(w.address, 'jp-MarsPanel-workerName', workerPage(w.address), `Mars: ${w.address}`)
+      );
       if (w.running) {
-        title.appendChild(el('span', 'jp-MarsPanel-running', ` · ${w.running} running`));
+        const tasks = `${w.running} task${w.running === 1 ? '' : 's'}`;
+        title.appendChild(el('span', 'jp-MarsPanel-running', tasks));
       }
       item.appendChild(title);
       for (const b of workerBars(w)) {
@@ -167,7 +172,8 @@ export class MarsPanel extends Widget {
       item.dataset.execution = row.executionId;
       item.dataset.state = row.state;
       const head = el('div', 'jp-MarsPanel-taskTitle');
-      head.appendChild(el('span', 'jp-MarsPanel-taskName', row.name));
+      const page = executionPage(row.sessionId, row.executionId);
+      head.appendChild(this._link(row.name, 'jp-MarsPanel-taskName', page, `Mars: ${row.name}`));
       head.appendChild(el('span', 'jp-MarsPanel-taskState', row.state));
       item.appendChild(head);
       item.appendChild(
@@ -184,6 +190,15 @@ export class MarsPanel extends Widget {
       item.appendChild(foot);
       this._tasks.appendChild(item);
     }
+  }
+
+  /** A name that opens its dashboard page in a Lab tab. */
+  private _link(text: string, className: string, page: string, title: string): HTMLElement {
+    const link = el('button', `jp-MarsPanel-link ${className}`, text);
+    link.type = 'button';
+    link.title = 'Open its page of the dashboard in a tab';
+    link.addEventListener('click', () => this._actions.openDashboard(page, title));
+    return link;
   }
 
   private _build(): HTMLElement {

@@ -141,6 +141,17 @@ export function taskRows(tasks: ITask[], limit = 8): ITaskRow[] {
   });
 }
 
+/**
+ * The dashboard's page of an execution or of a worker: the part of its address after `#`.
+ */
+export function executionPage(sessionId: string, executionId: string): string {
+  return `#/execution/${encodeURIComponent(sessionId)}/${encodeURIComponent(executionId)}`;
+}
+
+export function workerPage(address: string): string {
+  return `#/worker/${encodeURIComponent(address)}`;
+}
+
 /** The code the "insert connect code" command puts in a notebook cell. */
 export function connectCode(): string {
   return [

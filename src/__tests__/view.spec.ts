@@ -1,12 +1,14 @@
 import {
   connectCode,
+  executionPage,
   formatBytes,
   formatSeconds,
   fraction,
   parseScale,
   parseStartForm,
   taskRows,
-  workerBars
+  workerBars,
+  workerPage
 } from '../view';
 import { task, worker } from './fixtures';
 
@@ -150,4 +152,9 @@ it('connect code loads the extension and connects to the published cluster', () 
   const lines = connectCode().split('\n');
   expect(lines[0]).toBe('%load_ext jupyter_mars');
   expect(lines[lines.length - 1]).toBe('%mars connect');
+});
+
+it('addresses the dashboard pages of an execution and of a worker', () => {
+  expect(executionPage('s-1', 'execution-3-ab')).toBe('#/execution/s-1/execution-3-ab');
+  expect(workerPage('127.0.0.1:7101')).toBe('#/worker/127.0.0.1%3A7101');
 });

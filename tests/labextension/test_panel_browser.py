@@ -51,6 +51,17 @@ def _panel_state(page: Any, state: str) -> None:
     page.wait_for_selector(f"{PANEL} .jp-MarsPanel-state[data-state='{state}']", timeout=WAIT)
 
 
+def _frame_at(page: Any, fragment: str) -> Any:
+    """The frame (a dashboard tab) whose address has ``fragment``, once there is one."""
+    deadline = time.monotonic() + WAIT / 1000
+    while time.monotonic() < deadline:
+        for frame in page.frames:
+            if fragment in frame.url:
+                return frame
+        page.wait_for_timeout(100)
+    raise AssertionError(f"no frame at {fragment}: {[f.url for f in page.frames]}")
+
+
 def _chunks(text: str | None) -> tuple[int, int]:
     match = re.fullmatch(r"[\d.]+ s · (\d+) / (\d+) chunks", text or "")
     assert match, text
@@ -61,6 +72,8 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
     lab: Lab,
 ) -> None:
     with chromium_page(1400, 900) as page:
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.goto(lab.open_url("lab/tree/job.ipynb"))
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=WAIT)
         # the kernel is up before anything runs in it
@@ -139,9 +152,19 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
         assert "/jl/mars/dashboard/" in frame.url
         page.screenshot(path=str(ARTIFACTS / "lab-dashboard-tab.png"))
 
+        # a task's name opens its page of the dashboard, a worker's address its own
+        page.click(f"{done} .jp-MarsPanel-taskName")
+        _frame_at(page, "#/execution/").wait_for_selector("#operators tbody tr", timeout=WAIT)
+        page.wait_for_selector(".lm-TabBar-tab:has-text('Mars: 0-')")
+        page.click(f"{PANEL} .jp-MarsPanel-worker .jp-MarsPanel-workerName")
+        worker = _frame_at(page, "#/worker/")
+        worker.wait_for_selector("#worker-figures tbody tr", timeout=WAIT)
+        page.screenshot(path=str(ARTIFACTS / "lab-dashboard-worker-tab.png"))
+
         page.click(f"{PANEL} .jp-MarsPanel-stop")  # the sidebar stayed open beside the tab
         _panel_state(page, "stopped")
         page.wait_for_selector(f"{PANEL} .jp-MarsPanel-worker", state="detached")
+        assert not [e for e in errors if "mars" in e.lower()], errors
 
     left = stop(lab)
     assert left == [], [p.info for p in left]
@@ -211,3 +234,16 @@ def test_the_panel_edits_the_host_list_and_refreshes_as_set(
         hidden_from = len(reads)
         page.wait_for_timeout(2000)
         assert reads[hidden_from:] == []
+
+
+def test_the_panel_says_when_the_server_extension_is_not_enabled(tmp_path: Path) -> None:
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    off = "--ServerApp.jpserver_extensions={'jupyter_mars.server': False}"
+    with jupyter_lab(root, off) as lab, chromium_page() as page:
+        page.goto(lab.open_url("lab"))
+        page.click(".lm-TabBar-tab[data-id='jupyter-mars-panel']", timeout=WAIT)
+        error = f"{PANEL} .jp-MarsPanel-error"
+        page.wait_for_selector(f"{error}:has-text('server extension does not answer')")
+        assert "jupyter server extension list" in (page.text_content(error) or "")
+        assert page.is_disabled(f"{PANEL} .jp-MarsPanel-dashboard")

@@ -20,6 +20,7 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster import web_auth
 from jupyter_mars.engine.cluster.web_auth import COOKIE, cookie_value
 from tests.engine.cluster.processes import CliCluster, cli_cluster
+from tests.engine.cluster.stream_client import open_stream
 
 
 def test_the_examples_hold() -> None:
@@ -93,18 +94,13 @@ def test_a_cross_site_post_with_the_cookie_is_refused(cluster: CliCluster) -> No
 
 
 async def _messages(cluster: CliCluster, n: int, **headers: str) -> list[dict[str, Any]]:
-    url = cluster.url.replace("http://", "ws://") + "/api/v1/stream"
-    request = tornado.httpclient.HTTPRequest(url, headers=headers, request_timeout=15)
-    conn = await tornado.websocket.websocket_connect(request)
-    try:
+    async with open_stream(cluster, **headers) as conn:
         out = []
         for _ in range(n):
             message = await asyncio.wait_for(conn.read_message(), 10)
             assert isinstance(message, str)
             out.append(json.loads(message))
         return out
-    finally:
-        conn.close()
 
 
 def test_the_stream_sends_workers_and_progress(cluster: CliCluster, session: Any) -> None:

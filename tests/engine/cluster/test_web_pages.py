@@ -14,12 +14,11 @@ from urllib.parse import quote, urlencode
 
 import numpy as np
 import pytest
-import tornado.httpclient
-import tornado.websocket
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from tests.engine.cluster.processes import CliCluster, cli_cluster
+from tests.engine.cluster.stream_client import open_stream
 
 BASE = "/mars/"
 
@@ -106,12 +105,7 @@ def test_operators_of_an_execution_are_counted_and_timed(cluster: CliCluster, re
 
 
 async def _stream(cluster: CliCluster, watch: Any, wanted: Any, timeout: float = 30) -> Any:
-    url = cluster.url.replace("http://", "ws://") + "/api/v1/stream"
-    request = tornado.httpclient.HTTPRequest(
-        url, headers={"Authorization": f"token {cluster.token}"}, request_timeout=15
-    )
-    conn = await tornado.websocket.websocket_connect(request)
-    try:
+    async with open_stream(cluster, Authorization=f"token {cluster.token}") as conn:
         await conn.write_message(json.dumps(watch) if not isinstance(watch, str) else watch)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -121,11 +115,6 @@ async def _stream(cluster: CliCluster, watch: Any, wanted: Any, timeout: float =
             if wanted(model):
                 return model
         raise AssertionError("the stream never sent what was wanted")
-    finally:
-        conn.close()
-        # until the server's close arrives: then the socket is closed too
-        while await asyncio.wait_for(conn.read_message(), 10) is not None:
-            pass
 
 
 def test_the_stream_sends_the_watched_execution_and_refuses_bad_messages(
