@@ -28,10 +28,16 @@ logger = logging.getLogger(__name__)
 class ResourceMeter:
     """Samples the CPU and memory used by this process tree."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        cpu_seconds: Callable[[], float] | None = None,
+    ) -> None:
         self._process = psutil.Process(os.getpid())
-        self._last_wall = time.monotonic()
-        self._last_cpu = self._tree_cpu_seconds()
+        self._clock = clock
+        self._cpu_seconds = cpu_seconds or self._tree_cpu_seconds
+        self._last_wall = clock()
+        self._last_cpu = self._cpu_seconds()
 
     def _tree_cpu_seconds(self) -> float:
         total = 0.0
@@ -48,13 +54,19 @@ class ResourceMeter:
             total += times.user + times.system
         return total
 
-    def sample(self) -> dict[str, Any]:
-        """CPU cores busy on average since the last sample, and memory in bytes."""
-        now = time.monotonic()
-        cpu = self._tree_cpu_seconds()
+    def sample(self, advance: bool = True) -> dict[str, Any]:
+        """CPU cores busy on average since the last sample, and memory in bytes.
+
+        ``sample()`` closes the CPU window and opens the next one, as the heartbeat does
+        each beat; ``sample(advance=False)`` reads the average since the window opened
+        and leaves it open, so that readers in between (probes, pages) do not shorten the
+        heartbeat's window."""
+        now = self._clock()
+        cpu = self._cpu_seconds()
         wall = max(now - self._last_wall, 1e-6)
         used = max(cpu - self._last_cpu, 0.0) / wall
-        self._last_wall, self._last_cpu = now, cpu
+        if advance:
+            self._last_wall, self._last_cpu = now, cpu
         try:
             rss = self._process.memory_info().rss
         except psutil.Error:

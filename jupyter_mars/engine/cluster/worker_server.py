@@ -451,7 +451,8 @@ class WorkerServer:
             "running": self.running,
             "store": self.store.info(),
             "replicas": self._replica_info(),
-            **self._meter.sample(),
+            # a probe: the heartbeat's CPU window is left as it is
+            **self._meter.sample(advance=False),
         }
 
     async def state(self, log_lines: int = 100) -> dict[str, Any]:

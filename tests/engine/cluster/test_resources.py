@@ -9,6 +9,7 @@ import pytest
 from jupyter_mars.engine.cluster.resources import (
     MIB,
     GpuMeter,
+    ResourceMeter,
     TransferMeter,
     gpu_figures,
     parse_nvidia_smi,
@@ -76,6 +77,30 @@ def test_reading_without_advancing_leaves_the_window_alone():
     clock.now += 0.5
     # the peek did not move the window: the next beat sees 900 bytes over 1 s
     assert meter.sample()["received_per_s"] == 900.0
+
+
+def test_cpu_is_cores_busy_over_the_window_and_a_probe_leaves_the_window_open():
+    clock, cpu = Clock(), Clock()
+    meter = ResourceMeter(clock=clock, cpu_seconds=cpu)
+    clock.now += 2
+    cpu.now += 1  # one core busy for half of 2 s
+    assert meter.sample()["cpu_used"] == 0.5  # the heartbeat closes the window
+    clock.now += 1
+    cpu.now += 1
+    assert meter.sample(advance=False)["cpu_used"] == 1.0  # a probe in between
+    clock.now += 1
+    cpu.now += 3  # two more cores busy since
+    # the beat sees its whole window (4 CPU-seconds over 2 s), not the last second alone
+    assert meter.sample()["cpu_used"] == 2.0
+    assert meter.sample()["memory_rss"] > 0
+
+
+def test_cpu_used_is_never_negative():
+    clock, cpu = Clock(), Clock()
+    meter = ResourceMeter(clock=clock, cpu_seconds=cpu)
+    clock.now += 1
+    cpu.now -= 5  # a child process that ended takes its CPU seconds with it
+    assert meter.sample()["cpu_used"] == 0.0
 
 
 NVIDIA_SMI_TWO_GPUS = """\
