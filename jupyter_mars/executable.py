@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.engine.node import Node
+from jupyter_mars.engine.tracebacks import HIDE
 
 LAZY_HINT = "lazy: .execute() computes it"
 """How a lazy object's repr ends: what to do to see its data."""
@@ -26,6 +27,7 @@ class Executable:
         return self._node.key
 
     def execute(self, session: Any = None, **kwargs: Any) -> Any:
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         from jupyter_mars.session import execute
 
         return execute(self, session=session, **kwargs)

@@ -16,6 +16,7 @@ from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.session import EngineSession
+from jupyter_mars.engine.tracebacks import HIDE
 from jupyter_mars.executable import Executable
 
 _default: Session | None = None
@@ -51,6 +52,7 @@ class Session:
         Returns the tensor (or a tuple of them); with ``wait=False`` a future whose
         ``result()`` is that.
         """
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if kwargs:
             raise TypeError(f"execute() got unexpected keyword arguments {sorted(kwargs)}")
         targets = _flatten(tensors)
@@ -115,6 +117,7 @@ class EmbeddedSession(Session):
         return self._engine
 
     def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if not wait:
             return self._engine.submit(nodes, show_progress=show, result=result)
         self._engine.run(nodes, Progress(), show_progress=show)
@@ -183,6 +186,7 @@ def _session(session: Session | None) -> Session:
 
 
 def execute(*tensors: Any, session: Session | None = None, **kwargs: Any) -> Any:
+    __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
     return _session(session).execute(*tensors, **kwargs)
 
 

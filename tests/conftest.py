@@ -13,13 +13,16 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import jupyter_mars as mars
+from jupyter_mars.engine.tracebacks import FULL_TRACEBACKS_ENV
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Clusters the tests start are published in a registry of their own, never in the
     user's Jupyter runtime directory (``launcher/registry.py``); kernels keep their
-    connection files there too."""
+    connection files there too. A failing test's report shows the library's own frames,
+    which users' tracebacks hide (``engine/tracebacks.py``)."""
     os.environ["JUPYTER_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="mars-test-runtime-")
+    os.environ[FULL_TRACEBACKS_ENV] = "1"
 
 
 settings.register_profile(

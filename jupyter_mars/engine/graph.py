@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from jupyter_mars.engine.tracebacks import HIDE
+
 Key = Hashable
 
 
@@ -144,6 +146,7 @@ class TaskTimes:
 
 
 def _resolve(arg: Any, data: Mapping[Key, Any], times: TaskTimes | None = None) -> Any:
+    __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
     cls = type(arg)
     if cls is Ref:
         return data[arg.key]
@@ -167,6 +170,7 @@ def _resolve(arg: Any, data: Mapping[Key, Any], times: TaskTimes | None = None) 
 def execute_task(task: Task, data: Mapping[Key, Any], times: TaskTimes | None = None) -> Any:
     """Run one task, reading its dependencies from ``data``; with ``times``, note the
     seconds it and each nested task took."""
+    __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
     if times is None:
         return _call(task, data, None)
     start = times._open()
@@ -177,7 +181,12 @@ def execute_task(task: Task, data: Mapping[Key, Any], times: TaskTimes | None = 
 
 
 def _call(task: Task, data: Mapping[Key, Any], times: TaskTimes | None) -> Any:
-    args = [_resolve(a, data, times) for a in task.args]
+    __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+    # a loop, not a comprehension: on Python 3.11 that would be a frame of its own, shown
+    # between the user's function and the cell
+    args = []
+    for a in task.args:
+        args.append(_resolve(a, data, times))
     if task.kwargs:
         kwargs = {k: _resolve(v, data, times) for k, v in task.kwargs.items()}
         return task.func(*args, **kwargs)

@@ -22,6 +22,7 @@ from jupyter_mars.engine.node import Node, Tiled, op_name_of
 from jupyter_mars.engine.plan import plan_stages
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.engine.runtime import Runtime
+from jupyter_mars.engine.tracebacks import HIDE
 
 
 class ExecutionCancelled(Exception):
@@ -55,6 +56,7 @@ class EngineSession:
         cancelled: threading.Event | None = None,
     ) -> None:
         """Compute ``nodes`` and keep their results; raise the first task error."""
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if self._closed:
             raise RuntimeError("the session is closed; create a new one with new_session()")
         targets = list(dict.fromkeys(nodes))
@@ -144,6 +146,7 @@ class EngineSession:
         future = ExecutionFuture(progress, self.runtime.cancel)
 
         def drive() -> None:
+            __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
             try:
                 self.run(nodes, progress, show_progress, future.cancel_event)
             except BaseException as exc:  # noqa: BLE001 - handed to the future

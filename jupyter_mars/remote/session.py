@@ -35,6 +35,7 @@ from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.engine.node import Node, Tiled
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.engine.session import settle
+from jupyter_mars.engine.tracebacks import HIDE
 from jupyter_mars.executable import Executable
 from jupyter_mars.remote.errors import rebuild_error
 from jupyter_mars.remote.failover import find_active, web_urls
@@ -193,6 +194,7 @@ class RemoteSession(Session):
     # ---- execution --------------------------------------------------------------------
 
     def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if self._closed:
             raise RuntimeError("the session is closed; create a new one with new_session()")
         self._refresh_supervisors()
@@ -229,6 +231,7 @@ class RemoteSession(Session):
         self._retrying(post)
 
     def _follow(self, run: _Run, progress: _RemoteProgress, show: bool) -> None:
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         bar = TextProgressBar() if show else None
         failures = 0
         complete = False

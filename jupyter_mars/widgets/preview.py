@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
+from jupyter_mars.engine.tracebacks import user_frames
 from jupyter_mars.tensor.core import Tensor
 
 TRACEBACK_FRAMES = 5
@@ -90,9 +91,13 @@ def error_html(error: BaseException) -> str:
     name = type(error).__name__
     message = html.escape(str(error))
     notes = "".join(f"\n{html.escape(str(n))}" for n in getattr(error, "__notes__", ()))
-    lines = traceback.format_exception(
-        type(error), error, error.__traceback__, limit=-TRACEBACK_FRAMES, chain=False
-    )
+    # the innermost frames that are not the library's plumbing (``engine/tracebacks.py``)
+    frames = traceback.StackSummary.from_list(user_frames(error.__traceback__)[-TRACEBACK_FRAMES:])
+    lines = [
+        "Traceback (most recent call last):\n",
+        *frames.format(),
+        *traceback.format_exception_only(type(error), error),
+    ]
     return (
         f'<pre class="mars-error"><b>{name}</b>: {message}{notes}</pre>\n'
         f"<details><summary>traceback (last {TRACEBACK_FRAMES} frames at most)</summary>"

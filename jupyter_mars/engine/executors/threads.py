@@ -38,6 +38,7 @@ from jupyter_mars.engine.scheduler.instructions import (
 )
 from jupyter_mars.engine.scheduler.state import SchedulerState
 from jupyter_mars.engine.sizeof import sizeof
+from jupyter_mars.engine.tracebacks import HIDE
 
 RETRIABLE = (MemoryError, ConnectionError, TimeoutError)
 SERIAL_BELOW_SECONDS = 200e-6
@@ -265,6 +266,7 @@ class ThreadRuntime:
                 thread.start()
 
     def _work(self) -> None:
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         lock = self._lock
         done: tuple[Key, JobHandle, Any, float, TaskTimes] | None = None
         failed: SchedulerEvent | None = None
