@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import html
 import shlex
 import sys
 import time
@@ -21,6 +22,7 @@ from typing import Any
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
 import jupyter_mars as mars
+from jupyter_mars.engine.future import in_kernel
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable
 from jupyter_mars.launcher import registry
@@ -130,8 +132,9 @@ def assigned_names(body: Sequence[ast.stmt]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def describe_cluster(url: str, cluster: dict[str, Any]) -> str:
-    """The one line ``connect`` and ``start`` print."""
+def describe_cluster(url: str, cluster: dict[str, Any], dashboard: str = "") -> str:
+    """The one line ``connect`` and ``start`` print; ``dashboard`` is the dashboard's
+    path on the Jupyter server that owns the cluster, when one does."""
     workers = cluster.get("workers", [])
     cores = sum(int(w.get("n_cpu", 0)) for w in workers)
     memory = sum(
@@ -141,8 +144,10 @@ def describe_cluster(url: str, cluster: dict[str, Any]) -> str:
     )
     plural = "" if len(workers) == 1 else "s"
     return (
-        f"Connected to {url}: {len(workers)} worker{plural}, {cores} cores, "
-        f"{memory / 2**30:.1f} GiB memory; dashboard {url.rstrip('/')}/"
+        f"Connected to {url}: {len(workers)} worker{plural}, {cores} "
+        f"core{'' if cores == 1 else 's'}, "
+        f"{memory / 2**30:.1f} GiB memory; dashboard "
+        + (f"{dashboard} on this Jupyter server" if dashboard else f"{url.rstrip('/')}/")
     )
 
 
@@ -196,6 +201,7 @@ class MarsMagics(Magics):
 
     def _connect(self, args: argparse.Namespace) -> Any:
         url = args.url
+        dashboard = ""
         if url is None:
             found = registry.published()
             if found is None:
@@ -204,7 +210,7 @@ class MarsMagics(Magics):
                     "%mars start, or give its address: %mars connect http://host:port"
                 )
                 return None
-            url = found.endpoint
+            url, dashboard = found.endpoint, found.jupyter_dashboard
         from jupyter_mars.remote import RemoteSession
 
         started = time.monotonic()
@@ -215,7 +221,14 @@ class MarsMagics(Magics):
             print(f"Cannot connect to {url} ({waited:.1f} s): {exc}")
             return None
         session.as_default()
-        print(describe_cluster(session.address, session.cluster))
+        print(describe_cluster(session.address, session.cluster, dashboard))
+        if dashboard and in_kernel():
+            # a link from the notebook's own page: the browser's Jupyter login applies
+            from IPython.display import HTML, display
+
+            link = html.escape(dashboard, quote=True)
+            anchor = f'<a href="{link}" target="_blank">Open the cluster dashboard</a>'
+            display(HTML(anchor))  # type: ignore[no-untyped-call]
         return None
 
     def _start(self, args: argparse.Namespace) -> Any:

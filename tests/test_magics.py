@@ -20,7 +20,7 @@ import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars import magics
 from jupyter_mars.engine.future import ExecutionFuture
-from jupyter_mars.launcher import new_cluster
+from jupyter_mars.launcher import new_cluster, registry
 
 
 def test_the_examples_hold() -> None:
@@ -100,6 +100,25 @@ def test_connect_uses_the_published_cluster_or_the_address_given(
         mars_magic(f"connect {cluster.endpoint} --token wrong")
         assert "refused the cluster token" in capsys.readouterr().out
         mars.get_default_session().close()
+
+
+def test_connect_names_the_dashboard_of_the_jupyter_server_that_owns_the_cluster(
+    mars_magic: Any, capsys: Any, session: mars.Session
+) -> None:
+    with new_cluster(n_worker=1, n_cpu=1) as cluster:
+        owned = registry.ClusterRecord(
+            cluster.endpoint, "server", jupyter_dashboard="/lab/mars/dashboard/"
+        )
+        registry.record(owned)
+        try:
+            session.as_default()
+            mars_magic("connect")  # the server's cluster is the one published first
+            line = capsys.readouterr().out.strip()
+            assert line.startswith(f"Connected to {cluster.endpoint}: 1 worker, 1 core, ")
+            assert line.endswith("dashboard /lab/mars/dashboard/ on this Jupyter server")
+            mars.get_default_session().close()
+        finally:
+            registry.remove(owned.id)
 
 
 def test_start_status_stop_and_embedded(mars_magic: Any, capsys: Any) -> None:

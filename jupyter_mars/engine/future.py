@@ -144,7 +144,7 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
     ) -> dict[str, Any]:
         """The widget in a Jupyter kernel that has ipywidgets; the repr text elsewhere."""
         text = repr(self)
-        if not _in_kernel():
+        if not in_kernel():
             return {"text/plain": text}
         try:
             import ipywidgets  # noqa: F401 - only to know whether the widget can be made
@@ -165,7 +165,7 @@ def _note_finish(future: concurrent.futures.Future[Any]) -> None:
         future.finished_at = time.monotonic()
 
 
-def _in_kernel() -> bool:
+def in_kernel() -> bool:
     """Whether this process is a Jupyter kernel: an IPython shell with a ``kernel``."""
     ipython = sys.modules.get("IPython")  # not imported: surely no kernel
     if ipython is None:

@@ -38,6 +38,10 @@ class ClusterRecord:
     n_workers: int = 0
     state: dict[str, Any] = field(default_factory=dict)
     """What the launcher that started it needs to stop it from another process."""
+    jupyter_dashboard: str = ""
+    """For a cluster a Jupyter server owns: the dashboard's path on that server
+    (``<base_url>mars/dashboard/``), behind the browser's Jupyter login; a notebook links
+    to it from its own page. Empty for the others."""
 
     @property
     def dashboard(self) -> str:

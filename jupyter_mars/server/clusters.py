@@ -47,6 +47,8 @@ class StartOptions:
     """The path the supervisor's web service is served under."""
     timeout: float
     """Seconds the cluster has to start."""
+    dashboard: str = ""
+    """The dashboard's path through the Jupyter server, published with the cluster."""
 
 
 class OwnedCluster(Protocol):
@@ -96,6 +98,9 @@ class OwnedLocalCluster:
         self.endpoint: str = self.cluster.endpoint
         self.token: str = self.cluster.token
         self.web_base_path = options.web_base_path
+        entry = registry.find(self.cluster.id) if self.cluster.id is not None else None
+        if entry is not None:  # where notebooks of this server find its dashboard
+            registry.record(dataclasses.replace(entry, jupyter_dashboard=options.dashboard))
 
     @property
     def pids(self) -> list[int]:
@@ -119,6 +124,7 @@ class OwnedSSHCluster:
     def __init__(self, options: StartOptions) -> None:
         from jupyter_mars.launcher.ssh_cluster import SSHCluster
 
+        self.options = options
         self.cluster = SSHCluster(
             options.host_list,
             known_hosts=options.known_hosts,
@@ -158,6 +164,7 @@ class OwnedSSHCluster:
             "server",
             n_workers=self.worker_count(),
             state={"ssh_cluster": self.cluster.id},
+            jupyter_dashboard=self.options.dashboard,
         )
         if self.record_id is not None:
             entry = dataclasses.replace(entry, id=self.record_id)

@@ -156,6 +156,7 @@ class ClusterManager:
             web_port=self.web_port,
             web_base_path=self.web_base_path,
             timeout=self.start_timeout,
+            dashboard=self.dashboard,
         )
 
     def start(

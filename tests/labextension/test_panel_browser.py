@@ -161,6 +161,18 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
         worker.wait_for_selector("#worker-figures tbody tr", timeout=WAIT)
         page.screenshot(path=str(ARTIFACTS / "lab-dashboard-worker-tab.png"))
 
+        # the connect cell named the dashboard on this server and linked to it: the link
+        # opens it in a new browser tab, logged in by Jupyter's own cookie
+        page.click(".lm-DockPanel .lm-TabBar-tab:has-text('job.ipynb')")
+        assert "dashboard /jl/mars/dashboard/ on this Jupyter server" in (
+            page.text_content(".jp-Notebook .jp-Cell:first-child .jp-OutputArea") or ""
+        )
+        with page.expect_popup() as popup:
+            page.click(".jp-Notebook .jp-Cell:first-child a:has-text('Open the cluster dashboard')")
+        popup.value.wait_for_selector("#workers tbody tr", timeout=WAIT)
+        assert popup.value.url.endswith("/jl/mars/dashboard/")
+        popup.value.close()
+
         page.click(f"{PANEL} .jp-MarsPanel-stop")  # the sidebar stayed open beside the tab
         _panel_state(page, "stopped")
         page.wait_for_selector(f"{PANEL} .jp-MarsPanel-worker", state="detached")

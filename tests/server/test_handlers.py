@@ -89,6 +89,8 @@ async def test_start_runs_a_published_cluster_that_computes_and_stop_ends_it(jp_
     published = registry.published()
     assert published is not None
     assert (published.kind, published.endpoint) == ("server", endpoint)
+    # notebooks link to the dashboard through this server, behind its login
+    assert published.jupyter_dashboard == "/jupyter/mars/dashboard/"
 
     # what %mars connect does: the endpoint, and the token found on this machine
     def compute() -> Any:
@@ -167,6 +169,7 @@ async def test_scale_changes_the_worker_count(jp_fetch, manager):
     assert scaled["options"]["n_workers"] == 2
     assert len(manager.pids) == 3
     assert registry.published().n_workers == 2
+    assert registry.published().jupyter_dashboard == "/jupyter/mars/dashboard/"  # kept
     for bad in ({"n": 0}, {"n": "2"}, {"workers": 2}):
         with pytest.raises(tornado.httpclient.HTTPClientError) as refused:
             await jp_fetch("mars", "api", "cluster", "scale", method="POST", body=json.dumps(bad))

@@ -112,6 +112,7 @@ async def test_an_ssh_cluster_starts_on_the_host_list_put_through_the_api(
     kinds = {e.kind: e.endpoint for e in registry.entries()}
     assert kinds == {"server": status["endpoint"], "ssh": status["endpoint"]}
     assert registry.published().kind == "server"
+    assert registry.published().jupyter_dashboard == "/jupyter/mars/dashboard/"
 
     page = await jp_fetch("mars", "dashboard/")  # the supervisor serves under '/'
     assert "jupyter_mars" in page.body.decode()
