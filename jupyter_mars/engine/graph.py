@@ -133,6 +133,10 @@ class TaskTimes:
         self._nested = [0.0]
         """Per open task, the seconds its nested tasks took so far."""
 
+    def total(self) -> float:
+        """Seconds the task took, nested tasks included."""
+        return sum(self.seconds.values())
+
     def _open(self) -> float:
         self._nested.append(0.0)
         return time.perf_counter()

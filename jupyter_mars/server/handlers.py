@@ -52,6 +52,12 @@ def json_errors(method: Method) -> Method:
     return wrapper  # type: ignore[return-value]
 
 
+def api_method(method: Method) -> Method:
+    """What every method of the API is: behind Jupyter's login (403 otherwise), checked
+    with the authorizer, and answering a ``ClusterError`` as JSON."""
+    return tornado.web.authenticated(authorized(json_errors(method)))  # type: ignore[return-value]
+
+
 class MarsHandler(APIHandler):
     auth_resource = AUTH_RESOURCE
 
@@ -65,74 +71,56 @@ class MarsHandler(APIHandler):
 
 
 class ClusterHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def get(self) -> None:
         self.reply(await self.manager.status())
 
 
 class StartHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def post(self) -> None:
         self.manager.start(**models.parse_start(self.request.body))
         self.reply(await self.manager.status(), status=202)
 
 
 class StopHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def post(self) -> None:
         await self.manager.stop()
         self.reply(await self.manager.status())
 
 
 class ScaleHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def post(self) -> None:
         await self.manager.scale(models.parse_scale(self.request.body))
         self.reply(await self.manager.status())
 
 
 class WorkersHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def get(self) -> None:
         self.reply({"workers": await self.manager.workers()})
 
 
 class TasksHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def get(self) -> None:
         self.reply({"tasks": await self.manager.tasks()})
 
 
 class CancelHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def post(self, session_id: str, execution_id: str) -> None:
         self.reply(await self.manager.cancel(session_id, execution_id))
 
 
 class HostListHandler(MarsHandler):
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def get(self) -> None:
         self.reply(self.manager.read_host_list())
 
-    @tornado.web.authenticated
-    @authorized
-    @json_errors
+    @api_method
     async def put(self) -> None:
         text = models.parse_host_list(self.request.body, self.request.headers.get("Content-Type"))
         self.reply(self.manager.write_host_list(text))

@@ -317,12 +317,11 @@ class WorkerServer:
     def _timed(self, task: Task, data: dict[Key, Any]) -> tuple[Any, dict[str, float]]:
         times = TaskTimes()
         self._computing[task.key] = time.time()
-        start = time.perf_counter()
         try:
             value = execute_task(task, data, times)
         finally:
             self._computing.pop(task.key, None)
-        self._task_seconds = 0.8 * self._task_seconds + 0.2 * (time.perf_counter() - start)
+        self._task_seconds = 0.8 * self._task_seconds + 0.2 * times.total()
         return value, times.seconds
 
     async def _gather_inputs(

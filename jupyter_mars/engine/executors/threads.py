@@ -14,7 +14,6 @@ from __future__ import annotations
 import collections
 import itertools
 import threading
-import time
 from typing import Any
 
 from jupyter_mars.engine.executors.blas import BLAS_LIMITS
@@ -268,7 +267,7 @@ class ThreadRuntime:
     def _work(self) -> None:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         lock = self._lock
-        done: tuple[Key, JobHandle, Any, float, TaskTimes] | None = None
+        done: tuple[Key, JobHandle, Any, TaskTimes] | None = None
         failed: SchedulerEvent | None = None
         ran: JobHandle | None = None
         """The job whose task this thread ran last, until that is recorded."""
@@ -308,7 +307,6 @@ class ThreadRuntime:
             if operators is not None:
                 operators.started(key)
             times = TaskTimes()
-            start = time.perf_counter()
             try:
                 value = execute_task(task, data, times)
             except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
@@ -323,14 +321,12 @@ class ThreadRuntime:
                 continue
             finally:
                 del data
-            done = (key, job, value, time.perf_counter() - start, times)
+            done = (key, job, value, times)
             del value
 
-    def _record(
-        self, key: Key, job: JobHandle, value: Any, seconds: float, times: TaskTimes
-    ) -> None:
+    def _record(self, key: Key, job: JobHandle, value: Any, times: TaskTimes) -> None:
         """Store a finished task's result and tell the scheduler core (inside the lock)."""
-        self._task_seconds = 0.8 * self._task_seconds + 0.2 * seconds
+        self._task_seconds = 0.8 * self._task_seconds + 0.2 * times.total()
         if job.operators is not None:
             job.operators.finished(key, times.seconds)
         self.store[key] = value

@@ -129,6 +129,20 @@ def run_cli(
     )
 
 
+@contextmanager
+def remote_session(cluster: Any, default: Any) -> Iterator[Any]:
+    """A session of ``cluster`` (not made the default); closed afterwards, with the
+    embedded ``default`` session the default again."""
+    import jupyter_mars as mars
+
+    remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+    try:
+        yield remote
+    finally:
+        remote.close()
+        default.as_default()
+
+
 def free_port() -> int:
     """A port nothing listens on now (the OS may hand it out again later: use it soon)."""
     with socket.socket() as probe:

@@ -15,10 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from tests.browser import ARTIFACTS, chromium_page
-from tests.engine.cluster.processes import CliCluster, cli_cluster
+from tests.engine.cluster.processes import CliCluster, cli_cluster, remote_session
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +49,7 @@ def test_the_dashboard_shows_workers_and_a_job_reaching_100_percent(
     page.wait_for_function("document.querySelectorAll('#workers tbody tr').length === 2")
     assert "token" not in page.url
 
-    remote = mars.new_session(cluster.url, token=cluster.token)
-    try:
+    with remote_session(cluster, session) as remote:
         a = mt.random.rand(3000, 3000, chunk_size=500)
         future = (a @ a).sum().execute(session=remote, wait=False)
         page.wait_for_function(
@@ -72,9 +70,6 @@ def test_the_dashboard_shows_workers_and_a_job_reaching_100_percent(
             "r.querySelector('.progress')?.textContent.trim() === '100%')",
             timeout=30_000,
         )
-    finally:
-        remote.close()
-        session.as_default()
     for text in (c.text_content() for c in page.query_selector_all("#workers .cpu")):
         used, total = (float(x) for x in text.split("/"))
         assert 0 <= used <= total == 1
@@ -94,8 +89,7 @@ def test_an_execution_page_draws_its_operators_as_they_run(
 ) -> None:
     page.goto(f"{cluster.url}/?token={cluster.token}")
     page.wait_for_selector("#status:has-text('live')")
-    remote = mars.new_session(cluster.url, token=cluster.token)
-    try:
+    with remote_session(cluster, session) as remote:
         x = mt.ones((8, 4), chunk_size=2)
         result = (mt.elemwise(slow_block, x, dtype=np.float64) + 1).sum()
         future = result.execute(session=remote, wait=False)
@@ -112,9 +106,6 @@ def test_an_execution_page_draws_its_operators_as_they_run(
             "[...document.querySelectorAll('#graph g.op')].every(g => g.dataset.state === 'done')",
             timeout=30_000,
         )
-    finally:
-        remote.close()
-        session.as_default()
     ops = {
         row.get_attribute("data-operator"): [c.text_content() for c in row.query_selector_all("td")]
         for row in page.query_selector_all("#operators tbody tr")
@@ -132,8 +123,7 @@ def test_a_worker_page_shows_running_tasks_log_and_stacks(
 ) -> None:
     page.goto(f"{cluster.url}/?token={cluster.token}")
     page.wait_for_selector("#workers tbody tr a")
-    remote = mars.new_session(cluster.url, token=cluster.token)
-    try:
+    with remote_session(cluster, session) as remote:
         x = mt.ones((8, 8), chunk_size=2)  # sixteen chunks of a second over two cores
         future = mt.elemwise(slow_block, x, dtype=np.float64).execute(session=remote, wait=False)
         page.click("#workers tbody tr:first-child a")
@@ -153,9 +143,6 @@ def test_a_worker_page_shows_running_tasks_log_and_stacks(
         stacks = page.text_content("#worker-stacks") or ""
         page.screenshot(path=str(ARTIFACTS / "dashboard-worker.png"), full_page=True)
         future.result(timeout=120)
-    finally:
-        remote.close()
-        session.as_default()
     assert "mars-slot" in stacks
     assert "slow_block" in stacks
     figures = page.text_content("#worker-figures") or ""

@@ -15,11 +15,10 @@ import pytest
 import tornado.httpclient
 import tornado.websocket
 
-import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster import web_auth
 from jupyter_mars.engine.cluster.web_auth import COOKIE, cookie_value
-from tests.engine.cluster.processes import CliCluster, cli_cluster
+from tests.engine.cluster.processes import CliCluster, cli_cluster, remote_session
 from tests.engine.cluster.stream_client import open_stream
 
 
@@ -104,13 +103,9 @@ async def _messages(cluster: CliCluster, n: int, **headers: str) -> list[dict[st
 
 
 def test_the_stream_sends_workers_and_progress(cluster: CliCluster, session: Any) -> None:
-    remote = mars.new_session(cluster.url, token=cluster.token)
-    try:
+    with remote_session(cluster, session) as remote:
         (mt.ones((400, 400), chunk_size=100) + 1).sum().execute(session=remote)
         messages = asyncio.run(_messages(cluster, 2, Authorization=f"token {cluster.token}"))
-    finally:
-        remote.close()
-        session.as_default()
     latest = messages[-1]
     assert len(latest["cluster"]["workers"]) == 1
     executions = [e for s in latest["sessions"] for e in s["executions"]]

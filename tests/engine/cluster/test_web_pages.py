@@ -15,9 +15,8 @@ from urllib.parse import quote, urlencode
 import numpy as np
 import pytest
 
-import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import CliCluster, cli_cluster
+from tests.engine.cluster.processes import CliCluster, cli_cluster, remote_session
 from tests.engine.cluster.stream_client import open_stream
 
 BASE = "/mars/"
@@ -31,12 +30,8 @@ def cluster() -> Iterator[CliCluster]:
 
 @pytest.fixture
 def remote(cluster: CliCluster, session: Any) -> Iterator[Any]:
-    s = mars.new_session(cluster.url, token=cluster.token, default=False)
-    try:
-        yield s
-    finally:
-        s.close()
-        session.as_default()
+    with remote_session(cluster, session) as remote:
+        yield remote
 
 
 def _request(
