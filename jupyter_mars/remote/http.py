@@ -1,7 +1,8 @@
 """A small JSON/binary HTTP client for the supervisor's API (one connection per call).
 
-Every failure to reach a supervisor, and a standby's 503, is a ``ConnectionError``: the
-one signal on which a session looks for the active supervisor.
+Every failure to reach a supervisor, a standby's 503, and a 404 for a session the
+supervisor no longer has, is a ``ConnectionError``: the one signal on which a session
+looks for the active supervisor (and opens a session there).
 """
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ PIECE_HEADER = struct.Struct("<Q")
 
 class SupervisorUnavailable(ConnectionError):
     """The supervisor answered 503: it stands by while another one is active."""
+
+
+class SessionGone(ConnectionError):
+    """The supervisor answered that it has no such session: it was restarted, or it
+    closed the session (its client was silent for longer than its lease). The client
+    opens another one, as after a failover."""
 
 
 class _Http:
@@ -75,6 +82,8 @@ class _Http:
             error = f"{self.url}: HTTP {response.status}: {message or 'error'}"
             if response.status == 503:
                 raise SupervisorUnavailable(error)
+            if response.status == 404 and str(message).startswith("no session"):
+                raise SessionGone(error)
             raise RuntimeError(error)
         return model
 

@@ -9,10 +9,12 @@ Failover. The client talks to one supervisor and one session there: a ``_Term``.
 request cannot reach it (or it answers that it stands by), the client asks the
 supervisors it knows of for the active one (``failover.py``, for up to
 ``failover_wait`` seconds). The same supervisor in the same epoch means the failure was
-passing: the term stands. Otherwise the client opens a session on the active supervisor,
-and that is the new term. The executions of the old term are gone with it: each
-unfinished one is resubmitted by the thread that follows it (the client still has its
-nodes), and results executed before are marked lost, to be executed again when fetched.
+passing: the term stands, unless it said it no longer has the session (it closed it, or
+it was restarted): then a new session is opened there. Otherwise the client opens a
+session on the active supervisor, and that is the new term. The executions of the old
+term are gone with it: each unfinished one is resubmitted by the thread that follows it
+(the client still has its nodes), and results executed before are marked lost, to be
+executed again when fetched.
 """
 
 from __future__ import annotations
@@ -39,7 +41,13 @@ from jupyter_mars.engine.tracebacks import HIDE
 from jupyter_mars.executable import Executable
 from jupyter_mars.remote.errors import rebuild_error
 from jupyter_mars.remote.failover import find_active, web_urls
-from jupyter_mars.remote.http import SupervisorUnavailable, _Http, read_piece, token_for
+from jupyter_mars.remote.http import (
+    SessionGone,
+    SupervisorUnavailable,
+    _Http,
+    read_piece,
+    token_for,
+)
 from jupyter_mars.session import Session
 
 logger = logging.getLogger(__name__)
@@ -149,12 +157,18 @@ class RemoteSession(Session):
             return  # the request that follows fails over
         self._learn(self.cluster)
 
-    def _open_active(self, seen: _Term | None) -> _Term:
-        """A session on the active supervisor; ``seen`` itself when it still is."""
+    def _open_active(self, seen: _Term | None, session_gone: bool = False) -> _Term:
+        """A session on the active supervisor; ``seen`` itself when it still is and still
+        has the session (``session_gone``: it said it has not)."""
         deadline = time.monotonic() + self._failover_wait
         while True:
             url, cluster = find_active(self._known, self._token, deadline)
-            if seen is not None and url == seen.http.url and cluster.get("epoch") == seen.epoch:
+            if (
+                seen is not None
+                and not session_gone
+                and url == seen.http.url
+                and cluster.get("epoch") == seen.epoch
+            ):
                 return seen
             try:
                 return self._open(_Http(url, self._token, self._timeout))
@@ -162,12 +176,13 @@ class RemoteSession(Session):
                 if time.monotonic() >= deadline:
                     raise
 
-    def _failover(self, seen: _Term) -> _Term:
-        """The term to use now that a request of ``seen`` failed to reach its supervisor."""
+    def _failover(self, seen: _Term, error: ConnectionError | None = None) -> _Term:
+        """The term to use now that a request of ``seen`` failed to reach its supervisor,
+        or (``error`` a ``SessionGone``) found its session gone."""
         with self._lock:
             if self._term is not seen:
                 return self._term  # another thread already moved on
-            term = self._open_active(seen)
+            term = self._open_active(seen, session_gone=isinstance(error, SessionGone))
             if term is not seen:
                 logger.warning(
                     "supervisor %s is gone; continuing on the active one, %s: "
@@ -187,8 +202,8 @@ class RemoteSession(Session):
         for _ in range(ATTEMPTS - 1):
             try:
                 return call(term)
-            except ConnectionError:
-                term = self._failover(term)
+            except ConnectionError as exc:
+                term = self._failover(term, exc)
         return call(term)
 
     # ---- execution --------------------------------------------------------------------
@@ -250,11 +265,11 @@ class RemoteSession(Session):
                         "GET",
                         f"{term.base}/executions/{run.execution_id}?wait=1&after={after!r}",
                     )
-                except ConnectionError:
+                except ConnectionError as exc:
                     failures += 1
                     if failures >= ATTEMPTS:
                         raise
-                    self._failover(term)
+                    self._failover(term, exc)
                     continue
                 failures = 0
                 progress.value = float(model.get("progress", 0.0))
@@ -319,8 +334,8 @@ class RemoteSession(Session):
                 continue
             try:
                 return self._download(term, node)
-            except ConnectionError:
-                self._failover(term)
+            except ConnectionError as exc:
+                self._failover(term, exc)
         raise ConnectionError(f"could not fetch {node.key!r}: the cluster keeps failing")
 
     def _download(self, term: _Term, node: Node) -> Any:

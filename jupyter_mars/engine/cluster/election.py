@@ -1,12 +1,19 @@
-"""Which of several supervisors is active: the first one alive in the ``-s`` list.
+"""Which of several supervisors is active: one at a time, and it keeps the role while it lives.
 
 Theory of operation. Every supervisor knows the list and its own rank in it (its index).
 It pings the others over RPC every ``interval`` seconds; a ping answers with the peer's
-web address and whether it is active. The rule is one line: a supervisor is active when
-no supervisor ranked before it is alive. So the first of the list is active at once, and
-a standby takes over once every supervisor ranked before it has been silent for a while;
-one that comes back (it ranks before the one that took over) is active again, and the
-one that took over goes back to standby.
+web address and whether it is active. The rules:
+
+- An active supervisor stays active while it lives. It yields only to a live peer ranked
+  before it that says it is active too (two actives can only meet after a partition
+  heals; the first in the list keeps its term).
+- A standby never takes the role from a live active peer: a supervisor restarted on its
+  old address, first of the list or not, stands by, so a restart never resets the workers
+  and loses the jobs of the supervisor that took over.
+- With no live active peer, the first supervisor of the list that is alive takes over:
+  a standby takes over once every supervisor ranked before it has been silent for a while.
+- A supervisor decides nothing before every live peer has answered once: at start it does
+  not know yet whether another one is active.
 
 "Silent for a while" depends on how a ping fails. A refused or reset connection means
 nothing listens there any more: ``takeover_after`` seconds (2) of that and the peer is
@@ -89,7 +96,14 @@ class Election:
         limit = self.unresponsive_after if peer.timed_out else self.takeover_after
         return silent < limit
 
-    def should_be_active(self, now: float) -> bool:
+    def should_be_active(self, now: float, active: bool = False) -> bool:
+        """Whether this supervisor should be active now; ``active``: whether it is."""
+        alive = [peer for peer in self.peers.values() if self.alive(peer, now)]
+        if active:
+            ranked_before = set(self.supervisors[: self.rank])
+            return not any(peer.active and peer.address in ranked_before for peer in alive)
+        if any(peer.active or peer.last_answer is None for peer in alive):
+            return False  # another one is active, or a live peer has not said yet
         return not any(self.alive(peer, now) for peer in self.before)
 
 
@@ -155,8 +169,9 @@ class ElectionMonitor:
 
     async def round(self) -> None:
         await asyncio.gather(*(self._ping(address) for address in self.election.peers))
-        decision = self.election.should_be_active(time.monotonic())
-        if decision != self.is_active():
+        active = self.is_active()
+        decision = self.election.should_be_active(time.monotonic(), active)
+        if decision != active:
             await self.on_decision(decision)
 
     async def _ping(self, address: str) -> None:

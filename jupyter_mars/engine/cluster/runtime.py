@@ -73,6 +73,8 @@ class WorkerConnection(WorkerSlots):
         self.n_cpu = n_cpu
         """Cores the worker runs tasks on (``--n-cpu``)."""
         self.client = client
+        self.instance = ""
+        """The worker process's own id: another one on the same address is another worker."""
         self.resources: dict[str, Any] = {}
         self.last_seen = 0.0
         self.tasks: set[Key] = set()

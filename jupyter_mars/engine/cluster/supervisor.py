@@ -10,9 +10,11 @@ Several supervisors (``supervisors``, the ``-s`` list): one is active, the other
 heartbeats and answers ``/api/v1/cluster``, but has no sessions: the web API sends clients
 to the active one. Taking over, a supervisor first resets every worker (it knows none of
 the chunks they hold), then accepts sessions; its ``epoch`` changes, so clients can tell
-a new term from a supervisor they already knew. Going back to standby (one ranked before
-it is alive again), it drops its sessions and its runtime without touching the workers,
-which now belong to the other one.
+a new term from a supervisor they already knew. A supervisor that starts while another is
+active stands by. Going back to standby (only when two are active after a partition, and
+one ranked before it keeps the role), it drops its sessions and its runtime without
+touching the workers, which now belong to the other one; the answers of its executions
+then say it stands by (503), so that clients resubmit them on the active one.
 """
 
 from __future__ import annotations
@@ -166,7 +168,9 @@ class SupervisorServer:
     # ---- election -----------------------------------------------------------------------
 
     async def ping(self) -> dict[str, Any]:
-        return {"address": self.address, "web": self.web_address, "active": self.active}
+        # one taking over says so already, so that a peer starting meanwhile stands by
+        active = self.active or self._taking_over
+        return {"address": self.address, "web": self.web_address, "active": active}
 
     async def _ping_peer(self, address: str) -> dict[str, Any]:
         client = self._peers.get(address)
@@ -209,7 +213,7 @@ class SupervisorServer:
     def _stand_by(self) -> None:
         """Drop sessions and scheduling state, keep the worker table: another is active."""
         logger.warning(
-            "supervisor %s stands by: a supervisor ranked before it is alive", self.address
+            "supervisor %s stands by: a supervisor ranked before it is active too", self.address
         )
         self.active = False
         old_runtime, old_sessions = self.runtime, self.sessions
@@ -232,10 +236,14 @@ class SupervisorServer:
 
     # ---- worker RPC ---------------------------------------------------------------------
 
-    async def register_worker(self, address: str, n_cpu: int, resources: dict[str, Any]) -> bool:
+    async def register_worker(
+        self, address: str, n_cpu: int, resources: dict[str, Any], instance: str = ""
+    ) -> bool:
         if not isinstance(n_cpu, int) or n_cpu < 1:
             raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
         existing = self.runtime.workers.get(address)
+        if existing is not None and self._replaced(existing, instance):
+            existing = None
         if existing is None:
             client = RPCClient(address, self.token, timeout=None)
             if self.active or self._taking_over:
@@ -247,8 +255,19 @@ class SupervisorServer:
                 logger.info("worker %s joined with %d slots", address, n_cpu)
             else:
                 await client.close()
+        existing.instance = instance
         existing.resources = resources
         existing.last_seen = time.monotonic()
+        return True
+
+    def _replaced(self, worker: WorkerConnection, instance: str) -> bool:
+        """Whether ``instance`` is another process than the one registered on the same
+        address (a worker started after a dead one, on its port): then the dead one is
+        given up, and the chunks it held are recomputed."""
+        if not instance or not worker.instance or worker.instance == instance:
+            return False
+        logger.warning("worker %s was restarted: the chunks it held are lost", worker.address)
+        self.runtime.remove_worker(worker.address)
         return True
 
     def _add_worker(
@@ -263,10 +282,10 @@ class SupervisorServer:
         self.runtime.remove_worker(address)
         return True
 
-    async def heartbeat(self, address: str, resources: dict[str, Any]) -> bool:
+    async def heartbeat(self, address: str, resources: dict[str, Any], instance: str = "") -> bool:
         """False tells the worker it is unknown here, so it registers again."""
         worker = self.runtime.workers.get(address)
-        if worker is None:
+        if worker is None or self._replaced(worker, instance):
             return False
         worker.resources = resources
         worker.last_seen = time.monotonic()

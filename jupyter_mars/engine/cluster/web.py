@@ -276,6 +276,10 @@ class ExecutionHandler(ApiHandler):
                 await asyncio.wait({ended}, timeout=step)  # never cancels the execution
             if execution.progress.fraction() > after:
                 break
+        if not self.service.active:
+            # it stood down while the client waited: the execution ended with its term,
+            # not by a cancel; the client resubmits it on the active supervisor
+            raise tornado.web.HTTPError(503, reason="standby supervisor; it stood down")
         self.send(execution.model(session.engine.executed))
 
     def _number(self, name: str, default: float) -> float:

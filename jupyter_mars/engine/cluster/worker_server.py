@@ -20,6 +20,7 @@ import asyncio
 import logging
 import os
 import time
+import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -84,6 +85,8 @@ class WorkerServer:
         self._rss = 0
         self._rss_sampled = 0.0
         self._epoch = 0
+        self.instance = uuid.uuid4().hex
+        """Tells this process from an earlier worker that listened on the same address."""
         """Bumped by ``reset``: results of tasks started before it are not kept."""
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
         self._replica_cap = int(cache_bytes * REPLICA_SHARE)
@@ -189,6 +192,7 @@ class WorkerServer:
         await self._supervisor(address).call(
             "register_worker",
             address=self.address,
+            instance=self.instance,
             n_cpu=self.n_cpu,
             resources=await self._resource_figures(),
         )
@@ -216,7 +220,7 @@ class WorkerServer:
         try:
             known = await asyncio.wait_for(
                 self._supervisor(address).call(
-                    "heartbeat", address=self.address, resources=figures
+                    "heartbeat", address=self.address, resources=figures, instance=self.instance
                 ),
                 max(self.heartbeat_interval, 0.5),
             )
@@ -363,7 +367,7 @@ class WorkerServer:
         self._fetching.update(futures)
         try:
             parts = await asyncio.gather(
-                *(self._peer(addr).call("get_data", keys=keys) for addr, keys in remote.items())
+                *(self._get_data(addr, keys) for addr, keys in remote.items())
             )
         except BaseException as exc:
             for future in futures.values():
@@ -384,6 +388,15 @@ class WorkerServer:
                 if key in self.replicas:
                     copied.append(key)
         return copied
+
+    async def _get_data(self, address: str, keys: list[Key]) -> dict[Key, Any]:
+        try:
+            part: dict[Key, Any] = await self._peer(address).call("get_data", keys=keys)
+        except KeyError as exc:
+            # the peer lost them (or is another process on a dead peer's address): a lost
+            # input, which the supervisor recomputes, not an error of the task
+            raise InputLost(f"peer {address} does not hold inputs {keys!r}: {exc}") from None
+        return part
 
     async def _admit(self, input_bytes: int) -> None:
         """Wait until a result about the size of the inputs fits within ``--phy-mem``.

@@ -49,7 +49,11 @@ class CliCluster:
             *args,
         ]
         worker = _Process(argv, self.env)
-        worker.wait_for(WORKER, 60)
+        try:
+            worker.wait_for(WORKER, 60)
+        except BaseException:
+            worker.stop()
+            raise
         self.workers.append(worker)
         return worker
 
@@ -207,8 +211,9 @@ class HaCluster:
             time.sleep(0.05)
 
     def wait_for_workers(self, n: int, timeout: float = 30) -> None:
-        """Until every live supervisor lists ``n`` workers and knows the web address of
-        every other (learnt by pinging them; clients learn them from it)."""
+        """Until every live supervisor lists ``n`` workers, knows the web address of
+        every other (learnt by pinging them; clients learn them from it) and which one is
+        active."""
         deadline = time.monotonic() + timeout
         for index, process in enumerate(self.supervisors):
             while process.popen.poll() is None:
@@ -217,6 +222,7 @@ class HaCluster:
                     model is not None
                     and len(model["workers"]) >= n
                     and len(web_urls(model)) == len(self.supervisors)
+                    and any(entry["active"] for entry in model["supervisors"])
                 ):
                     break
                 if time.monotonic() > deadline:

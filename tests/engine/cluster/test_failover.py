@@ -16,14 +16,23 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster.election import Election, rank_of
 from jupyter_mars.engine.cluster.supervisor import SupervisorServer
 from jupyter_mars.remote import SupervisorUnavailable, _Http
-from tests.engine.cluster.processes import free_port, ha_cluster
+from tests.engine.cluster.processes import cli_cluster, free_port, ha_cluster
 
 # ---- the election rule, fed with answers and times ------------------------------------
 
 
-def test_the_first_supervisor_of_the_list_is_active_at_once():
-    assert Election(["a:1", "b:2"], 0, now=100.0).should_be_active(100.0)
+def test_the_first_of_the_list_is_active_once_the_others_said_they_stand_by():
+    election = Election(["a:1", "b:2"], 0, now=100.0)
+    assert not election.should_be_active(100.0)  # b has not said yet whether it is active
+    election.answered("b:2", 100.1, "b:8002", active=False)
+    assert election.should_be_active(100.1)
     assert Election(["a:1"], 0, now=100.0).should_be_active(100.0)
+
+
+def test_the_first_of_the_list_is_active_once_the_others_are_silent_for_two_seconds():
+    election = Election(["a:1", "b:2"], 0, now=100.0)
+    assert not election.should_be_active(101.9)
+    assert election.should_be_active(102.1)
 
 
 def test_a_standby_takes_over_after_two_seconds_of_refused_pings():
@@ -43,12 +52,28 @@ def test_a_supervisor_that_only_times_out_is_given_longer():
     assert election.should_be_active(106.1)
 
 
-def test_only_supervisors_ranked_before_count_and_one_that_returns_wins():
+def test_only_supervisors_ranked_before_count():
     election = Election(["a:1", "b:2", "c:3"], 1, now=0.0)
     election.answered("c:3", 2.5, "c:8003", active=False)
     assert election.should_be_active(2.5)  # a never answered; c ranks after
-    election.answered("a:1", 3.0, "a:8001", active=True)
-    assert not election.should_be_active(3.1)
+
+
+def test_a_supervisor_that_returns_stands_by_while_the_one_that_took_over_lives():
+    returned = Election(["a:1", "b:2"], 0, now=10.0)
+    returned.answered("b:2", 10.1, "b:8002", active=True)
+    assert not returned.should_be_active(10.1)  # first of the list, yet b keeps the role
+    took_over = Election(["a:1", "b:2"], 1, now=0.0)
+    took_over.answered("a:1", 10.2, "a:8001", active=False)
+    assert took_over.should_be_active(10.2, active=True)
+
+
+def test_two_active_supervisors_after_a_partition_leave_the_first_of_the_list_active():
+    first = Election(["a:1", "b:2"], 0, now=0.0)
+    first.answered("b:2", 5.0, "b:8002", active=True)
+    assert first.should_be_active(5.0, active=True)
+    second = Election(["a:1", "b:2"], 1, now=0.0)
+    second.answered("a:1", 5.0, "a:8001", active=True)
+    assert not second.should_be_active(5.0, active=True)
 
 
 def test_rank_is_found_by_address_or_by_port_on_this_machine():
@@ -69,7 +94,7 @@ async def _until(predicate, timeout):
     return time.monotonic() - started
 
 
-def test_a_standby_refuses_sessions_takes_over_and_stands_down_when_the_first_returns():
+def test_a_standby_refuses_sessions_takes_over_and_keeps_the_role_when_the_first_returns():
     async def scenario():
         ports = [free_port(), free_port()]
         listed = [f"127.0.0.1:{port}" for port in ports]
@@ -83,7 +108,7 @@ def test_a_standby_refuses_sessions_takes_over_and_stands_down_when_the_first_re
         await first.start()
         await second.start()
         try:
-            assert first.active
+            await _until(lambda: first.active, 5)
             assert not second.active
             await _until(lambda: second.active_web_address() == first.web_address, 5)
             http = _Http(f"http://{second.web_address}", "t", timeout=5)
@@ -103,11 +128,16 @@ def test_a_standby_refuses_sessions_takes_over_and_stands_down_when_the_first_re
 
             first = supervisor(0)
             await first.start()
-            assert first.active  # first of the list: active at once
-            await _until(lambda: not second.active, 5)
-            assert second.sessions.sessions == {}
+            # first of the list, restarted on its address: it stands by, and the one that
+            # took over keeps its sessions (and the workers their chunks)
+            await _until(lambda: first.election.peers[listed[1]].last_answer is not None, 5)
+            await asyncio.sleep(1.0)
+            assert not first.active
+            assert second.active
+            assert session["session_id"] in second.sessions.sessions
+            returned = _Http(f"http://{first.web_address}", "t", timeout=5)
             with pytest.raises(SupervisorUnavailable):
-                await asyncio.to_thread(http.json, "POST", "/api/v1/sessions")
+                await asyncio.to_thread(returned.json, "POST", "/api/v1/sessions")
         finally:
             await first.stop()
             await second.stop()
@@ -182,3 +212,19 @@ def test_sigkill_of_the_active_supervisor_mid_job_and_the_job_still_completes(ha
     finally:
         remote.close()
     assert time.monotonic() - started < 60
+
+
+def test_a_session_the_supervisor_no_longer_has_is_opened_again_and_its_results_recomputed():
+    with cli_cluster(1, "--n-cpu", "1") as cluster:
+        remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+        try:
+            data = np.arange(30.0)
+            before = remote.execute(mt.tensor(data, chunk_size=10) * 2)
+            gone = remote.session_id
+            cluster.http().json("DELETE", f"/api/v1/sessions/{gone}")
+            np.testing.assert_array_equal(before.fetch(session=remote), data * 2)
+            assert remote.session_id != gone
+            later = (mt.tensor(data, chunk_size=7) + 5).execute(session=remote)
+            np.testing.assert_array_equal(later.fetch(session=remote), data + 5)
+        finally:
+            remote.close()

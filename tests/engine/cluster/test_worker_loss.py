@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster.runtime import ClusterRuntime, WorkerLost
 from jupyter_mars.engine.executors.threads import JobHandle
@@ -25,6 +26,7 @@ from jupyter_mars.engine.graph import Key, Ref, Task, execute_task
 from jupyter_mars.engine.scheduler.events import KeysReleased
 from jupyter_mars.launcher import new_cluster
 from jupyter_mars.launcher.local import LocalCluster
+from tests.engine.cluster.processes import cli_cluster, free_port, remote_session
 
 
 @pytest.fixture
@@ -394,3 +396,24 @@ def test_held_result_that_cannot_be_recomputed_fails_its_fetch() -> None:
         runtime.core.validate_state()
 
     asyncio.run(main())
+
+
+def test_a_worker_restarted_on_a_dead_workers_address_is_not_taken_for_it() -> None:
+    """A new worker on the port of one that was SIGKILLed (before its heartbeats were
+    missed) holds none of its chunks: they are recomputed, not fetched from it."""
+    port = free_port()
+    with cli_cluster(1, "--n-cpu", "1") as cluster:
+        victim = cluster.add_worker("--n-cpu", "1", "-p", str(port))
+        cluster.wait_for_workers(2)
+        with remote_session(cluster, mars.new_session(default=False)) as remote:
+            data = np.arange(400.0)
+            held = remote.execute(mt.tensor(data, chunk_size=10) + 1)  # on both workers
+            victim.popen.send_signal(signal.SIGKILL)
+            victim.popen.wait(10)
+            victim.stop()
+            cluster.workers.remove(victim)
+            cluster.add_worker("--n-cpu", "1", "-p", str(port))  # at once, same address
+            np.testing.assert_array_equal(held.fetch(session=remote), data + 1)
+            total = (held * 2).sum()
+            remote.execute(total)
+            assert total.fetch(session=remote) == ((data + 1) * 2).sum()
