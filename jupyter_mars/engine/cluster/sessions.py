@@ -109,7 +109,11 @@ class ClusterSession:
             try:
                 self.engine.run(nodes, execution.progress, cancelled=execution.cancel_event)
                 for node in nodes:
-                    self.nodes[node.key] = node
+                    # the engine holds a result for as long as the node object it
+                    # executed first lives: an upload of a node executed before is a
+                    # copy, and keeping the copy instead would let that first one go,
+                    # and the result with it
+                    self.nodes.setdefault(node.key, node)
             finally:
                 execution.ended = time.time()
 

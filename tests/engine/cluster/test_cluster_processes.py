@@ -84,6 +84,14 @@ def test_remote_future_with_progress_and_cancel(remote):
     assert (mt.tensor(np.arange(4)) + 1).execute().fetch().tolist() == [1, 2, 3, 4]
 
 
+def test_a_result_executed_again_can_be_fetched_every_time(remote):
+    data = np.arange(60.0).reshape(6, 10)
+    x = mt.tensor(data, chunk_size=3) + 1
+    for _ in range(4):
+        x.execute()
+        np.testing.assert_array_equal(x.fetch(), data + 1)
+
+
 def time_sleep_kernel(block, seconds):
     time.sleep(seconds)
     return block
