@@ -149,7 +149,11 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
             },
             "/api/v1/sessions/{session_id}/executions/{execution_id}/cancel": {
                 "parameters": [sid, eid],
-                "post": _op("Cancel an execution, running tasks included", {"200": "state"}),
+                "post": _op(
+                    "Cancel an execution, running tasks included; one that already ended "
+                    "stays as it ended ({state, cancelled: false, message})",
+                    {"200": "state, and whether this cancelled it", "404": "unknown"},
+                ),
             },
             "/api/v1/sessions/{session_id}/release": {
                 "parameters": [sid],

@@ -318,8 +318,12 @@ class CancelHandler(ApiHandler):
         execution = session.executions.get(execution_id)
         if execution is None:
             raise tornado.web.HTTPError(404, reason=f"no execution {execution_id!r}")
-        session.cancel(execution)
-        self.send({"state": execution.state})
+        if session.cancel(execution):
+            self.send({"state": execution.state, "cancelled": True})
+            return
+        state = execution.state
+        message = f"the execution had already ended ({state}); it stays so"
+        self.send({"state": state, "cancelled": False, "message": message})
 
 
 class ReleaseHandler(ApiHandler):
