@@ -41,6 +41,7 @@ from jupyter_mars.engine.cluster.web_guard import (
     body_too_large,
     check_request,
     local_names,
+    parse_json,
 )
 from jupyter_mars.engine.cluster.web_stream import StreamHandler
 from jupyter_mars.engine.cluster.web_workers import worker_detail, worker_stacks
@@ -115,9 +116,9 @@ class ApiHandler(tornado.web.RequestHandler):
 
     def json_body(self) -> dict[str, Any]:
         try:
-            body = json.loads(self.request.body or b"{}")
-        except ValueError:
-            raise tornado.web.HTTPError(400, reason="the body must be JSON") from None
+            body = parse_json(self.request.body or b"{}")
+        except ValueError as exc:
+            raise tornado.web.HTTPError(400, reason=str(exc)) from None
         if not isinstance(body, dict):
             raise tornado.web.HTTPError(400, reason="the body must be a JSON object")
         return body

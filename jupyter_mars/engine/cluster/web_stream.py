@@ -8,9 +8,9 @@ The page may ask for more by sending ``{"watch": {"execution": [session_id,
 execution_id]}}`` (then each message also holds ``"execution"``: that execution's
 operator graph, ``operators`` with ``edges``) or ``{"watch": {"worker": address}}`` (then
 ``"worker"``: the worker's page, with its running tasks and the last lines of its log),
-or ``{"watch": {}}`` to stop. Anything else is answered ``{"error": ...}`` and changes
-nothing. The opening handshake passes the same checks as every route (Host, Origin, the
-token or the login cookie).
+or ``{"watch": {}}`` to stop. Anything else (deeply nested JSON included) is answered
+``{"error": ...}`` and changes nothing. The opening handshake passes the same checks as
+every route (Host, Origin, the token or the login cookie).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import tornado.web
 import tornado.websocket
 
 from jupyter_mars.engine.cluster.web_auth import authenticated
-from jupyter_mars.engine.cluster.web_guard import host_allowed, origin_allowed
+from jupyter_mars.engine.cluster.web_guard import host_allowed, origin_allowed, parse_json
 from jupyter_mars.engine.cluster.web_workers import worker_detail
 
 STREAM_INTERVAL = 1.0
@@ -60,10 +60,7 @@ def state_model(service: Any) -> dict[str, Any]:
 
 def parse_watch(message: str | bytes) -> dict[str, Any]:
     """The watch request in a page's message; ValueError says what is wrong with it."""
-    try:
-        body = json.loads(message)
-    except ValueError:
-        raise ValueError("a message must be JSON") from None
+    body = parse_json(message, "a message")
     if not isinstance(body, dict) or set(body) != {"watch"} or not isinstance(body["watch"], dict):
         raise ValueError('a message must be {"watch": {...}}')
     watch = body["watch"]
