@@ -22,8 +22,9 @@ import tornado.ioloop
 import tornado.web
 import tornado.websocket
 
-from jupyter_mars.engine.cluster.web_auth import authenticated
+from jupyter_mars.engine.cluster.web_auth import LockedOut, check_token
 from jupyter_mars.engine.cluster.web_guard import host_allowed, origin_allowed, parse_json
+from jupyter_mars.engine.cluster.web_logins import Logins
 from jupyter_mars.engine.cluster.web_workers import worker_detail
 
 STREAM_INTERVAL = 1.0
@@ -86,9 +87,12 @@ def execution_graph(service: Any, session_id: str, execution_id: str) -> dict[st
 
 
 class StreamHandler(tornado.websocket.WebSocketHandler):
-    def initialize(self, service: Any, allowed_hosts: frozenset[str], base: str = "/") -> None:
+    def initialize(
+        self, service: Any, allowed_hosts: frozenset[str], logins: Logins, base: str = "/"
+    ) -> None:
         self.service = service
         self.allowed_hosts = allowed_hosts
+        self.logins = logins
         self._timer: tornado.ioloop.PeriodicCallback | None = None
         self._watch: dict[str, Any] = {"execution": None, "worker": None}
         self._sending = False
@@ -96,7 +100,7 @@ class StreamHandler(tornado.websocket.WebSocketHandler):
     def prepare(self) -> None:
         if not host_allowed(self.request.headers.get("Host"), self.allowed_hosts):
             raise tornado.web.HTTPError(403, reason="the Host header does not name this machine")
-        if not authenticated(self, self.service.token):
+        if not check_token(self, self.service.token, self.logins):
             raise tornado.web.HTTPError(401, reason="a valid cluster token is required")
 
     def check_origin(self, origin: str) -> bool:
@@ -150,5 +154,8 @@ class StreamHandler(tornado.websocket.WebSocketHandler):
             self._timer.stop()
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None))[1]
+        if isinstance(error, LockedOut):
+            self.set_header("Retry-After", str(error.retry_after))
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": self._reason}))
