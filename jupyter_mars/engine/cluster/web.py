@@ -161,7 +161,8 @@ class LoginHandler(ApiHandler):
             refuse_while_locked(self, self.logins.throttle)
         except LockedOut as locked:
             self.set_header("Retry-After", str(locked.retry_after))
-            self._page(429, next_path, f"Too many wrong tokens: {locked.reason}.")
+            wait = f"try again in {locked.retry_after} s"
+            self._page(429, next_path, f"Too many wrong tokens from this address: {wait}.")
             return
         if not hmac.compare_digest(given.encode(), self.service.token.encode()):
             self.logins.throttle.failed(self.request.remote_ip or "", given)
