@@ -8,10 +8,10 @@ The JupyterLab panel mirrors these shapes field by field.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from jupyter_mars.engine.cluster.web_guard import parse_json
 from jupyter_mars.server.errors import InvalidRequest
 
 MAX_WORKERS = 256
@@ -108,9 +108,9 @@ def _json_object(body: bytes) -> dict[str, Any]:
     if not body.strip():
         return {}
     try:
-        value = json.loads(body)
-    except ValueError:
-        raise InvalidRequest("the body must be JSON") from None
+        value = parse_json(body)
+    except ValueError as exc:
+        raise InvalidRequest(str(exc)) from None
     if not isinstance(value, dict):
         raise InvalidRequest("the body must be a JSON object")
     return value

@@ -130,3 +130,13 @@ def test_files_are_read_and_written_by_workers(remote: Any, tmp_path: Path) -> N
     md.to_parquet(filtered, str(target) + "/", session=remote)
     expected = pdf[pdf.i > 10].reset_index(drop=True)
     pd.testing.assert_frame_equal(pd.read_parquet(target), expected)
+
+
+def test_pandas_errors_raised_on_a_worker_keep_their_type(remote: Any, tmp_path: Path) -> None:
+    with_nan = md.DataFrame(pd.DataFrame({"a": [1.0, np.nan, 3.0]}), chunk_size=2)
+    with pytest.raises(pd.errors.IntCastingNaNError, match="non-finite values") as info:
+        with_nan.astype("int64").execute(session=remote)
+    assert isinstance(info.value, ValueError)
+    (tmp_path / "bad.csv").write_text('a,b\n1,2\n"x,3\n')
+    with pytest.raises(pd.errors.ParserError, match="EOF inside string"):
+        md.read_csv(str(tmp_path / "bad.csv")).execute(session=remote)

@@ -48,6 +48,7 @@ def test_start_body_takes_known_fields_and_defaults_to_the_configuration():
         (b'{"n_workers": true}', "'n_workers' must be a whole number"),
         (b'{"memory": []}', "'memory' must be a size"),
         (b'{"cpus": 1}', "unknown field(s) cpus"),
+        (b'{"memory": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested deeper than"),
     ],
 )
 def test_bad_start_bodies_name_their_problem(body, problem):

@@ -24,6 +24,9 @@ def _op(
     }
     if not public:
         op["responses"]["401"] = {"description": "missing or wrong cluster token"}
+        op["responses"]["429"] = {
+            "description": "too many wrong tokens from this address (Retry-After: seconds)"
+        }
     if body is not None:
         op["requestBody"] = {"required": True, "content": {body: {}}}
         op["responses"]["413"] = {"description": "the body is over the route's size limit"}
@@ -56,7 +59,7 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
                     "type": "apiKey",
                     "in": "cookie",
                     "name": "mars-dashboard",
-                    "description": "set by /login, or by any GET link carrying ?token=",
+                    "description": "set by /login, or by the first GET link carrying ?token=",
                 },
             }
         },
@@ -80,7 +83,11 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
                 "get": _op("The login form (HTML)", {"200": "the form"}, public=True),
                 "post": _op(
                     "Log in with the token (form fields token, next): sets the login cookie",
-                    {"302": "to next, a path on this server", "401": "wrong token"},
+                    {
+                        "302": "to next, a path on this server",
+                        "401": "wrong token",
+                        "429": "too many wrong tokens from this address: try again later",
+                    },
                     body="application/x-www-form-urlencoded",
                     public=True,
                 ),
@@ -149,7 +156,11 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
             },
             "/api/v1/sessions/{session_id}/executions/{execution_id}/cancel": {
                 "parameters": [sid, eid],
-                "post": _op("Cancel an execution, running tasks included", {"200": "state"}),
+                "post": _op(
+                    "Cancel an execution, running tasks included; one that already ended "
+                    "stays as it ended ({state, cancelled: false, message})",
+                    {"200": "state, and whether this cancelled it", "404": "unknown"},
+                ),
             },
             "/api/v1/sessions/{session_id}/release": {
                 "parameters": [sid],

@@ -12,17 +12,20 @@ import itertools
 import threading
 import time
 import uuid
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from typing import Any
 
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.node import Node, Tiled
 from jupyter_mars.engine.runtime import Runtime
-from jupyter_mars.engine.session import EngineSession
+from jupyter_mars.engine.session import EngineSession, ExecutionCancelled
 
 _ids = itertools.count()
 MAX_EXECUTIONS = 1000
 """Execution records a session keeps for clients to query; older finished ones go."""
+CANCELLATIONS = (CancelledError, ExecutionCancelled)
+"""What an execution stopped by a cancel raises: its job was cancelled, or it was
+stopped between two stages."""
 
 
 def error_model(error: BaseException) -> dict[str, Any]:
@@ -49,11 +52,21 @@ class Execution:
 
     @property
     def state(self) -> str:
+        """How it ended, read from its outcome: a cancel that came as it ended (or after)
+        changes nothing of an execution that succeeded or failed."""
         if self.future is None or not self.future.done():
             return "cancelling" if self.cancel_event.is_set() else "running"
-        if self.cancel_event.is_set():
+        error = self.future.exception()
+        if error is None:
+            return "succeeded"
+        if self.cancel_event.is_set() and isinstance(error, CANCELLATIONS):
             return "cancelled"
-        return "failed" if self.future.exception() is not None else "succeeded"
+        return "failed"
+
+    @property
+    def finished(self) -> bool:
+        """Whether it ended: succeeded, failed or cancelled."""
+        return self.future is not None and self.future.done()
 
     def model(self, tiled: dict[str, Tiled]) -> dict[str, Any]:
         if self._final is not None:
@@ -109,7 +122,11 @@ class ClusterSession:
             try:
                 self.engine.run(nodes, execution.progress, cancelled=execution.cancel_event)
                 for node in nodes:
-                    self.nodes[node.key] = node
+                    # the engine holds a result for as long as the node object it
+                    # executed first lives: an upload of a node executed before is a
+                    # copy, and keeping the copy instead would let that first one go,
+                    # and the result with it
+                    self.nodes.setdefault(node.key, node)
             finally:
                 execution.ended = time.time()
 
@@ -125,11 +142,16 @@ class ClusterSession:
         for execution in finished[:excess]:
             del self.executions[execution.id]
 
-    def cancel(self, execution: Execution) -> None:
+    def cancel(self, execution: Execution) -> bool:
+        """Stop ``execution``, running tasks included; False when it had already ended
+        (it then stays as it ended)."""
+        if execution.finished:
+            return False
         execution.cancel_event.set()
         job = execution.progress.current
         if job is not None:
             self.engine.runtime.cancel(job)
+        return True
 
     def release(self, node_keys: list[str]) -> None:
         for key in node_keys:

@@ -30,8 +30,10 @@ import tornado.web
 from jupyter_mars.engine.cluster.api_spec import openapi_document
 from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
 from jupyter_mars.engine.cluster.web_auth import (
-    authenticated,
+    LockedOut,
+    check_token,
     login_page,
+    refuse_while_locked,
     safe_next,
     set_login_cookie,
     without_token,
@@ -41,7 +43,9 @@ from jupyter_mars.engine.cluster.web_guard import (
     body_too_large,
     check_request,
     local_names,
+    parse_json,
 )
+from jupyter_mars.engine.cluster.web_logins import Logins
 from jupyter_mars.engine.cluster.web_stream import StreamHandler
 from jupyter_mars.engine.cluster.web_workers import worker_detail, worker_stacks
 
@@ -63,19 +67,29 @@ class ApiHandler(tornado.web.RequestHandler):
     max_body = MAX_JSON_BYTES
     """Largest body the route reads (the graph upload takes more)."""
 
-    def initialize(self, service: Any, allowed_hosts: frozenset[str], base: str = "/") -> None:
+    def initialize(
+        self, service: Any, allowed_hosts: frozenset[str], logins: Logins, base: str = "/"
+    ) -> None:
         self.service = service
         self.allowed_hosts = allowed_hosts
+        self.logins = logins
+        """Wrong tokens per client and the one use of a ``?token=`` link."""
         self.base = base
         """The base path routes are served under, starting and ending with '/'."""
+        self.link_spent = False
+        """The request carried the token in a ``?token=`` link used before."""
 
     def prepare(self) -> None:
         check_request(self, self.allowed_hosts)
         headers = self.request.headers
         token = self.service.token
-        if not authenticated(self, token):
+        if not check_token(self, token, self.logins):
             if self._token_once(token):
                 return
+            if self.link_spent:
+                login = self.base + "login"
+                reason = f"this ?token= link was used already: log in at {login}"
+                raise tornado.web.HTTPError(401, reason=reason)
             raise tornado.web.HTTPError(401, reason="a valid cluster token is required")
         if body_too_large(headers.get("Content-Length"), self.max_body):
             raise tornado.web.HTTPError(413, reason=f"the body is over {self.max_body} bytes")
@@ -86,18 +100,26 @@ class ApiHandler(tornado.web.RequestHandler):
             )
 
     def _token_once(self, token: str) -> bool:
-        """A GET link carrying ``?token=``: log the browser in and drop the token from the
-        address (a redirect); True when that was done."""
+        """A GET link carrying ``?token=``, the first one: log the browser in and drop the
+        token from the address (a redirect); True when that was done. A wrong token in
+        it is a guess; the right one once the link was used sets ``link_spent``."""
         given = self.get_query_argument("token", None)
         if self.request.method != "GET" or given is None:
             return False
         if not hmac.compare_digest(given.encode(), token.encode()):
+            self.logins.throttle.failed(self.request.remote_ip or "", given)
+            return False
+        if not self.logins.link.use():
+            self.link_spent = True
             return False
         set_login_cookie(self, token, self.base)
         self.redirect(without_token(self.request.uri or self.base))
         return True
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None))[1]
+        if isinstance(error, LockedOut):
+            self.set_header("Retry-After", str(error.retry_after))
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": self._reason}))
 
@@ -115,9 +137,9 @@ class ApiHandler(tornado.web.RequestHandler):
 
     def json_body(self) -> dict[str, Any]:
         try:
-            body = json.loads(self.request.body or b"{}")
-        except ValueError:
-            raise tornado.web.HTTPError(400, reason="the body must be JSON") from None
+            body = parse_json(self.request.body or b"{}")
+        except ValueError as exc:
+            raise tornado.web.HTTPError(400, reason=str(exc)) from None
         if not isinstance(body, dict):
             raise tornado.web.HTTPError(400, reason="the body must be a JSON object")
         return body
@@ -135,7 +157,15 @@ class LoginHandler(ApiHandler):
     def post(self) -> None:
         next_path = safe_next(self.get_body_argument("next", None), self.base)
         given = self.get_body_argument("token", "")
+        try:
+            refuse_while_locked(self, self.logins.throttle)
+        except LockedOut as locked:
+            self.set_header("Retry-After", str(locked.retry_after))
+            wait = f"try again in {locked.retry_after} s"
+            self._page(429, next_path, f"Too many wrong tokens from this address: {wait}.")
+            return
         if not hmac.compare_digest(given.encode(), self.service.token.encode()):
+            self.logins.throttle.failed(self.request.remote_ip or "", given)
             self._page(401, next_path, "That is not the cluster token.")
             return
         set_login_cookie(self, self.service.token, self.base)
@@ -157,7 +187,8 @@ class DashboardHandler(ApiHandler):
 
     def prepare(self) -> None:
         check_request(self, self.allowed_hosts)
-        if authenticated(self, self.service.token) or self._token_once(self.service.token):
+        token = self.service.token
+        if check_token(self, token, self.logins) or self._token_once(token):
             return
         self.redirect(self.base + "login?" + urlencode({"next": self.request.path}))
 
@@ -322,8 +353,12 @@ class CancelHandler(ApiHandler):
         execution = session.executions.get(execution_id)
         if execution is None:
             raise tornado.web.HTTPError(404, reason=f"no execution {execution_id!r}")
-        session.cancel(execution)
-        self.send({"state": execution.state})
+        if session.cancel(execution):
+            self.send({"state": execution.state, "cancelled": True})
+            return
+        state = execution.state
+        message = f"the execution had already ended ({state}); it stays so"
+        self.send({"state": state, "cancelled": False, "message": message})
 
 
 class ReleaseHandler(ApiHandler):
@@ -382,7 +417,12 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
 def make_app(service: Any) -> tornado.web.Application:
     """The web service's routes, under the service's ``web_base_path``."""
     base = getattr(service, "web_base_path", "/")
-    args = {"service": service, "allowed_hosts": local_names([service.host]), "base": base}
+    args = {
+        "service": service,
+        "allowed_hosts": local_names([service.host]),
+        "logins": Logins(),
+        "base": base,
+    }
     root = re.escape(base.rstrip("/"))
     prefix = root + r"/api/v1"
     extra = [(root, BaseRedirectHandler, args)] if root else []

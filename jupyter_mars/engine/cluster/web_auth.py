@@ -1,21 +1,25 @@
 """How a browser proves it holds the cluster token: a cookie derived from it.
 
 Programs send ``Authorization: token <token>``. A browser logs in once (the login page, or
-a link carrying ``?token=`` that works once and is then dropped from the address) and
-gets a cookie holding ``HMAC(token, "dashboard")``: never the token itself, so neither
-the page's scripts nor a cookie jar ever see it. The cookie is ``HttpOnly`` and
-``SameSite=Strict`` (``Secure`` over HTTPS); the ``Origin`` check of ``web_guard`` turns
-away what a cross-site page would still send.
+a link carrying ``?token=``: the supervisor takes one such link, the first, and drops the
+token from the address) and gets a cookie holding ``HMAC(token, "dashboard")``: never the
+token itself, so neither the page's scripts nor a cookie jar ever see it. The cookie is
+``HttpOnly`` and ``SameSite=Strict`` (``Secure`` over HTTPS); the ``Origin`` check of
+``web_guard`` turns away what a cross-site page would still send. Wrong tokens and
+cookies slow their sender down (``web_logins``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 from html import escape
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import tornado.web
+
+from jupyter_mars.engine.cluster.web_logins import Logins, LoginThrottle
 
 COOKIE = "mars-dashboard"
 
@@ -91,6 +95,15 @@ def authenticated(handler: tornado.web.RequestHandler, token: str) -> bool:
     )
 
 
+def presented(handler: tornado.web.RequestHandler) -> list[str]:
+    """The tokens and login cookies a request offers (none: it did not try), to count
+    the wrong ones as guesses (``web_logins``)."""
+    scheme, _, given = (handler.request.headers.get("Authorization") or "").partition(" ")
+    offered = [given] if scheme.lower() == "token" and given else []
+    cookie = handler.get_cookie(COOKIE)
+    return [*offered, f"cookie:{cookie}"] if cookie else offered
+
+
 def set_login_cookie(handler: tornado.web.RequestHandler, token: str, path: str = "/") -> None:
     """Log the browser in for the pages and routes under ``path`` (the base path)."""
     handler.set_cookie(
@@ -101,3 +114,32 @@ def set_login_cookie(handler: tornado.web.RequestHandler, token: str, path: str 
         samesite="Strict",
         secure=handler.request.protocol == "https",
     )
+
+
+class LockedOut(tornado.web.HTTPError):
+    """429: the client sent too many wrong tokens; ``retry_after`` says for how long."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            429, reason=f"too many wrong tokens from this address: try again in {retry_after} s"
+        )
+        self.retry_after = retry_after
+
+
+def refuse_while_locked(handler: tornado.web.RequestHandler, throttle: LoginThrottle) -> None:
+    """Raise ``LockedOut`` while the request's client is locked out (``web_logins``)."""
+    wait = throttle.wait(handler.request.remote_ip or "")
+    if wait > 0:
+        raise LockedOut(math.ceil(wait))
+
+
+def check_token(handler: tornado.web.RequestHandler, token: str, logins: Logins) -> bool:
+    """Whether the request proves ``token`` (``authenticated``). Its client's wrong tokens
+    and cookies count as guesses, and a client locked out for them gets ``LockedOut``
+    before anything is compared."""
+    refuse_while_locked(handler, logins.throttle)
+    if authenticated(handler, token):
+        return True
+    for given in presented(handler):
+        logins.throttle.failed(handler.request.remote_ip or "", given)
+    return False

@@ -9,19 +9,26 @@
   be the ones the request was sent to.
 - Body size: JSON routes take small bodies (``MAX_JSON_BYTES``); only the graph upload
   may be large (the server's own limit).
+- JSON depth: a few kilobytes of brackets are enough to exhaust the parser's recursion,
+  so JSON from a client (bodies, the stream's messages) is read by ``parse_json``, which
+  refuses more than ``MAX_JSON_DEPTH`` levels of nesting with a ``ValueError``.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import socket
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 import tornado.web
 
 MAX_JSON_BYTES = 1 << 20
 """Largest body a JSON route reads."""
+MAX_JSON_DEPTH = 32
+"""Deepest nesting of lists and objects read from a client; the API's own is 3 levels."""
 
 
 def host_name(host_header: str) -> str:
@@ -106,3 +113,43 @@ def check_request(handler: tornado.web.RequestHandler, allowed_hosts: frozenset[
         raise tornado.web.HTTPError(403, reason="the Host header does not name this machine")
     if not origin_allowed(headers.get("Origin"), host):
         raise tornado.web.HTTPError(403, reason="cross-origin requests are refused")
+
+
+def json_depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (without recursion).
+
+    >>> json_depth(1), json_depth([]), json_depth({"a": [1, {"b": []}]})
+    (0, 1, 4)
+    """
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
+
+
+def parse_json(text: str | bytes, what: str = "the body") -> Any:
+    """``text`` as JSON; a ``ValueError`` naming ``what`` when it is not JSON or nests
+    deeper than ``MAX_JSON_DEPTH``.
+
+    >>> parse_json(b'{"keys": ["a"]}')
+    {'keys': ['a']}
+    >>> parse_json("[" * 40 + "]" * 40, "a message")
+    Traceback (most recent call last):
+    ValueError: a message is JSON nested deeper than 32 levels
+    """
+    nested = f"{what} is JSON nested deeper than {MAX_JSON_DEPTH} levels"
+    try:
+        value = json.loads(text)
+    except RecursionError:  # the parser's own limit, far below what a body may hold
+        raise ValueError(nested) from None
+    except ValueError:
+        raise ValueError(f"{what} must be JSON") from None
+    if json_depth(value) > MAX_JSON_DEPTH:
+        raise ValueError(nested)
+    return value

@@ -8,9 +8,9 @@ The page may ask for more by sending ``{"watch": {"execution": [session_id,
 execution_id]}}`` (then each message also holds ``"execution"``: that execution's
 operator graph, ``operators`` with ``edges``) or ``{"watch": {"worker": address}}`` (then
 ``"worker"``: the worker's page, with its running tasks and the last lines of its log),
-or ``{"watch": {}}`` to stop. Anything else is answered ``{"error": ...}`` and changes
-nothing. The opening handshake passes the same checks as every route (Host, Origin, the
-token or the login cookie).
+or ``{"watch": {}}`` to stop. Anything else (deeply nested JSON included) is answered
+``{"error": ...}`` and changes nothing. The opening handshake passes the same checks as
+every route (Host, Origin, the token or the login cookie).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ import tornado.ioloop
 import tornado.web
 import tornado.websocket
 
-from jupyter_mars.engine.cluster.web_auth import authenticated
-from jupyter_mars.engine.cluster.web_guard import host_allowed, origin_allowed
+from jupyter_mars.engine.cluster.web_auth import LockedOut, check_token
+from jupyter_mars.engine.cluster.web_guard import host_allowed, origin_allowed, parse_json
+from jupyter_mars.engine.cluster.web_logins import Logins
 from jupyter_mars.engine.cluster.web_workers import worker_detail
 
 STREAM_INTERVAL = 1.0
@@ -60,10 +61,7 @@ def state_model(service: Any) -> dict[str, Any]:
 
 def parse_watch(message: str | bytes) -> dict[str, Any]:
     """The watch request in a page's message; ValueError says what is wrong with it."""
-    try:
-        body = json.loads(message)
-    except ValueError:
-        raise ValueError("a message must be JSON") from None
+    body = parse_json(message, "a message")
     if not isinstance(body, dict) or set(body) != {"watch"} or not isinstance(body["watch"], dict):
         raise ValueError('a message must be {"watch": {...}}')
     watch = body["watch"]
@@ -89,9 +87,12 @@ def execution_graph(service: Any, session_id: str, execution_id: str) -> dict[st
 
 
 class StreamHandler(tornado.websocket.WebSocketHandler):
-    def initialize(self, service: Any, allowed_hosts: frozenset[str], base: str = "/") -> None:
+    def initialize(
+        self, service: Any, allowed_hosts: frozenset[str], logins: Logins, base: str = "/"
+    ) -> None:
         self.service = service
         self.allowed_hosts = allowed_hosts
+        self.logins = logins
         self._timer: tornado.ioloop.PeriodicCallback | None = None
         self._watch: dict[str, Any] = {"execution": None, "worker": None}
         self._sending = False
@@ -99,7 +100,7 @@ class StreamHandler(tornado.websocket.WebSocketHandler):
     def prepare(self) -> None:
         if not host_allowed(self.request.headers.get("Host"), self.allowed_hosts):
             raise tornado.web.HTTPError(403, reason="the Host header does not name this machine")
-        if not authenticated(self, self.service.token):
+        if not check_token(self, self.service.token, self.logins):
             raise tornado.web.HTTPError(401, reason="a valid cluster token is required")
 
     def check_origin(self, origin: str) -> bool:
@@ -153,5 +154,8 @@ class StreamHandler(tornado.websocket.WebSocketHandler):
             self._timer.stop()
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
+        error = kwargs.get("exc_info", (None, None))[1]
+        if isinstance(error, LockedOut):
+            self.set_header("Retry-After", str(error.retry_after))
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": self._reason}))

@@ -9,6 +9,7 @@ import sys
 import textwrap
 import time
 
+import cloudpickle
 import numpy as np
 import pytest
 
@@ -82,6 +83,48 @@ def test_remote_future_with_progress_and_cancel(remote):
     assert future.cancel()
     assert future.cancelled()
     assert (mt.tensor(np.arange(4)) + 1).execute().fetch().tolist() == [1, 2, 3, 4]
+
+
+def test_a_result_executed_again_can_be_fetched_every_time(remote):
+    data = np.arange(60.0).reshape(6, 10)
+    x = mt.tensor(data, chunk_size=3) + 1
+    for _ in range(4):
+        x.execute()
+        np.testing.assert_array_equal(x.fetch(), data + 1)
+
+
+def _finished_execution(http, session_id, tensor):
+    body = cloudpickle.dumps({"nodes": [tensor.node]}, protocol=5)
+    base = f"/api/v1/sessions/{session_id}/executions"
+    response = http.request("POST", base, body, "application/octet-stream")
+    execution_id = http.check(response)["execution_id"]
+    for _ in range(100):
+        model = http.json("GET", f"{base}/{execution_id}?wait=1")
+        if model["state"] not in ("running", "cancelling"):
+            return f"{base}/{execution_id}", model
+    raise TimeoutError("the execution did not end")
+
+
+def test_cancelling_a_finished_execution_leaves_it_as_it_ended(cluster):
+    http = cluster.http()
+    session_id = http.json("POST", "/api/v1/sessions")["session_id"]
+    try:
+        path, model = _finished_execution(http, session_id, mt.tensor(np.arange(6)) + 1)
+        assert model["state"] == "succeeded"
+        answer = http.json("POST", f"{path}/cancel")
+        assert answer["state"] == "succeeded"
+        assert answer["cancelled"] is False
+        assert "already ended" in answer["message"]
+        after = http.json("GET", path)
+        assert after["state"] == "succeeded"
+        assert after["results"] == model["results"]
+        failing = mt.elemwise(failing_kernel, mt.tensor(np.arange(3)), dtype=np.int64)
+        path, model = _finished_execution(http, session_id, failing)
+        assert model["state"] == "failed"
+        assert http.json("POST", f"{path}/cancel")["state"] == "failed"
+        assert http.json("GET", path)["state"] == "failed"
+    finally:
+        http.json("DELETE", f"/api/v1/sessions/{session_id}")
 
 
 def time_sleep_kernel(block, seconds):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import doctest
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
@@ -18,6 +19,7 @@ import tornado.websocket
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster import web_auth
 from jupyter_mars.engine.cluster.web_auth import COOKIE, cookie_value
+from jupyter_mars.engine.cluster.web_logins import FREE_GUESSES, LONGEST_LOCK
 from tests.engine.cluster.processes import CliCluster, cli_cluster, remote_session
 from tests.engine.cluster.stream_client import open_stream
 
@@ -77,10 +79,23 @@ def test_login_never_redirects_to_another_site(cluster: CliCluster) -> None:
 
 
 def test_a_link_with_the_token_works_once_and_drops_it(cluster: CliCluster) -> None:
-    status, headers, _ = _request(cluster, "GET", f"/api/v1/cluster?x=1&token={cluster.token}")
+    link = f"/api/v1/cluster?x=1&token={cluster.token}"
+    status, headers, _ = _request(cluster, "GET", link)
     assert status == 302
     assert headers["Location"] == "/api/v1/cluster?x=1"
-    assert headers["Set-Cookie"].startswith(f"{COOKIE}=")
+    cookie = headers["Set-Cookie"]
+    assert cookie.startswith(f"{COOKIE}=")
+    for _ in range(2):  # spent: the same link, or another with the token, logs nobody in
+        status, headers, body = _request(cluster, "GET", link)
+        assert status == 401
+        assert "Set-Cookie" not in headers
+        assert "used already" in json.loads(body)["error"]
+    status, headers, _ = _request(cluster, "GET", f"/?token={cluster.token}")
+    assert status == 302
+    assert headers["Location"].startswith("/login?")  # the dashboard: to the form
+    assert "Set-Cookie" not in headers
+    jar = cookie.split(";")[0]
+    assert _request(cluster, "GET", "/api/v1/cluster", Cookie=jar)[0] == 200  # still in
     assert _request(cluster, "GET", "/api/v1/cluster?token=wrong")[0] == 401
 
 
@@ -130,3 +145,49 @@ def test_the_stream_refuses_what_the_routes_refuse(
     with pytest.raises(tornado.httpclient.HTTPClientError) as caught:
         asyncio.run(_messages(cluster, 1, **sent))
     assert getattr(caught.value, "code", None) == status
+
+
+def _guess(cluster: CliCluster, token: str) -> tuple[int, dict[str, str], bytes]:
+    return _login(cluster, token)
+
+
+def test_wrong_guesses_lock_the_guesser_out_for_a_while_only() -> None:
+    with cli_cluster(0) as fresh:
+        answers = [_guess(fresh, f"guess-{i}") for i in range(200)]
+        statuses = [status for status, _, _ in answers]
+        checked = statuses.count(401)
+        assert FREE_GUESSES <= checked < 20  # most guesses were never compared
+        assert statuses.count(429) == 200 - checked
+        locked = next(a for a in answers if a[0] == 429)
+        assert b"Too many wrong tokens" in locked[2]
+        # once the lock ends, one more guess is compared, and it starts a longer lock
+        deadline = time.monotonic() + 4 * LONGEST_LOCK
+        while _guess(fresh, "one more guess")[0] != 401:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        # the right token waits out the lock like any other, over any route...
+        status, headers, _ = _guess(fresh, fresh.token)
+        assert status == 429
+        auth = {"Authorization": f"token {fresh.token}"}
+        status, headers, body = _request(fresh, "GET", "/api/v1/cluster", **auth)
+        assert status == 429
+        assert "too many wrong tokens" in json.loads(body)["error"]
+        # ...and then works: the lock ends after the time it names
+        waited = 0.0
+        while status == 429:
+            assert waited < LONGEST_LOCK * 2
+            pause = float(headers["Retry-After"])
+            time.sleep(pause)
+            waited += pause
+            status, headers, _ = _request(fresh, "GET", "/api/v1/cluster", **auth)
+        assert status == 200
+        assert _guess(fresh, fresh.token)[0] == 302
+
+
+def test_the_same_wrong_token_sent_again_is_not_a_new_guess() -> None:
+    with cli_cluster(0) as fresh:
+        stale = {"Authorization": "token stale", "Cookie": f"{COOKIE}=stale"}
+        for _ in range(3 * FREE_GUESSES):
+            assert _request(fresh, "GET", "/api/v1/cluster", **stale)[0] == 401
+        auth = {"Authorization": f"token {fresh.token}"}
+        assert _request(fresh, "GET", "/api/v1/cluster", **auth)[0] == 200

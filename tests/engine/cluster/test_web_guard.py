@@ -4,6 +4,7 @@ supervisor process, with requests generated from its own OpenAPI document."""
 
 from __future__ import annotations
 
+import asyncio
 import doctest
 import json
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from jupyter_mars.engine.cluster.web_guard import (
     origin_allowed,
 )
 from tests.engine.cluster.processes import CliCluster, cli_cluster
+from tests.engine.cluster.stream_client import open_stream
 
 
 def test_the_guards_examples_hold() -> None:
@@ -171,3 +173,40 @@ def test_fuzzed_requests_never_get_a_server_error(supervisor: CliCluster, data: 
         assert status == 401 or (status == 302 and template == "/"), (method, path, status)
     assert b"Traceback" not in answer
     assert supervisor.token.encode() not in answer
+
+
+def _nested(depth: int) -> bytes:
+    return b'{"keys": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+def test_deeply_nested_json_is_a_client_error_naming_the_nesting(supervisor: CliCluster) -> None:
+    status, body = _request(supervisor, "POST", "/api/v1/sessions")
+    release = f"/api/v1/sessions/{json.loads(body)['session_id']}/release"
+    for depth in (100, 5000, 100_000):
+        status, body = _request(supervisor, "POST", release, _nested(depth))
+        assert status == 400, depth
+        assert "nested deeper than" in json.loads(body)["error"]
+    assert _request(supervisor, "POST", release, _nested(3))[0] == 400  # not a list of keys
+    assert _request(supervisor, "POST", release, b'{"keys": ["k"]}')[0] == 200
+
+
+async def _reply_then_state(cluster: CliCluster, message: str) -> tuple[Any, Any]:
+    """The stream's answer to ``message``, then its answer to a valid one after it."""
+    async with open_stream(cluster, Authorization=f"token {cluster.token}") as conn:
+        await conn.write_message(message)
+        while True:
+            reply = json.loads(await asyncio.wait_for(conn.read_message(), 10))
+            if "error" in reply:
+                break
+        await conn.write_message(json.dumps({"watch": {}}))
+        state = json.loads(await asyncio.wait_for(conn.read_message(), 10))
+        return reply, state
+
+
+def test_deeply_nested_json_on_the_stream_is_answered_and_keeps_it_open(
+    supervisor: CliCluster,
+) -> None:
+    deep = "[" * 1500 + "]" * 1500  # under the stream's message size limit
+    reply, state = asyncio.run(_reply_then_state(supervisor, deep))
+    assert "nested deeper than" in reply["error"]
+    assert "cluster" in state
