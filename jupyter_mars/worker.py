@@ -18,7 +18,11 @@ from jupyter_mars.deploy.tokens import read_token_file
 
 
 def serve(config: WorkerConfig) -> int:
-    from jupyter_mars.engine.cluster.serve import new_event_loop_policy, run_until_signalled
+    from jupyter_mars.engine.cluster.serve import (
+        exit_if_threads_linger,
+        new_event_loop_policy,
+        run_until_signalled,
+    )
     from jupyter_mars.engine.cluster.worker_server import WorkerServer
 
     configure_logging(config.log_level, config.log_format, config.log_conf)
@@ -53,6 +57,7 @@ def serve(config: WorkerConfig) -> int:
         print(f"Mars Worker started at {server.address}", flush=True)
 
     asyncio.run(run_until_signalled(start, server.stop))
+    exit_if_threads_linger(0)
     return 0
 
 
