@@ -58,6 +58,7 @@ def serve(config: SupervisorConfig) -> int:
         web_base_path=config.web_base_path,
         advertise_address=config.advertise_address,
         supervisors=config.supervisors,
+        no_workers_timeout=config.no_workers_timeout,
     )
     written: list[str] = []
 
