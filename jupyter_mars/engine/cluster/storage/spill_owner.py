@@ -12,6 +12,8 @@ each other too.)
 A subdirectory is made under a hidden staging name, locked, then renamed: a subdirectory
 with the public name is locked from the moment it appears, and one found without a lock
 file was left by a store that did not lock (an older version) and is swept as well.
+Staging names are never swept, so no sweep can take a lock before its owner does (one
+left by a process that died within that instant holds nothing but an empty lock file).
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ logger = logging.getLogger(__name__)
 PREFIX = "jupyter-mars-chunks-"
 _STAGING = ".jupyter-mars-staging-"
 LOCK_NAME = ".owner.lock"
-_CLAIM_ATTEMPTS = 3
 
 
 @dataclass
@@ -52,28 +53,21 @@ def claim(root: str) -> OwnedDir:
     ``root`` must exist; errors making the subdirectory raise ``OSError``.
     """
     sweep(root)
-    for attempt in range(_CLAIM_ATTEMPTS):
-        staging = tempfile.mkdtemp(prefix=f"{_STAGING}{os.getpid()}-", dir=root)
-        path = os.path.join(root, PREFIX + os.path.basename(staging)[len(_STAGING) :])
-        fd = None
+    staging = tempfile.mkdtemp(prefix=f"{_STAGING}{os.getpid()}-", dir=root)
+    path = os.path.join(root, PREFIX + os.path.basename(staging)[len(_STAGING) :])
+    try:
+        fd = _lock(os.path.join(staging, LOCK_NAME), create=True)
+        if fd is None:  # nobody else opens a staging directory's lock
+            raise OSError(f"{staging} is locked by another process")
         try:
-            fd = _lock(os.path.join(staging, LOCK_NAME), create=True)
-            if fd is not None:
-                os.rename(staging, path)
-                return OwnedDir(path, fd)
-        except FileNotFoundError:
-            # another store's sweep took the lock file between its creation and our
-            # lock, and removed the staging directory: make another
-            if attempt + 1 == _CLAIM_ATTEMPTS:
-                raise
+            os.rename(staging, path)
         except OSError:
-            shutil.rmtree(staging, ignore_errors=True)
+            os.close(fd)
             raise
-        finally:
-            if fd is not None and not os.path.isdir(path):
-                os.close(fd)
+    except OSError:
         shutil.rmtree(staging, ignore_errors=True)
-    raise OSError(f"could not claim a spill directory under {root}")
+        raise
+    return OwnedDir(path, fd)
 
 
 def sweep(root: str) -> list[str]:
@@ -89,8 +83,7 @@ def sweep(root: str) -> list[str]:
         return []
     removed = []
     for name in names:
-        staging = name.startswith(_STAGING)
-        if not (staging or name.startswith(PREFIX)):
+        if not name.startswith(PREFIX):
             continue
         path = os.path.join(root, name)
         if os.path.islink(path) or not os.path.isdir(path):
@@ -98,11 +91,7 @@ def sweep(root: str) -> list[str]:
         try:
             fd = _lock(os.path.join(path, LOCK_NAME), create=False)
         except FileNotFoundError:
-            # a public name without a lock: an older store's. A staging one without a lock
-            # is still being made.
-            if staging:
-                continue
-            fd = -1
+            fd = -1  # an older store's, from before the lock
         except OSError as exc:
             logger.warning("could not check spill directory %s: %s", path, exc)
             continue
