@@ -37,7 +37,11 @@ def local_aliases(address: str) -> list[str]:
 
 
 def serve(config: SupervisorConfig) -> int:
-    from jupyter_mars.engine.cluster.serve import new_event_loop_policy, run_until_signalled
+    from jupyter_mars.engine.cluster.serve import (
+        exit_if_threads_linger,
+        new_event_loop_policy,
+        run_until_signalled,
+    )
     from jupyter_mars.engine.cluster.supervisor import SupervisorServer
 
     configure_logging(config.log_level, config.log_format, config.log_conf)
@@ -54,6 +58,7 @@ def serve(config: SupervisorConfig) -> int:
         web_base_path=config.web_base_path,
         advertise_address=config.advertise_address,
         supervisors=config.supervisors,
+        no_workers_timeout=config.no_workers_timeout,
     )
     written: list[str] = []
 
@@ -72,6 +77,7 @@ def serve(config: SupervisorConfig) -> int:
             remove_token_file(address)
 
     asyncio.run(run_until_signalled(start, stop))
+    exit_if_threads_linger(0)
     return 0
 
 

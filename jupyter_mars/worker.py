@@ -1,7 +1,9 @@
 """``mars-worker`` (also ``python -m jupyter_mars.worker``).
 
 Registers with the supervisors given by ``-s`` (retrying with backoff while none answers)
-and prints ``Mars Worker started at <host:port>`` once it has joined.
+and prints ``Mars Worker started at <host:port>`` once it has joined. Unless given
+``--no-nanny``, this process is the worker's nanny (``deploy/nanny.py``): it runs the worker
+as its child, with the same flags, and restarts it when it dies.
 """
 
 from __future__ import annotations
@@ -14,14 +16,29 @@ from jupyter_mars.deploy.cli import parse_worker_args, run_cli
 from jupyter_mars.deploy.configs import WorkerConfig
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
+from jupyter_mars.deploy.nanny import exit_with_nanny, run_nanny, worker_command
 from jupyter_mars.deploy.tokens import read_token_file
 
 
-def serve(config: WorkerConfig) -> int:
-    from jupyter_mars.engine.cluster.serve import new_event_loop_policy, run_until_signalled
+def serve(config: WorkerConfig, argv: Sequence[str] = ()) -> int:
+    """Run a worker as ``config`` says: under a nanny that runs ``mars-worker argv
+    --no-nanny``, or in this process."""
+    configure_logging(config.log_level, config.log_format, config.log_conf)
+    if config.nanny:
+        return run_nanny(worker_command(argv))
+    exit_with_nanny()
+    return serve_here(config)
+
+
+def serve_here(config: WorkerConfig) -> int:
+    """Run a worker in this process until SIGTERM or SIGINT."""
+    from jupyter_mars.engine.cluster.serve import (
+        exit_if_threads_linger,
+        new_event_loop_policy,
+        run_until_signalled,
+    )
     from jupyter_mars.engine.cluster.worker_server import WorkerServer
 
-    configure_logging(config.log_level, config.log_format, config.log_conf)
     try:
         new_event_loop_policy(config.use_uvloop)
     except RuntimeError as exc:
@@ -53,11 +70,13 @@ def serve(config: WorkerConfig) -> int:
         print(f"Mars Worker started at {server.address}", flush=True)
 
     asyncio.run(run_until_signalled(start, server.stop))
+    exit_if_threads_linger(0)
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run_cli(parse_worker_args, argv, serve)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    return run_cli(parse_worker_args, arguments, lambda config: serve(config, arguments))
 
 
 if __name__ == "__main__":

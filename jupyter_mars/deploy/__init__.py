@@ -1,6 +1,6 @@
 """Command lines and configuration of ``mars-supervisor`` and ``mars-worker``.
 
-Pure logic, no servers: flags, YAML config files and the environment become a checked
+No servers here: flags, YAML config files and the environment become a checked
 ``SupervisorConfig`` or ``WorkerConfig``; sizes such as ``8g`` or ``80%`` become bytes;
 the cluster token is resolved, generated, or kept in a file only its user can read.
 
@@ -8,7 +8,8 @@ Modules, in the order a command line flows through them: ``arguments`` (flags, a
 ``config_file`` (``-f`` YAML), ``values`` (converting each value), ``sizes``, ``settings``
 (precedence and blame), ``checks`` (against this machine), ``resources`` (cores, memory),
 ``configs`` (the dataclasses), ``cli`` (parse functions and ``run_cli``), ``tokens``,
-``logs``.
+``logs``; ``nanny`` (the parent process that runs and restarts a worker) with its
+``restarts`` policy.
 """
 
 from jupyter_mars.deploy.cli import parse_supervisor_args, parse_worker_args, run_cli

@@ -28,6 +28,8 @@ class Option:
     """What the value looks like, for ``--help``."""
     help: str
     """One sentence for ``--help`` (``%%`` for a percent sign, as argparse wants)."""
+    switch: bool = False
+    """A flag without a value (``--no-nanny``): given, it stands for ``true``."""
 
 
 SIZE = "a size: bytes, 512m, 8g, 1.5GiB, or a share of the total memory: 80%% or 0.8"
@@ -73,6 +75,13 @@ SUPERVISOR_OPTIONS = COMMON_OPTIONS + (
         "PATH",
         "URL path the web UI and HTTP API are served under, behind a proxy (default: /)",
     ),
+    Option(
+        "no_workers_timeout",
+        ("--no-workers-timeout",),
+        "SECONDS",
+        "how long jobs wait for a worker while the cluster has none, before they fail "
+        "(default: 60)",
+    ),
 )
 WORKER_OPTIONS = COMMON_OPTIONS + (
     Option("n_cpu", ("--n-cpu",), "N", "task slots (default: the cores this process may use)"),
@@ -97,6 +106,13 @@ WORKER_OPTIONS = COMMON_OPTIONS + (
         "DIR:DIR...",
         "directories to spill chunk data to, separated by ':' (created if their parent exists)",
     ),
+    Option(
+        "no_nanny",
+        ("--no-nanny",),
+        "",
+        "run the worker in this process, without the nanny process that restarts it",
+        switch=True,
+    ),
 )
 EPILOG = (
     "Values on the command line win over the -f file, which wins over the environment "
@@ -115,9 +131,14 @@ def build_parser(prog: str, description: str, options: Sequence[Option]) -> Argu
     """A parser for ``options``, each stored as a string under its name (None if absent)."""
     parser = ArgumentParser(prog=prog, description=description, epilog=EPILOG, allow_abbrev=False)
     for option in options:
-        parser.add_argument(
-            *option.flags, dest=option.name, metavar=option.metavar, help=option.help
-        )
+        if option.switch:
+            parser.add_argument(
+                *option.flags, dest=option.name, action="store_const", const=True, help=option.help
+            )
+        else:
+            parser.add_argument(
+                *option.flags, dest=option.name, metavar=option.metavar, help=option.help
+            )
     return parser
 
 

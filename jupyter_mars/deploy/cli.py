@@ -39,7 +39,12 @@ from jupyter_mars.deploy.checks import (
     prepare_spill_dirs,
 )
 from jupyter_mars.deploy.config_file import load_config_file
-from jupyter_mars.deploy.configs import MIN_MEM_DEFAULT, SupervisorConfig, WorkerConfig
+from jupyter_mars.deploy.configs import (
+    MIN_MEM_DEFAULT,
+    NO_WORKERS_TIMEOUT,
+    SupervisorConfig,
+    WorkerConfig,
+)
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.resources import HostResources, probe_host
 from jupyter_mars.deploy.settings import Settings
@@ -49,6 +54,7 @@ from jupyter_mars.deploy.values import (
     UvloopChoice,
     to_addresses,
     to_base_path,
+    to_bool,
     to_cuda_devices,
     to_host,
     to_int,
@@ -57,6 +63,7 @@ from jupyter_mars.deploy.values import (
     to_path,
     to_paths,
     to_port,
+    to_seconds,
     to_token,
     to_uvloop,
 )
@@ -91,12 +98,18 @@ def parse_supervisor_args(
     common = _common(settings, os.environ if env is None else env)
     web_port = settings.get("web_port", to_port, 0)
     web_base_path = settings.get("web_base_path", to_base_path, "/")
+    no_workers_timeout = settings.get("no_workers_timeout", to_seconds, NO_WORKERS_TIMEOUT)
     _check_common(settings, common)
     if web_port != 0 and web_port == common["port"]:
         raise UsageError(f"{settings.label('web_port')}: expected a port other than -p's")
     with settings.blame("web_port"):
         check_port_free(common["host"], web_port)
-    return SupervisorConfig(**common, web_port=web_port, web_base_path=web_base_path)
+    return SupervisorConfig(
+        **common,
+        web_port=web_port,
+        web_base_path=web_base_path,
+        no_workers_timeout=no_workers_timeout,
+    )
 
 
 def parse_worker_args(
@@ -124,6 +137,7 @@ def parse_worker_args(
     cache_mem = settings.get("cache_mem", _size(machine.total_memory, 1), default_cache)
     min_mem = settings.get("min_mem", _size(machine.total_memory, 0), MIN_MEM_DEFAULT)
     spill_dirs: list[str] = settings.get("spill_dirs", to_paths, [])
+    no_nanny = settings.get("no_nanny", to_bool, False)
     if cache_mem > phy_mem:
         raise UsageError(
             f"{settings.label('cache_mem')}: expected at most --phy-mem "
@@ -146,6 +160,7 @@ def parse_worker_args(
         cache_mem=cache_mem,
         min_mem=min_mem,
         spill_dirs=spill_dirs,
+        nanny=not no_nanny,
     )
 
 

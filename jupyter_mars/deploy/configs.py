@@ -14,6 +14,8 @@ from jupyter_mars.deploy.values import UvloopChoice
 
 MIN_MEM_DEFAULT = 128 * 1024**2
 """``--min-mem`` when not given: 128 MiB, as in Mars."""
+NO_WORKERS_TIMEOUT = 60.0
+"""``--no-workers-timeout`` when not given."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +56,9 @@ class SupervisorConfig(ProcessConfig):
     web_base_path: str = "/"
     """URL path the HTTP API and web UI are served under (``--web-base-path``), starting
     and ending with ``/``: a proxy may serve them under ``/mars/``."""
+    no_workers_timeout: float = NO_WORKERS_TIMEOUT
+    """Seconds jobs wait for a worker while the cluster has none, before they fail with an
+    error that says so (``--no-workers-timeout``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,3 +81,6 @@ class WorkerConfig(ProcessConfig):
     """Bytes that must be free for the worker to start (``--min-mem``)."""
     spill_dirs: list[str] = field(default_factory=list)
     """Absolute directories to spill chunks to (``--spill-dir``); they exist once parsed."""
+    nanny: bool = True
+    """Run the worker as the child of a nanny process that restarts it when it dies and
+    sets its environment (``deploy/nanny.py``); False with ``--no-nanny``."""

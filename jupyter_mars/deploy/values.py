@@ -25,6 +25,9 @@ _UVLOOP_CHOICES: dict[str, UvloopChoice] = {
 }
 
 
+_BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
 def to_int(raw: object, minimum: int, what: str) -> int:
     """A whole number of at least ``minimum``; ``what`` names it in the message."""
     value: int | None = None
@@ -37,6 +40,31 @@ def to_int(raw: object, minimum: int, what: str) -> int:
             value = None
     if value is None or value < minimum:
         raise ValueError(f"expected {what}, got {raw!r}")
+    return value
+
+
+def to_bool(raw: object) -> bool:
+    """A yes/no value: YAML's booleans, or ``true``/``false``, ``yes``/``no``, ``1``/``0``."""
+    if isinstance(raw, bool):
+        return raw
+    value = _BOOLEANS.get(raw.strip().lower()) if isinstance(raw, str) else None
+    if value is None:
+        raise ValueError(f"expected true or false, got {raw!r}")
+    return value
+
+
+def to_seconds(raw: object) -> float:
+    """A duration in seconds, more than 0."""
+    value: float | None = None
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        value = float(raw)
+    elif isinstance(raw, str):
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            value = None
+    if value is None or not 0 < value < float("inf"):
+        raise ValueError(f"expected a number of seconds > 0, got {raw!r}")
     return value
 
 

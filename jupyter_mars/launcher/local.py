@@ -2,8 +2,8 @@
 
 The processes are the real command-line programs (``python -m jupyter_mars.supervisor``
 and ``python -m jupyter_mars.worker``), so a local cluster behaves exactly like one started
-by hand. The cluster token is generated here and handed to them through the environment,
-never on a command line.
+by hand, each worker under its nanny, which restarts it if it dies. The cluster token is
+generated here and handed to them through the environment, never on a command line.
 """
 
 from __future__ import annotations
@@ -92,7 +92,9 @@ class LocalCluster:
 
     ``web_base_path`` serves its web service under that path (behind a proxy); ``kind`` is
     what the registry of this machine's clusters records it as (``server`` when a Jupyter
-    server owns it)."""
+    server owns it). ``nanny=False`` starts the workers without their nanny: the
+    processes in ``workers`` are then the workers themselves, and a worker that dies stays
+    dead."""
 
     def __init__(
         self,
@@ -106,6 +108,7 @@ class LocalCluster:
         web_base_path: str = "/",
         kind: str = "local",
         connect: bool = True,
+        nanny: bool = True,
     ) -> None:
         if isinstance(n_worker, bool) or not isinstance(n_worker, int) or n_worker < 1:
             raise ValueError(f"n_worker must be a positive int, got {n_worker!r}")
@@ -156,6 +159,8 @@ class LocalCluster:
                 self._worker_argv += ["--cache-mem", str(cache_mem)]
             if spill_dirs:
                 self._worker_argv += ["--spill-dir", ":".join(spill_dirs)]
+            if not nanny:
+                self._worker_argv.append("--no-nanny")
             self._env = env
             for _ in range(n_worker):
                 self.workers.append(_Process(self._worker_argv, env))

@@ -10,6 +10,7 @@ import pytest
 
 from jupyter_mars.deploy import (
     SupervisorConfig,
+    UsageError,
     WorkerConfig,
     parse_supervisor_args,
     parse_worker_args,
@@ -209,3 +210,26 @@ def test_parse_worker_args_probes_the_machine_by_default():
     config = parse_worker_args(["-s", "a:1"], env={})
     assert config.n_cpu == len(os.sched_getaffinity(0))
     assert 0 < config.cache_mem <= config.phy_mem
+
+
+def test_workers_run_under_a_nanny_unless_told_not_to(tmp_path):
+    assert worker().nanny is True
+    assert worker("--no-nanny").nanny is False
+    path = tmp_path / "worker.yaml"
+    path.write_text("no_nanny: true\n")
+    assert worker("-f", str(path)).nanny is False
+    path.write_text("no_nanny: 'no'\n")
+    assert worker("-f", str(path)).nanny is True
+
+
+def test_no_nanny_takes_no_value():
+    with pytest.raises(UsageError, match="--no-nanny: ignored explicit argument"):
+        worker("--no-nanny=yes")
+
+
+def test_no_workers_timeout_takes_seconds():
+    assert parse_supervisor_args([], env={}).no_workers_timeout == 60.0
+    assert parse_supervisor_args(["--no-workers-timeout", "2.5"], env={}).no_workers_timeout == 2.5
+    for bad in ("0", "-1", "soon", "inf"):
+        with pytest.raises(UsageError, match="--no-workers-timeout: expected a number of seconds"):
+            parse_supervisor_args(["--no-workers-timeout", bad], env={})

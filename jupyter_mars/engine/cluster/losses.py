@@ -47,6 +47,10 @@ class WorkerLost(ConnectionError):
     """The worker holding or computing a chunk went away."""
 
 
+class NoWorkersError(RuntimeError):
+    """The cluster has had no worker for longer than a job may wait for one."""
+
+
 class InputLost(ConnectionError):
     """An input chunk of a task is not held by any live worker (yet): retry later."""
 

@@ -29,7 +29,7 @@ from typing import Any
 from jupyter_mars.engine.cluster import losses
 from jupyter_mars.engine.cluster.followers import followers
 from jupyter_mars.engine.cluster.lineage import Lineage
-from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, WorkerLost
+from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, NoWorkersError, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task, failed_key
@@ -59,6 +59,9 @@ logger = logging.getLogger(__name__)
 _job_ids = itertools.count()
 _COMPUTING = frozenset({"waiting", "ready", "running"})
 
+
+NO_WORKERS_TIMEOUT = 60.0
+"""Seconds jobs wait for a worker to join a cluster that has none, before they fail."""
 
 TASKS_IN_FLIGHT_PER_CORE = 2
 """Tasks sent to a worker per core: the next one waits in the worker's queue while the
@@ -95,10 +98,14 @@ class ClusterRuntime:
         loop: asyncio.AbstractEventLoop,
         max_retries: int = 3,
         probe_timeout: float = PROBE_TIMEOUT,
+        no_workers_timeout: float = NO_WORKERS_TIMEOUT,
     ) -> None:
         self.loop = loop
         self.max_retries = max_retries
         self.probe_timeout = probe_timeout
+        self.no_workers_timeout = no_workers_timeout
+        self._no_workers: asyncio.TimerHandle | None = None
+        """Fails the jobs if no worker joins before it fires; set while there is none."""
         self.core = SchedulerState(n_slots=0, max_retries=max_retries)
         self.shapes: dict[Key, tuple[int, ...]] = {}
         self.locations: dict[Key, str] = {}
@@ -170,9 +177,13 @@ class ClusterRuntime:
                 raise WorkerLost(f"chunk {key!r} was lost with its worker and is not recomputed")
             waiter = self.loop.create_future()
             self._waiters.setdefault(key, []).append(waiter)
+            self._wait_for_workers()
             await waiter
 
     def close(self) -> None:
+        if self._no_workers is not None:
+            self._no_workers.cancel()
+            self._no_workers = None
         for job in list(self._jobs.values()):
             self._handle(JobCancelled(stimulus_id="close", job_id=job.job_id))
         self._closed = True
@@ -187,12 +198,55 @@ class ClusterRuntime:
     def add_worker(self, address: str, n_cpu: int, client: Any) -> WorkerConnection:
         worker = WorkerConnection(address, n_cpu, client, next(self._order))
         self.workers[address] = worker
+        if self._no_workers is not None:
+            self._no_workers.cancel()
+            self._no_workers = None
         self._slots_changed(f"worker-joined-{address}")
         return worker
 
     def remove_worker(self, address: str) -> None:
         """Forget a worker (gone, or silent too long): recompute what it held and ran."""
         losses.remove_worker(self, address)
+        self._wait_for_workers()
+
+    def _wait_for_workers(self) -> None:
+        """With work to do and no worker, give one ``no_workers_timeout`` seconds to join;
+        else the jobs fail saying why, instead of waiting for ever."""
+        if self.workers or self._no_workers is not None or self._closed:
+            return
+        if not self._jobs and not self._waiters:
+            return
+        logger.warning(
+            "no workers: %d jobs wait up to %g s for one to join",
+            len(self._jobs),
+            self.no_workers_timeout,
+        )
+        self._no_workers = self.loop.call_later(self.no_workers_timeout, self._no_worker_came)
+
+    def _no_worker_came(self) -> None:
+        self._no_workers = None
+        if self.workers:
+            return
+
+        def error() -> NoWorkersError:
+            return NoWorkersError(
+                f"the cluster has no workers: none joined within {self.no_workers_timeout:g} s."
+                " Start workers with 'mars-worker -s <supervisor address>' (or scale the"
+                " cluster up) and run it again"
+            )
+
+        logger.error(
+            "no workers joined within %g s: failing %d jobs",
+            self.no_workers_timeout,
+            len(self._jobs),
+        )
+        for job in list(self._jobs.values()):
+            self._handle(JobCancelled(stimulus_id="no-workers", job_id=job.job_id, error=error()))
+        for waiters in self._waiters.values():  # fetches of chunks to recompute
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_exception(error())
+        self._waiters.clear()
 
     def _total_slots(self) -> int:
         return sum(w.n_slots for w in self.workers.values())
@@ -239,6 +293,7 @@ class ClusterRuntime:
             self._apply([JobFailed(event.stimulus_id, job.job_id, None, exc)], ())
             return
         self._apply(instructions, (event,))
+        self._wait_for_workers()
 
     def _handle(self, *events: SchedulerEvent) -> None:
         try:

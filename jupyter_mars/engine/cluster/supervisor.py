@@ -36,7 +36,11 @@ from jupyter_mars.engine.cluster.election import (
     rank_of,
 )
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
-from jupyter_mars.engine.cluster.runtime import ClusterRuntime, WorkerConnection
+from jupyter_mars.engine.cluster.runtime import (
+    NO_WORKERS_TIMEOUT,
+    ClusterRuntime,
+    WorkerConnection,
+)
 from jupyter_mars.engine.cluster.sessions import SessionRegistry
 from jupyter_mars.engine.cluster.web import MAX_GRAPH_BYTES, make_app
 from jupyter_mars.engine.cluster.web_workers import worker_summary
@@ -64,6 +68,7 @@ class SupervisorServer:
         supervisors: Sequence[str] = (),
         ping_interval: float = 0.5,
         takeover_after: float = 2.0,
+        no_workers_timeout: float = NO_WORKERS_TIMEOUT,
     ) -> None:
         self.token = token
         self.host = host
@@ -77,6 +82,8 @@ class SupervisorServer:
         self.supervisors = list(supervisors)
         self.ping_interval = ping_interval
         self.takeover_after = takeover_after
+        self.no_workers_timeout = no_workers_timeout
+        """Seconds jobs wait for a worker while the cluster has none, before they fail."""
         self.address = ""
         self.web_address = ""
         """Where clients reach the web API: the advertised host, or the listening one."""
@@ -106,7 +113,9 @@ class SupervisorServer:
         self._background: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        self.runtime = ClusterRuntime(asyncio.get_running_loop())
+        self.runtime = ClusterRuntime(
+            asyncio.get_running_loop(), no_workers_timeout=self.no_workers_timeout
+        )
         self.sessions = SessionRegistry(self.runtime)
         bound = await self._rpc.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
@@ -222,7 +231,9 @@ class SupervisorServer:
         old_runtime.workers.clear()
         old_sessions.shutdown()
         old_runtime.close()
-        self.runtime = ClusterRuntime(asyncio.get_running_loop())
+        self.runtime = ClusterRuntime(
+            asyncio.get_running_loop(), no_workers_timeout=self.no_workers_timeout
+        )
         self.sessions = SessionRegistry(self.runtime)
         for worker in workers:
             self._add_worker(worker.address, worker.n_cpu, worker.client, worker.resources)

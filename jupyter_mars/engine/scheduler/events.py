@@ -58,6 +58,9 @@ class TaskFailed(SchedulerEvent):
 @dataclass(frozen=True, slots=True)
 class JobCancelled(SchedulerEvent):
     job_id: JobId
+    error: BaseException | None = None
+    """What the job fails with when the runtime gives up on it (no worker to run it on);
+    None: a ``CancelledError``, the user cancelled it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ included, so a later job may submit it again. An orphan (a running task nobody n
 more) that fails is simply forgotten.
 
 ``JobCancelled`` acts like a failure of that one job, with ``key=None`` and a
-``CancelledError``. Reports for keys that are not ``running`` are stale and ignored.
+``CancelledError`` (or the event's ``error``). Reports for keys that are not ``running``
+are stale and ignored.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def handle_job_cancelled(core: SchedulerState, ev: JobCancelled) -> None:
     """Fail the job as cancelled; an unknown or ended job is ignored."""
     job = core._jobs.get(ev.job_id)
     if job is not None:
-        fail_job(core, job, None, CancelledError())
+        fail_job(core, job, None, ev.error or CancelledError())
 
 
 def _abandon(doomed: list[_Task], seen: set[_Task]) -> None:

@@ -1,4 +1,8 @@
-"""Real supervisor and worker processes started from the command line, for tests."""
+"""Real supervisor and worker processes started from the command line, for tests.
+
+Workers start with ``--no-nanny``: the tests signal, kill and measure the worker process
+itself (``test_nanny.py`` starts workers under their nanny).
+"""
 
 from __future__ import annotations
 
@@ -46,6 +50,7 @@ class CliCluster:
             "127.0.0.1",
             "-s",
             self.rpc,
+            "--no-nanny",
             *args,
         ]
         worker = _Process(argv, self.env)
@@ -248,7 +253,7 @@ def ha_cluster(
         for port, web in ports:
             cluster.supervisors.append(start_supervisor(cluster.env, port, web, "-s", listed))
         for _ in range(n_workers):
-            argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1"]
+            argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", "--no-nanny"]
             worker = _Process([*argv, "-s", listed, *worker_args], cluster.env)
             cluster.workers.append(worker)
             worker.wait_for(WORKER, 60)

@@ -1,8 +1,9 @@
 """A worker that dies loses nothing: its chunks are recomputed on the others.
 
-Real supervisor and worker processes (``new_cluster``); the tests SIGKILL only worker
-processes they started. Kernels are defined inside the tests, so they travel by value
-(cloudpickle) and the workers need not import this module.
+Real supervisor and worker processes (``new_cluster``, without nannies: a worker killed
+stays dead); the tests SIGKILL only worker processes they started. Kernels are defined
+inside the tests, so they travel by value (cloudpickle) and the workers need not import
+this module.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from tests.engine.cluster.processes import cli_cluster, free_port, remote_sessio
 @pytest.fixture
 def cluster(request: pytest.FixtureRequest) -> Iterator[LocalCluster]:
     n_worker = getattr(request, "param", 3)
-    running = new_cluster(n_worker=n_worker, n_cpu=1)
+    running = new_cluster(n_worker=n_worker, n_cpu=1, nanny=False)
     try:
         yield running
     finally:

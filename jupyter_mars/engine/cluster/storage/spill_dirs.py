@@ -1,11 +1,13 @@
 """A store's own corner of each spill directory, and which one to write to next.
 
 Several workers (or several stores in tests) may share a ``--spill-dir``; each store
-writes only under a fresh subdirectory with a unique name, so ``close()`` can remove
-that subdirectory whole without touching anyone else's files. Files go to the directory
-holding the fewest of this store's bytes, which spreads the load over disks of the same
-size; a directory whose last write failed (full, read-only) goes to the back of the line
-until a write to it succeeds again, so a dead disk does not cost a failed write per spill.
+writes only under a subdirectory of its own, locked while it lives (``spill_owner``), so
+``close()`` can remove that subdirectory whole without touching anyone else's files, and
+a starting store removes the subdirectories of stores that died without closing. Files
+go to the directory holding the fewest of this store's bytes, which spreads the load over
+disks of the same size; a directory whose last write failed (full, read-only) goes to the
+back of the line until a write to it succeeds again, so a dead disk does not cost a failed
+write per spill.
 
 Not thread-safe: the store calls it under its lock.
 """
@@ -15,13 +17,11 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import shutil
-import tempfile
 from collections.abc import Sequence
 
+from jupyter_mars.engine.cluster.storage.spill_owner import OwnedDir, claim
 from jupyter_mars.engine.graph import Key
 
-_PREFIX = "jupyter-mars-chunks-"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -29,19 +29,21 @@ class SpillDirs:
     """The store's private subdirectories, with the bytes it has spilled to each."""
 
     def __init__(self, roots: Sequence[str]) -> None:
-        """Create one private subdirectory under each root (created if missing).
+        """Create one private subdirectory under each root (created if missing), after
+        removing those of stores that died there.
 
         A root that cannot be used raises ``OSError`` here, at worker start, where a
         misconfigured ``--spill-dir`` is easiest to see.
         """
-        self.paths: list[str] = []
+        self._owned: list[OwnedDir] = []
         try:
             for root in roots:
                 os.makedirs(root, exist_ok=True)
-                self.paths.append(tempfile.mkdtemp(prefix=_PREFIX, dir=root))
+                self._owned.append(claim(root))
         except OSError:
             self.remove_all()
             raise
+        self.paths = [owned.path for owned in self._owned]
         self._bytes = [0] * len(self.paths)
         self._failing = [False] * len(self.paths)
         self._serial = itertools.count()
@@ -77,6 +79,6 @@ class SpillDirs:
         self._bytes[index] -= nbytes
 
     def remove_all(self) -> None:
-        """Delete the private subdirectories and every file in them."""
-        for path in self.paths:
-            shutil.rmtree(path, ignore_errors=True)
+        """Delete the private subdirectories and every file in them; idempotent."""
+        for owned in self._owned:
+            owned.release()
