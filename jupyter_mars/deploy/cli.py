@@ -145,6 +145,7 @@ def parse_worker_args(
         n_io_process=n_io,
         cuda_devices=cuda_devices,
         phy_mem=phy_mem,
+        phy_mem_given=settings.given("phy_mem"),
         cache_mem=cache_mem,
         min_mem=min_mem,
         spill_dirs=spill_dirs,
