@@ -134,14 +134,12 @@ def assigned_names(body: Sequence[ast.stmt]) -> list[str]:
 
 def describe_cluster(url: str, cluster: dict[str, Any], dashboard: str = "") -> str:
     """The one line ``connect`` and ``start`` print; ``dashboard`` is the dashboard's
-    path on the Jupyter server that owns the cluster, when one does."""
+    path on the Jupyter server that owns the cluster, when one does. Cores and memory are
+    the supervisor's totals, which count a machine that several workers share once."""
     workers = cluster.get("workers", [])
-    cores = sum(int(w.get("n_cpu", 0)) for w in workers)
-    memory = sum(
-        int((w.get("resources") or {}).get("store", {}).get("phy_mem_bytes") or 0)
-        or int((w.get("resources") or {}).get("memory_total") or 0)
-        for w in workers
-    )
+    totals = cluster.get("totals") or {}
+    cores = int(totals.get("n_cpu") or 0)
+    memory = int(totals.get("memory") or 0)
     plural = "" if len(workers) == 1 else "s"
     return (
         f"Connected to {url}: {len(workers)} worker{plural}, {cores} "
@@ -152,21 +150,34 @@ def describe_cluster(url: str, cluster: dict[str, Any], dashboard: str = "") -> 
 
 
 def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
-    """One row per worker: address, cores, CPU used, memory, tasks running."""
+    """One row per worker: address, cores, CPU used, memory used of its share, tasks."""
     rows = []
     for w in cluster.get("workers", []):
         r = w.get("resources") or {}
         cpu = min(max(float(r.get("cpu_used") or 0.0), 0.0), float(w.get("n_cpu", 0)))
+        used = int(r.get("memory_rss") or 0) / 2**20
+        share = int(w.get("memory_share") or 0) / 2**30
         rows.append(
             [
                 str(w.get("address", "")),
                 str(w.get("n_cpu", "")),
                 f"{cpu:.2f}",
-                f"{int(r.get('memory_rss') or 0) / 2**20:.0f} MiB",
+                f"{used:.0f} MiB of {share:.1f} GiB",
                 str(w.get("running", 0)),
             ]
         )
     return rows
+
+
+def status_title(address: str, cluster: dict[str, Any]) -> str:
+    """The line above ``%mars status``'s table: workers, machines and the totals."""
+    totals = cluster.get("totals") or {}
+    n, hosts = len(cluster.get("workers", [])), int(totals.get("hosts") or 0)
+    return (
+        f"Cluster at {address}, {n} worker{'' if n == 1 else 's'} on {hosts} "
+        f"host{'' if hosts == 1 else 's'}: {int(totals.get('n_cpu') or 0)} cores, "
+        f"{int(totals.get('memory') or 0) / 2**30:.1f} GiB memory"
+    )
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -273,7 +284,7 @@ class MarsMagics(Magics):
             print(f"The cluster at {address} does not answer: {exc}")
             return None
         header = ["worker", "cores", "CPU used", "memory", "tasks"]
-        print(f"Cluster at {address}, {len(cluster['workers'])} workers")
+        print(status_title(address, cluster))
         print(_table(header, status_rows(cluster)))
         return None
 

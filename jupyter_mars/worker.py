@@ -62,6 +62,7 @@ def serve_here(config: WorkerConfig) -> int:
         cuda_devices=config.cuda_devices,
         cache_bytes=config.cache_mem,
         phy_mem_bytes=config.phy_mem,
+        phy_mem_given=config.phy_mem_given,
         spill_dirs=config.spill_dirs,
     )
 

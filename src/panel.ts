@@ -7,7 +7,7 @@ import { Widget } from '@lumino/widgets';
 
 import { PanelModel } from './model';
 import { IWorker } from './types';
-import { executionPage, IBar, ITaskRow, workerBars, workerPage } from './view';
+import { clusterTotals, executionPage, IBar, ITaskRow, workerBars, workerPage } from './view';
 
 /** What the panel's buttons call outside it: JupyterLab commands, in `index.ts`. */
 export interface IPanelActions {
@@ -107,8 +107,7 @@ export class MarsPanel extends Widget {
       info.push(status.kind === 'ssh' ? 'on a host list' : 'on this machine');
     }
     if (status?.state === 'running') {
-      info.push(`${status.n_workers} worker${status.n_workers === 1 ? '' : 's'}`);
-      info.push(`${status.n_cpu} cores`);
+      info.push(...clusterTotals(status));
     }
     this._info.textContent = info.join(' · ');
     const errors = [m.connectionError, m.actionError, status?.error, status?.supervisor_error];

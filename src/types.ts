@@ -29,6 +29,8 @@ export interface IResources {
 export interface IWorker {
   address: string;
   n_cpu: number | null;
+  /** Bytes of its machine's memory that are this worker's own: its `--phy-mem`, else the machine's memory over the workers that share it. */
+  memory_share?: number | null;
   running: number;
   heartbeat_age: number | null;
   resources: IResources;
@@ -65,7 +67,12 @@ export interface IClusterStatus {
   started: number | null;
   options: IStartOptions & { host_list?: string | null };
   n_workers: number;
+  /** Machines the workers run on. */
+  n_hosts?: number;
+  /** Cores of all workers, each machine counted at most once. */
   n_cpu: number;
+  /** Bytes of memory of all workers, never more than their machines have. */
+  memory?: number;
   workers: IWorker[];
   tasks: ITask[];
   supervisor_error: string | null;

@@ -1,7 +1,7 @@
 /**
  * What the panel shows, computed from the API's JSON: pure functions, no DOM.
  */
-import { IGpu, IStartOptions, ITask, IWorker } from './types';
+import { IClusterStatus, IGpu, IStartOptions, ITask, IWorker } from './types';
 
 /** A bar: how full (0 to 1, never outside) and the figures it stands for. */
 export interface IBar {
@@ -65,14 +65,15 @@ function gpuBars(gpu: IGpu): IBar[] {
 }
 
 /**
- * A worker's bars: CPU cores busy of its `--n-cpu`, its memory of its limit (the store's
- * physical memory budget, else the machine's), and per GPU its use and memory.
+ * A worker's bars: CPU cores busy of its `--n-cpu`, its memory of its own share (of a
+ * machine other workers share, as the supervisor counts it; else the store's physical
+ * memory budget, else the machine's), and per GPU its use and memory.
  */
 export function workerBars(worker: IWorker): IBar[] {
   const r = worker.resources || {};
   const cores = worker.n_cpu ?? 0;
   const cpu = Math.min(Math.max(r.cpu_used ?? 0, 0), cores);
-  const limit = r.store?.phy_mem_bytes || r.memory_total || 0;
+  const limit = worker.memory_share || r.store?.phy_mem_bytes || r.memory_total || 0;
   const bars: IBar[] = [
     {
       label: 'CPU',
@@ -89,6 +90,20 @@ export function workerBars(worker: IWorker): IBar[] {
     bars.push(...gpuBars(gpu));
   }
   return bars;
+}
+
+/**
+ * The running cluster's size: workers, their machines, cores and memory, each machine
+ * counted once however many workers share it (the supervisor's totals).
+ */
+export function clusterTotals(status: IClusterStatus): string[] {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const hosts = status.n_hosts ?? 0;
+  return [
+    `${plural(status.n_workers, 'worker')}` + (hosts ? ` on ${plural(hosts, 'host')}` : ''),
+    plural(status.n_cpu, 'core'),
+    `${formatBytes(status.memory ?? 0)} memory`
+  ];
 }
 
 export const ACTIVE_STATES = ['running', 'cancelling', 'pending'];

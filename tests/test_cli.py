@@ -55,3 +55,24 @@ def test_help_lists_the_mars_flags():
         "-f",
     ):
         assert flag in out.stdout
+
+
+def test_two_supervisors_started_as_the_mars_deploy_page_shows_need_a_shared_token(tmp_path):
+    ports = []
+    for _ in range(2):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            ports.append(probe.getsockname()[1])
+    listed = ",".join(f"127.0.0.1:{port}" for port in ports)
+    env = {"MARS_TOKEN": "", "JUPYTER_MARS_TOKEN_DIR": str(tmp_path)}
+    for port in ports:
+        out = run_cli(
+            "jupyter_mars.supervisor", "-H", "127.0.0.1", "-p", str(port), "-s", listed, env=env
+        )
+        assert out.returncode == 2
+        assert out.stdout == ""  # never "started", never active
+        assert out.stderr.splitlines() == [
+            f"mars-supervisor: error: several supervisors (-s {listed}) need one shared token: "
+            "give each the same one with --token, MARS_TOKEN or 'token' in the -f config file"
+        ]
+    assert list(tmp_path.iterdir()) == []  # no token of its own written

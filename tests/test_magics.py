@@ -5,6 +5,8 @@ to the embedded runtime, running cells in the background or blocking, and usage 
 from __future__ import annotations
 
 import doctest
+import os
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -12,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import psutil
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -119,6 +122,28 @@ def test_connect_names_the_dashboard_of_the_jupyter_server_that_owns_the_cluster
             mars.get_default_session().close()
         finally:
             registry.remove(owned.id)
+
+
+def test_workers_sharing_this_machine_never_add_up_to_more_than_it_has(
+    mars_magic: Any, capsys: Any
+) -> None:
+    cores, memory = os.cpu_count() or 1, psutil.virtual_memory().total
+    mars_magic(f"start --workers 2 --n-cpu {cores}")  # no --memory: each may use it all
+    try:
+        line = capsys.readouterr().out
+        found = re.search(r"2 workers, (\d+) cores?, ([\d.]+) GiB memory", line)
+        assert found, line
+        assert int(found[1]) == cores
+        assert float(found[2]) == round(memory / 2**30, 1)
+        mars_magic("status")
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0].endswith(
+            f"2 workers on 1 host: {cores} cores, {memory / 2**30:.1f} GiB memory"
+        )
+        half = f"of {memory / 2 / 2**30:.1f} GiB"
+        assert all(half in row for row in lines[2:4]), lines  # each worker's own half
+    finally:
+        mars_magic("stop")
 
 
 def test_start_status_stop_and_embedded(mars_magic: Any, capsys: Any) -> None:

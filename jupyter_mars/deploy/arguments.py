@@ -63,7 +63,8 @@ COMMON_OPTIONS = (
         "token",
         ("--token",),
         "TOKEN",
-        "cluster token (default: $MARS_TOKEN; a supervisor without one makes one); "
+        "cluster token (default: $MARS_TOKEN; a lone supervisor without one makes one, "
+        "several need the same one); "
         "write --token=VALUE when it starts with '-'",
     ),
 )

@@ -38,6 +38,16 @@ def check_local(host: str) -> None:
         raise ValueError(f"cannot listen on {host}: {error.strerror}") from None
 
 
+def is_local_address(host: str) -> bool:
+    """``host`` resolves to an address of this machine (a name that does not resolve is
+    another machine's, as far as this one can tell)."""
+    try:
+        _try_bind(host, 0)
+    except (OSError, UnicodeError):
+        return False
+    return True
+
+
 def check_port_free(host: str, port: int) -> None:
     """A server could listen on ``host:port`` now; port 0 (any free port) always can."""
     if port == 0:

@@ -36,6 +36,7 @@ from jupyter_mars.deploy.checks import (
     check_local,
     check_port_free,
     check_resolvable,
+    is_local_address,
     prepare_spill_dirs,
 )
 from jupyter_mars.deploy.config_file import load_config_file
@@ -100,6 +101,7 @@ def parse_supervisor_args(
     web_base_path = settings.get("web_base_path", to_base_path, "/")
     no_workers_timeout = settings.get("no_workers_timeout", to_seconds, NO_WORKERS_TIMEOUT)
     _check_common(settings, common)
+    _check_shared_token(common)
     if web_port != 0 and web_port == common["port"]:
         raise UsageError(f"{settings.label('web_port')}: expected a port other than -p's")
     with settings.blame("web_port"):
@@ -157,6 +159,7 @@ def parse_worker_args(
         n_io_process=n_io,
         cuda_devices=cuda_devices,
         phy_mem=phy_mem,
+        phy_mem_given=settings.given("phy_mem"),
         cache_mem=cache_mem,
         min_mem=min_mem,
         spill_dirs=spill_dirs,
@@ -223,6 +226,29 @@ def _common(settings: Settings, env: Mapping[str, str]) -> CommonValues:
         use_uvloop=settings.get("use_uvloop", to_uvloop, "auto"),
         token=resolve_token(cli_token, file_token, env),
     )
+
+
+def _check_shared_token(common: CommonValues) -> None:
+    """A supervisor listed with others needs the token they share. Without one it would
+    generate its own, which no other supervisor could know: none could authenticate to
+    another, and each, taking the others for dead, would make itself active."""
+    if common["token"] is not None:
+        return
+    port = str(common["port"])
+    others = [
+        entry
+        for entry in common["supervisors"]
+        if not (
+            entry.rpartition(":")[2] == port
+            and is_local_address(entry.rpartition(":")[0].strip("[]"))
+        )
+    ]
+    if others:
+        raise UsageError(
+            f"several supervisors (-s {','.join(common['supervisors'])}) need one shared "
+            "token: give each the same one with --token, MARS_TOKEN or 'token' in the -f "
+            "config file"
+        )
 
 
 def _size(total: int, minimum: int) -> Callable[[object], int]:

@@ -74,6 +74,9 @@ class WorkerConfig(ProcessConfig):
     phy_mem: int
     """Bytes of memory the worker may use in all (``--phy-mem``); by default the physical
     memory (or the container's limit)."""
+    phy_mem_given: bool = False
+    """Whether ``--phy-mem`` (or the config file) set ``phy_mem``; if not, the cluster shows
+    the worker's share of a machine it shares with other workers."""
     cache_mem: int
     """Bytes of chunk data held in memory before spilling (``--cache-mem``); by default
     half of the free memory, and never more than ``phy_mem``."""

@@ -1,11 +1,14 @@
 """Host lists for the SSH launcher: a YAML file or a Python list, checked and completed.
 
 A host is an address (``"10.0.0.5"``) or a mapping with any of the ``FIELDS``; a
-``defaults`` mapping fills what hosts leave out, and ``supervisor`` names the host that runs
-the supervisor (``None``, the default: this machine)::
+``defaults`` mapping fills what hosts leave out, ``supervisor`` names the host that runs
+the supervisor (``None``, the default: this machine), and ``listen`` the address it
+listens on (``None``, the default: the address of its machine that routes to the hosts;
+``0.0.0.0`` for every address)::
 
     defaults: {user: mars, key_file: ~/.ssh/id_ed25519, python: /opt/env/bin/python, n_cpu: 4}
     supervisor: null
+    listen: null
     hosts:
       - 10.0.0.5
       - {address: 10.0.0.6, n_cpu: 8, memory: 16g, cuda_devices: [0, 1]}
@@ -65,11 +68,13 @@ class HostList:
     hosts: tuple[Host, ...]
     supervisor: Host | None = None
     """The host that runs the supervisor; None: this machine."""
+    listen: str | None = None
+    """The address the supervisor listens on; None: the one that routes to the hosts."""
 
 
 def load_hosts(source: str | os.PathLike[str] | Sequence[Any] | Mapping[str, Any]) -> HostList:
     """The host list in ``source``: a YAML file's path, a mapping with ``hosts`` (and
-    ``defaults``, ``supervisor``), or a list of hosts."""
+    ``defaults``, ``supervisor``, ``listen``), or a list of hosts."""
     if isinstance(source, (str, os.PathLike)):
         path = Path(source).expanduser()
         try:
@@ -88,12 +93,18 @@ def parse_hosts(raw: Any) -> HostList:
         raw = {"hosts": list(raw)}
     if not isinstance(raw, Mapping):
         raise ValueError("a host list must be a list of hosts or a mapping with 'hosts'")
-    unknown = set(raw) - {"hosts", "defaults", "supervisor"}
+    unknown = set(raw) - {"hosts", "defaults", "supervisor", "listen"}
     if unknown:
         raise ValueError(
             f"unknown key(s) {', '.join(sorted(map(str, unknown)))} in the host list: "
-            "expected hosts, defaults and supervisor"
+            "expected hosts, defaults, supervisor and listen"
         )
+    listen = raw.get("listen")
+    if listen is not None:
+        try:
+            listen = to_host(listen)
+        except ValueError as exc:
+            raise ValueError(f"listen: {exc}") from None
     defaults = raw.get("defaults") or {}
     if not isinstance(defaults, Mapping):
         raise ValueError("'defaults' must be a mapping of host fields")
@@ -109,13 +120,13 @@ def parse_hosts(raw: Any) -> HostList:
         )
     supervisor = raw.get("supervisor")
     if supervisor is None:
-        return HostList(hosts)
+        return HostList(hosts, listen=listen)
     if isinstance(supervisor, str):
         match = [h for h in hosts if supervisor in (h.address, h.label)]
         chosen = match[0] if match else _host(supervisor, defaults, "supervisor")
     else:
         chosen = _host(supervisor, defaults, "supervisor")
-    return HostList(hosts, replace(chosen, workers=0))
+    return HostList(hosts, replace(chosen, workers=0), listen)
 
 
 def _host(entry: Any, defaults: Mapping[str, Any], where: int | str) -> Host:

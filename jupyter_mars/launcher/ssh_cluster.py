@@ -4,9 +4,11 @@ on a host list, in one step; ``mars-cluster up`` uses it too.
 The supervisor runs detached, like the workers, so that a cluster outlives the process that
 started it (``mars-cluster up`` exits; ``mars-cluster down ID`` stops it later). Each one is
 recorded in the registry of this machine's clusters with what stopping it takes: hosts,
-PIDs and directories. Workers join the supervisor at the address of this machine that
-routes to their host; each host gets a directory of its own for the token file (the user's
-only) and the logs, removed on ``stop()``.
+PIDs and directories. A supervisor on this machine listens only on the address that
+routes to the hosts (loopback when they all are loopback), unless the host list's
+``listen`` names another (``0.0.0.0``: every address; each host's workers then join it at
+the address that routes to that host). Each host gets a directory of its own for the
+token file (the user's only) and the logs, removed on ``stop()``.
 """
 
 from __future__ import annotations
@@ -76,12 +78,37 @@ class LocalShell:
         pass
 
 
+WILDCARD_HOSTS = frozenset({"0.0.0.0", "::"})
+"""Listen addresses that mean every address of the machine."""
+
+
 def route_to(address: str) -> str:
     """The address of this machine that packets to ``address`` leave from (no packet is
-    sent): where a worker on that host reaches a supervisor listening on every address."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect((socket.gethostbyname(address), 9))
-        return str(probe.getsockname()[0])
+    sent): where a worker on that host reaches a supervisor of this machine."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect((socket.gethostbyname(address), 9))
+            return str(probe.getsockname()[0])
+    except OSError as exc:
+        raise ValueError(f"host {address}: no route from this machine to it ({exc})") from None
+
+
+def listen_address(hosts: HostList) -> str:
+    """Where a supervisor on this machine listens: the host list's ``listen``, else the
+    one address of this machine that routes to every host, so that nothing outside the
+    hosts' network can reach it. Hosts reached from different addresses need ``listen``."""
+    if hosts.listen is not None:
+        return hosts.listen
+    routes: dict[str, list[str]] = {}
+    for host in hosts.hosts:
+        routes.setdefault(route_to(host.address), []).append(host.address)
+    if len(routes) == 1:
+        return next(iter(routes))
+    via = "; ".join(f"{', '.join(names)} from {local}" for local, names in routes.items())
+    raise ValueError(
+        f"the hosts are reached from different addresses of this machine ({via}): name "
+        "the one the supervisor listens on with 'listen:' in the host list (0.0.0.0: all)"
+    )
 
 
 class WorkerProcess:
@@ -214,7 +241,7 @@ class SSHCluster:
         self._supervisor_shell = shell
         self._prepare(shell)
         python = self.python if host is None else host.python
-        listen = "0.0.0.0" if host is None else host.address
+        listen = self._listen()
         args = ["-m", "jupyter_mars.supervisor", "-H", listen, "-p", "0", "-w", str(self.web_port)]
         supervisor_host = host or Host("localhost", python=python)
         out = self._run(
@@ -238,16 +265,27 @@ class SSHCluster:
             time.sleep(0.1)
         rpc_port = rpc.rsplit(":", 1)[1]
         web_port = web.rsplit(":", 1)[1]
-        public = "127.0.0.1" if host is None else host.address
-        self.endpoint = f"http://{public}:{web_port}"
+        public = listen
+        if listen in WILDCARD_HOSTS:
+            public = "127.0.0.1" if host is None else host.address
+        self.endpoint = f"http://{_bracketed(public)}:{web_port}"
         self._rpc_port = rpc_port
 
     def _supervisor_for(self, host: Host) -> str:
         """The supervisor's RPC address as ``host`` reaches it."""
         port = self._rpc_port
+        listen = self._listen()
+        if listen not in WILDCARD_HOSTS:
+            return f"{_bracketed(listen)}:{port}"
         if self.hosts.supervisor is not None:
             return f"{self.hosts.supervisor.address}:{port}"
         return f"{route_to(host.address)}:{port}"
+
+    def _listen(self) -> str:
+        """The address the supervisor listens on (see ``listen_address``)."""
+        if self.hosts.supervisor is None:
+            return listen_address(self.hosts)
+        return self.hosts.listen or self.hosts.supervisor.address
 
     def _start_host_workers(self, host: Host, count: int | None = None) -> list[WorkerProcess]:
         shell = self._shell(host)
@@ -407,6 +445,7 @@ class SSHCluster:
             "supervisor_host": None
             if self.hosts.supervisor is None
             else asdict(self.hosts.supervisor),
+            "listen": self.hosts.listen,
             "supervisor_pid": self._supervisor_pid,
             "workers": [[w.host.label, w.pid, w.name] for w in self.workers],
             "workdir": self.workdir,
@@ -441,7 +480,7 @@ class SSHCluster:
         supervisor = state.get("supervisor_host")
         chosen = None if supervisor is None else Host(**_host_fields(supervisor))
         cluster = cls(
-            HostList(tuple(hosts), chosen),
+            HostList(tuple(hosts), chosen, state.get("listen")),
             known_hosts=state.get("known_hosts"),
             **options,
         )
@@ -467,6 +506,11 @@ def _host_fields(raw: dict[str, Any]) -> dict[str, Any]:
         if isinstance(fields.get(key), list):
             fields[key] = tuple(fields[key])
     return fields
+
+
+def _bracketed(host: str) -> str:
+    """``host`` as the host part of ``host:port`` (an IPv6 address goes in brackets)."""
+    return f"[{host}]" if ":" in host else host
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str | None:

@@ -27,10 +27,12 @@ def error_model(message: str, reason: str = "") -> dict[str, Any]:
 
 def worker_model(raw: Mapping[str, Any]) -> dict[str, Any]:
     """A worker as the supervisor's cluster model describes it: address, cores, tasks
-    running, seconds since its last heartbeat and its resource figures."""
+    running, seconds since its last heartbeat, its resource figures and its share of its
+    machine's memory (bytes; its own when no other worker runs there)."""
     return {
         "address": raw.get("address"),
         "n_cpu": raw.get("n_cpu"),
+        "memory_share": raw.get("memory_share"),
         "running": raw.get("running", 0),
         "heartbeat_age": raw.get("heartbeat_age"),
         "resources": raw.get("resources") or {},
@@ -80,9 +82,11 @@ def status_model(
     supervisor_error: str | None = None,
 ) -> dict[str, Any]:
     """The cluster's status: the manager's ``state`` (state, error, kind, endpoint,
-    started, options), then what the supervisor says (workers, running tasks), and the
-    dashboard's address through this server."""
+    started, options), then what the supervisor says (workers, their machines, cores and
+    memory, each machine counted once however many workers share it; running tasks), and
+    the dashboard's address through this server."""
     workers = workers_model(cluster)
+    totals = (cluster or {}).get("totals") or {}
     return {
         "state": state["state"],
         "error": state.get("error"),
@@ -92,7 +96,9 @@ def status_model(
         "started": state.get("started"),
         "options": dict(state.get("options") or {}),
         "n_workers": len(workers),
-        "n_cpu": sum(int(w["n_cpu"] or 0) for w in workers),
+        "n_hosts": int(totals.get("hosts") or 0),
+        "n_cpu": int(totals.get("n_cpu") or 0),
+        "memory": int(totals.get("memory") or 0),
         "workers": workers,
         "tasks": running_tasks(tasks or []),
         "supervisor_error": supervisor_error,

@@ -1,4 +1,5 @@
 import {
+  clusterTotals,
   connectCode,
   executionPage,
   formatBytes,
@@ -10,7 +11,7 @@ import {
   workerBars,
   workerPage
 } from '../view';
-import { task, worker } from './fixtures';
+import { status, task, worker } from './fixtures';
 
 describe('figures', () => {
   it('writes bytes in powers of 1024', () => {
@@ -53,6 +54,18 @@ describe('workerBars', () => {
     expect(bars[0].text).toBe('1.5 / 2 cores');
     expect(bars[1].fraction).toBe(0.25);
     expect(bars[1].text).toBe('512 MiB / 2.0 GiB');
+  });
+
+  it('shows memory of the worker share of a machine it shares with others', () => {
+    const shared = worker('127.0.0.1:7102', {
+      memory_rss: 1024 ** 3,
+      memory_total: 16 * 1024 ** 3,
+      store: { phy_mem_bytes: 16 * 1024 ** 3 }
+    });
+    shared.memory_share = 8 * 1024 ** 3;
+    const memory = workerBars(shared)[1];
+    expect(memory.text).toBe('1.0 GiB / 8.0 GiB');
+    expect(memory.fraction).toBe(0.125);
   });
 
   it('never shows CPU below zero or above the cores', () => {
@@ -157,4 +170,14 @@ it('connect code loads the extension and connects to the published cluster', () 
 it('addresses the dashboard pages of an execution and of a worker', () => {
   expect(executionPage('s-1', 'execution-3-ab')).toBe('#/execution/s-1/execution-3-ab');
   expect(workerPage('127.0.0.1:7101')).toBe('#/worker/127.0.0.1%3A7101');
+});
+
+describe('clusterTotals', () => {
+  it('says the supervisor totals, each machine counted once', () => {
+    const running = status('running', [worker('a:1'), worker('a:2')]);
+    running.n_hosts = 1;
+    running.n_cpu = 2;
+    running.memory = 23.5 * 1024 ** 3;
+    expect(clusterTotals(running)).toEqual(['2 workers on 1 host', '2 cores', '23.5 GiB memory']);
+  });
 });

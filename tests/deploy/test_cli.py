@@ -35,7 +35,8 @@ def test_supervisor_defaults():
 
 def test_supervisor_flags_short_and_long():
     short = parse_supervisor_args(
-        ["-H", "127.0.0.1", "-p", "0", "-w", "0", "-a", "10.1.2.3", "-s", "a:7001,b:7002"], env={}
+        ["-H", "127.0.0.1", "-p", "0", "-w", "0", "-a", "10.1.2.3", "-s", "a:7001,b:7002"],
+        env={"MARS_TOKEN": "shared"},
     )
     long = parse_supervisor_args(
         [
@@ -45,7 +46,7 @@ def test_supervisor_flags_short_and_long():
             "--advertise-address=10.1.2.3",
             "--supervisors=a:7001,b:7002",
         ],
-        env={},
+        env={"MARS_TOKEN": "shared"},
     )
     assert short == long
     assert short.host == "127.0.0.1"

@@ -131,6 +131,43 @@ def test_supervisor_web_port_in_use_or_equal_to_port(capsys, listening_port):
     )
 
 
+SHARED_TOKEN_HELP = "give each the same one with --token, MARS_TOKEN or 'token' in the -f"
+
+
+@pytest.mark.parametrize(
+    "supervisors",
+    [
+        "192.168.1.10:7001,192.168.1.11:7002",  # the two supervisors of Mars's deploy page
+        "127.0.0.1:7001,127.0.0.1:7002",
+        "127.0.0.1:7002",  # one other supervisor: this one would join it
+    ],
+)
+def test_several_supervisors_without_a_token_refuse_to_start(capsys, supervisors):
+    argv = ["-H", "127.0.0.1", "-p", "7001", "-s", supervisors]
+    assert run_cli(parse_supervisor_args, argv, lambda config: 0) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(
+        f"mars-supervisor: error: several supervisors (-s {supervisors}) need one shared token"
+    )
+    assert SHARED_TOKEN_HELP in lines[0]
+
+
+def test_several_supervisors_start_with_a_token_from_flag_environment_or_file(tmp_path):
+    argv = ["-H", "127.0.0.1", "-p", "7001", "-s", "127.0.0.1:7001,127.0.0.1:7002"]
+    assert parse_supervisor_args([*argv, "--token", SECRET], env={}).token == SECRET
+    assert parse_supervisor_args(argv, env={"MARS_TOKEN": SECRET}).token == SECRET
+    path = tmp_path / "supervisor.yaml"
+    path.write_text(f"token: {SECRET}\n")
+    assert parse_supervisor_args([*argv, "-f", str(path)], env={}).token == SECRET
+
+
+def test_a_lone_supervisor_listed_alone_needs_no_token():
+    argv = ["-H", "127.0.0.1", "-p", "7001", "-s", "127.0.0.1:7001"]
+    assert parse_supervisor_args(argv, env={}).token is None
+    assert parse_supervisor_args(["-p", "7001", "-s", "localhost:7001"], env={}).token is None
+
+
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [

@@ -62,10 +62,12 @@ spill_dirs: [{spill}]
 def test_every_supervisor_key(tmp_path):
     path = write(
         tmp_path,
-        "host: 127.0.0.1\nport: 0\nweb_port: 0\nsupervisors: a:1,b:2\nuse_uvloop: false\n",
+        "host: 127.0.0.1\nport: 0\nweb_port: 0\nsupervisors: a:1,b:2\nuse_uvloop: false\n"
+        "token: shared-by-a-and-b\n",
     )
     config = parse_supervisor_args(["--config-file", str(path)], env={})
     assert config.supervisors == ["a:1", "b:2"]
+    assert config.token == "shared-by-a-and-b"
     assert config.use_uvloop == "no"
     assert config.config_file == str(path)
 

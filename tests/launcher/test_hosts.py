@@ -59,6 +59,14 @@ def test_a_python_list_and_this_machine_as_supervisor() -> None:
     assert hosts.supervisor is None
 
 
+def test_listen_names_the_supervisors_address_and_is_checked() -> None:
+    assert parse_hosts(["a.example"]).listen is None
+    assert parse_hosts({"hosts": ["a.example"], "listen": " 0.0.0.0 "}).listen == "0.0.0.0"
+    assert parse_hosts({"hosts": ["a.example"], "listen": "[::1]"}).listen == "::1"
+    with pytest.raises(ValueError, match="listen: expected a host name or IP address, got 7"):
+        parse_hosts({"hosts": ["a.example"], "listen": 7})
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [

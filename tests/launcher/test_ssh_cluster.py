@@ -20,7 +20,9 @@ import yaml
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.launcher import SSHCluster, registry
+from jupyter_mars.launcher.hosts import parse_hosts
 from jupyter_mars.launcher.ssh import HostKeyError, SSHError
+from jupyter_mars.launcher.ssh_cluster import listen_address
 from tests.launcher.sshd import NetnsHosts, SshServer
 
 
@@ -41,6 +43,12 @@ def _gone(pid: int) -> bool:
         return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return True
+
+
+def _listening(pid: int) -> set[str]:
+    """The addresses process ``pid`` listens on."""
+    sockets = psutil.Process(pid).net_connections(kind="inet")
+    return {s.laddr.ip for s in sockets if s.status == psutil.CONN_LISTEN}
 
 
 def _seed(session: Any) -> None:
@@ -86,6 +94,27 @@ def test_a_cluster_on_loopback_runs_scales_and_stops_for_good(
     assert _gone(supervisor)
     assert not workdir.exists()
     assert registry.find(cluster.id) is None
+
+
+def test_a_supervisor_here_listens_only_where_the_hosts_reach_it(
+    ssh_server: SshServer, session: mars.Session
+) -> None:
+    cluster = SSHCluster([_host(ssh_server)], known_hosts=str(ssh_server.known_hosts))
+    try:
+        cluster.start(timeout=60)
+        assert cluster._supervisor_pid is not None
+        assert _listening(cluster._supervisor_pid) == {"127.0.0.1"}  # not 0.0.0.0
+        assert cluster.endpoint.startswith("http://127.0.0.1:")
+        _seed(cluster.session)
+    finally:
+        cluster.stop()
+        session.as_default()
+
+
+def test_the_listen_address_is_the_route_to_the_hosts_unless_the_list_names_one() -> None:
+    assert listen_address(parse_hosts(["127.0.0.1", "localhost"])) == "127.0.0.1"
+    named = parse_hosts({"hosts": ["127.0.0.1"], "listen": "0.0.0.0"})
+    assert listen_address(named) == "0.0.0.0"
 
 
 def test_min_workers_returns_before_the_slow_ones_joined(
@@ -174,10 +203,26 @@ def test_two_hosts_in_network_namespaces_run_the_seed(
     with SSHCluster(hosts, known_hosts=str(known)).start(timeout=60) as cluster:
         addresses = sorted(w["address"].rsplit(":", 1)[0] for w in _workers(cluster))
         assert addresses == sorted(h.address for h in netns_hosts)
+        assert cluster._supervisor_pid is not None
+        # only on this machine's address on the hosts' network, not on every address
+        assert _listening(cluster._supervisor_pid) == {netns_hosts.gateway}
+        assert cluster.endpoint.startswith(f"http://{netns_hosts.gateway}:")
         _seed(cluster.session)
         pids = [w.pid for w in cluster.workers]
     assert all(_gone(pid) for pid in pids)
     session.as_default()
+
+
+def test_hosts_reached_from_different_addresses_need_listen(netns_hosts: NetnsHosts) -> None:
+    mixed = parse_hosts(["127.0.0.1", netns_hosts[0].address])
+    with pytest.raises(ValueError, match="reached from different addresses") as caught:
+        listen_address(mixed)
+    assert f"127.0.0.1 from 127.0.0.1; {netns_hosts[0].address} from {netns_hosts.gateway}" in str(
+        caught.value
+    )
+    assert "'listen:' in the host list" in str(caught.value)
+    named = parse_hosts({"hosts": ["127.0.0.1"], "listen": netns_hosts.gateway})
+    assert listen_address(named) == netns_hosts.gateway
 
 
 def test_an_unreachable_host_fails_clearly_within_its_timeout(

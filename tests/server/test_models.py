@@ -89,17 +89,24 @@ def test_tasks_flatten_every_session_with_the_ids_a_cancel_takes():
 
 def test_status_model_adds_the_supervisors_workers_and_running_tasks():
     state = {"state": "running", "kind": "local", "endpoint": "http://127.0.0.1:9"}
-    cluster = {"workers": [{"address": "w:1", "n_cpu": 2, "resources": {"memory": 1}}] * 2}
+    cluster = {
+        "workers": [{"address": "w:1", "n_cpu": 2, "resources": {"memory": 1}}] * 2,
+        "totals": {"hosts": 1, "n_cpu": 2, "memory": 1 << 30},
+    }
     tasks = models.task_models(STREAM_MESSAGE)
     status = models.status_model(state, "/mars/dashboard/", cluster, tasks)
-    assert (status["n_workers"], status["n_cpu"], status["dashboard"]) == (
+    # the supervisor's totals, where a machine two workers share counts once
+    assert (status["n_workers"], status["n_hosts"], status["n_cpu"], status["memory"]) == (
         2,
-        4,
-        "/mars/dashboard/",
+        1,
+        2,
+        1 << 30,
     )
+    assert status["dashboard"] == "/mars/dashboard/"
     assert status["workers"][0] == {
         "address": "w:1",
         "n_cpu": 2,
+        "memory_share": None,
         "running": 0,
         "heartbeat_age": None,
         "resources": {"memory": 1},

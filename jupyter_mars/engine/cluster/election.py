@@ -19,7 +19,9 @@ web address and whether it is active. The rules:
 nothing listens there any more: ``takeover_after`` seconds (2) of that and the peer is
 dead. A ping that times out may only mean a busy or unreachable host: such a peer is
 given ``unresponsive_after`` seconds (6), because two active supervisors would reset each
-other's workers.
+other's workers. A peer that rejects this supervisor's token is alive: it answered, with a
+token of its own. This one cannot learn whether that peer is active, so it never takes
+over from it; it says once that the supervisors do not share a token.
 
 ``Election`` holds the view and decides, with no IO (tests feed it answers and times);
 ``ElectionMonitor`` is the loop that pings and reports changes. State of ``Election``:
@@ -38,6 +40,8 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from jupyter_mars.engine.cluster.comm import AuthenticationError
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +62,8 @@ class PeerView:
     """``time.monotonic()`` of its last answer; None: it never answered."""
     timed_out: bool = False
     """Whether its last ping timed out (rather than being refused)."""
+    rejected: bool = False
+    """Whether its last answer was a refusal of this supervisor's token."""
 
 
 class Election:
@@ -87,6 +93,16 @@ class Election:
     def answered(self, address: str, now: float, web: str, active: bool) -> None:
         peer = self.peers[address]
         peer.last_answer, peer.timed_out, peer.web, peer.active = now, False, web, active
+        peer.rejected = False
+
+    def rejected(self, address: str, now: float) -> None:
+        """The peer refused this supervisor's token: alive, in a state this one cannot see.
+
+        Taking it for dead would make two supervisors active, each with workers of its own.
+        """
+        peer = self.peers[address]
+        peer.last_answer, peer.timed_out, peer.web, peer.active = now, False, "", False
+        peer.rejected = True
 
     def failed(self, address: str, now: float, timed_out: bool) -> None:
         self.peers[address].timed_out = timed_out
@@ -178,6 +194,15 @@ class ElectionMonitor:
         try:
             reply = await self.ping(address)
             web, active = str(reply["web"]), bool(reply["active"])
+        except AuthenticationError:  # before ConnectionError: it is one
+            if not self.election.peers[address].rejected:
+                logger.error(
+                    "supervisor %s rejects this supervisor's token: every supervisor in -s "
+                    "needs the same one (--token, MARS_TOKEN or 'token' in the -f config "
+                    "file); while it runs, this one does not take its place",
+                    address,
+                )
+            self.election.rejected(address, time.monotonic())
         except TimeoutError:  # before OSError: TimeoutError is one
             self.election.failed(address, time.monotonic(), timed_out=True)
         except (ConnectionError, OSError) as exc:

@@ -42,6 +42,7 @@ from jupyter_mars.engine.cluster.runtime import (
     WorkerConnection,
 )
 from jupyter_mars.engine.cluster.sessions import SessionRegistry
+from jupyter_mars.engine.cluster.shares import cluster_totals, memory_shares
 from jupyter_mars.engine.cluster.web import MAX_GRAPH_BYTES, make_app
 from jupyter_mars.engine.cluster.web_workers import worker_summary
 
@@ -331,6 +332,10 @@ class SupervisorServer:
 
     def cluster_model(self) -> dict[str, Any]:
         workers = [worker_summary(w) for w in self.runtime.workers.values()]
+        shares = memory_shares(workers)
+        for worker in workers:
+            worker["memory_share"] = shares[worker["address"]]
+        totals = cluster_totals(workers)
         return {
             "active": self.active,
             "epoch": self.epoch,
@@ -339,7 +344,8 @@ class SupervisorServer:
             "web_base_path": self.web_base_path,
             "supervisors": self.supervisors_model(),
             "workers": workers,
-            "n_cpu": sum(w.n_cpu for w in self.runtime.workers.values()),
+            "n_cpu": totals["n_cpu"],
+            "totals": totals,
             "sessions": len(self.sessions.sessions),
             "uptime": round(time.time() - self.started, 3),
         }

@@ -14,6 +14,8 @@ from typing import Any
 
 import tornado.web
 
+from jupyter_mars.engine.cluster.shares import memory_shares
+
 WORKER_CALL_TIMEOUT = 3.0
 """Seconds a worker may take to answer a dashboard question."""
 LOG_LINES = 100
@@ -56,7 +58,14 @@ async def worker_detail(service: Any, address: str) -> dict[str, Any]:
     """The worker page's model: the heartbeat figures, then what the worker tells now."""
     worker = _connection(service, address)
     state = await _ask(worker, "state", log_lines=LOG_LINES)
-    return {**worker_summary(worker), **state, "address": worker.address}
+    # its share depends on the workers it shares a machine with, as of now
+    shares = memory_shares([worker_summary(w) for w in service.runtime.workers.values()])
+    return {
+        **worker_summary(worker),
+        **state,
+        "address": worker.address,
+        "memory_share": shares.get(worker.address),
+    }
 
 
 async def worker_stacks(service: Any, address: str) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from threadpoolctl import threadpool_limits
 
+from jupyter_mars.engine.cluster.host_identity import host_figures
 from jupyter_mars.engine.cluster.log_tail import LogTail
 from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
@@ -66,6 +67,7 @@ class WorkerServer:
         cuda_devices: Sequence[int] | None = None,
         cache_bytes: int = 1 << 30,
         phy_mem_bytes: int | None = None,
+        phy_mem_given: bool | None = None,
         spill_dirs: Sequence[str] = (),
         heartbeat_interval: float = 1.0,
     ) -> None:
@@ -89,6 +91,10 @@ class WorkerServer:
         """Tells this process from an earlier worker that listened on the same address."""
         """Bumped by ``reset``: results of tasks started before it are not kept."""
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
+        self.phy_mem_given = phy_mem_bytes is not None if phy_mem_given is None else phy_mem_given
+        """Whether the memory limit was asked for (``--phy-mem``) rather than the machine's
+        default: without it, the supervisor shows this worker's share of its machine."""
+        self._host = host_figures()
         self._replica_cap = int(cache_bytes * REPLICA_SHARE)
         self.replicas = ReplicaCache(self._replica_cap)
         """Copies of peers' chunks read by tasks here, for the next task that reads them."""
@@ -206,6 +212,8 @@ class WorkerServer:
             "running": self.running,
             "transfer": self._transfer.sample(),
             "gpus": await self._gpu_figures(),
+            "host": self._host,
+            "memory_limit_given": self.phy_mem_given,
         }
 
     async def _heartbeats(self) -> None:
@@ -481,6 +489,8 @@ class WorkerServer:
             # the heartbeat's rate window is left as it is
             "transfer": self._transfer.sample(advance=False),
             "gpus": await self._gpu_figures(),
+            "host": self._host,
+            "memory_limit_given": self.phy_mem_given,
         }
 
     async def stack(self) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from jupyter_mars.engine.cluster.comm import (
 )
 from jupyter_mars.engine.cluster.comm.auth import MAGIC, NONCE_SIZE, client_handshake
 from jupyter_mars.engine.cluster.comm.frames import FrameLimits
+from jupyter_mars.engine.cluster.comm.rejections import RejectionThrottle
 from jupyter_mars.engine.cluster.comm.tcp import format_address, parse_address
 
 TOKEN = "s3cret-cluster-token"
@@ -500,3 +501,27 @@ def test_inproc_enforces_limits() -> None:
             await left.write(b"x" * 1000)
 
     asyncio.run(main())
+
+
+def test_rejections_of_one_host_are_logged_once_then_counted() -> None:
+    throttle = RejectionThrottle(interval=60.0)
+    assert throttle.admit("10.0.0.1", 0.0) == 0
+    assert [throttle.admit("10.0.0.1", t) for t in (1.0, 2.0, 30.0)] == [None] * 3
+    assert throttle.admit("10.0.0.2", 2.0) == 0  # another host is logged at once
+    assert throttle.admit("10.0.0.1", 61.0) == 3
+    assert throttle.admit("10.0.0.1", 62.0) is None
+
+
+def test_a_peer_retrying_a_wrong_token_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    async def handler(comm: Comm) -> None:
+        await comm.close()
+
+    async def main() -> None:
+        async with serving(handler, token=TOKEN) as listener:
+            for _ in range(5):
+                with pytest.raises(AuthenticationError):
+                    await connect(listener.address, "another token")
+
+    with caplog.at_level(logging.INFO, logger="jupyter_mars.engine.cluster.comm.tcp"):
+        asyncio.run(main())
+    assert caplog.text.count("rejected connection") == 1

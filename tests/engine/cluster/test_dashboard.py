@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import psutil
 import pytest
 
 import jupyter_mars.tensor as mt
@@ -73,6 +74,12 @@ def test_the_dashboard_shows_workers_and_a_job_reaching_100_percent(
     for text in (c.text_content() for c in page.query_selector_all("#workers .cpu")):
         used, total = (float(x) for x in text.split("/"))
         assert 0 <= used <= total == 1
+    # two workers without --phy-mem on this machine: each has half of it, the total all
+    memory = psutil.virtual_memory().total
+    for text in (c.text_content() or "" for c in page.query_selector_all("#workers .memory")):
+        assert text.endswith(f"/ {memory / 2 / 2**30:.1f} GiB"), text
+    totals = page.text_content("#worker-totals") or ""
+    assert totals == f"2 workers on 1 host: 2 cores, {memory / 2**30:.1f} GiB memory"
     page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
 
 

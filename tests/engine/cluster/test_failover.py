@@ -76,6 +76,16 @@ def test_two_active_supervisors_after_a_partition_leave_the_first_of_the_list_ac
     assert not second.should_be_active(5.0, active=True)
 
 
+def test_a_supervisor_that_rejects_the_token_is_alive_and_is_never_replaced():
+    election = Election(["a:1", "b:2"], 1, now=100.0)
+    for now in (100.5, 101.0, 150.0):
+        election.rejected("a:1", now)
+        assert not election.should_be_active(now + 1.9)
+    assert not election.peers["a:1"].active  # its state is unknown, not "active"
+    election.failed("a:1", 151.0, timed_out=False)
+    assert election.should_be_active(152.1)  # once nothing listens there, it is dead
+
+
 def test_rank_is_found_by_address_or_by_port_on_this_machine():
     assert rank_of(["h:7001", "127.0.0.1:7002"], {"127.0.0.1:7002"}, "7002") == 1
     assert rank_of(["192.0.2.1:7002", "localhost:7002"], {"127.0.0.1:7002"}, "7002") == 1
@@ -143,6 +153,34 @@ def test_a_standby_refuses_sessions_takes_over_and_keeps_the_role_when_the_first
             await second.stop()
 
     asyncio.run(scenario())
+
+
+def test_supervisors_with_different_tokens_never_make_two_active(caplog):
+    async def scenario():
+        ports = [free_port(), free_port()]
+        listed = [f"127.0.0.1:{port}" for port in ports]
+        first = SupervisorServer(token="one", port=ports[0], supervisors=listed, ping_interval=0.1)
+        second = SupervisorServer(token="two", port=ports[1], supervisors=listed, ping_interval=0.1)
+        await first.start()
+        await second.start()
+        try:
+            await _until(lambda: first.active, 5)
+            # well past the two seconds after which a silent first supervisor is replaced
+            await asyncio.sleep(3 * second.takeover_after)
+            assert first.active
+            assert not second.active
+            assert second.election.peers[listed[0]].rejected
+        finally:
+            await second.stop()
+            await first.stop()
+
+    with caplog.at_level(logging.ERROR, logger="jupyter_mars.engine.cluster.election"):
+        asyncio.run(scenario())
+    said = [
+        r.getMessage() for r in caplog.records if "rejects this supervisor's token" in r.message
+    ]
+    assert len(said) == 2, said  # once by each supervisor of the other, not at every ping
+    assert all("needs the same one (--token, MARS_TOKEN" in line for line in said)
 
 
 # ---- real processes: SIGKILL of the active supervisor mid-job --------------------------

@@ -2,7 +2,7 @@
 
 ``base.py`` is the interface and its errors, ``frames.py`` the byte layout of a message,
 ``auth.py`` the token handshake, ``tcp.py`` (on ``protocol.py``) and ``inproc.py`` the
-transports.
+transports, ``rejections.py`` which refused connections the listener logs.
 """
 
 from jupyter_mars.engine.cluster.comm.auth import AuthenticationError

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -29,6 +30,7 @@ from jupyter_mars.engine.cluster.comm.frames import (
     encode_message,
 )
 from jupyter_mars.engine.cluster.comm.protocol import FrameProtocol
+from jupyter_mars.engine.cluster.comm.rejections import RejectionThrottle
 from jupyter_mars.engine.cluster.serialize import dumps, loads
 
 logger = logging.getLogger(__name__)
@@ -203,6 +205,7 @@ class Listener:
         self._port = 0
         self._comms: set[Comm] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._rejections = RejectionThrottle()
 
     @property
     def port(self) -> int:
@@ -256,8 +259,17 @@ class Listener:
             if isinstance(exc, asyncio.CancelledError):
                 raise
             # Only our own messages and the exception type are logged: never the token.
-            level = logging.WARNING if isinstance(exc, ConnectionError) else logging.INFO
-            logger.log(level, "rejected connection from %s: %s", peer, _describe(exc))
+            left_out = self._rejections.admit(peer.rpartition(":")[0], time.monotonic())
+            if left_out is not None:
+                level = logging.WARNING if isinstance(exc, ConnectionError) else logging.INFO
+                since = f" ({left_out} more from that host since the last one logged)"
+                logger.log(
+                    level,
+                    "rejected connection from %s: %s%s",
+                    peer,
+                    _describe(exc),
+                    since if left_out else "",
+                )
             return
         comm = await _upgrade(reader, writer, self._limits)
         self._comms.add(comm)

@@ -64,6 +64,23 @@ function cpuUsed(worker) {
   return Math.min(Math.max(used, 0), worker.n_cpu);
 }
 
+// The worker's own memory: its share of a machine other workers run on too (the
+// supervisor's memory_share), else its limit, else the machine's.
+function memoryLimit(worker) {
+  const r = worker.resources || {};
+  return worker.memory_share || (r.store || {}).phy_mem_bytes || r.memory_total;
+}
+
+// The cluster's totals as the supervisor counts them: each machine once, however many
+// workers share it, and never more than it has.
+function totalsText(cluster) {
+  const t = cluster.totals || {};
+  const n = cluster.workers.length;
+  const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  return `${plural(n, "worker")} on ${plural(t.hosts || 0, "host")}: ` +
+    `${plural(t.n_cpu || 0, "core")}, ${bytes(t.memory || 0)} memory`;
+}
+
 function drawWorkers(workers) {
   const now = Date.now() / 1000;
   fill("workers", workers.map((w) => {
@@ -82,7 +99,7 @@ function drawWorkers(workers) {
       name,
       cell(liveness(w), "worker-state"),
       cell(`${cpu.toFixed(2)} / ${w.n_cpu}`, "num cpu"),
-      cell(`${bytes(r.memory_rss)} / ${bytes(store.phy_mem_bytes || r.memory_total)}`, "num"),
+      cell(`${bytes(r.memory_rss)} / ${bytes(memoryLimit(w))}`, "num memory"),
       cell(`${bytes(store.memory_bytes)} of ${bytes(store.cache_bytes)}`, "num"),
       cell(bytes(store.spilled_bytes), "num"),
       cell(transfer(r.transfer), "num transfer"),
@@ -152,6 +169,7 @@ function drawCluster(state) {
     return tr;
   }));
   drawWorkers(cluster.workers);
+  document.getElementById("worker-totals").textContent = totalsText(cluster);
   const rows = [];
   for (const session of state.sessions) {
     for (const e of session.executions) {
@@ -297,7 +315,7 @@ function drawWorker(state) {
   const store = r.store || {};
   figures.replaceChildren(
     row("CPU used / total", `${cpuUsed(w).toFixed(2)} / ${w.n_cpu}`),
-    row("memory used / limit", `${bytes(r.memory_rss)} / ${bytes(store.phy_mem_bytes || r.memory_total)}`),
+    row("memory used / limit", `${bytes(r.memory_rss)} / ${bytes(memoryLimit(w))}`),
     row("store in memory", `${bytes(store.memory_bytes)} of ${bytes(store.cache_bytes)}`),
     row("spilled", bytes(store.spilled_bytes)),
     row("received / sent per s", transfer(w.transfer || r.transfer)),
