@@ -24,17 +24,16 @@ import collections
 import itertools
 import logging
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from jupyter_mars.engine.cluster import losses
-from jupyter_mars.engine.cluster.followers import followers
 from jupyter_mars.engine.cluster.lineage import Lineage
 from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
+from jupyter_mars.engine.cluster.planning import PlannedJob, plan_job
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task, failed_key
-from jupyter_mars.engine.opstats import OperatorStats
-from jupyter_mars.engine.optimize import coarsen, subgraph_cap
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
@@ -124,6 +123,11 @@ class ClusterRuntime:
         """Followers that ran before the core asked for them: where, and their figures."""
         self._order = itertools.count()
         self._background: set[asyncio.Future[Any]] = set()
+        self._planner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mars-planning")
+        """Coarsens submitted graphs away from the loop, one at a time (``planning.py``)."""
+        self._planning: dict[str, Iterable[Key]] = {}
+        """Job being planned -> the keys of its graph."""
+        self._cancelled_while_planning: set[str] = set()
         self._closed = False
         self.on_change: Callable[[], None] | None = None
 
@@ -133,12 +137,11 @@ class ClusterRuntime:
         self, graph: dict[Key, Task], outputs: tuple[Key, ...], priorities: dict[Key, int]
     ) -> JobHandle:
         job = JobHandle(f"job-{next(_job_ids)}", len(graph))
-        self.loop.call_soon_threadsafe(self._submit, job, graph, outputs, priorities)
+        self.loop.call_soon_threadsafe(self._plan, job, graph, outputs, priorities)
         return job
 
     def cancel(self, job: JobHandle) -> None:
-        event = JobCancelled(stimulus_id=f"cancel-{job.job_id}", job_id=job.job_id)
-        self.loop.call_soon_threadsafe(self._handle, event)
+        self.loop.call_soon_threadsafe(self._cancel, job.job_id)
 
     def release_keys(self, keys: tuple[Key, ...]) -> None:
         event = KeysReleased(stimulus_id="released-by-client", keys=keys)
@@ -174,6 +177,7 @@ class ClusterRuntime:
         for job in list(self._jobs.values()):
             self._handle(JobCancelled(stimulus_id="close", job_id=job.job_id))
         self._closed = True
+        self._planner.shutdown(wait=False, cancel_futures=True)
         for waiters in self._waiters.values():
             for waiter in waiters:
                 if not waiter.done():
@@ -204,28 +208,64 @@ class ClusterRuntime:
     def _forgotten(self, key: Key) -> bool:
         return self.core.task_state(key) is None
 
-    def _submit(
+    def _plan(
         self,
         job: JobHandle,
         graph: dict[Key, Task],
         outputs: tuple[Key, ...],
         priorities: dict[Key, int],
     ) -> None:
-        # Subgraphs instead of chunk tasks: a task the core knows already (another job's)
-        # stays a task of its own, since other tasks may read it.
-        known = [k for k in graph if self.core.task_state(k) is not None]
+        """Start coarsening ``graph`` on the planning thread; ``_submit`` takes it on."""
+        # A key the core knows already (another job's), or that a job planned meanwhile
+        # may keep as a task, stays a task of its own, since other tasks may read it.
+        planning = list(self._planning.values())
+        known = frozenset(
+            k
+            for k in graph
+            if self.core.task_state(k) is not None or any(k in keys for keys in planning)
+        )
         n_cores = sum(w.n_cpu for w in self.workers.values())
-        graph, weights = coarsen(graph, {*outputs, *known}, subgraph_cap(len(graph), n_cores))
-        job.operators = OperatorStats(graph)
-        self._followers.update(followers(graph, known))
+        self._planning[job.job_id] = graph.keys()
+        planned = self.loop.run_in_executor(self._planner, plan_job, graph, outputs, known, n_cores)
+        planned.add_done_callback(lambda done: self._submit(job, done, outputs, priorities))
+
+    def _cancel(self, job_id: str) -> None:
+        if job_id in self._planning:
+            self._cancelled_while_planning.add(job_id)
+            return
+        self._handle(JobCancelled(stimulus_id=f"cancel-{job_id}", job_id=job_id))
+
+    def _submit(
+        self,
+        job: JobHandle,
+        planned: asyncio.Future[PlannedJob],
+        outputs: tuple[Key, ...],
+        priorities: dict[Key, int],
+    ) -> None:
+        del self._planning[job.job_id]
+        cancelled = job.job_id in self._cancelled_while_planning
+        self._cancelled_while_planning.discard(job.job_id)
         self._jobs[job.job_id] = job
+        stimulus_id = f"submit-{job.job_id}"
+        failure: BaseException | None = (
+            RuntimeError("the cluster runtime is closed")
+            if self._closed or planned.cancelled()
+            else planned.exception()
+        )
+        if failure is not None:  # a graph that cannot be planned fails its job only
+            self._apply([JobFailed(stimulus_id, job.job_id, None, failure)], ())
+            return
+        plan = planned.result()
+        graph = plan.graph
+        job.operators = plan.operators
+        self._followers.update(plan.followers)
         self._job_keys[job.job_id] = tuple(graph)
         for key, task in graph.items():
             self.lineage.add(task)
             if key not in self._owners:
-                self._owners[key] = (job, weights[key])
+                self._owners[key] = (job, plan.weights[key])
         event = GraphSubmitted(
-            stimulus_id=f"submit-{job.job_id}",
+            stimulus_id=stimulus_id,
             job_id=job.job_id,
             dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
             outputs=outputs,
@@ -237,6 +277,8 @@ class ClusterRuntime:
             self._apply([JobFailed(event.stimulus_id, job.job_id, None, exc)], ())
             return
         self._apply(instructions, (event,))
+        if cancelled:
+            self._handle(JobCancelled(stimulus_id=f"cancel-{job.job_id}", job_id=job.job_id))
 
     def _handle(self, *events: SchedulerEvent) -> None:
         try:

@@ -210,7 +210,7 @@ async def until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
 
 def run_job(runtime: ClusterRuntime, graph: dict[Key, Task], outputs: tuple[Key, ...]) -> JobHandle:
     job = JobHandle(f"job-{id(graph)}-{len(runtime._jobs)}", len(graph))
-    runtime._submit(job, graph, outputs, {})
+    runtime._plan(job, graph, outputs, {})
     return job
 
 
