@@ -184,6 +184,12 @@ class ClusterRuntime:
                     waiter.set_exception(RuntimeError("the cluster runtime is closed"))
         self._waiters.clear()
 
+    @property
+    def n_cpu(self) -> int:
+        """The workers' cores together (read from any thread: ``list`` copies the table
+        in one step)."""
+        return sum(w.n_cpu for w in list(self.workers.values()))
+
     # ---- workers ----------------------------------------------------------------------
 
     def add_worker(self, address: str, n_cpu: int, client: Any) -> WorkerConnection:

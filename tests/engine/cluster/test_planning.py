@@ -1,11 +1,14 @@
-"""A supervisor stays responsive while it plans a large graph (tiling and coarsening run
-away from its event loop)."""
+"""How a supervisor plans: for its workers' cores, not its own, and away from its event
+loop, which stays responsive while a large graph is tiled and coarsened."""
 
 from __future__ import annotations
 
 import time
 
+import numpy as np
+
 import jupyter_mars.tensor as mt
+from jupyter_mars.session import available_cpus
 from tests.engine.cluster.processes import cli_cluster, remote_session
 
 
@@ -27,3 +30,19 @@ def test_the_supervisor_answers_while_it_plans_a_large_graph(session):
             time.sleep(0.1)
         assert answered > 0
         future.cancel()
+
+
+def test_products_are_tiled_for_the_cores_of_the_workers(session):
+    # more cores on the workers than on the supervisor's machine: tiling follows them
+    per_worker = available_cpus() + 2
+    with (
+        cli_cluster(2, "--n-cpu", str(per_worker)) as cluster,
+        remote_session(cluster, session) as remote,
+    ):
+        rng = np.random.default_rng(5)
+        a, b = rng.random((1024, 512)), rng.random((512, 1024))
+        product = mt.tensor(a, chunk_size=-1) @ mt.tensor(b, chunk_size=-1)
+        product.execute(session=remote)
+        nsplits = remote._executed[product.key]
+        assert len(nsplits[0]) * len(nsplits[1]) >= 2 * per_worker
+        np.testing.assert_allclose(product.fetch(session=remote), a @ b)
