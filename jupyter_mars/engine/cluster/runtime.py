@@ -90,11 +90,10 @@ class ClusterRuntime:
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        max_retries: int = 3,
+        max_retries: int = 2,
         probe_timeout: float = PROBE_TIMEOUT,
     ) -> None:
         self.loop = loop
-        self.max_retries = max_retries
         self.probe_timeout = probe_timeout
         self.core = SchedulerState(n_slots=0, max_retries=max_retries)
         self.shapes: dict[Key, tuple[int, ...]] = {}
@@ -110,8 +109,6 @@ class ClusterRuntime:
         self._jobs: dict[str, JobHandle] = {}
         self._job_keys: dict[str, tuple[Key, ...]] = {}
         """Live job -> the keys of its graph, checked for pruning when it ends."""
-        self._deaths: dict[Key, int] = {}
-        """Key -> workers that died while running it, since it last finished."""
         self._recomputing: set[Key] = set()
         """Keys reported lost and not back in memory yet."""
         self._waiters: dict[Key, list[asyncio.Future[None]]] = {}
@@ -331,7 +328,6 @@ class ClusterRuntime:
             self._recomputing.difference_update(gone)
             maybe_forgotten.extend(gone)
         for key in self.lineage.prune(maybe_forgotten, self._forgotten):
-            self._deaths.pop(key, None)
             self._recomputing.discard(key)
         for address, keys in deletes.items():
             self._keep(asyncio.ensure_future(self._delete(self.workers[address], keys)))
@@ -488,7 +484,6 @@ class ClusterRuntime:
         self.sizes[key] = int(reply["nbytes"])
         if reply.get("shape") is not None:
             self.shapes[key] = tuple(reply["shape"])
-        self._deaths.pop(key, None)
         self._recomputing.discard(key)
         owner = self._owners.pop(key, None)
         if owner is not None:
