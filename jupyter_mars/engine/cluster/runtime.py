@@ -122,8 +122,8 @@ class ClusterRuntime:
         self._background: set[asyncio.Future[Any]] = set()
         self._planner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mars-planning")
         """Coarsens submitted graphs away from the loop, one at a time (``planning.py``)."""
-        self._planning: dict[str, Iterable[Key]] = {}
-        """Job being planned -> the keys of its graph."""
+        self._planning: dict[str, tuple[JobHandle, Iterable[Key]]] = {}
+        """Job being planned -> it and the keys of its graph."""
         self._cancelled_while_planning: set[str] = set()
         self._closed = False
         self.on_change: Callable[[], None] | None = None
@@ -175,6 +175,8 @@ class ClusterRuntime:
             self._handle(JobCancelled(stimulus_id="close", job_id=job.job_id))
         self._closed = True
         self._planner.shutdown(wait=False, cancel_futures=True)
+        for job, _ in list(self._planning.values()):  # its planning may never report back
+            self._end_planned(job, RuntimeError("the cluster runtime is closed"))
         for waiters in self._waiters.values():
             for waiter in waiters:
                 if not waiter.done():
@@ -219,18 +221,28 @@ class ClusterRuntime:
         priorities: dict[Key, int],
     ) -> None:
         """Start coarsening ``graph`` on the planning thread; ``_submit`` takes it on."""
+        if self._closed:
+            self._end_planned(job, RuntimeError("the cluster runtime is closed"))
+            return
         # A key the core knows already (another job's), or that a job planned meanwhile
         # may keep as a task, stays a task of its own, since other tasks may read it.
-        planning = list(self._planning.values())
+        planning = [keys for _, keys in self._planning.values()]
         known = frozenset(
             k
             for k in graph
             if self.core.task_state(k) is not None or any(k in keys for keys in planning)
         )
         n_cores = sum(w.n_cpu for w in self.workers.values())
-        self._planning[job.job_id] = graph.keys()
+        self._planning[job.job_id] = (job, graph.keys())
         planned = self.loop.run_in_executor(self._planner, plan_job, graph, outputs, known, n_cores)
         planned.add_done_callback(lambda done: self._submit(job, done, outputs, priorities))
+
+    def _end_planned(self, job: JobHandle, error: BaseException) -> None:
+        """End a job the core never saw with ``error``."""
+        self._planning.pop(job.job_id, None)
+        self._cancelled_while_planning.discard(job.job_id)
+        self._jobs[job.job_id] = job
+        self._apply([JobFailed(f"unplanned-{job.job_id}", job.job_id, None, error)], ())
 
     def _cancel(self, job_id: str) -> None:
         if job_id in self._planning:
@@ -245,19 +257,20 @@ class ClusterRuntime:
         outputs: tuple[Key, ...],
         priorities: dict[Key, int],
     ) -> None:
-        del self._planning[job.job_id]
+        if self._planning.pop(job.job_id, None) is None:
+            return  # ended meanwhile (the runtime closed)
         cancelled = job.job_id in self._cancelled_while_planning
         self._cancelled_while_planning.discard(job.job_id)
-        self._jobs[job.job_id] = job
-        stimulus_id = f"submit-{job.job_id}"
         failure: BaseException | None = (
             RuntimeError("the cluster runtime is closed")
             if self._closed or planned.cancelled()
             else planned.exception()
         )
         if failure is not None:  # a graph that cannot be planned fails its job only
-            self._apply([JobFailed(stimulus_id, job.job_id, None, failure)], ())
+            self._end_planned(job, failure)
             return
+        self._jobs[job.job_id] = job
+        stimulus_id = f"submit-{job.job_id}"
         plan = planned.result()
         graph = plan.graph
         job.operators = plan.operators

@@ -129,3 +129,21 @@ def test_the_loop_runs_on_while_a_large_graph_is_coarsened() -> None:
         runtime.close()
 
     asyncio.run(main())
+
+
+def test_closing_the_runtime_ends_the_jobs_it_is_planning() -> None:
+    stage = next(plan_stages([mt.sort(mt.random.rand(40_000, chunk_size=1_000)).node], {}))
+
+    async def main() -> None:
+        runtime, _ = fake_cluster("a:1")
+        job = runtime.submit(stage.graph, stage.outputs, stage.priorities)
+        await asyncio.sleep(0)  # its planning started
+        runtime.close()
+        late = runtime.submit(stage.graph, stage.outputs, stage.priorities)
+        await until(lambda: job.done.is_set() and late.done.is_set(), timeout=60)
+        assert "closed" in str(job.error)
+        assert "closed" in str(late.error)
+        await asyncio.sleep(0.5)  # the planning that was under way reports back: ignored
+        runtime.core.validate_state()
+
+    asyncio.run(main())
