@@ -41,9 +41,10 @@ class Executable:
         """Chunk lengths per axis (``nsplits``) found without running anything, or None
         when they depend on data not computed yet (a groupby's choice of plan, say)."""
         from jupyter_mars.engine.plan import tile_without_running
+        from jupyter_mars.session import default_cpus
 
         try:
-            tiled = tile_without_running(self._node)
+            tiled = tile_without_running(self._node, default_cpus())
         except Exception:  # noqa: BLE001 - a repr never raises; the error shows at execute
             return None
         return None if tiled is None else tiled.nsplits

@@ -175,6 +175,13 @@ def get_default_session() -> Session | None:
     return _default
 
 
+def default_cpus() -> int:
+    """Cores of the default session's runtime where this process knows them (an embedded
+    session's), else this machine's: what a lazy object's repr tiles for."""
+    n_cpu = getattr(_default, "n_cpu", None)
+    return int(n_cpu) if n_cpu else available_cpus()
+
+
 def _session(session: Session | None) -> Session:
     global _default
     if session is not None:

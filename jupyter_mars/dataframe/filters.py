@@ -27,6 +27,7 @@ from jupyter_mars.dataframe.projection import column_rule, needed_columns
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.tensor.core import Tensor
 
 # ---- positional data lined up with a frame's chunks ---------------------------------------
 
@@ -248,11 +249,36 @@ def mask(
     return _where(frame, "mask", cond, other, axis, level)
 
 
+def isin_values(chunk: Any, values: Any) -> Any:
+    """``chunk.isin`` of the values of the pandas object ``values``, never its labels."""
+    return chunk.isin(values.to_numpy())
+
+
+def _values_frame(values: Tensor) -> Series:
+    """A lazy tensor of values as a lazy Series, so its chunks become task inputs; a
+    tensor left as a plain argument would be computed inside a chunk task."""
+    if values.ndim != 1:
+        raise ValueError(f"isin takes a 1-d tensor of values, got values of {values.ndim}-d")
+    return Series(values)
+
+
 def isin(frame: _Frame, values: Any) -> Any:
-    """Whether each value is in ``values`` (pandas ``isin``): a list, set, Series, or for a
-    DataFrame a dict of column -> values, or a DataFrame (aligned on labels)."""
+    """Whether each value is in ``values`` (pandas ``isin``): a list, set, Series, a 1-d
+    tensor, or for a DataFrame a dict of column -> values, or a DataFrame (aligned on
+    labels)."""
     if isinstance(values, (set, frozenset)):
         values = list(values)
+    if isinstance(values, Tensor):
+        values = _values_frame(values)
+        meta = empty_like(frame.meta.isin(values.meta.to_numpy()))
+        return map_chunks(
+            isin_values,
+            [frame, one_chunk(values)],
+            (Slot(0), Slot(1)),
+            meta,
+            name="isin",
+            broadcast=frozenset({1}),
+        )
     if isinstance(frame, Series):
         if isinstance(values, _Frame):  # its values, not its labels: read whole by each chunk
             meta = empty_like(frame.meta.isin(values.meta))

@@ -22,7 +22,13 @@ from jupyter_mars.engine.opstats import merge
 
 
 class Progress:
-    """Tasks done over tasks submitted, across the stages of one execution."""
+    """Chunk tasks done over chunk tasks planned, across the stages of one execution.
+
+    The one measure of progress: ``future.progress()``, the text bar, the widget, the
+    supervisor's REST API and stream (and so the dashboard and the Lab panel) all read
+    ``counts`` or ``fraction``. A chunk task counts once, also inside a fused task or a
+    subgraph, when that finishes (``OperatorStats.chunk_counts``).
+    """
 
     def __init__(self) -> None:
         self._jobs: list[Any] = []
@@ -56,9 +62,15 @@ class Progress:
         self._complete = complete
 
     def counts(self) -> tuple[int, int]:
+        """Chunk tasks done and in all, over the stages submitted so far."""
         with self._lock:
             jobs = list(self._jobs)
-        return sum(j.n_done for j in jobs), sum(j.n_tasks for j in jobs)
+        done = total = 0
+        for job in jobs:
+            if job.operators is not None:
+                job_done, job_total = job.operators.chunk_counts()
+                done, total = done + job_done, total + job_total
+        return done, total
 
     def operators(self) -> dict[str, Any]:
         """Per operator, over every stage so far: chunks done and total, tasks running,
@@ -68,10 +80,15 @@ class Progress:
         return merge(j.operators.snapshot() for j in jobs if j.operators is not None)
 
     def fraction(self) -> float:
-        if self._complete:
-            return 1.0
+        """``counts`` as a fraction: 1.0 only once the execution succeeded."""
+        return self.reading()[2]
+
+    def reading(self) -> tuple[int, int, float]:
+        """``counts`` and ``fraction`` read at one moment, for a view showing both."""
         done, total = self.counts()
-        return min(done / total, 0.999) if total else 0.0
+        if self._complete:
+            return done, total, 1.0
+        return done, total, min(done / total, 0.999) if total else 0.0
 
 
 class ExecutionFuture(concurrent.futures.Future[Any]):
@@ -105,6 +122,10 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         if self.done() and not self.cancelled() and self.exception() is None:
             return 1.0
         return self._progress.fraction()
+
+    def chunks(self) -> tuple[int, int]:
+        """Chunk tasks done and in all so far: what ``progress()`` is the fraction of."""
+        return self._progress.counts()
 
     def operators(self) -> dict[str, Any]:
         """Per operator: chunks done and total, tasks running, seconds spent, state

@@ -110,7 +110,9 @@ class NeedSizes(Exception):
 class TileContext:
     """Collects the tasks that tile rules emit."""
 
-    def __init__(self) -> None:
+    def __init__(self, n_cpu: int = 1) -> None:
+        self.n_cpu = max(1, n_cpu)
+        """Cores of the runtime that runs the plan: rules size work to keep them busy."""
         self.graph: Graph = {}
         self.readers: dict[str, list[Node]] = {}
         """Node key -> the nodes of this plan that read it: a rule may look at how its

@@ -151,6 +151,13 @@ class OperatorStats:
             self.running.clear()
             self._members = {}
 
+    def chunk_counts(self) -> tuple[int, int]:
+        """Chunk tasks done and in all: each task of the submitted graph once, a fused
+        task or a subgraph counting every chunk task it runs, once it finished."""
+        with self._lock:
+            done = sum(min(self.done[group], n) for group, n in self.total.items())
+            return done, sum(self.total.values())
+
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             operators = [self._model(group) for group in self.order]

@@ -37,10 +37,12 @@ def _substitute(consumer: Task, built: dict[Key, Task]) -> Task:
     args = tuple([_inline(a, built) for a in consumer.args])
     kwargs = {k: _inline(v, built) for k, v in consumer.kwargs.items()} if consumer.kwargs else None
     deps = set(consumer.dependencies)
-    for key, producer in built.items():
+    # walk the smaller side: a reader of many keys may absorb few, and the other way round
+    hits = [k for k in deps if k in built] if len(deps) < len(built) else list(built)
+    for key in hits:
         if key in deps:
             deps.discard(key)
-            deps.update(producer.dependencies)
+            deps.update(built[key].dependencies)
     return Task(consumer.key, consumer.func, args, kwargs, consumer.blockwise, frozenset(deps))
 
 
@@ -146,35 +148,27 @@ def _inline_single_readers(
 
     First decides, then builds each remaining task once with what it absorbed nested in
     it: rebuilding a reader at every step would cost quadratic time on large subgraphs.
+    Each decision is constant work and each task is built once, so the whole costs time
+    linear in the graph's size (its tasks, their arguments and dependencies) besides the
+    topological sort.
     """
-    consumers: dict[Key, list[Key]] = {}
+    readers: dict[Key, Key | None] = {}
+    """Producer -> its only reader in ``graph``, or None when it has several."""
     for key, task in graph.items():
         for dep in task.dependencies:
-            consumers.setdefault(dep, []).append(key)
+            readers[dep] = key if dep not in readers else None
     absorbed: dict[Key, list[Key]] = {}
     """Task -> the producers inlined straight into it (it holds their ``Ref``)."""
     inlined: set[Key] = set()
-    reader_of: dict[Key, Key] = {}
-    """Producer -> the task its ``Ref`` is in (its only reader in ``graph``)."""
-    # producers before consumers, so a chain a -> b -> c becomes c(b(a))
+    # Producers before readers, so a chain a -> b -> c becomes c(b(a)). A producer's
+    # ``Ref`` stays in the task of its only reader, inlined or not, so that task absorbs
+    # it; a reader is decided after its producers, so ``accept`` sees it still a task.
     for key in toposort(graph) if order is None else order:
-        readers = consumers.get(key)
-        if key in keep or readers is None or len(readers) != 1:
-            continue
-        # ``readers`` names the task the reader became part of; inlining never changes
-        # how many readers a key has, so its first and only reader holds its ``Ref``
-        target = readers[0]
-        if not accept(target, key):
+        reader = readers.get(key)
+        if reader is None or key in keep or not accept(reader, key):
             continue
         inlined.add(key)
-        absorbed.setdefault(reader_of.get(key, target), []).append(key)
-        # the producer's own inputs are now read by the target instead
-        for dep in graph[key].dependencies:
-            readers_of_dep = consumers.get(dep)
-            if readers_of_dep is not None:
-                if dep not in reader_of and len(readers_of_dep) == 1:
-                    reader_of[dep] = key
-                consumers[dep] = [target if r == key else r for r in readers_of_dep]
+        absorbed.setdefault(reader, []).append(key)
 
     def build(key: Key) -> Task:
         children = absorbed.get(key)

@@ -81,11 +81,12 @@ def tile_rule_for(node: Node) -> Any:
 
 
 def plan_context(
-    targets: list[Node], executed: Mapping[str, Tiled]
+    targets: list[Node], executed: Mapping[str, Tiled], n_cpu: int = 1
 ) -> tuple[TileContext, list[Node]]:
-    """A tile context that knows the plan's targets and who reads each node, and the
-    nodes to tile in dependency order (executed ones are read, not tiled)."""
-    ctx = TileContext()
+    """A tile context that knows the plan's targets, who reads each node and the cores
+    of the runtime that runs it, and the nodes to tile in dependency order (executed ones
+    are read, not tiled)."""
+    ctx = TileContext(n_cpu)
     order = list(walk(targets, stop=lambda n: n.key in executed))
     ctx.targets = {node.key for node in targets}
     for node in order:
@@ -96,14 +97,15 @@ def plan_context(
 
 
 def plan_stages(
-    targets: list[Node], executed: Mapping[str, Tiled]
+    targets: list[Node], executed: Mapping[str, Tiled], n_cpu: int = 1
 ) -> Generator[Stage, Shapes, dict[str, Tiled]]:
     """Yield the stages that compute ``targets``; return the tiled form of each target.
 
     ``executed`` maps node keys to the tiled form of results already held; those nodes are
-    not tiled again and their chunks are read, never recomputed.
+    not tiled again and their chunks are read, never recomputed. ``n_cpu`` is the cores of
+    the runtime that runs the stages (its own, not those of the process that plans).
     """
-    ctx, order = plan_context(targets, executed)
+    ctx, order = plan_context(targets, executed, n_cpu)
     tiled: dict[str, Tiled] = {}
     held: set[Key] = set()
     for node in order:
@@ -135,10 +137,11 @@ def plan_stages(
     return {node.key: tiled[node.key] for node in targets}
 
 
-def tile_without_running(node: Node) -> Tiled | None:
-    """``node``'s chunk layout when tiling needs no chunk to be computed first, else None
-    (for a lazy object's repr: how many chunks it has, without running anything)."""
-    ctx, order = plan_context([node], {})
+def tile_without_running(node: Node, n_cpu: int) -> Tiled | None:
+    """``node``'s chunk layout, on a runtime of ``n_cpu`` cores, when tiling needs no
+    chunk to be computed first, else None (for a lazy object's repr: how many chunks it
+    has, without running anything)."""
+    ctx, order = plan_context([node], {}, n_cpu)
     tiled: dict[str, Tiled] = {}
     for each in order:
         try:

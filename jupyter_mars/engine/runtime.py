@@ -12,6 +12,11 @@ class Runtime(Protocol):
     shapes: dict[Key, tuple[int, ...]]
     """Shapes of the chunks computed so far, by key."""
 
+    @property
+    def n_cpu(self) -> int:
+        """Cores the runtime runs tasks on now; tiling sizes its tasks for them."""
+        ...
+
     def submit(
         self, graph: dict[Key, Task], outputs: tuple[Key, ...], priorities: dict[Key, int]
     ) -> JobHandle: ...

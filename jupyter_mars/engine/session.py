@@ -65,7 +65,7 @@ class EngineSession:
         complete = False
         try:
             with self._lock:
-                stages = plan_stages(targets, dict(self.executed))
+                stages = plan_stages(targets, dict(self.executed), self.runtime.n_cpu)
                 stage = next(stages)
             while True:
                 if cancelled is not None and cancelled.is_set():

@@ -273,6 +273,10 @@ class RemoteSession(Session):
                     continue
                 failures = 0
                 progress.value = float(model.get("progress", 0.0))
+                progress.chunks = (
+                    int(model.get("chunks_done", 0)),
+                    int(model.get("chunks_total", 0)),
+                )
                 if bar is not None:
                     bar.update(progress.value)
                 state = model["state"]
@@ -390,9 +394,15 @@ class _RemoteProgress(Progress):
     def __init__(self) -> None:
         super().__init__()
         self.value = 0.0
+        self.chunks = (0, 0)
+        """Chunk tasks done and in all, reported with ``value``."""
 
-    def fraction(self) -> float:
-        return 1.0 if self._complete else min(self.value, 0.999)
+    def counts(self) -> tuple[int, int]:
+        return self.chunks
+
+    def reading(self) -> tuple[int, int, float]:
+        done, total = self.chunks
+        return done, total, 1.0 if self._complete else min(self.value, 0.999)
 
     def operators(self) -> dict[str, Any]:
         """The execution's per-operator figures, asked of the supervisor now (none while

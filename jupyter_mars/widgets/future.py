@@ -61,8 +61,7 @@ def snapshot(future: Any) -> Snapshot:
     ended, the preview of its result or its error. Safe on any thread; may block."""
     ended = future.done()  # read first: if it ended, the figures below are final
     operators = future.operators()["operators"]
-    done = sum(op["done"] for op in operators)
-    total = sum(op["total"] for op in operators)
+    done, total = future.chunks()  # what ``future.progress()`` is the fraction of
     if total:
         text = f"{done} / {total} chunks"
         started = done > 0 or any(op.get("running") for op in operators)

@@ -7,6 +7,8 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
+import jupyter_mars.tensor as mt
+from jupyter_mars.session import get_default_session, new_session
 from tests.dataframe.helpers import labelled_frame
 
 CHUNKS = [1, 3, None]
@@ -168,3 +170,30 @@ def test_filters_equal_pandas(rows, chunk, threshold):
     pd.testing.assert_frame_equal(f[f["s"] != "y"].to_pandas(), want[want["s"] != "y"])
     arr = np.arange(len(df)) % 2 == 1
     pd.testing.assert_series_equal(d["v"][arr].to_pandas(), df["v"][arr])
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_isin_of_a_lazy_tensor_reads_its_chunks_as_inputs(chunk_size):
+    s = pd.Series(np.arange(20) % 7, name="s")
+    df = pd.DataFrame({"a": np.arange(10), "b": np.arange(10)[::-1]})
+    b = np.array([1, 3, 5, 9, 11])
+    # a session of its own, made the default as a user's is: a tensor computed inside a
+    # chunk task would run on it, and a hang would stop only this session's threads
+    previous = get_default_session()
+    session = new_session()
+    try:
+        got = md.Series(s, chunk_size=3).isin(mt.tensor(b, chunk_size=4))
+        frame = md.DataFrame(df, chunk_size=chunk_size).isin(mt.tensor(b, chunk_size=2))
+        future = session.execute(got, frame, wait=False)
+        future.result(timeout=120)
+        pd.testing.assert_series_equal(got.fetch(session=session), s.isin(b))
+        pd.testing.assert_frame_equal(frame.fetch(session=session), df.isin(b))
+    finally:
+        session.close()
+        if previous is not None:
+            previous.as_default()
+
+
+def test_isin_of_a_tensor_of_more_than_one_dimension_raises():
+    with pytest.raises(ValueError, match="values of 2-d"):
+        md.Series(pd.Series([1, 2])).isin(mt.ones((2, 2)))

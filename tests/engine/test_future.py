@@ -9,7 +9,10 @@ from typing import Any
 import numpy as np
 
 import jupyter_mars.tensor as mt
+from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.future import ExecutionFuture, Progress
+from jupyter_mars.engine.graph import Task
+from jupyter_mars.engine.opstats import OperatorStats
 
 
 class _Job:
@@ -58,16 +61,35 @@ def test_cancelling_right_after_submitting_stops_the_work(session: Any) -> None:
 
 
 def test_only_a_complete_execution_is_at_100_percent() -> None:
+    graph = {k: Task(k, int, (1,)) for k in [("a", 0), ("a", 1), ("a", 2), ("a", 3)]}
+    job = JobHandle("job", len(graph))
+    job.operators = OperatorStats(graph)
     progress = Progress()
-    job = _Job(4)
-    job.n_done = 1
     progress.add_job(job)
+    job.operators.finished(("a", 0), 0.0)
     progress.finish(complete=False)  # failed or cancelled after one task of four
     assert progress.fraction() == 0.25
-    job.n_done = 4
+    for i in (1, 2, 3):
+        job.operators.finished(("a", i), 0.0)
     assert progress.fraction() == 0.999  # every task ran, yet the result was not kept
     progress.finish(complete=True)
     assert progress.fraction() == 1.0
+
+
+def test_progress_is_the_share_of_chunks_the_operators_count(session: Any) -> None:
+    x = mt.arange(40, chunk_size=1)
+    y = ((x + 1) * 2).sum()  # fused tasks of several chunks each, then a tree of sums
+    progress = Progress()
+    session.engine.run([y.node], progress)
+    ops = progress.operators()["operators"]
+    done, total = sum(op["done"] for op in ops), sum(op["total"] for op in ops)
+    assert total > 3 * 40  # arange, add and mul of every chunk, and the sums
+    assert progress.counts() == (done, total)  # one measure: chunks, fused or not
+    future = ((x + 2) * 3).sum().execute(wait=False)
+    future.result(timeout=60)
+    ops = future.operators()["operators"]
+    assert future.chunks() == (total, total) == (sum(op["done"] for op in ops), total)
+    assert future.progress() == 1.0
 
 
 def _fails(block: np.ndarray) -> np.ndarray:

@@ -1,10 +1,14 @@
+import math
 import operator
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import jupyter_mars.tensor as mt
 from jupyter_mars.engine.graph import Ref, Task, get_sync, toposort
 from jupyter_mars.engine.optimize import MAX_NESTING, coarsen, fuse, subgraph_cap
+from jupyter_mars.engine.plan import plan_stages
 
 
 def _chain():
@@ -142,3 +146,38 @@ def test_coarsened_graphs_compute_the_same_results(case):
     # every dependency of a subgraph is a task of the coarse graph
     assert all(d in coarse for t in coarse.values() for d in t.dependencies)
     assert get_sync(coarse, sorted(keep)) == get_sync(g, sorted(keep))
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _count_work(budget, fn, *args):
+    """Run ``fn(*args)`` counting the Python lines it executes (a measure of its work that,
+    unlike a clock, a busy machine does not change); stop it once ``budget`` is spent."""
+    spent = 0
+
+    def trace(frame, event, arg):
+        nonlocal spent
+        spent += 1
+        if spent > budget:
+            raise _OverBudget(f"more than {budget} lines")
+        return trace
+
+    sys.settrace(trace)
+    try:
+        fn(*args)
+    finally:
+        sys.settrace(None)
+    return spent
+
+
+def test_coarsening_a_sort_of_200_chunks_costs_n_log_n_work():
+    # the sort's graph reads every chunk's pivots in each of 200 x 200 pieces: about
+    # 81,000 tasks, where work that grows with the readers of a key turns quadratic
+    stage = next(plan_stages([mt.sort(mt.random.rand(2_000_000, chunk_size=10_000)).node], {}))
+    n = len(stage.graph)
+    assert n > 80_000
+    budget = int(10 * n * math.log2(n))
+    spent = _count_work(budget, coarsen, stage.graph, set(stage.outputs), subgraph_cap(n, 4))
+    assert spent <= budget

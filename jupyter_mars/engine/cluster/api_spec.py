@@ -143,7 +143,8 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
             "/api/v1/sessions/{session_id}/executions/{execution_id}": {
                 "parameters": [sid, eid],
                 "get": _op(
-                    "State, progress, error, and result shapes of an execution",
+                    "State, progress (chunks_done / chunks_total), error, and result shapes "
+                    "of an execution",
                     {"200": "execution", "404": "unknown"},
                 ),
             },

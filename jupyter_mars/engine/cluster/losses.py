@@ -10,11 +10,12 @@ elsewhere. The order matters: a task that read a lost chunk then waits for it to
 recomputed before it is retried. An RPC still in flight to a removed worker is ignored
 when it ends, whatever it brings (the runtime checks ``worker.tasks``).
 
-A task whose workers keep dying (``max_retries`` of them, counted in the runtime's
-``_deaths`` since the key last finished) fails for good with an error naming it and its
-operator, so that a task that crashes its worker cannot take the cluster down one worker
-at a time. A task that fails because a peer holding one of its inputs died makes the
-runtime probe that peer (:func:`check_holders`) before retrying it.
+A worker's death is a machine fault of each task it ran, retried like any other by the
+scheduler core, which alone counts a task's attempts (``max_retries``). A task whose
+workers keep dying thus fails for good once its retries are spent, with an error naming
+it, its operator and its attempts, so that a task that crashes its worker cannot take the
+cluster down one worker at a time. A task that fails because a peer holding one of its
+inputs died makes the runtime probe that peer (:func:`check_holders`) before retrying it.
 
 These are free functions of the runtime, as the scheduler core's handlers are of
 ``SchedulerState``: they read and write its worker table, chunk metadata and loss
@@ -111,15 +112,13 @@ async def check_holders(
 
 
 def _death_of(runtime: ClusterRuntime, key: Key, stimulus_id: str) -> TaskFailed:
-    """The failure to report for ``key``, whose worker died: retriable until it has
-    killed ``max_retries`` workers (at least one), then for good."""
-    deaths = runtime._deaths
-    n = deaths[key] = deaths.get(key, 0) + 1
-    if n < max(runtime.max_retries, 1):
-        error: Exception = WorkerLost(f"the worker running task {key!r} died")
-        return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=True)
-    del deaths[key]  # a later job may try it afresh
-    error = RuntimeError(
-        f"task {key!r} of operator {op_name_of(key)!r} was running on {n} workers that died"
-    )
-    return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=False)
+    """The failure to report for ``key``, whose worker died: a machine fault, which the
+    core retries or, its retries spent, errs the task with; the error then says so."""
+    core = runtime.core
+    error: Exception = WorkerLost(f"the worker running task {key!r} died")
+    if core.retries_left(key) == 0:
+        error = RuntimeError(
+            f"task {key!r} of operator {op_name_of(key)!r} was given up after "
+            f"{core.attempts(key)} attempts: the worker running the last one died"
+        )
+    return TaskFailed(stimulus_id=stimulus_id, key=key, error=error, retriable=True)

@@ -24,17 +24,16 @@ import collections
 import itertools
 import logging
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from jupyter_mars.engine.cluster import losses
-from jupyter_mars.engine.cluster.followers import followers
 from jupyter_mars.engine.cluster.lineage import Lineage
 from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, NoWorkersError, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
+from jupyter_mars.engine.cluster.planning import PlannedJob, plan_job
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task, failed_key
-from jupyter_mars.engine.opstats import OperatorStats
-from jupyter_mars.engine.optimize import coarsen, subgraph_cap
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
@@ -96,12 +95,11 @@ class ClusterRuntime:
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        max_retries: int = 3,
+        max_retries: int = 2,
         probe_timeout: float = PROBE_TIMEOUT,
         no_workers_timeout: float = NO_WORKERS_TIMEOUT,
     ) -> None:
         self.loop = loop
-        self.max_retries = max_retries
         self.probe_timeout = probe_timeout
         self.no_workers_timeout = no_workers_timeout
         self._no_workers: asyncio.TimerHandle | None = None
@@ -120,8 +118,6 @@ class ClusterRuntime:
         self._jobs: dict[str, JobHandle] = {}
         self._job_keys: dict[str, tuple[Key, ...]] = {}
         """Live job -> the keys of its graph, checked for pruning when it ends."""
-        self._deaths: dict[Key, int] = {}
-        """Key -> workers that died while running it, since it last finished."""
         self._recomputing: set[Key] = set()
         """Keys reported lost and not back in memory yet."""
         self._waiters: dict[Key, list[asyncio.Future[None]]] = {}
@@ -133,6 +129,11 @@ class ClusterRuntime:
         """Followers that ran before the core asked for them: where, and their figures."""
         self._order = itertools.count()
         self._background: set[asyncio.Future[Any]] = set()
+        self._planner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mars-planning")
+        """Coarsens submitted graphs away from the loop, one at a time (``planning.py``)."""
+        self._planning: dict[str, tuple[JobHandle, Iterable[Key]]] = {}
+        """Job being planned -> it and the keys of its graph."""
+        self._cancelled_while_planning: set[str] = set()
         self._closed = False
         self.on_change: Callable[[], None] | None = None
 
@@ -142,12 +143,11 @@ class ClusterRuntime:
         self, graph: dict[Key, Task], outputs: tuple[Key, ...], priorities: dict[Key, int]
     ) -> JobHandle:
         job = JobHandle(f"job-{next(_job_ids)}", len(graph))
-        self.loop.call_soon_threadsafe(self._submit, job, graph, outputs, priorities)
+        self.loop.call_soon_threadsafe(self._plan, job, graph, outputs, priorities)
         return job
 
     def cancel(self, job: JobHandle) -> None:
-        event = JobCancelled(stimulus_id=f"cancel-{job.job_id}", job_id=job.job_id)
-        self.loop.call_soon_threadsafe(self._handle, event)
+        self.loop.call_soon_threadsafe(self._cancel, job.job_id)
 
     def release_keys(self, keys: tuple[Key, ...]) -> None:
         event = KeysReleased(stimulus_id="released-by-client", keys=keys)
@@ -187,11 +187,20 @@ class ClusterRuntime:
         for job in list(self._jobs.values()):
             self._handle(JobCancelled(stimulus_id="close", job_id=job.job_id))
         self._closed = True
+        self._planner.shutdown(wait=False, cancel_futures=True)
+        for job, _ in list(self._planning.values()):  # its planning may never report back
+            self._end_planned(job, RuntimeError("the cluster runtime is closed"))
         for waiters in self._waiters.values():
             for waiter in waiters:
                 if not waiter.done():
                     waiter.set_exception(RuntimeError("the cluster runtime is closed"))
         self._waiters.clear()
+
+    @property
+    def n_cpu(self) -> int:
+        """The workers' cores together (read from any thread: ``list`` copies the table
+        in one step)."""
+        return sum(w.n_cpu for w in list(self.workers.values()))
 
     # ---- workers ----------------------------------------------------------------------
 
@@ -260,28 +269,75 @@ class ClusterRuntime:
     def _forgotten(self, key: Key) -> bool:
         return self.core.task_state(key) is None
 
-    def _submit(
+    def _plan(
         self,
         job: JobHandle,
         graph: dict[Key, Task],
         outputs: tuple[Key, ...],
         priorities: dict[Key, int],
     ) -> None:
-        # Subgraphs instead of chunk tasks: a task the core knows already (another job's)
-        # stays a task of its own, since other tasks may read it.
-        known = [k for k in graph if self.core.task_state(k) is not None]
+        """Start coarsening ``graph`` on the planning thread; ``_submit`` takes it on."""
+        if self._closed:
+            self._end_planned(job, RuntimeError("the cluster runtime is closed"))
+            return
+        # A key the core knows already (another job's), or that a job planned meanwhile
+        # may keep as a task, stays a task of its own, since other tasks may read it.
+        planning = [keys for _, keys in self._planning.values()]
+        known = frozenset(
+            k
+            for k in graph
+            if self.core.task_state(k) is not None or any(k in keys for keys in planning)
+        )
         n_cores = sum(w.n_cpu for w in self.workers.values())
-        graph, weights = coarsen(graph, {*outputs, *known}, subgraph_cap(len(graph), n_cores))
-        job.operators = OperatorStats(graph)
-        self._followers.update(followers(graph, known))
+        self._planning[job.job_id] = (job, graph.keys())
+        planned = self.loop.run_in_executor(self._planner, plan_job, graph, outputs, known, n_cores)
+        planned.add_done_callback(lambda done: self._submit(job, done, outputs, priorities))
+
+    def _end_planned(self, job: JobHandle, error: BaseException) -> None:
+        """End a job the core never saw with ``error``."""
+        self._planning.pop(job.job_id, None)
+        self._cancelled_while_planning.discard(job.job_id)
         self._jobs[job.job_id] = job
+        self._apply([JobFailed(f"unplanned-{job.job_id}", job.job_id, None, error)], ())
+
+    def _cancel(self, job_id: str) -> None:
+        if job_id in self._planning:
+            self._cancelled_while_planning.add(job_id)
+            return
+        self._handle(JobCancelled(stimulus_id=f"cancel-{job_id}", job_id=job_id))
+
+    def _submit(
+        self,
+        job: JobHandle,
+        planned: asyncio.Future[PlannedJob],
+        outputs: tuple[Key, ...],
+        priorities: dict[Key, int],
+    ) -> None:
+        if self._planning.pop(job.job_id, None) is None:
+            return  # ended meanwhile (the runtime closed)
+        cancelled = job.job_id in self._cancelled_while_planning
+        self._cancelled_while_planning.discard(job.job_id)
+        failure: BaseException | None = (
+            RuntimeError("the cluster runtime is closed")
+            if self._closed or planned.cancelled()
+            else planned.exception()
+        )
+        if failure is not None:  # a graph that cannot be planned fails its job only
+            self._end_planned(job, failure)
+            return
+        self._jobs[job.job_id] = job
+        stimulus_id = f"submit-{job.job_id}"
+        plan = planned.result()
+        graph = plan.graph
+        job.operators = plan.operators
+        self._followers.update(plan.followers)
         self._job_keys[job.job_id] = tuple(graph)
         for key, task in graph.items():
             self.lineage.add(task)
             if key not in self._owners:
-                self._owners[key] = (job, weights[key])
+                self._owners[key] = (job, plan.weights[key])
         event = GraphSubmitted(
-            stimulus_id=f"submit-{job.job_id}",
+            stimulus_id=stimulus_id,
             job_id=job.job_id,
             dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
             outputs=outputs,
@@ -293,6 +349,8 @@ class ClusterRuntime:
             self._apply([JobFailed(event.stimulus_id, job.job_id, None, exc)], ())
             return
         self._apply(instructions, (event,))
+        if cancelled:
+            self._handle(JobCancelled(stimulus_id=f"cancel-{job.job_id}", job_id=job.job_id))
         self._wait_for_workers()
 
     def _handle(self, *events: SchedulerEvent) -> None:
@@ -340,7 +398,6 @@ class ClusterRuntime:
             self._recomputing.difference_update(gone)
             maybe_forgotten.extend(gone)
         for key in self.lineage.prune(maybe_forgotten, self._forgotten):
-            self._deaths.pop(key, None)
             self._recomputing.discard(key)
         for address, keys in deletes.items():
             self._keep(asyncio.ensure_future(self._delete(self.workers[address], keys)))
@@ -497,7 +554,6 @@ class ClusterRuntime:
         self.sizes[key] = int(reply["nbytes"])
         if reply.get("shape") is not None:
             self.shapes[key] = tuple(reply["shape"])
-        self._deaths.pop(key, None)
         self._recomputing.discard(key)
         owner = self._owners.pop(key, None)
         if owner is not None:

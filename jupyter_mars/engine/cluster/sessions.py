@@ -72,10 +72,13 @@ class Execution:
         if self._final is not None:
             return self._final
         state = self.state
+        done, total, fraction = self.progress.reading()
         out: dict[str, Any] = {
             "execution_id": self.id,
             "state": state,
-            "progress": 1.0 if state == "succeeded" else self.progress.fraction(),
+            "progress": 1.0 if state == "succeeded" else fraction,
+            "chunks_done": done,
+            "chunks_total": total,
             "elapsed": round((self.ended or time.time()) - self.started, 3),
         }
         if state == "failed" and self.future is not None:

@@ -170,6 +170,18 @@ class SchedulerState:
         ts = self._tasks.get(key)
         return None if ts is None else ts.state
 
+    def attempts(self, key: Key) -> int:
+        """Runs of ``key`` its record has seen: one, plus one per retried machine fault;
+        0 when forgotten."""
+        ts = self._tasks.get(key)
+        return 0 if ts is None else ts.retries + 1
+
+    def retries_left(self, key: Key) -> int:
+        """Machine faults of ``key`` the core still retries (``max_retries`` a record);
+        at 0 the next one errs it."""
+        ts = self._tasks.get(key)
+        return 0 if ts is None else max(self._max_retries - ts.retries, 0)
+
     @property
     def n_running(self) -> int:
         return self._n_running

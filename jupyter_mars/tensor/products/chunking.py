@@ -2,8 +2,9 @@
 
 - ``pick_splits``: each label takes the chunking of its largest operand (the others are
   rechunked to it);
-- ``split_for_threads``: a large output in fewer chunks than threads (say, two
-  single-chunk matrices) gets finer output chunks;
+- ``split_for_threads``: a large output in fewer chunks than the cores of the runtime that
+  runs it (``TileContext.n_cpu``: an embedded session's threads, a cluster's workers'
+  cores; say, two single-chunk matrices) gets finer output chunks;
 - ``panel_axes``: whether each operand's chunks are concatenated into panels along the
   one contracted label (only when every operand is read by several output chunks);
 - ``contraction_groups``: the contracted positions are split into groups (one task each,
@@ -25,17 +26,6 @@ _MIN_TASK_WORK = 1 << 24
 """Multiply-adds below which an output chunk is not split further to use more threads."""
 _MIN_GROUP_WORK = 1 << 20
 """Multiply-adds per thread below which a contraction is not split into groups for them."""
-
-
-def _available_cpus() -> int:
-    """Threads the contraction should keep busy: the default session's, else the cores."""
-    if options.n_cpu:
-        return int(options.n_cpu)
-    from jupyter_mars.session import available_cpus, get_default_session
-
-    session = get_default_session()
-    n_cpu = getattr(session, "n_cpu", None)
-    return int(n_cpu) if n_cpu else available_cpus()
 
 
 def pick_splits(
@@ -70,15 +60,15 @@ def _halve(lengths: tuple[float, ...]) -> tuple[float, ...]:
 
 
 def split_for_threads(
-    op: Contract, splits: dict[int, tuple[float, ...]], sizes: dict[int, float]
+    op: Contract, splits: dict[int, tuple[float, ...]], sizes: dict[int, float], cpus: int
 ) -> dict[int, tuple[float, ...]]:
-    """Finer output chunks when there are fewer of them than threads and much work.
+    """Finer output chunks when there are fewer of them than the runtime's ``cpus`` and
+    much work.
 
     A product of two single-chunk matrices would otherwise be one task on one thread; the
     largest output axis is halved (its operand is sliced, no copy) until every thread has
     an output chunk or the chunks get small.
     """
-    cpus = _available_cpus()
     work = math.prod(int(n) for n in sizes.values())
     out = list(op.out)
     half = len(out) // 2
@@ -135,19 +125,19 @@ def contraction_groups(
     n_combos: int,
     n_computed: int,
     sizes: dict[int, float],
+    cpus: int,
 ) -> list[range]:
     """The ``n_combos`` contracted positions of each output chunk, split into groups.
 
     One group unless the chunks one output chunk reads (``aligned``, whose items have
-    ``itemsizes`` bytes) exceed the memory budget, or fewer than the threads' number of
-    output chunks are computed (``n_computed``) and the work is large.
+    ``itemsizes`` bytes) exceed the memory budget, or fewer output chunks than the runtime's
+    ``cpus`` are computed (``n_computed``) and the work is large.
     """
     per_combo = 0.0
     for t, itemsize in zip(aligned, itemsizes):
         per_combo += math.prod(max(s) if len(s) else 0 for s in t.nsplits) * itemsize
     budget = 4 * options.chunk_store_limit
     n_groups = max(1, math.ceil(n_combos * per_combo / budget))
-    cpus = _available_cpus()
     work = math.prod(int(n) for n in sizes.values())
     if n_computed < cpus and work >= _MIN_GROUP_WORK * cpus:
         n_groups = max(n_groups, math.ceil(cpus / max(n_computed, 1)))

@@ -50,7 +50,9 @@ def _tile_contract(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     ctx.require_known(*inputs)
     shapes = [tuple(sum(s) for s in t.nsplits) for t in inputs]
     sizes = label_sizes(shapes, op.subscripts, op.name)
-    splits = split_for_threads(op, pick_splits(inputs, op.subscripts, sizes, op.whole), sizes)
+    splits = split_for_threads(
+        op, pick_splits(inputs, op.subscripts, sizes, op.whole), sizes, ctx.n_cpu
+    )
     # align every operand to the chosen chunking (a broadcast axis keeps its one chunk)
     aligned: list[Tiled] = []
     cache: dict[tuple[int, NSplits], Tiled] = {}
@@ -86,7 +88,7 @@ def _tile_contract(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     out_indices = list(itertools.product(*(range(n) for n in out_nb)))
     n_computed = sum(1 for index in out_indices if computed(index))
     itemsizes = [dt.dtype.itemsize for dt in node.inputs]
-    groups = contraction_groups(aligned, itemsizes, len(combos), n_computed, sizes)
+    groups = contraction_groups(aligned, itemsizes, len(combos), n_computed, sizes, ctx.n_cpu)
 
     def block_key(i: int, index: tuple[int, ...], combo: tuple[int, ...]) -> Key:
         subs = op.subscripts[i]

@@ -75,6 +75,10 @@ def test_remote_future_with_progress_and_cancel(remote):
     future = (x * 2).sum().execute(wait=False)
     assert float(np.asarray(future.result(timeout=60))) > 0
     assert future.progress() == 1.0
+    # the supervisor's progress counts the chunks its operators count, fused or not
+    operators = future.operators()["operators"]
+    done, total = future.chunks()
+    assert done == total == sum(op["total"] for op in operators) > 40
     slow = mt.elemwise(
         time_sleep_kernel, mt.tensor(np.arange(40), chunk_size=1), 0.3, dtype=np.int64
     )

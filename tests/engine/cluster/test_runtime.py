@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import operator
+from concurrent.futures import CancelledError
 
 import numpy as np
 
+import jupyter_mars.tensor as mt
 from jupyter_mars.engine.graph import Ref, Task
+from jupyter_mars.engine.plan import plan_stages
 from jupyter_mars.engine.scheduler.events import JobCancelled
 from tests.engine.cluster.test_worker_loss import fake_cluster, run_job, until
 
@@ -95,6 +98,52 @@ def test_a_follower_result_that_arrives_after_a_cancel_is_deleted() -> None:
         await until(lambda: "y" in worker.attempts)
         await until(lambda: not worker.store)
         assert runtime._prefinished == {}
+        runtime.core.validate_state()
+
+    asyncio.run(main())
+
+
+def test_the_loop_runs_on_while_a_large_graph_is_coarsened() -> None:
+    # a sort of 100 chunks: 20,000 chunk tasks to coarsen before the core sees the job
+    stage = next(plan_stages([mt.sort(mt.random.rand(400_000, chunk_size=4_000)).node], {}))
+    assert len(stage.graph) > 20_000
+
+    async def main() -> None:
+        runtime, _ = fake_cluster()  # no worker: the jobs wait in the core
+        job = runtime.submit(stage.graph, stage.outputs, stage.priorities)
+        turns = 0  # times this coroutine ran before the job was planned
+        while job.operators is None:
+            turns += 1
+            await asyncio.sleep(0)
+        # the loop ran on: heartbeats, RPCs and HTTP would have been answered meanwhile
+        assert turns > 1
+        assert runtime.core._jobs.keys() == {job.job_id}
+        runtime.cancel(job)
+        # a job cancelled while it is planned ends as cancelled once planned
+        other = runtime.submit(stage.graph, stage.outputs, stage.priorities)
+        runtime.cancel(other)
+        await until(lambda: job.done.is_set() and other.done.is_set(), timeout=120)
+        assert isinstance(job.error, CancelledError)
+        assert isinstance(other.error, CancelledError)
+        runtime.core.validate_state()
+        runtime.close()
+
+    asyncio.run(main())
+
+
+def test_closing_the_runtime_ends_the_jobs_it_is_planning() -> None:
+    stage = next(plan_stages([mt.sort(mt.random.rand(40_000, chunk_size=1_000)).node], {}))
+
+    async def main() -> None:
+        runtime, _ = fake_cluster("a:1")
+        job = runtime.submit(stage.graph, stage.outputs, stage.priorities)
+        await asyncio.sleep(0)  # its planning started
+        runtime.close()
+        late = runtime.submit(stage.graph, stage.outputs, stage.priorities)
+        await until(lambda: job.done.is_set() and late.done.is_set(), timeout=60)
+        assert "closed" in str(job.error)
+        assert "closed" in str(late.error)
+        await asyncio.sleep(0.5)  # the planning that was under way reports back: ignored
         runtime.core.validate_state()
 
     asyncio.run(main())

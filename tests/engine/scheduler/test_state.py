@@ -579,3 +579,15 @@ def test_random_dags(
     assert sh.store == set()
     assert all(sh.s.task_state(k) is None for k in dag)
     assert sh.s.nbytes_in_memory == 0
+
+
+def test_the_core_counts_a_task_s_attempts_and_the_retries_left() -> None:
+    s = make(n_slots=1, max_retries=2)
+    s(submit("j", CHAIN, ["c"]))
+    assert (s.state.attempts("a"), s.state.retries_left("a")) == (1, 2)
+    s(fail("a", retriable=True))
+    assert (s.state.attempts("a"), s.state.retries_left("a")) == (2, 1)
+    s(fail("a", retriable=True))
+    assert (s.state.attempts("a"), s.state.retries_left("a")) == (3, 0)
+    s(fail("a", retriable=True))  # spent: erred and forgotten
+    assert (s.state.attempts("a"), s.state.retries_left("a")) == (0, 0)

@@ -27,15 +27,15 @@ def check(result, expected):
     assert_same(result, expected, rtol=2e-5 if single else 1e-7)
 
 
-def task_keys(tensor):
-    """Keys of the tasks in the final stage of ``tensor``'s plan."""
-    return list(next(plan_stages([tensor.node], {})).graph)
+def task_keys(tensor, n_cpu=1):
+    """Keys of the tasks in the final stage of ``tensor``'s plan for ``n_cpu`` cores."""
+    return list(next(plan_stages([tensor.node], {}, n_cpu)).graph)
 
 
-def tasks_by_op(tensor):
+def tasks_by_op(tensor, n_cpu=1):
     """Operator name -> number of tasks in the final stage of ``tensor``'s plan."""
     counts = {}
-    for key in task_keys(tensor):
+    for key in task_keys(tensor, n_cpu):
         name = op_name_of(key)
         counts[name] = counts.get(name, 0) + 1
     return counts

@@ -7,6 +7,7 @@ import numpy as np
 import jupyter_mars.tensor as mt
 from jupyter_mars.config import option_context
 from jupyter_mars.engine.node import op_name_of
+from jupyter_mars.session import new_session
 from tests.tensor.products.helpers import check, sample, task_keys, tasks_by_op
 
 
@@ -53,23 +54,35 @@ def test_vector_dot_splits_for_parallelism(monkeypatch):
     monkeypatch.setattr(chunking, "_MIN_GROUP_WORK", 1)
     v = sample((30,))
     t = mt.tensor(v, chunk_size=3)
-    with option_context(n_cpu=4):
-        result = mt.dot(t, t)
-        assert tasks_by_op(result)["dot"] > 1
+    result = mt.dot(t, t)
+    assert tasks_by_op(result, n_cpu=4)["dot"] > 1
     check(result, v @ v)
 
 
 def test_large_single_chunk_product_is_split_across_threads():
     a, b = sample((512, 256)), sample((256, 512))
-    with option_context(n_cpu=4):
-        product = mt.tensor(a, chunk_size=-1) @ mt.tensor(b, chunk_size=-1)
-        outputs = [k for k in task_keys(product) if k[0] == product.key]
-        assert len(outputs) == 4
-        check(product, a @ b)
+    product = mt.tensor(a, chunk_size=-1) @ mt.tensor(b, chunk_size=-1)
+    outputs = [k for k in task_keys(product, n_cpu=4) if k[0] == product.key]
+    assert len(outputs) == 4
+    check(product, a @ b)
     small = mt.tensor(sample((8, 8)), chunk_size=-1)
-    with option_context(n_cpu=4):
-        tiny = small @ small  # too little work to be worth splitting
-        assert len([k for k in task_keys(tiny) if k[0] == tiny.key]) == 1
+    tiny = small @ small  # too little work to be worth splitting
+    assert len([k for k in task_keys(tiny, n_cpu=4) if k[0] == tiny.key]) == 1
+
+
+def test_a_product_is_split_for_the_cores_of_the_session_that_runs_it():
+    # the default session runs on 2 threads, this one on 8: tiling follows the runtime
+    # that executes, whatever the default session is
+    a, b = sample((1024, 512)), sample((512, 1024))
+    other = new_session(n_cpu=8, default=False)
+    try:
+        product = mt.tensor(a, chunk_size=-1) @ mt.tensor(b, chunk_size=-1)
+        product.execute(session=other)
+        nsplits = other.engine.executed[product.key].nsplits
+        assert len(nsplits[0]) * len(nsplits[1]) == 8
+        np.testing.assert_allclose(product.fetch(session=other), a @ b)
+    finally:
+        other.close()
 
 
 def test_products_with_unknown_lengths():

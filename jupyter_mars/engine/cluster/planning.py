@@ -1,0 +1,36 @@
+"""What the supervisor makes of a submitted chunk graph before the scheduler core sees it.
+
+Coarsening (``optimize.coarsen``), the per-operator figures and the followers are pure
+functions of the graph, the keys the core knows already and the cluster's cores. Their
+cost grows with the graph (81,000 tasks for a sort of 200 chunks), so the runtime runs
+them on a thread of its own: the event loop keeps answering heartbeats, RPCs and HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from jupyter_mars.engine.cluster.followers import followers
+from jupyter_mars.engine.graph import Graph, Key
+from jupyter_mars.engine.opstats import OperatorStats
+from jupyter_mars.engine.optimize import coarsen, subgraph_cap
+
+
+@dataclass(frozen=True)
+class PlannedJob:
+    graph: Graph
+    """Subgraphs instead of chunk tasks (each keeps the key of the task it computes)."""
+    weights: dict[Key, int]
+    """Key -> how many chunk tasks of the submitted graph it stands for."""
+    operators: OperatorStats
+    followers: dict[Key, Key]
+
+
+def plan_job(
+    graph: Graph, outputs: Collection[Key], known: Collection[Key], n_cores: int
+) -> PlannedJob:
+    """Coarsen ``graph`` for ``n_cores`` cores. A ``known`` key (another job's) stays a
+    task of its own, since other tasks may read it, and neither leads nor follows."""
+    coarse, weights = coarsen(graph, {*outputs, *known}, subgraph_cap(len(graph), n_cores))
+    return PlannedJob(coarse, weights, OperatorStats(coarse), followers(coarse, known))
