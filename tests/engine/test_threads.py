@@ -4,6 +4,7 @@ import threading
 import time
 
 import numpy as np
+import psutil
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
@@ -99,8 +100,11 @@ class _Marks:
 def _slow_then_mark(marks: _Marks, started: threading.Event | None = None) -> int:
     if started is not None:
         started.set()
-    time.sleep(0.3)
-    marks.seen.append("slow ended")
+    try:
+        time.sleep(0.3)
+        marks.seen.append("slow done")
+    finally:
+        marks.seen.append("slow ended")
     return 1
 
 
@@ -123,19 +127,68 @@ def test_a_failed_job_is_reported_once_its_running_tasks_have_ended():
     job = runtime.submit(graph, ("slow", "bad"), {"slow": 0, "bad": 1})
     assert job.wait(10)
     assert isinstance(job.error, ValueError)
-    # nothing of the job still runs when the caller learns of the failure
+    # nothing of the job still runs when the caller learns of the failure; the other task
+    # was interrupted when its sleep (code in C) returned
     assert marks.seen == ["slow ended"]
     runtime.close()
 
 
-def test_a_cancelled_job_ends_at_once_while_its_task_finishes_alone():
+def test_a_cancelled_jobs_task_in_c_code_stops_when_the_call_returns():
     marks = _Marks()
+    started = threading.Event()
     runtime = ThreadRuntime(n_threads=1)
-    job = runtime.submit({"slow": Task("slow", _slow_then_mark, (marks,))}, ("slow",), {})
-    time.sleep(0.05)
+    job = runtime.submit({"slow": Task("slow", _slow_then_mark, (marks, started))}, ("slow",), {})
+    assert started.wait(10)
     runtime.cancel(job)
     assert job.wait(10)
-    assert marks.seen == []
-    time.sleep(0.4)
+    deadline = time.monotonic() + 10
+    while marks.seen != ["slow ended"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    # interrupted once its sleep returned, before the next line of Python
     assert marks.seen == ["slow ended"]
+    runtime.close()
+
+
+class _Spins:
+    """Counts the spinning tasks that started and those that stopped."""
+
+    def __init__(self) -> None:
+        self.started = threading.Semaphore(0)
+        self.stopped: list[str] = []
+
+
+def _spin(spins: _Spins, name: str, seconds: float) -> int:
+    spins.started.release()
+    end = time.monotonic() + seconds
+    n = 0
+    try:
+        while time.monotonic() < end:  # pure Python: no C call to wait for
+            n += 1
+    finally:
+        spins.stopped.append(name)
+    return n
+
+
+def test_cancel_stops_running_python_tasks_and_frees_their_threads_for_the_next_job():
+    spins = _Spins()
+    runtime = ThreadRuntime(n_threads=2)
+    graph = {f"spin{i}": Task(f"spin{i}", _spin, (spins, f"spin{i}", 30.0)) for i in range(4)}
+    job = runtime.submit(graph, tuple(graph), {})
+    for _ in range(2):  # both threads spin
+        assert spins.started.acquire(timeout=10)
+    runtime.cancel(job)
+    assert job.wait(10)
+    nxt = runtime.submit({"next": Task("next", sum, ([1, 2, 3],))}, ("next",), {})
+    # far sooner than the 30 s the spinning tasks would take
+    assert nxt.wait(10), "the next job waited for the cancelled job's tasks"
+    assert runtime.get("next") == 6
+    deadline = time.monotonic() + 10
+    while len(spins.stopped) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(spins.stopped) == 2
+    assert not spins.started.acquire(timeout=0)  # the two queued ones never ran
+    process = psutil.Process()
+    busy = sum(process.cpu_times()[:2])
+    time.sleep(1.0)
+    assert sum(process.cpu_times()[:2]) - busy < 0.5, "threads still busy after the cancel"
     runtime.close()

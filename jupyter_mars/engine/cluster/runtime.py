@@ -8,7 +8,9 @@ no locks.
 
 Each ``Execute`` decision is placed on the worker with a free slot that holds most of the
 task's input bytes (``placement.py``) and sent as an ``execute`` RPC; the reply carries the
-result's size and shape, which become chunk metadata.
+result's size and shape, which become chunk metadata. An ``Interrupt`` (the task's job was
+cancelled or failed) frees its slot here at once and sends ``cancel`` to its worker, which
+stops it and keeps none of its results; the reply of the stopped call is ignored.
 
 Lost workers (``losses.py``): a worker that dies or goes silent is removed; the chunks it
 held are recomputed from the lineage (``lineage.py``) when anyone still needs them, and
@@ -46,6 +48,7 @@ from jupyter_mars.engine.scheduler.events import (
 from jupyter_mars.engine.scheduler.instructions import (
     Execute,
     Instruction,
+    Interrupt,
     JobFailed,
     JobFinished,
     Release,
@@ -79,8 +82,9 @@ class WorkerConnection(WorkerSlots):
         """The worker process's own id: another one on the same address is another worker."""
         self.resources: dict[str, Any] = {}
         self.last_seen = 0.0
-        self.tasks: set[Key] = set()
-        """Keys whose ``execute`` call to it is in flight (emptied when it is given up)."""
+        self.tasks: dict[Key, int] = {}
+        """Key -> the attempt whose ``execute`` call to it is in flight (emptied when it is
+        given up; a key leaves it when interrupted, and may come back as a later attempt)."""
         self.keys: set[Key] = set()
         """Chunks it holds, as far as the core is concerned."""
 
@@ -128,6 +132,7 @@ class ClusterRuntime:
         self._prefinished: dict[Key, tuple[WorkerConnection, dict[str, Any]]] = {}
         """Followers that ran before the core asked for them: where, and their figures."""
         self._order = itertools.count()
+        self._attempts = itertools.count()
         self._background: set[asyncio.Future[Any]] = set()
         self._planner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mars-planning")
         """Coarsens submitted graphs away from the loop, one at a time (``planning.py``)."""
@@ -363,11 +368,21 @@ class ClusterRuntime:
 
     def _apply(self, instructions: list[Instruction], events: Iterable[SchedulerEvent]) -> None:
         deletes: dict[str, list[Key]] = {}
+        cancels: dict[str, list[Key]] = {}
         maybe_forgotten: list[Key] = []
         failures = False
         for inst in instructions:
             if isinstance(inst, Execute):
                 self._dispatch(inst.key)
+            elif isinstance(inst, Interrupt):
+                worker = self._running_on(inst.key)
+                if worker is not None:
+                    # its slot serves the next task now; the call's reply will be ignored
+                    del worker.tasks[inst.key]
+                    worker.running -= 1
+                    self._operators_of(inst.key, "stopped")
+                    cancels.setdefault(worker.address, []).append(inst.key)
+                maybe_forgotten.append(inst.key)
             elif isinstance(inst, Release):
                 key = inst.key
                 where = self.locations.pop(key, None)
@@ -401,6 +416,10 @@ class ClusterRuntime:
             self._recomputing.discard(key)
         for address, keys in deletes.items():
             self._keep(asyncio.ensure_future(self._delete(self.workers[address], keys)))
+        for address, keys in cancels.items():
+            self._keep(asyncio.ensure_future(self._interrupt(self.workers[address], keys)))
+        if cancels:
+            self._dispatch_pending()
         if self._waiters:
             self._wake_waiters()
         if self.on_change is not None:
@@ -456,9 +475,16 @@ class ClusterRuntime:
             self._pending.append(key)
             return
         worker.running += 1
-        worker.tasks.add(key)
+        attempt = worker.tasks[key] = next(self._attempts)
         self._operators_of(key, "started")
-        self._keep(asyncio.ensure_future(self._run_on(worker, key, task)))
+        self._keep(asyncio.ensure_future(self._run_on(worker, key, task, attempt)))
+
+    def _running_on(self, key: Key) -> WorkerConnection | None:
+        """The worker an ``execute`` call of ``key`` is in flight to, if any."""
+        for worker in self.workers.values():
+            if key in worker.tasks:
+                return worker
+        return None
 
     def _operators_of(self, key: Key, change: str) -> None:
         """Tell the per-operator figures of the job that owns ``key`` it ``started`` or
@@ -487,7 +513,9 @@ class ClusterRuntime:
         task = self.lineage.tasks.get(follower)
         return None if task is None else (follower, task)
 
-    async def _run_on(self, worker: WorkerConnection, key: Key, task: Task) -> None:
+    async def _run_on(self, worker: WorkerConnection, key: Key, task: Task, attempt: int) -> None:
+        """Run ``key`` on ``worker`` and report the outcome, unless this ``attempt`` was
+        given up (the worker lost) or interrupted meanwhile."""
         locations = {d: self.locations.get(d) for d in task.dependencies}
         event: SchedulerEvent
         then = self._follower_of(key)
@@ -499,7 +527,7 @@ class ClusterRuntime:
                 "execute", key=key, task=task, locations=locations, then=then
             )
         except ConnectionError as exc:
-            if key not in worker.tasks:
+            if worker.tasks.get(key) != attempt:
                 return  # the worker was given up meanwhile, and the task retried
             if not await losses.alive(self, worker):
                 losses.give_up(self, worker)  # fails the task, among the worker's others
@@ -507,12 +535,12 @@ class ClusterRuntime:
             # The worker lives: a peer holding an input died under it. Find which, so that
             # the retry waits for the input to be recomputed.
             await losses.check_holders(self, worker, locations.values())
-            if key not in worker.tasks:
+            if worker.tasks.get(key) != attempt:
                 return
             event = TaskFailed(stimulus_id=f"input-lost-{key}", key=key, error=exc, retriable=True)
         except Exception as exc:  # noqa: BLE001 - a task error, reported to its job
-            if key not in worker.tasks:
-                return
+            if worker.tasks.get(key) != attempt:
+                return  # e.g. the worker's report that it stopped the task
             event = TaskFailed(
                 stimulus_id=f"task-failed-{key}",
                 key=key,
@@ -520,15 +548,21 @@ class ClusterRuntime:
                 retriable=isinstance(exc, RETRIABLE),
             )
         else:
-            if key not in worker.tasks:
-                return  # given up for dead meanwhile: the result is not trusted
-            for copied in reply.get("replicas", ()):
-                if copied in self.locations:  # else released meanwhile, and deleted there
-                    self.replicas.setdefault(copied, set()).add(worker.address)
+            alive = self.workers.get(worker.address) is worker
+            if alive:
+                for copied in reply.get("replicas", ()):
+                    if copied in self.locations:  # else released meanwhile, and deleted there
+                        self.replicas.setdefault(copied, set()).add(worker.address)
+            if worker.tasks.get(key) != attempt:
+                # given up for dead meanwhile: the result is not trusted; or interrupted
+                # as it finished: the worker dropped the result, maybe not the follower's
+                if alive and then is not None and reply.get("then") is not None:
+                    self._discard_follower(worker, then[0])
+                return
             if then is not None and reply.get("then") is not None:
                 self._ran_ahead(worker, then[0], reply["then"])
             event = self._finished(worker, key, reply)
-        worker.tasks.discard(key)
+        del worker.tasks[key]
         worker.running -= 1
         if isinstance(event, TaskFailed):
             self._operators_of(key, "stopped")
@@ -561,6 +595,12 @@ class ClusterRuntime:
             if owner[0].operators is not None:
                 owner[0].operators.finished(key, reply.get("seconds") or {})
         return TaskFinished(stimulus_id="task-finished", key=key, nbytes=self.sizes[key])
+
+    async def _interrupt(self, worker: WorkerConnection, keys: list[Key]) -> None:
+        try:
+            await worker.client.call("cancel", keys=keys)
+        except ConnectionError:
+            pass  # the worker is gone, and its tasks with it
 
     async def _delete(self, worker: WorkerConnection, keys: list[Key]) -> None:
         try:

@@ -3,9 +3,12 @@
 Tasks arrive as ``execute`` RPCs from the active supervisor. Inputs held here are read
 from the chunk store (pinned so they are not spilled mid-task); others are fetched from
 the peers that hold them, ``n_io_process`` connections per peer. The task runs on one of
-``n_cpu`` threads with BLAS/OpenMP pools limited to one thread each, so the process keeps
-at most ``n_cpu`` cores busy. The result stays in the store, which spills to disk beyond
-its cache size.
+``n_cpu`` threads through the ``TaskRunner`` the embedded runtime uses too
+(``engine/executors/runner.py``), with BLAS/OpenMP pools limited to one thread each, so
+the process keeps at most ``n_cpu`` cores busy. The result stays in the store, which spills
+to disk beyond its cache size. A ``cancel`` from the supervisor stops the given tasks: one
+waiting for inputs or a slot never runs, one computing is interrupted, and no result of
+theirs is kept.
 
 The worker registers with every supervisor it is given and sends heartbeats with true
 resource figures (CPU, memory, store, bytes moved to and from peers, GPUs); while no
@@ -22,11 +25,10 @@ import os
 import time
 import uuid
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import CancelledError, ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
-
-from threadpoolctl import threadpool_limits
 
 from jupyter_mars.engine.cluster.host_identity import host_figures
 from jupyter_mars.engine.cluster.log_tail import LogTail
@@ -37,7 +39,8 @@ from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX, thread_stacks
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
 from jupyter_mars.engine.cluster.storage.admission import process_rss
 from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
-from jupyter_mars.engine.graph import Key, Task, TaskTimes, execute_task
+from jupyter_mars.engine.executors.runner import TaskRun, TaskRunner
+from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.node import op_name_of
 
 logger = logging.getLogger(__name__)
@@ -46,11 +49,18 @@ REPLICA_SHARE = 0.25
 """Share of ``--cache-mem`` that copies of peers' chunks may take at most, and only while
 the chunk store leaves that much of it free."""
 
-INLINE_BELOW_SECONDS = 200e-6
-"""Tasks shorter than this on average run on the event loop's thread."""
-
 LOG_TAIL_LINES = 200
 """Lines of its log a worker keeps for its dashboard page (records at INFO and above)."""
+
+
+@dataclass(eq=False)
+class _Execution:
+    """One ``execute`` call under way: what ``cancel`` stops."""
+
+    keys: list[Key]
+    """The task's key, and its follower's once that runs."""
+    body: asyncio.Future[Any] | None = None
+    cancelled: bool = False
 
 
 class WorkerServer:
@@ -82,8 +92,9 @@ class WorkerServer:
         self.heartbeat_interval = heartbeat_interval
         self.admission_timeout = 60.0
         self._in_pool = 0
-        self._task_seconds = 2 * INLINE_BELOW_SECONDS
-        """Moving average of task durations: decides where the next task runs."""
+        self.runner = TaskRunner(n_slots=n_cpu, n_cpu=n_cpu)
+        self._executions: dict[Key, list[_Execution]] = {}
+        """Task key -> the ``execute`` calls running it here now."""
         self._rss = 0
         self._rss_sampled = 0.0
         self._epoch = 0
@@ -111,6 +122,7 @@ class WorkerServer:
         self._server = RPCServer(
             {
                 "execute": self.execute,
+                "cancel": self.cancel,
                 "get_data": self.get_data,
                 "delete_data": self.delete_data,
                 "reset": self.reset,
@@ -127,7 +139,6 @@ class WorkerServer:
         self._gpus = GpuMeter(self.cuda_devices)
         self._log_tail = LogTail(LOG_TAIL_LINES, level=logging.INFO)
         self._tasks: list[asyncio.Task[Any]] = []
-        self._blas_limits: Any = None
 
     async def start(self) -> str:
         logging.getLogger().addHandler(self._log_tail)
@@ -135,7 +146,7 @@ class WorkerServer:
             # GPU libraries read this when they first load: only the devices given are seen
             os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(map(str, self.cuda_devices))
         # a dedicated process: the limit holds for its whole life
-        self._blas_limits = threadpool_limits(limits=1)
+        self.runner.hold_blas_limit()
         bound = await self._server.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
         self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
@@ -158,9 +169,7 @@ class WorkerServer:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self.store.close()
         logging.getLogger().removeHandler(self._log_tail)
-        if self._blas_limits is not None:  # a worker run inside another process, in tests
-            self._blas_limits.restore_original_limits()
-            self._blas_limits = None
+        self.runner.drop_blas_limit()  # for a worker run inside another process, in tests
 
     # ---- supervisors ----------------------------------------------------------------------
 
@@ -252,9 +261,63 @@ class WorkerServer:
         it in the same slot, so that it costs the supervisor no round trip of its own. Its
         result is kept too and reported under ``"then"``; if it fails, ``"then"`` is None
         and the supervisor runs it the usual way, where its error is reported.
+
+        Raises ``CancelledError`` when ``cancel`` stopped it.
         """
+        execution = _Execution([key])
+        # a task of its own, so that cancel stops this call and not the RPC server's reply
+        body = execution.body = asyncio.ensure_future(
+            self._execute(execution, key, task, locations, then)
+        )
+        self._executions.setdefault(key, []).append(execution)
+        try:
+            return await asyncio.shield(body)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if not execution.cancelled or (current is not None and current.cancelling()):
+                body.cancel()
+                raise  # the server stops
+            raise CancelledError(f"task {key!r} was cancelled") from None
+        finally:
+            executions = self._executions[key]
+            executions.remove(execution)
+            if not executions:
+                del self._executions[key]
+
+    async def cancel(self, keys: list[Key]) -> int:
+        """Stop the tasks ``keys`` running here: nobody needs them any more. One waiting
+        for its inputs, memory or a slot never runs; one computing is interrupted (Python
+        code at once, code in C when its current call returns); a result of theirs kept
+        just before is dropped. Returns how many ``execute`` calls were stopped."""
+        if not isinstance(keys, list | tuple):
+            raise TypeError(f"keys must be a list of chunk keys, not {type(keys).__name__}")
+        stopped = 0
+        for key in keys:
+            for execution in self._executions.get(key, ()):
+                if execution.cancelled:
+                    continue
+                execution.cancelled = True
+                stopped += 1
+                for k in execution.keys:
+                    self.runner.interrupt(k)
+                    self.store.delete(k)
+                if execution.body is not None:
+                    execution.body.cancel()
+            # its call ended before the cancel came: the result is nobody's
+            self.store.delete(key)
+        return stopped
+
+    async def _execute(
+        self,
+        execution: _Execution,
+        key: Key,
+        task: Task,
+        locations: dict[Key, str | None],
+        then: tuple[Key, Task] | None,
+    ) -> Any:
         epoch = self._epoch
         pinned: list[Key] = []
+        copied: list[Key] = []
         self.running += 1
         try:
             with self._running_task(key):
@@ -265,7 +328,13 @@ class WorkerServer:
                 await self._keep(epoch, key, value)
             reply = _result_figures(value, seconds)
             if then is not None:
+                execution.keys.append(then[0])
                 reply["then"] = await self._run_follower(epoch, key, value, *then)
+        except asyncio.CancelledError:
+            # copies the supervisor will not hear of, so would never ask to delete
+            for dep in copied:
+                self.replicas.discard(dep)
+            raise
         finally:
             self.running -= 1
             for dep in pinned:
@@ -286,17 +355,21 @@ class WorkerServer:
     async def _run(self, task: Task, data: dict[Key, Any]) -> tuple[Any, dict[str, float]]:
         """The task's result, and the seconds it and each task nested in it took, by
         operator step (``TaskTimes``)."""
-        if self._in_pool == 0 and self._task_seconds < INLINE_BELOW_SECONDS:
-            # tiny tasks run on this thread: a hop to a slot thread and back costs more than
-            # they do. Only while no slot thread computes, so that the busy cores stay
-            # within --n-cpu.
-            return self._timed(task, data)
-        self._in_pool += 1
+        run = self.runner.begin(task.key)
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, self._timed, task, data)
+            if self._in_pool == 0 and self.runner.tiny:
+                # tiny tasks run on this thread: a hop to a slot thread and back costs more
+                # than they do. Only while no slot thread computes, so that the busy cores
+                # stay within --n-cpu.
+                return self._compute(run, task, data)
+            self._in_pool += 1
+            try:
+                loop = asyncio.get_running_loop()
+                return await loop.run_in_executor(self._pool, self._compute, run, task, data)
+            finally:
+                self._in_pool -= 1
         finally:
-            self._in_pool -= 1
+            self.runner.end(run)
 
     async def _keep(self, epoch: int, key: Key, value: Any) -> None:
         if epoch != self._epoch:
@@ -326,14 +399,14 @@ class WorkerServer:
         await self._keep(epoch, key, value)
         return _result_figures(value, seconds)
 
-    def _timed(self, task: Task, data: dict[Key, Any]) -> tuple[Any, dict[str, float]]:
-        times = TaskTimes()
+    def _compute(
+        self, run: TaskRun, task: Task, data: dict[Key, Any]
+    ) -> tuple[Any, dict[str, float]]:
         self._computing[task.key] = time.time()
         try:
-            value = execute_task(task, data, times)
+            value, times = self.runner.run(run, task, data)
         finally:
             self._computing.pop(task.key, None)
-        self._task_seconds = 0.8 * self._task_seconds + 0.2 * times.total()
         return value, times.seconds
 
     async def _gather_inputs(

@@ -5,8 +5,11 @@ the outcome to the scheduler core, carries out the instructions it gets back (qu
 to run, drop released data, finish jobs), picks the next queued task and runs it outside
 the lock. Chunk data lives in ``store`` as plain objects; no copy, no serialisation.
 
-BLAS and OpenMP pools are limited to ``max(1, n_cpu // threads)`` threads each while any
-job runs, so busy cores never exceed ``n_cpu``.
+Tasks run through the ``TaskRunner`` a worker uses too (``runner.py``): it decides whether
+tasks are tiny enough for one thread, limits BLAS and OpenMP pools to
+``max(1, n_cpu // threads)`` threads each while any job runs (so busy cores never exceed
+``n_cpu``), and stops the tasks the scheduler core interrupts (a cancelled or failed job's),
+whose threads then take the next queued task.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ import itertools
 import threading
 from typing import Any
 
-from jupyter_mars.engine.executors.blas import BLAS_LIMITS
-from jupyter_mars.engine.graph import Key, Task, TaskTimes, execute_task, failed_key
+from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
+from jupyter_mars.engine.graph import Key, Task, TaskTimes, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
@@ -31,6 +34,7 @@ from jupyter_mars.engine.scheduler.events import (
 from jupyter_mars.engine.scheduler.instructions import (
     Execute,
     Instruction,
+    Interrupt,
     JobFailed,
     JobFinished,
     Release,
@@ -40,7 +44,6 @@ from jupyter_mars.engine.sizeof import sizeof
 from jupyter_mars.engine.tracebacks import HIDE
 
 RETRIABLE = (MemoryError, ConnectionError, TimeoutError)
-SERIAL_BELOW_SECONDS = 200e-6
 _LIVE = frozenset({"waiting", "ready", "running"})
 _job_ids = itertools.count()
 
@@ -89,11 +92,8 @@ class ThreadRuntime:
         self._threads: list[threading.Thread] = []
         self._idle = 0
         self._active = 0
-        self._task_seconds = 2 * SERIAL_BELOW_SECONDS
-        """Moving average of task durations: decides whether threads share the queue."""
+        self.runner = TaskRunner(n_threads, self.n_cpu)
         self._closed = False
-        self._blas_threads = max(1, self.n_cpu // n_threads)
-        self._blas_limited = False
 
     # ---- public API, called from client threads -------------------------------------
 
@@ -117,7 +117,7 @@ class ThreadRuntime:
             if self._closed:
                 raise RuntimeError("the session is closed")
             self._jobs[job.job_id] = job
-            self._limit_blas()
+            self.runner.hold_blas_limit()
             for key, task in graph.items():
                 # a task shared with a running job keeps its first owner
                 self._tasks.setdefault(key, (task, job))
@@ -164,7 +164,7 @@ class ThreadRuntime:
         for thread in self._threads:
             thread.join(timeout=5)
         self.store.clear()
-        self._unlimit_blas()
+        self.runner.drop_blas_limit()
 
     # ---- inside the lock ------------------------------------------------------------
 
@@ -192,6 +192,11 @@ class ThreadRuntime:
             if cls is Execute:
                 # no notify here: the caller wakes only as many threads as have work
                 self._queue.append(inst.key)  # type: ignore[attr-defined]
+            elif cls is Interrupt:
+                key = inst.key  # type: ignore[attr-defined]
+                self.runner.interrupt(key)
+                if self.core.task_state(key) is None:  # a queued copy is skipped, not run
+                    self._tasks.pop(key, None)
             elif cls is Release:
                 key = inst.key  # type: ignore[attr-defined]
                 self.store.pop(key, None)
@@ -205,7 +210,7 @@ class ThreadRuntime:
                     if inst.key is not None and job.operators is not None:  # type: ignore[attr-defined]
                         inner = failed_key(inst.error, inst.key)  # type: ignore[attr-defined]
                         job.operators.failed_task(inst.key, inner)  # type: ignore[attr-defined]
-                    # a cancellation ends at once; its running tasks finish as orphans
+                    # a cancellation ends at once; its running tasks are interrupted
                     if inst.key is not None and self._running.get(job.job_id):  # type: ignore[attr-defined]
                         self._failing[job.job_id] = (job, inst.error)  # type: ignore[attr-defined]
                     else:
@@ -225,7 +230,7 @@ class ThreadRuntime:
             job.operators.ended()
         job.done.set()
         if not self._jobs_running():
-            self._unlimit_blas()
+            self.runner.drop_blas_limit()
 
     def _jobs_running(self) -> bool:
         return bool(self._jobs) or bool(self._failing)
@@ -240,18 +245,6 @@ class ThreadRuntime:
         failing = self._failing.pop(job.job_id, None)
         if failing is not None:
             self._end_job(*failing)
-
-    # ---- BLAS limits --------------------------------------------------------------------
-
-    def _limit_blas(self) -> None:
-        if not self._blas_limited:
-            BLAS_LIMITS.acquire(self._blas_threads)
-            self._blas_limited = True
-
-    def _unlimit_blas(self) -> None:
-        if self._blas_limited:
-            BLAS_LIMITS.release(self._blas_threads)
-            self._blas_limited = False
 
     # ---- pool threads -------------------------------------------------------------------
 
@@ -304,11 +297,17 @@ class ThreadRuntime:
                 store = self.store
                 data = {dep: store[dep] for dep in task.dependencies}
                 operators = job.operators
+                # registered inside the lock: an Interrupt applied from now on reaches it
+                run = self.runner.begin(key)
             if operators is not None:
                 operators.started(key)
-            times = TaskTimes()
             try:
-                value = execute_task(task, data, times)
+                value, times = self.runner.run(run, task, data)
+            except TaskInterrupted:
+                # the core forgot the key: a report would be taken for a later run of it
+                if operators is not None:
+                    operators.stopped(key)
+                continue
             except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
                 if operators is not None:
                     operators.stopped(key)
@@ -321,12 +320,12 @@ class ThreadRuntime:
                 continue
             finally:
                 del data
+                self.runner.end(run)
             done = (key, job, value, times)
             del value
 
     def _record(self, key: Key, job: JobHandle, value: Any, times: TaskTimes) -> None:
         """Store a finished task's result and tell the scheduler core (inside the lock)."""
-        self._task_seconds = 0.8 * self._task_seconds + 0.2 * times.total()
         if job.operators is not None:
             job.operators.finished(key, times.seconds)
         self.store[key] = value
@@ -340,7 +339,7 @@ class ThreadRuntime:
     # Tasks much shorter than a thread hand-off run faster on one thread than on several
     # contending for the lock and the GIL; longer ones (NumPy releases the GIL) run on all.
     def _parallel(self) -> bool:
-        return self._task_seconds >= SERIAL_BELOW_SECONDS
+        return not self.runner.tiny
 
     def _should_rest(self) -> bool:
         """Leave the queue to the other active threads while tasks are tiny."""

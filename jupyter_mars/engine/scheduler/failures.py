@@ -4,10 +4,10 @@ A retriable failure puts the task back in ``ready`` (in ``waiting`` if an input 
 while it ran) up to ``max_retries`` times per key. Any other failure marks the key
 ``erred``, and everything that needs it through dependents can never complete: every job
 that needs it fails (in submission order), holds on lost results being recomputed among
-them are dropped (they cannot come back), running dependents are cut from it and left to
-finish as orphans, and the records nobody needs any more are forgotten, the erred key
-included, so a later job may submit it again. An orphan (a running task nobody needs any
-more) that fails is simply forgotten.
+them are dropped (they cannot come back), running dependents are cut from it and
+interrupted, and the records nobody needs any more are forgotten, the erred key included,
+so a later job may submit it again. A running task nobody needs any more is interrupted
+and forgotten at once, so a report of its failure is as stale as any other.
 
 ``JobCancelled`` acts like a failure of that one job, with ``key=None`` and a
 ``CancelledError`` (or the event's ``error``). Reports for keys that are not ``running``
@@ -23,12 +23,10 @@ from jupyter_mars.engine.scheduler.events import JobCancelled, TaskFailed
 from jupyter_mars.engine.scheduler.jobs import fail_job, forget_unneeded, job_seq
 from jupyter_mars.engine.scheduler.records import (
     ERRED,
-    FORGOTTEN,
     READY,
     RUNNING,
     WAITING,
     _Job,
-    _needed,
     _Task,
 )
 
@@ -43,12 +41,6 @@ def handle_task_failed(core: SchedulerState, ev: TaskFailed) -> None:
     ts = core._tasks.get(ev.key)
     if ts is None or ts.state != RUNNING:
         return  # stale report
-    if not _needed(ts):
-        # an orphan: nobody needs it any more, so neither retry nor fail any job
-        deps = ts.deps
-        core._transition(ts, FORGOTTEN)
-        forget_unneeded(core, deps)
-        return
     if ev.retriable and ts.retries < core._max_retries:
         ts.retries += 1
         # an input lost while it ran must be recomputed first
@@ -89,7 +81,7 @@ def _abandon(doomed: list[_Task], seen: set[_Task]) -> None:
 
     Their jobs have failed; holds on them (lost results being recomputed) go, since
     they can never be recomputed. A running one (it read an input that was lost while
-    it ran) is cut from those inputs and left to finish as an orphan.
+    it ran) is cut from those inputs, to be interrupted as unneeded.
     """
     for t in doomed:
         t.holds = 0

@@ -27,6 +27,14 @@ class Release(Instruction):
 
 
 @dataclass(frozen=True, slots=True)
+class Interrupt(Instruction):
+    """Stop the running task ``key``: nobody needs it any more. Its slot is free at once
+    (the core counts it no longer), and a result that still arrives is not kept."""
+
+    key: Key
+
+
+@dataclass(frozen=True, slots=True)
 class JobFinished(Instruction):
     """Every output of the job is in memory and holds one extra reference."""
 

@@ -3,9 +3,9 @@
 A job *finishes* when its last missing output reaches memory: its outputs turn into client
 holds. It *fails* when a key it needs errs, or when it is cancelled: then the records only
 it needed are forgotten. Both end in :func:`forget_unneeded`, the release rule of the core:
-an unneeded ``waiting``/``ready``/``erred`` record is forgotten at once (and, transitively,
-the deps only it needed), an unneeded ``memory`` record is released, and an unneeded
-``running`` record (an *orphan*) is left to finish; its result is released when it arrives.
+an unneeded ``waiting``/``ready``/``erred``/``running`` record is forgotten at once (and,
+transitively, the deps only it needed; a ``running`` one is interrupted, so that its slot
+serves the next task at once), and an unneeded ``memory`` record is released.
 
 These are free functions of the core (as :func:`~jupyter_mars.engine.scheduler.validate.
 check_invariants` is) because the transitions, the failure handler and the release handler
@@ -24,6 +24,7 @@ from jupyter_mars.engine.scheduler.records import (
     FORGOTTEN,
     MEMORY,
     READY,
+    RUNNING,
     WAITING,
     _Job,
     _needed,
@@ -73,8 +74,8 @@ def forget_unneeded(core: SchedulerState, start: Iterable[_Task]) -> None:
         if state == MEMORY:
             if not ts.holds and not ts.dependents and not ts.output_jobs:
                 core._transition(ts, FORGOTTEN)
-        elif state == WAITING or state == READY or state == ERRED:
+        elif state == WAITING or state == READY or state == ERRED or state == RUNNING:
             if not _needed(ts):
                 stack.extend(ts.deps)
                 core._transition(ts, FORGOTTEN)
-        # RUNNING: an orphan is left to finish; FORGOTTEN: a stale reference
+        # FORGOTTEN: a stale reference

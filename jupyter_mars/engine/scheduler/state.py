@@ -58,9 +58,9 @@ State fields of ``SchedulerState``
 
 A record is *needed* while it has ``jobs``, ``dependents``, ``holds`` or ``output_jobs``
 (holds outside ``memory`` only after a loss); an unneeded ``waiting``/``ready`` record is
-forgotten at once, an unneeded ``running`` record (an orphan) keeps running and its result
-is released when it arrives, and an unneeded memory record is released. Work per event is
-proportional to the tasks and edges it touches: no event scans all tasks.
+forgotten at once, an unneeded ``running`` record is forgotten with an ``Interrupt`` (its
+slot is free at once; its late report is stale), and an unneeded memory record is released.
+Work per event is proportional to the tasks and edges it touches: no event scans all tasks.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ machine readable in one place, and the lookup costs one dict access per change.
 
 A transition function sets ``ts.state``, keeps the core's counters (``_n_ready``,
 ``_n_running``, ``_nbytes``) and the ready heap in step, emits the instruction the change
-implies (``Execute`` on ``ready -> running``, ``Release`` on ``memory -> forgotten``) and
+implies (``Execute`` on ``ready -> running``, ``Interrupt`` on ``running -> forgotten``,
+``Release`` on ``memory -> forgotten``) and
 may move other records on (``running -> memory`` readies the dependents, releases inputs
 nobody needs any more and finishes jobs). ``forgotten`` is a pseudo-state: the functions
 that reach it delete the record from ``_tasks``.
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from heapq import heappush
 from typing import TYPE_CHECKING, Final
 
-from jupyter_mars.engine.scheduler.instructions import Execute, Release
+from jupyter_mars.engine.scheduler.instructions import Execute, Interrupt, Release
 from jupyter_mars.engine.scheduler.jobs import finish_job, forget_unneeded, job_seq
 from jupyter_mars.engine.scheduler.records import (
     _TOKEN_SPAN,
@@ -128,8 +129,9 @@ def _t_running_erred(core: SchedulerState, ts: _Task) -> None:
 
 
 def _t_running_forgotten(core: SchedulerState, ts: _Task) -> None:
-    """An orphan failed: nobody needs it."""
+    """Nobody needs it any more: it is stopped and its slot is free for the next task."""
     core._n_running -= 1
+    core._out.append(Interrupt(core._stimulus_id, ts.key))
     _unlink_deps(ts)
     _drop(core, ts)
 

@@ -63,6 +63,7 @@ def check_invariants(core: SchedulerState) -> None:
             n_running += 1
             # an input may have been lost while it runs: it waits for it if it is retried
             assert ts.waiting_on == waiting_on, f"{ts!r}: waiting_on {ts.waiting_on}"
+            assert needed, f"{ts!r}: unneeded but not interrupted"
     assert n_ready == core._n_ready, f"n_ready {core._n_ready} != {n_ready}"
     assert n_running == core._n_running, f"n_running {core._n_running} != {n_running}"
     assert nbytes == core._nbytes, f"nbytes {core._nbytes} != {nbytes}"

@@ -81,7 +81,7 @@ def test_a_failing_follower_runs_again_and_its_error_names_it() -> None:
     asyncio.run(main())
 
 
-def test_a_follower_result_that_arrives_after_a_cancel_is_deleted() -> None:
+def test_a_cancelled_task_in_flight_is_cancelled_on_its_worker_and_its_slot_freed() -> None:
     async def main() -> None:
         runtime, workers = fake_cluster("a:1")
         worker = workers["a:1"]
@@ -94,8 +94,31 @@ def test_a_follower_result_that_arrives_after_a_cancel_is_deleted() -> None:
         await until(lambda: worker.attempts == ["x"])
         runtime._handle(JobCancelled(stimulus_id="test", job_id=job.job_id))
         await until(job.done.is_set)
+        assert runtime.workers["a:1"].running == 0  # free before the worker answers
+        await until(lambda: "x" in worker.cancelled)
         worker.gate.set()
-        await until(lambda: "y" in worker.attempts)
+        await until(lambda: not worker.in_flight)
+        assert worker.attempts == ["x"]  # neither it nor its follower ran
+        assert worker.store == {}
+        runtime.core.validate_state()
+
+    asyncio.run(main())
+
+
+def test_a_follower_result_that_arrives_after_a_cancel_is_deleted() -> None:
+    async def main() -> None:
+        runtime, workers = fake_cluster("a:1")
+        worker = workers["a:1"]
+        worker.reply_gate = asyncio.Event()  # x and its follower ran; the reply is on its way
+        graph = {
+            "x": Task("x", np.arange, (4,)),
+            "y": Task("y", operator.neg, (Ref("x"),)),
+        }
+        job = run_job(runtime, graph, ("x", "y"))
+        await until(lambda: set(worker.store) == {"x", "y"})
+        runtime._handle(JobCancelled(stimulus_id="test", job_id=job.job_id))
+        await until(job.done.is_set)
+        worker.reply_gate.set()
         await until(lambda: not worker.store)
         assert runtime._prefinished == {}
         runtime.core.validate_state()

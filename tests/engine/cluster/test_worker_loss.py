@@ -13,6 +13,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
@@ -147,8 +148,13 @@ class FakeWorker:
         self.dead = False
         self.gate: asyncio.Event | None = None
         """When set, ``execute`` waits for it (a task in flight)."""
+        self.reply_gate: asyncio.Event | None = None
+        """When set, ``execute`` waits for it once the results are kept (a reply in flight)."""
         self.attempts: list[Key] = []
         """Keys of the ``execute`` calls it received, in order."""
+        self.in_flight: list[Key] = []
+        self.cancelled: set[Key] = set()
+        """Keys whose ``execute`` calls under way were cancelled."""
 
     async def call(self, op: str, **kwargs: Any) -> Any:
         if self.dead:
@@ -159,6 +165,12 @@ class FakeWorker:
             return {k: self.store[k] for k in kwargs["keys"]}
         if op == "delete_data":
             for k in kwargs["keys"]:
+                self.store.pop(k, None)
+            return None
+        if op == "cancel":  # as a real worker: calls under way stop, results are dropped
+            for k in kwargs["keys"]:
+                if k in self.in_flight:
+                    self.cancelled.add(k)
                 self.store.pop(k, None)
             return None
         assert op == "info"
@@ -172,8 +184,25 @@ class FakeWorker:
         then: tuple[Key, Task] | None = None,
     ) -> Any:
         self.attempts.append(key)
+        self.in_flight.append(key)
+        try:
+            return await self._execute(key, task, locations, then)
+        finally:
+            self.in_flight.remove(key)
+            if key not in self.in_flight:
+                self.cancelled.discard(key)
+
+    async def _execute(
+        self,
+        key: Key,
+        task: Task,
+        locations: dict[Key, str | None],
+        then: tuple[Key, Task] | None,
+    ) -> Any:
         if self.gate is not None:
             await self.gate.wait()
+        if key in self.cancelled:
+            raise CancelledError(f"task {key!r} was cancelled")
         if self.dead:
             raise ConnectionError(f"connection to {self.address} lost before the reply")
         data = {}
@@ -193,6 +222,8 @@ class FakeWorker:
                 reply["then"] = None
             else:
                 reply["then"] = {"nbytes": follower.nbytes, "shape": follower.shape}
+        if self.reply_gate is not None:
+            await self.reply_gate.wait()
         return reply
 
     async def close(self) -> None:

@@ -22,6 +22,7 @@ from jupyter_mars.engine.scheduler.events import (
 from jupyter_mars.engine.scheduler.instructions import (
     Execute,
     Instruction,
+    Interrupt,
     JobFailed,
     JobFinished,
     Release,
@@ -104,6 +105,8 @@ def kinds(out: list[Instruction]) -> list[tuple[str, object]]:
             result.append(("execute", ins.key))
         elif isinstance(ins, Release):
             result.append(("release", ins.key))
+        elif isinstance(ins, Interrupt):
+            result.append(("interrupt", ins.key))
         elif isinstance(ins, JobFinished):
             result.append(("finished", ins.job_id))
         elif isinstance(ins, JobFailed):
@@ -169,6 +172,11 @@ class Shell:
                 assert key in self.store, f"release of {key} not in memory"
                 assert self.holds[key] == 0, f"release of held {key}"
                 self.store.remove(key)
+            elif isinstance(ins, Interrupt):
+                key = ins.key
+                assert isinstance(key, int)
+                assert key in self.running, f"interrupt of {key} not running"
+                self.running.remove(key)  # its late report is stale: none is sent
             elif isinstance(ins, JobFinished):
                 job = ins.job_id
                 assert job not in self.outcome, f"{job} ended twice"
@@ -223,4 +231,5 @@ class Shell:
         lineage = self.dag if full_lineage else self.lineage(keys)
         self.send(KeysLost(f"lost-{next(_sid)}", tuple(keys), lineage))
         for key in running:
-            self.fail(key, retriable=True)
+            if key in self.running:  # else interrupted meanwhile: nothing to report
+                self.fail(key, retriable=True)

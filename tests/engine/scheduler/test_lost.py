@@ -103,10 +103,9 @@ def test_lost_keys_reading_each_other() -> None:
 def test_release_while_recomputing_forgets_the_lineage() -> None:
     s = held_chain()
     s(lost(["c"], CHAIN))
-    assert s(rel("c")) == []
-    assert [s.task_state(k) for k in "bc"] == [None, None]
-    assert s.task_state("a") == "running"  # an orphan: left to finish
-    assert kinds(s(fin("a"))) == [("release", "a")]
+    assert kinds(s(rel("c"))) == [("interrupt", "a")]
+    assert [s.task_state(k) for k in "abc"] == [None, None, None]
+    assert s(fin("a")) == []  # a late result: stale
 
 
 def test_job_joins_a_lost_result_being_recomputed() -> None:
@@ -207,13 +206,10 @@ def test_cancelling_the_job_forgets_the_recompute() -> None:
     s(submit("j", {"a": [], "b": ["a"], "c": ["a"]}, ["b", "c"], {"b": 0, "c": 1}))
     s(fin("a"))  # b runs
     s(lost(["a"], {"a": []}))
-    assert kinds(s(cancel("j"))) == [("failed", "j")]
-    assert s.task_state("c") is None
-    # b runs on as an orphan; it may still be retried for a job that adopts it, so it
-    # keeps its lost input needed until it reports
-    assert (s.task_state("a"), s.task_state("b")) == ("ready", "running")
-    assert kinds(s(fin("b"))) == [("release", "b")]
-    assert s.task_state("a") is None  # forgotten without running
+    # b is interrupted, and its lost input forgotten without running
+    assert kinds(s(cancel("j"))) == [("failed", "j"), ("interrupt", "b")]
+    assert [s.task_state(k) for k in "abc"] == [None, None, None]
+    assert s(fin("b")) == []
 
 
 def test_cancelling_the_job_forgets_the_recreated_ancestors() -> None:
@@ -221,9 +217,9 @@ def test_cancelling_the_job_forgets_the_recreated_ancestors() -> None:
     s(lost(["c"], CHAIN))
     s(submit("k", {"d": ["c"]}, ["d"]))
     s(rel("c"))  # now only job k needs c
-    assert kinds(s(cancel("k"))) == [("failed", "k")]
-    assert [s.task_state(k) for k in "bcd"] == [None, None, None]
-    assert kinds(s(fin("a"))) == [("release", "a")]
+    assert kinds(s(cancel("k"))) == [("failed", "k"), ("interrupt", "a")]
+    assert [s.task_state(k) for k in "abcd"] == [None, None, None, None]
+    assert s(fin("a")) == []
 
 
 # ---------------------------------------------------------------------- failures
@@ -263,15 +259,16 @@ def test_retries_are_counted_across_losses() -> None:
     assert kinds(s(fail("b", retriable=True))) == [("failed", "j"), ("release", "a")]
 
 
-def test_running_task_needing_an_erred_recompute_is_orphaned() -> None:
+def test_running_task_needing_an_erred_recompute_is_interrupted() -> None:
     s = make(n_slots=2)
     s(submit("j", {"a": [], "b": ["a"]}, ["b"]))
     s(fin("a"))  # b runs, having read a
     assert kinds(s(lost(["a"], {"a": []}))) == [("execute", "a")]
-    assert kinds(s(fail("a"))) == [("failed", "j")]
+    assert kinds(s(fail("a"))) == [("failed", "j"), ("interrupt", "b")]
     assert s.task_state("a") is None
-    assert s.task_state("b") == "running"
-    assert kinds(s(fin("b"))) == [("release", "b")]
+    assert s.task_state("b") is None
+    assert s.n_running == 0
+    assert s(fin("b")) == []
 
 
 def test_held_results_needing_an_erred_recompute_are_dropped_together() -> None:

@@ -344,17 +344,17 @@ def test_failure_leaves_other_jobs_held_results_alone() -> None:
     assert s.task_state("a") == "memory"
 
 
-def test_running_task_of_failed_job_finishes_and_is_released() -> None:
+def test_running_task_of_failed_job_is_interrupted() -> None:
     s = make(n_slots=2)
     s(submit("j", {"x": [], "y": [], "z": ["x", "y"]}, ["z"]))
     assert s.n_running == 2
-    assert kinds(s(fail("x"))) == [("failed", "j")]
-    assert s.task_state("y") == "running"
-    assert kinds(s(fin("y"))) == [("release", "y")]
+    assert kinds(s(fail("x"))) == [("failed", "j"), ("interrupt", "y")]
     assert s.task_state("y") is None
+    assert s.n_running == 0
+    assert s(fin("y")) == []  # a late result: stale
 
 
-def test_orphan_failure_fails_nothing() -> None:
+def test_interrupted_task_failure_fails_nothing() -> None:
     s = make(n_slots=2)
     s(submit("j", {"x": [], "y": []}, ["x", "y"]))
     s(cancel("j"))
@@ -363,11 +363,26 @@ def test_orphan_failure_fails_nothing() -> None:
     assert s.n_running == 0
 
 
-def test_orphan_is_adopted_by_a_new_job() -> None:
+def test_cancel_frees_the_slots_of_running_tasks_at_once() -> None:
+    s = make(n_slots=2)
+    s(submit("j1", {"x": [], "y": []}, ["x", "y"]))
+    s(submit("j2", {"z": []}, ["z"]))
+    assert s.n_running == 2  # z waits for a slot
+    assert kinds(s(cancel("j1"))) == [
+        ("failed", "j1"),
+        ("interrupt", "x"),
+        ("interrupt", "y"),
+        ("execute", "z"),
+    ]
+    assert s(fin("x")) == []  # late
+    assert kinds(s(fin("z"))) == [("finished", "j2")]
+
+
+def test_interrupted_task_runs_again_for_a_new_job() -> None:
     s = make(n_slots=2)
     s(submit("j1", {"x": []}, ["x"]))
-    s(cancel("j1"))
-    assert s(submit("j2", {"x": []}, ["x"])) == []  # still running: no second Execute
+    assert kinds(s(cancel("j1"))) == [("failed", "j1"), ("interrupt", "x")]
+    assert kinds(s(submit("j2", {"x": []}, ["x"]))) == [("execute", "x")]
     assert kinds(s(fin("x"))) == [("finished", "j2")]
 
 
@@ -395,9 +410,9 @@ def test_cancel_releases_memory_of_the_job() -> None:
     s = make(n_slots=1)
     s(submit("j", {"a": [], "b": [], "c": ["a", "b"]}, ["c"], {"a": 0, "b": 1}))
     s(fin("a"))
-    assert kinds(s(cancel("j"))) == [("failed", "j"), ("release", "a")]
-    assert s.task_state("b") == "running"  # left to finish
-    assert kinds(s(fin("b"))) == [("release", "b")]
+    assert kinds(s(cancel("j"))) == [("failed", "j"), ("interrupt", "b"), ("release", "a")]
+    assert s.task_state("b") is None
+    assert s(fin("b")) == []
 
 
 def test_cancel_keeps_a_shared_held_result() -> None:
@@ -405,9 +420,9 @@ def test_cancel_keeps_a_shared_held_result() -> None:
     s(submit("j1", {"a": []}, ["a"]))
     s(fin("a"))
     s(submit("j2", {"b": ["a"]}, ["b", "a"]))
-    assert kinds(s(cancel("j2"))) == [("failed", "j2")]
+    assert kinds(s(cancel("j2"))) == [("failed", "j2"), ("interrupt", "b")]
     assert s.holds("a") == 1
-    assert s.task_state("b") == "running"
+    assert s.task_state("b") is None
 
 
 def test_cancel_finished_or_unknown_job_emits_nothing() -> None:
@@ -432,9 +447,9 @@ def test_cancel_a_long_waiting_chain_is_not_recursive() -> None:
     graph = {0: ()} | {i: (i - 1,) for i in range(1, n)}
     s.handle(GraphSubmitted("go", "j", graph, (n - 1,)))
     out = s.handle(JobCancelled("stop", "j"))
-    assert len(out) == 1
+    assert len(out) == 2  # failed, and the running first task interrupted
     assert s.task_state(n - 1) is None
-    assert kinds(s.handle(fin(0))) == [("release", 0)]
+    assert s.handle(fin(0)) == []  # interrupted: its late result is stale
     s.validate_state()
 
 
