@@ -7,13 +7,15 @@ no byte is copied in user space; length prefixes, headers and small frames go th
 small scratch buffer, so a burst of small messages costs one ``recv``. Reading pauses
 while more than ``_QUEUE_HIGH_WATER`` bytes of messages wait for a reader. A bad header
 stops the parsing and is raised, after the messages before it, by ``read_message``.
-Cancelling ``read_message`` loses nothing: the bytes keep landing in the protocol.
+Cancelling ``read_message`` loses nothing: the bytes keep landing in the protocol. A
+connection lost mid-message drops that message's buffers at once.
 
 Writing: ``write_message`` sends small buffers joined and large frames in chunks, each
 handed to the transport only once its buffer is empty, so the transport sends them from
 the frame's own memory instead of copying the frame into its buffer. If the writing task
 is cancelled midway, the rest of the message is queued at once (copied), so a message
-always goes out whole.
+always goes out whole. A send that fails (the peer died) fails the write at its next chunk,
+instead of the rest of the message going to a dead socket.
 """
 
 from __future__ import annotations
@@ -175,7 +177,10 @@ class FrameProtocol(asyncio.BufferedProtocol):
         """Stop parsing; ``read_message`` raises ``error`` after the queued messages."""
         if self._error is None:
             self._error = error
-            self._frame = None
+            # the message being received can never complete: drop its buffers now rather
+            # than when the comm is collected (it may be a frame of gigabytes)
+            self._frame, self._frames, self._sizes = None, [], []
+            self._partial = bytearray()
             if not self._lost and not self._reading_paused:
                 self._reading_paused = True
                 self._transport.pause_reading()
@@ -229,7 +234,10 @@ class FrameProtocol(asyncio.BufferedProtocol):
 
     async def drain(self) -> None:
         """Wait until the transport's write buffer is empty."""
-        if self._lost:
+        if self._lost or self._transport.is_closing():
+            # A send that failed closes the transport at once but reports the loss only on
+            # the next loop turn: without this check, the rest of a large message would go
+            # to a dead socket and the write would seem to succeed.
             raise ConnectionResetError("connection lost")
         if not self._writing_paused:
             return
