@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
+from jupyter_mars.engine.cluster.rpc import RemoteError, RPCClient, RPCServer
 from jupyter_mars.engine.graph import Task
 from jupyter_mars.launcher.local import _Process
 from tests.engine.cluster.processes import WORKER, cli_cluster
@@ -117,3 +117,22 @@ def test_a_worker_whose_loop_fails_logs_why_before_it_exits() -> None:
     reason = re.search(r"CRITICAL .*: (worker \S+ is stopping on an unexpected error: .*)", stderr)
     assert reason, stderr
     assert reason.group(1).endswith("RuntimeError: no workers wanted here")
+
+
+def test_a_task_that_calls_sys_exit_fails_and_its_worker_lives() -> None:
+    with cli_cluster(1, "--n-cpu", "1") as cluster:
+        worker = cluster.workers[0]
+        address = worker.wait_for(WORKER, 1)
+
+        async def leave() -> None:
+            client = RPCClient(address, cluster.token, timeout=WAIT)
+            try:
+                task = Task("leave", sys.exit, (3,))
+                with pytest.raises(RemoteError, match="SystemExit: 3"):
+                    await client.call("execute", key="leave", task=task, locations={})
+                assert (await client.call("info"))["address"] == address
+            finally:
+                await client.close()
+
+        asyncio.run(leave())
+        assert worker.popen.poll() is None

@@ -419,3 +419,25 @@ def test_server_address_requires_start() -> None:
         _ = server.address
     with pytest.raises(ValueError, match="n_channels"):
         RPCClient("127.0.0.1:1", TOKEN, n_channels=0)
+
+
+@pytest.mark.parametrize("raised", [SystemExit(3), KeyboardInterrupt()], ids=type)
+def test_a_handler_raising_system_exit_fails_its_call_not_the_server(
+    raised: BaseException,
+) -> None:
+    async def leave() -> None:
+        raise raised
+
+    async def main() -> None:
+        server = RPCServer({**Calls().handlers(), "leave": leave}, TOKEN)
+        client = RPCClient(await server.start(), TOKEN)
+        try:
+            with pytest.raises(RemoteError) as caught:
+                await client.call("leave")
+            assert caught.value.type_name == type(raised).__name__
+            assert await client.call("echo", still="serving") == {"still": "serving"}
+        finally:
+            await client.close()
+            await server.stop()
+
+    asyncio.run(main())
