@@ -216,7 +216,12 @@ class _Channel:
                 future = self.pending.pop(reply["id"], None)
                 if future is not None and not future.done():
                     future.set_result(reply)
-        except BaseException as exc:  # includes cancellation by RPCClient.close
+        except Exception as exc:
+            # the connection died or broke the protocol: the calls waiting are told below;
+            # raising it as well would only log "Task exception was never retrieved" with a
+            # traceback whenever the channel is dropped
+            reason = exc
+        except BaseException as exc:  # cancellation by RPCClient.close
             reason = exc
             raise
         finally:

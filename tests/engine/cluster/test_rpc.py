@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import socket
 import time
@@ -441,3 +442,21 @@ def test_a_handler_raising_system_exit_fails_its_call_not_the_server(
             await server.stop()
 
     asyncio.run(main())
+
+
+def test_a_connection_lost_under_a_dropped_client_logs_no_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> None:
+        server = RPCServer(Calls().handlers(), TOKEN)
+        client = RPCClient(await server.start(), TOKEN)
+        await client.call("echo")
+        await server.stop()
+        with pytest.raises(ConnectionError):  # the loss is seen...
+            await client.call("echo")
+        del client  # ...and the client dropped without closing it, as peers' clients are
+        gc.collect()
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        asyncio.run(main())
+    assert "never retrieved" not in caplog.text
