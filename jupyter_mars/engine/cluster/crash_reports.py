@@ -42,10 +42,11 @@ def _log_thread_exception(args: threading.ExceptHookArgs) -> None:
     if args.exc_type is SystemExit:
         return  # a thread ending itself on purpose, as the default hook treats it
     name = args.thread.name if args.thread is not None else "a thread"
+    error = args.exc_value if args.exc_value is not None else args.exc_type()
     logger.critical(
         "uncaught exception in thread %s: %s: %s",
         name,
         args.exc_type.__name__,
-        args.exc_value,
-        exc_info=(args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback),
+        error,
+        exc_info=(args.exc_type, error, args.exc_traceback),
     )

@@ -612,3 +612,32 @@ def test_a_read_cut_off_mid_frame_delivers_what_came_whole_and_drops_the_rest() 
 def dumps_message(msg: Any) -> bytes:
     """``msg`` as one message on the wire."""
     return b"".join(bytes(b) for b in encode_message(dumps(msg), FrameLimits()))
+
+
+def test_a_write_to_a_peer_that_closes_its_end_mid_frame_fails_as_a_closed_comm() -> None:
+    # The peer's end-of-stream closes the transport gracefully: it finishes sending what it
+    # holds, then is torn down under the message still being written.
+    raised: list[BaseException] = []
+
+    async def handler(comm: Comm) -> None:
+        try:
+            await comm.write({"chunk": np.ones(4 * 2**20)})  # 32 MiB
+        except BaseException as exc:
+            raised.append(exc)
+            raise
+
+    async def main() -> None:
+        async with serving(handler) as listener:
+            reader, writer = await authenticated_raw_stream(listener.address)
+            await reader.readexactly(2**20)
+            writer.write_eof()
+            while await reader.read(2**20):  # keep reading: the server's sends succeed
+                pass
+            writer.close()
+            deadline = time.monotonic() + 30
+            while not raised and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+    assert len(raised) == 1
+    assert isinstance(raised[0], CommClosedError), repr(raised[0])

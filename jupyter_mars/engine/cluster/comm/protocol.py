@@ -14,8 +14,9 @@ Writing: ``write_message`` sends small buffers joined and large frames in chunks
 handed to the transport only once its buffer is empty, so the transport sends them from
 the frame's own memory instead of copying the frame into its buffer. If the writing task
 is cancelled midway, the rest of the message is queued at once (copied), so a message
-always goes out whole. A send that fails (the peer died) fails the write at its next chunk,
-instead of the rest of the message going to a dead socket.
+always goes out whole. Once the connection is going (a send failed, or the peer ended its
+stream and the transport closes), the write fails with ``ConnectionResetError`` at its
+next chunk: the rest of the message never goes to a dead or torn-down transport.
 """
 
 from __future__ import annotations
@@ -216,28 +217,50 @@ class FrameProtocol(asyncio.BufferedProtocol):
                 small.append(buffer)
                 continue
             if small:
-                self._transport.write(b"".join(small))
+                self._send(b"".join(small))
                 small = []
             view = memoryview(buffer).cast("B")
             for start in range(0, len(view), _WRITE_CHUNK):
                 try:
                     await self.drain()
                 except asyncio.CancelledError:
-                    self._transport.write(view[start:])
-                    for rest in buffers[index + 1 :]:
-                        self._transport.write(rest)
+                    if not self._going:
+                        self._send(view[start:])
+                        for rest in buffers[index + 1 :]:
+                            self._send(rest)
                     raise
-                self._transport.write(view[start : start + _WRITE_CHUNK])
+                self._send(view[start : start + _WRITE_CHUNK])
         if small:
-            self._transport.write(b"".join(small))
+            self._send(b"".join(small))
         await self.drain()
+
+    @property
+    def _going(self) -> bool:
+        """Whether the connection is lost or closing: nothing more can be sent on it."""
+        return self._lost or self._transport.is_closing()
+
+    def _send(self, data: Frame) -> None:
+        """Hand ``data`` to the transport, unless the connection is going.
+
+        A send that failed closes the transport at once but reports the loss only on the
+        next loop turn; a transport closed gracefully (the peer ended its stream) is torn
+        down once it has sent what it held, possibly in the turn that woke ``drain``.
+        Writing to either would send the rest of the message nowhere, or raise
+        ``AttributeError`` from the torn-down transport.
+        """
+        if self._going:
+            raise ConnectionResetError("connection lost")
+        self._transport.write(data)
+
+    def abort(self) -> None:
+        """Drop the connection now, unless it is already gone (aborting a transport that
+        was torn down raises ``AttributeError``)."""
+        if not self._lost:
+            self._transport.abort()
 
     async def drain(self) -> None:
         """Wait until the transport's write buffer is empty."""
-        if self._lost or self._transport.is_closing():
-            # A send that failed closes the transport at once but reports the loss only on
-            # the next loop turn: without this check, the rest of a large message would go
-            # to a dead socket and the write would seem to succeed.
+        if self._going:  # see _send
             raise ConnectionResetError("connection lost")
         if not self._writing_paused:
             return
