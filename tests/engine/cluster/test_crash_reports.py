@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import re
+import signal
 import subprocess
 import sys
 import textwrap
 import time
 
+import psutil
 import pytest
 
 from jupyter_mars.engine.cluster.rpc import RemoteError, RPCClient, RPCServer
@@ -136,3 +138,17 @@ def test_a_task_that_calls_sys_exit_fails_and_its_worker_lives() -> None:
 
         asyncio.run(leave())
         assert worker.popen.poll() is None
+
+
+def test_a_worker_stopped_behind_its_nannys_back_is_logged_by_the_nanny() -> None:
+    with cli_cluster(0) as cluster:
+        argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", "-s", cluster.rpc]
+        process = _Process([*argv, "--n-cpu", "1"], cluster.env)
+        try:
+            process.wait_for(WORKER, WAIT)
+            (worker,) = psutil.Process(process.popen.pid).children()
+            worker.send_signal(signal.SIGTERM)  # a clean stop, not asked of the nanny
+            assert process.popen.wait(WAIT) == 0
+            _wait_for_line(process, f"worker process {worker.pid} exited with status 0")
+        finally:
+            process.stop()
