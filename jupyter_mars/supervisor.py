@@ -54,6 +54,7 @@ def serve(config: SupervisorConfig) -> int:
         web_base_path=config.web_base_path,
         advertise_address=config.advertise_address,
         supervisors=config.supervisors,
+        session_timeout=config.session_timeout,
     )
     written: list[str] = []
 

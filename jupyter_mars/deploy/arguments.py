@@ -73,6 +73,12 @@ SUPERVISOR_OPTIONS = COMMON_OPTIONS + (
         "PATH",
         "URL path the web UI and HTTP API are served under, behind a proxy (default: /)",
     ),
+    Option(
+        "session_timeout",
+        ("--session-timeout",),
+        "SECONDS",
+        "close a session, freeing its results, when its client is silent this long (default: 300)",
+    ),
 )
 WORKER_OPTIONS = COMMON_OPTIONS + (
     Option("n_cpu", ("--n-cpu",), "N", "task slots (default: the cores this process may use)"),

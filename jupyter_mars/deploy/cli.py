@@ -39,7 +39,12 @@ from jupyter_mars.deploy.checks import (
     prepare_spill_dirs,
 )
 from jupyter_mars.deploy.config_file import load_config_file
-from jupyter_mars.deploy.configs import MIN_MEM_DEFAULT, SupervisorConfig, WorkerConfig
+from jupyter_mars.deploy.configs import (
+    MIN_MEM_DEFAULT,
+    SESSION_TIMEOUT_DEFAULT,
+    SupervisorConfig,
+    WorkerConfig,
+)
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.resources import HostResources, probe_host
 from jupyter_mars.deploy.settings import Settings
@@ -57,6 +62,7 @@ from jupyter_mars.deploy.values import (
     to_path,
     to_paths,
     to_port,
+    to_seconds,
     to_token,
     to_uvloop,
 )
@@ -91,12 +97,18 @@ def parse_supervisor_args(
     common = _common(settings, os.environ if env is None else env)
     web_port = settings.get("web_port", to_port, 0)
     web_base_path = settings.get("web_base_path", to_base_path, "/")
+    session_timeout = settings.get("session_timeout", to_seconds, SESSION_TIMEOUT_DEFAULT)
     _check_common(settings, common)
     if web_port != 0 and web_port == common["port"]:
         raise UsageError(f"{settings.label('web_port')}: expected a port other than -p's")
     with settings.blame("web_port"):
         check_port_free(common["host"], web_port)
-    return SupervisorConfig(**common, web_port=web_port, web_base_path=web_base_path)
+    return SupervisorConfig(
+        **common,
+        web_port=web_port,
+        web_base_path=web_base_path,
+        session_timeout=session_timeout,
+    )
 
 
 def parse_worker_args(

@@ -14,6 +14,8 @@ from jupyter_mars.deploy.values import UvloopChoice
 
 MIN_MEM_DEFAULT = 128 * 1024**2
 """``--min-mem`` when not given: 128 MiB, as in Mars."""
+SESSION_TIMEOUT_DEFAULT = 300.0
+"""``--session-timeout`` when not given: five minutes."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,6 +56,9 @@ class SupervisorConfig(ProcessConfig):
     web_base_path: str = "/"
     """URL path the HTTP API and web UI are served under (``--web-base-path``), starting
     and ending with ``/``: a proxy may serve them under ``/mars/``."""
+    session_timeout: float = SESSION_TIMEOUT_DEFAULT
+    """Seconds a session lives without a request or keep-alive from its client
+    (``--session-timeout``); then it is closed and its results are freed."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -10,6 +10,7 @@ in ``jupyter_mars.deploy.checks``.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 from typing import Literal
@@ -37,6 +38,25 @@ def to_int(raw: object, minimum: int, what: str) -> int:
             value = None
     if value is None or value < minimum:
         raise ValueError(f"expected {what}, got {raw!r}")
+    return value
+
+
+def to_seconds(raw: object) -> float:
+    """A positive, finite number of seconds (``300``, ``"2.5"``).
+
+    >>> to_seconds("2.5"), to_seconds(300)
+    (2.5, 300.0)
+    """
+    value: float | None = None
+    if isinstance(raw, int | float) and not isinstance(raw, bool):
+        value = float(raw)
+    elif isinstance(raw, str):
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            value = None
+    if value is None or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"expected a number of seconds > 0, got {raw!r}")
     return value
 
 

@@ -13,6 +13,10 @@ passing: the term stands. Otherwise the client opens a session on the active sup
 and that is the new term. The executions of the old term are gone with it: each
 unfinished one is resubmitted by the thread that follows it (the client still has its
 nodes), and results executed before are marked lost, to be executed again when fetched.
+
+Lease. The supervisor closes a session whose client went silent (``lease.py``): while
+this object lives, a daemon thread renews the lease, and a process that exits without
+``close()`` closes its session on the way out.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from jupyter_mars.executable import Executable
 from jupyter_mars.remote.errors import rebuild_error
 from jupyter_mars.remote.failover import find_active, web_urls
 from jupyter_mars.remote.http import SupervisorUnavailable, _Http, read_piece, token_for
+from jupyter_mars.remote.lease import Lease, session_timeout_of
 from jupyter_mars.session import Session
 
 logger = logging.getLogger(__name__)
@@ -47,6 +52,8 @@ T = TypeVar("T")
 
 ATTEMPTS = 5
 """Tries of one request, a failover between two; more means the cluster is unwell."""
+DEFAULT_SESSION_TIMEOUT = 300.0
+"""The session timeout assumed of a supervisor that does not announce one."""
 REFRESH_INTERVAL = 2.0
 """Seconds between two requests for the supervisors' web addresses, while some lack."""
 
@@ -59,6 +66,8 @@ class _Term:
     session_id: str
     epoch: str
     """The supervisor's epoch when the session was opened: it changes on a takeover."""
+    session_timeout: float
+    """Seconds the supervisor keeps the session without a word from here (``lease.py``)."""
 
     @property
     def base(self) -> str:
@@ -102,6 +111,11 @@ class RemoteSession(Session):
             self._term = self._open(http)
         except SupervisorUnavailable:
             self._term = self._open_active(None)  # a standby was given: follow it
+        term = self._term
+        self._lease = Lease(term.http, term.session_id, term.session_timeout)
+        self._lease.start()
+        # a script that ends without close() closes its session as the interpreter exits
+        self._close_at_exit = weakref.finalize(self, self._lease.close_session)
         self._releases: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._releaser = threading.Thread(target=self._release_loop, daemon=True)
         self._releaser.start()
@@ -123,9 +137,10 @@ class RemoteSession(Session):
     def _open(self, http: _Http) -> _Term:
         cluster = http.json("GET", "/api/v1/cluster")
         self._learn(cluster)
-        session_id: str = http.json("POST", "/api/v1/sessions")["session_id"]
+        opened = http.json("POST", "/api/v1/sessions")
         self.cluster = cluster
-        return _Term(http, session_id, str(cluster.get("epoch", "")))
+        timeout = session_timeout_of(opened, DEFAULT_SESSION_TIMEOUT)
+        return _Term(http, str(opened["session_id"]), str(cluster.get("epoch", "")), timeout)
 
     def _learn(self, cluster: Any) -> None:
         for url in web_urls(cluster):
@@ -178,6 +193,7 @@ class RemoteSession(Session):
                 self._lost.update(self._executed)
                 self._executed.clear()
                 self._term = term
+                self._lease.retarget(term.http, term.session_id, term.session_timeout)
             return self._term
 
     def _retrying(self, call: Callable[[_Term], T]) -> T:
@@ -362,11 +378,7 @@ class RemoteSession(Session):
             return
         self._closed = True
         self._releases.put(None)
-        term = self._term
-        try:
-            term.http.json("DELETE", term.base)
-        except (ConnectionError, RuntimeError):
-            pass
+        self._close_at_exit()  # stops the keep-alives and deletes the session
 
 
 class _RemoteProgress(Progress):

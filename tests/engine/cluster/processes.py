@@ -83,7 +83,10 @@ class CliCluster:
 
 @contextmanager
 def cli_cluster(
-    n_workers: int = 2, *worker_args: str, base_path: str = "/"
+    n_workers: int = 2,
+    *worker_args: str,
+    base_path: str = "/",
+    supervisor_args: tuple[str, ...] = (),
 ) -> Iterator[CliCluster]:
     token = secrets.token_urlsafe(16)
     env = {**os.environ, "MARS_TOKEN": token, "PYTHONUNBUFFERED": "1"}
@@ -99,6 +102,7 @@ def cli_cluster(
         "0",
         "--web-base-path",
         base_path,
+        *supervisor_args,
     ]
     supervisor = _Process(argv, env)
     cluster: CliCluster | None = None

@@ -6,6 +6,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import pytest
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster import sessions
@@ -57,4 +58,39 @@ def test_old_finished_executions_are_forgotten(monkeypatch):
         session.close()
     finally:
         pool.shutdown()
+        runtime.close()
+
+
+def test_sessions_not_renewed_within_the_timeout_expire_and_free_their_results():
+    runtime = ThreadRuntime(n_threads=1)
+    registry = sessions.SessionRegistry(runtime, session_timeout=10.0)
+    try:
+        silent, renewed = registry.create(), registry.create()
+        y = mt.tensor(np.arange(10.0), chunk_size=3) * 2
+        _wait(silent.submit([y.node]))
+        held = set(silent.engine._refs)
+        assert held
+        assert held <= set(runtime.store)
+        now = time.monotonic()
+        renewed.touch()
+        assert registry.expire(now=now + 5) == []
+        silent.last_seen = now - 20
+        assert registry.expire(now=now) == [silent.id]
+        assert set(registry.sessions) == {renewed.id}
+        assert silent.engine.executed == {}
+        deadline = time.monotonic() + 10
+        while held & set(runtime.store):  # freed on the runtime's thread
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        registry.shutdown()
+        runtime.close()
+
+
+def test_session_timeout_must_be_positive():
+    runtime = ThreadRuntime(n_threads=1)
+    try:
+        with pytest.raises(ValueError, match="session_timeout"):
+            sessions.SessionRegistry(runtime, session_timeout=0)
+    finally:
         runtime.close()
