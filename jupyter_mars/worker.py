@@ -46,6 +46,8 @@ def serve(config: WorkerConfig) -> int:
         cache_bytes=config.cache_mem,
         phy_mem_bytes=config.phy_mem,
         spill_dirs=config.spill_dirs,
+        memory_soft_limit=config.memory_soft_limit,
+        memory_hard_limit=config.memory_hard_limit,
     )
 
     async def start() -> None:

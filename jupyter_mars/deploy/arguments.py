@@ -98,6 +98,20 @@ WORKER_OPTIONS = COMMON_OPTIONS + (
     ),
     Option("min_mem", ("--min-mem",), "SIZE", f"free memory needed to start, {SIZE} (128m)"),
     Option(
+        "memory_soft_limit",
+        ("--memory-soft-limit",),
+        "SIZE",
+        "above it the worker spills and starts no new task; bytes (300m) or a share of "
+        "--phy-mem (75%%, the default)",
+    ),
+    Option(
+        "memory_hard_limit",
+        ("--memory-hard-limit",),
+        "SIZE",
+        "past it the task growing the worker's memory fails with MemoryError; bytes or a "
+        "share of --phy-mem (90%%, the default)",
+    ),
+    Option(
         "spill_dirs",
         ("--spill-dir", "--spill-dirs"),
         "DIR:DIR...",

@@ -136,6 +136,10 @@ def parse_worker_args(
     cache_mem = settings.get("cache_mem", _size(machine.total_memory, 1), default_cache)
     min_mem = settings.get("min_mem", _size(machine.total_memory, 0), MIN_MEM_DEFAULT)
     spill_dirs: list[str] = settings.get("spill_dirs", to_paths, [])
+    # shares of these two are of the worker's memory, not the machine's
+    soft_limit = settings.get("memory_soft_limit", _size(phy_mem, 1), None)
+    hard_limit = settings.get("memory_hard_limit", _size(phy_mem, 1), None)
+    _check_memory_limits(settings, phy_mem, soft_limit, hard_limit)
     if cache_mem > phy_mem:
         raise UsageError(
             f"{settings.label('cache_mem')}: expected at most --phy-mem "
@@ -158,6 +162,8 @@ def parse_worker_args(
         cache_mem=cache_mem,
         min_mem=min_mem,
         spill_dirs=spill_dirs,
+        memory_soft_limit=soft_limit,
+        memory_hard_limit=hard_limit,
     )
 
 
@@ -234,6 +240,24 @@ def _size(total: int, minimum: int) -> Callable[[object], int]:
         return size
 
     return convert
+
+
+def _check_memory_limits(
+    settings: Settings, phy_mem: int, soft: int | None, hard: int | None
+) -> None:
+    """The soft limit at most the hard one, both within ``--phy-mem``."""
+    if hard is not None and hard > phy_mem:
+        raise UsageError(
+            f"{settings.label('memory_hard_limit')}: expected at most --phy-mem "
+            f"({format_size(phy_mem)}), got {format_size(hard)}"
+        )
+    ceiling = hard if hard is not None else phy_mem
+    if soft is not None and soft > ceiling:
+        what = "the hard limit" if hard is not None else "--phy-mem"
+        raise UsageError(
+            f"{settings.label('memory_soft_limit')}: expected at most {what} "
+            f"({format_size(ceiling)}), got {format_size(soft)}"
+        )
 
 
 def _count(what: str) -> Callable[[object], int]:

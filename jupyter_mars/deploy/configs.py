@@ -79,5 +79,11 @@ class WorkerConfig(ProcessConfig):
     half of the free memory, and never more than ``phy_mem``."""
     min_mem: int = MIN_MEM_DEFAULT
     """Bytes that must be free for the worker to start (``--min-mem``)."""
+    memory_soft_limit: int | None = None
+    """Bytes of memory above which the worker spills and starts no new task
+    (``--memory-soft-limit``); None: 75 % of ``phy_mem``."""
+    memory_hard_limit: int | None = None
+    """Bytes of memory past which the task growing it is stopped (``--memory-hard-limit``);
+    None: 90 % of ``phy_mem``."""
     spill_dirs: list[str] = field(default_factory=list)
     """Absolute directories to spill chunks to (``--spill-dir``); they exist once parsed."""

@@ -29,11 +29,13 @@ from threadpoolctl import threadpool_limits
 
 from jupyter_mars.engine.cluster.log_tail import LogTail
 from jupyter_mars.engine.cluster.losses import InputLost
+from jupyter_mars.engine.cluster.memory_monitor import MemoryMonitor
 from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX, thread_stacks
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
-from jupyter_mars.engine.cluster.storage.admission import process_rss
+from jupyter_mars.engine.cluster.storage.admission import physical_memory, process_rss
+from jupyter_mars.engine.cluster.storage.limits import MemoryLimits, mib
 from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, execute_task
 from jupyter_mars.engine.node import op_name_of
@@ -46,6 +48,10 @@ the chunk store leaves that much of it free."""
 
 INLINE_BELOW_SECONDS = 200e-6
 """Tasks shorter than this on average run on the event loop's thread."""
+
+HOPELESS_WAIT = 2.0
+"""Seconds a task waits for memory when nothing here can free any, for releases in
+flight, before it fails."""
 
 LOG_TAIL_LINES = 200
 """Lines of its log a worker keeps for its dashboard page (records at INFO and above)."""
@@ -66,6 +72,8 @@ class WorkerServer:
         cache_bytes: int = 1 << 30,
         phy_mem_bytes: int | None = None,
         spill_dirs: Sequence[str] = (),
+        memory_soft_limit: int | None = None,
+        memory_hard_limit: int | None = None,
         heartbeat_interval: float = 1.0,
     ) -> None:
         self.supervisors = list(supervisors)
@@ -85,7 +93,11 @@ class WorkerServer:
         self._rss_sampled = 0.0
         self._epoch = 0
         """Bumped by ``reset``: results of tasks started before it are not kept."""
-        self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
+        memory = physical_memory() if phy_mem_bytes is None else phy_mem_bytes
+        self.limits = MemoryLimits.of(memory, memory_soft_limit, memory_hard_limit)
+        self.store = ChunkStore(cache_bytes, spill_dirs, memory, self.limits.soft)
+        self._memory = MemoryMonitor(self.limits, self.store)
+        """Spills above the soft limit, stops the growing task past the hard one."""
         self._replica_cap = int(cache_bytes * REPLICA_SHARE)
         self.replicas = ReplicaCache(self._replica_cap)
         """Copies of peers' chunks read by tasks here, for the next task that reads them."""
@@ -130,6 +142,8 @@ class WorkerServer:
         bound = await self._server.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
         self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
+        self._memory.where = self.address
+        self._memory.start()
         await self._register_everywhere()
         self._tasks.append(asyncio.ensure_future(self._heartbeats()))
         return self.address
@@ -147,6 +161,7 @@ class WorkerServer:
             await client.close()
         await self._server.stop()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._memory.stop()
         self.store.close()
         logging.getLogger().removeHandler(self._log_tail)
         if self._blas_limits is not None:  # a worker run inside another process, in tests
@@ -198,6 +213,7 @@ class WorkerServer:
         return {
             **self._meter.sample(),
             "store": self.store.info(),
+            "memory_limits": self._memory.figures(),
             "replicas": self._replica_info(),
             "running": self.running,
             "transfer": self._transfer.sample(),
@@ -246,8 +262,9 @@ class WorkerServer:
         self.running += 1
         try:
             with self._running_task(key):
+                # admitted before its inputs are read: a task waiting for memory holds none
+                await self._admit(self._input_bytes(task))
                 data, copied = await self._gather_inputs(task, locations, pinned)
-                await self._admit(sum(sizeof(v) for v in data.values()))
                 value, seconds = await self._run(task, data)
                 del data
                 await self._keep(epoch, key, value)
@@ -282,7 +299,10 @@ class WorkerServer:
         self._in_pool += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, self._timed, task, data)
+            watched = self._memory.run_watched  # stopped past the hard memory limit
+            return await loop.run_in_executor(
+                self._pool, watched, task.key, self._timed, task, data
+            )
         finally:
             self._in_pool -= 1
 
@@ -385,12 +405,27 @@ class WorkerServer:
                     copied.append(key)
         return copied
 
-    async def _admit(self, input_bytes: int) -> None:
-        """Wait until a result about the size of the inputs fits within ``--phy-mem``.
+    def _input_bytes(self, task: Task) -> int:
+        """The bytes of the task's inputs known here (those held by peers are counted in
+        the process's memory once fetched)."""
+        total = 0
+        for dep in task.dependencies:
+            if dep in self.replicas:
+                total += sizeof(self.replicas.get(dep))
+            else:
+                try:
+                    total += self.store.nbytes(dep)
+                except KeyError:
+                    pass
+        return total
 
-        Memory frees as other tasks finish and the supervisor releases chunks; a task that
-        cannot be admitted within ``admission_timeout`` fails with MemoryError, which the
-        supervisor retries elsewhere.
+    async def _admit(self, input_bytes: int) -> None:
+        """Wait until a result about the size of the inputs fits within the soft limit.
+
+        Memory frees as other tasks finish, the monitor spills and the supervisor releases
+        chunks; a task that cannot be admitted within ``admission_timeout``, or within
+        ``HOPELESS_WAIT`` when nothing here can free memory (no task computing, nothing
+        spillable), fails with a logged MemoryError, which the supervisor retries elsewhere.
         """
         now = time.monotonic()
         if now - self._rss_sampled > 0.1:
@@ -399,11 +434,16 @@ class WorkerServer:
             return  # far from the limit: no need for the exact check
         waited = 0.0
         while not self.store.can_admit(input_bytes):
-            if waited >= self.admission_timeout:
-                raise MemoryError(
-                    f"worker {self.address}: no room for a task reading "
-                    f"{input_bytes} bytes within its memory limit"
+            hopeless = not self._computing and not self.store.reclaimable_bytes()
+            if waited >= (HOPELESS_WAIT if hopeless else self.admission_timeout):
+                error = MemoryError(
+                    f"worker {self.address}: no room for a task reading {input_bytes} bytes: "
+                    f"its memory ({mib(process_rss())}) is above the soft limit of "
+                    f"{self.limits.describe_soft()}"
+                    + (" and nothing it holds can be spilled" if hopeless else "")
                 )
+                logger.error("%s", error)
+                raise error
             await asyncio.sleep(0.05)
             waited += 0.05
 
