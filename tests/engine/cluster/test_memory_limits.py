@@ -165,3 +165,23 @@ def test_monitor_above_the_soft_limit_spills_within_the_cache(tmp_path):
         monitor._relief.result(30)
         assert store.info()["n_spilled"] == 4
         monitor.stop()
+
+
+def test_without_a_spill_dir_a_job_too_big_fails_with_a_warning_said_once(session):
+    with cli_cluster(1, "--n-cpu", "2", "--phy-mem", "400m", "--cache-mem", "128m") as cluster:
+        worker = cluster.workers[0]
+        remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+        try:
+            y = mt.random.rand(8000, 8000, chunk_size=1000) * 2 + 1  # 488 MiB of results
+            with PeakRss(worker.popen.pid) as rss, pytest.raises(MemoryError, match="soft limit"):
+                remote.execute(y)
+            time.sleep(1.5)  # a heartbeat
+            (status,) = cluster.http().json("GET", "/api/v1/workers")
+        finally:
+            remote.close()
+    (warning,) = status["resources"]["store"]["warnings"]
+    assert "--spill-dir" in warning
+    logged = "\n".join(worker.lines)
+    assert logged.count("there is no --spill-dir") == 1
+    assert "ERROR" in logged  # the refused tasks are logged
+    assert rss.peak <= 400 * MIB, f"the worker peaked at {rss.peak / MIB:.0f} MiB"
