@@ -54,6 +54,10 @@ ATTEMPTS = 5
 """Tries of one request, a failover between two; more means the cluster is unwell."""
 DEFAULT_SESSION_TIMEOUT = 300.0
 """The session timeout assumed of a supervisor that does not announce one."""
+RELEASE_RETRY = 1.0
+"""Seconds before releases that did not get through are sent again."""
+RELEASE_BATCH = 1000
+"""Keys released per request at most."""
 REFRESH_INTERVAL = 2.0
 """Seconds between two requests for the supervisors' web addresses, while some lack."""
 
@@ -352,26 +356,43 @@ class RemoteSession(Session):
     # ---- lifetime -----------------------------------------------------------------------
 
     def _release_loop(self) -> None:
+        """Tell the supervisor which results were garbage-collected here, in batches. A
+        request that does not get through (a supervisor too busy to answer in time, a
+        network hiccup, a failover) is sent again later: dropping it would leave those
+        results on the workers for the session's whole life."""
+        pending: list[str] = []
         while True:
-            key = self._releases.get()
+            try:
+                key = self._releases.get(timeout=RELEASE_RETRY if pending else None)
+            except queue.Empty:
+                key = ""  # nothing new: time to send again what did not get through
             if key is None:
                 return
-            keys = [key]
-            while not self._releases.empty() and len(keys) < 1000:
+            fresh = [key] if key else []
+            while not self._releases.empty() and len(fresh) < RELEASE_BATCH:
                 more = self._releases.get()
                 if more is None:
                     self._releases.put(None)
                     break
-                keys.append(more)
+                fresh.append(more)
             with self._lock:
-                for k in keys:
+                for k in fresh:
                     self._executed.pop(k, None)
                     self._lost.discard(k)
+            pending = self._send_releases(pending + fresh)
+
+    def _send_releases(self, keys: list[str]) -> list[str]:
+        """Post ``keys`` for release; the ones to send again later."""
+        for start in range(0, len(keys), RELEASE_BATCH):
             term = self._term
             try:
-                term.http.json("POST", f"{term.base}/release", {"keys": keys})
-            except (ConnectionError, RuntimeError, PermissionError):
-                pass  # the cluster or the session is gone: nothing left to free
+                batch = keys[start : start + RELEASE_BATCH]
+                term.http.json("POST", f"{term.base}/release", {"keys": batch})
+            except ConnectionError:
+                return keys[start:]
+            except (RuntimeError, PermissionError):
+                return []  # the session is gone, and its results with it
+        return []
 
     def _close(self) -> None:
         if self._closed:
