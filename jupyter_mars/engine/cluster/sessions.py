@@ -128,7 +128,9 @@ class ClusterSession:
             try:
                 self.engine.run(nodes, execution.progress, cancelled=execution.cancel_event)
                 for node in nodes:
-                    self.nodes[node.key] = node
+                    # Executing a result again sends a new copy of its node; keeping that
+                    # one instead would let the held one be collected, freeing the result.
+                    self.nodes[node.key] = self.engine.holder(node.key) or node
             finally:
                 execution.ended = time.time()
 

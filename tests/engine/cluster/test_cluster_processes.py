@@ -203,6 +203,16 @@ def test_a_release_lost_on_the_network_is_sent_again(cluster, session):
         link.close()
 
 
+def test_a_result_executed_again_stays_fetchable(remote):
+    y = mt.tensor(np.arange(100.0), chunk_size=10) * 2
+    y.execute()
+    y.execute()  # the supervisor receives a second copy of the node
+    z = (y + 1).execute()
+    gc.collect()
+    np.testing.assert_array_equal(y.fetch(), np.arange(100.0) * 2)
+    np.testing.assert_array_equal(z.fetch(), np.arange(100.0) * 2 + 1)
+
+
 def test_closing_a_session_frees_its_chunks(cluster):
     baseline = _settled(cluster)
     s = mars.new_session(cluster.url, token=cluster.token, default=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import pickle
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -93,4 +95,26 @@ def test_session_timeout_must_be_positive():
         with pytest.raises(ValueError, match="session_timeout"):
             sessions.SessionRegistry(runtime, session_timeout=0)
     finally:
+        runtime.close()
+
+
+def test_executing_a_result_again_keeps_it_until_released():
+    runtime = ThreadRuntime(n_threads=1)
+    pool = ThreadPoolExecutor(1)
+    try:
+        session = ClusterSession("s", runtime, pool)
+        y = mt.tensor(np.arange(10.0), chunk_size=3) * 2
+        # each request brings its own unpickled copy of the node, with the same key
+        for _ in range(2):
+            execution = session.submit([pickle.loads(pickle.dumps(y.node))])
+            _wait(execution)
+            execution.model(session.engine.executed)  # as the client's poll does
+        gc.collect()
+        assert y.key in session.engine.executed
+        np.testing.assert_array_equal(session.engine.fetch(y.node), np.arange(10.0) * 2)
+        session.release([y.key])
+        assert y.key not in session.engine.executed
+        session.close()
+    finally:
+        pool.shutdown()
         runtime.close()
