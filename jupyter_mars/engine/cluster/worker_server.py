@@ -20,9 +20,9 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 from threadpoolctl import threadpool_limits
@@ -91,6 +91,9 @@ class WorkerServer:
         """Moving average of task durations: decides where the next task runs."""
         self._rss = 0
         self._rss_sampled = 0.0
+        self._reserved = 0
+        """Bytes reserved by the tasks admitted and not ended (``_admitted``)."""
+        self._n_admitted = 0
         self._epoch = 0
         """Bumped by ``reset``: results of tasks started before it are not kept."""
         memory = physical_memory() if phy_mem_bytes is None else phy_mem_bytes
@@ -263,11 +266,11 @@ class WorkerServer:
         try:
             with self._running_task(key):
                 # admitted before its inputs are read: a task waiting for memory holds none
-                await self._admit(self._input_bytes(task))
-                data, copied = await self._gather_inputs(task, locations, pinned)
-                value, seconds = await self._run(task, data)
-                del data
-                await self._keep(epoch, key, value)
+                async with self._admitted(self._input_bytes(task)):
+                    data, copied = await self._gather_inputs(task, locations, pinned)
+                    value, seconds = await self._run(task, data)
+                    del data
+                    await self._keep(epoch, key, value)
             reply = _result_figures(value, seconds)
             if then is not None:
                 reply["then"] = await self._run_follower(epoch, key, value, *then)
@@ -419,28 +422,44 @@ class WorkerServer:
                     pass
         return total
 
+    @asynccontextmanager
+    async def _admitted(self, input_bytes: int) -> AsyncIterator[None]:
+        """Runs the block once the task is admitted (``_admit``), with ``input_bytes``
+        reserved for it until the block ends: tasks admitted together must all fit, not
+        each one alone in memory their neighbours are about to take."""
+        await self._admit(input_bytes)
+        self._reserved += input_bytes
+        self._n_admitted += 1
+        try:
+            yield
+        finally:
+            self._reserved -= input_bytes
+            self._n_admitted -= 1
+
     async def _admit(self, input_bytes: int) -> None:
-        """Wait until a result about the size of the inputs fits within the soft limit.
+        """Wait until a result about the size of the inputs, and the reservations of the
+        tasks admitted before, fit within the soft limit.
 
         Memory frees as other tasks finish, the monitor spills and the supervisor releases
         chunks; a task that cannot be admitted within ``admission_timeout``, or within
-        ``HOPELESS_WAIT`` when nothing here can free memory (no task computing, nothing
-        spillable), fails with a logged MemoryError, which the supervisor retries elsewhere.
+        ``HOPELESS_WAIT`` when no other task here could free memory, fails with a logged
+        MemoryError, which the supervisor retries elsewhere.
         """
         now = time.monotonic()
         if now - self._rss_sampled > 0.1:
             self._rss, self._rss_sampled = process_rss(), now
-        if self._rss + input_bytes <= self.store.phy_mem_bytes // 2:
+        needed = input_bytes + self._reserved
+        if self._rss + needed <= self.limits.soft // 2:
             return  # far from the limit: no need for the exact check
         waited = 0.0
-        while not self.store.can_admit(input_bytes):
-            hopeless = not self._computing and not self.store.reclaimable_bytes()
+        while not self.store.can_admit(input_bytes + self._reserved):
+            hopeless = self._n_admitted == 0
             if waited >= (HOPELESS_WAIT if hopeless else self.admission_timeout):
                 error = MemoryError(
                     f"worker {self.address}: no room for a task reading {input_bytes} bytes: "
                     f"its memory ({mib(process_rss())}) is above the soft limit of "
                     f"{self.limits.describe_soft()}"
-                    + (" and nothing it holds can be spilled" if hopeless else "")
+                    + (" and no other task here could free any" if hopeless else "")
                 )
                 logger.error("%s", error)
                 raise error
