@@ -46,6 +46,8 @@ class Lease:
         self._target = (http, session_id)
         self._interval = renew_interval(session_timeout)
         self._stopped = threading.Event()
+        self.ended: str | None = None
+        """Why the supervisor no longer has the session, once a keep-alive found it gone."""
         self._thread = threading.Thread(target=self._run, name="mars-session-lease", daemon=True)
 
     def start(self) -> None:
@@ -83,7 +85,11 @@ class Lease:
                 continue  # passing, or a failover the session's next request handles
             except RuntimeError as error:  # 404: expired or closed on the supervisor
                 if self.target == (http, session_id):
-                    logger.warning("session %s lease ended: %s", session_id, error)
+                    self.ended = (
+                        f"the cluster closed session {session_id}: it did not hear from this "
+                        "client for its session timeout; create a new one with new_session()"
+                    )
+                    logger.warning("%s (%s)", self.ended, error)
                     return
             except Exception:  # noqa: BLE001 - the keep-alive must outlive odd answers
                 logger.debug("keep-alive of session %s failed", session_id, exc_info=True)

@@ -217,6 +217,8 @@ class RemoteSession(Session):
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if self._closed:
             raise RuntimeError("the session is closed; create a new one with new_session()")
+        if self._lease.ended is not None:
+            raise RuntimeError(self._lease.ended)
         self._refresh_supervisors()
         run = _Run(nodes)
         self._submit(run)

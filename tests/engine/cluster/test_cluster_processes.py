@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
-import socket
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 
 import numpy as np
@@ -17,7 +14,7 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster
+from tests.engine.cluster.processes import FlakyLink, cli_cluster
 
 SEED_SCRIPT = textwrap.dedent(
     """
@@ -143,45 +140,6 @@ def test_results_are_freed_on_the_workers_when_the_tensor_is_collected(cluster, 
     del x
     gc.collect()
     assert _wait_until(lambda: _stored_chunks(cluster) <= before - 10)
-
-
-class FlakyLink:
-    """A TCP relay to the supervisor's web port that can be cut: while cut, it accepts
-    connections and closes them at once, as a network that drops them would."""
-
-    def __init__(self, target):
-        host, port = target.rsplit(":", 1)
-        self.target = (host, int(port))
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.cut = threading.Event()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return  # closed
-            if self.cut.is_set():
-                conn.close()
-                continue
-            upstream = socket.create_connection(self.target)
-            for a, b in ((conn, upstream), (upstream, conn)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pump(source, sink):
-        with contextlib.suppress(OSError):
-            while data := source.recv(65536):
-                sink.sendall(data)
-        for each in (source, sink):  # the other pump then ends too
-            with contextlib.suppress(OSError):
-                each.shutdown(socket.SHUT_RDWR)
-            each.close()
-
-    def close(self):
-        self.listener.close()
 
 
 def test_a_release_lost_on_the_network_is_sent_again(cluster, session):

@@ -13,7 +13,7 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster, run_cli
+from tests.engine.cluster.processes import FlakyLink, cli_cluster, run_cli
 
 CLIENT_SCRIPT = textwrap.dedent(
     """
@@ -126,3 +126,18 @@ def test_the_supervisor_announces_the_session_timeout(cluster):
         assert renewed["session_id"] == opened["session_id"]
     finally:
         cluster.http().json("DELETE", f"/api/v1/sessions/{opened['session_id']}")
+
+
+def test_a_client_cut_off_past_the_timeout_is_told_its_session_expired(cluster, session):
+    link = FlakyLink(cluster.web)
+    remote = mars.new_session(link.url, token=cluster.token, default=False)
+    try:
+        link.cut.set()  # the network goes: no keep-alive gets through
+        assert _wait_until(lambda: _sessions(cluster) == 0), "the session outlived its lease"
+        link.cut.clear()
+        time.sleep(2)  # keep-alives go every half second: the next one learns of it
+        with pytest.raises(RuntimeError, match="did not hear from this client"):
+            remote.execute(mt.ones(3) + 1)
+    finally:
+        remote.close()
+        link.close()
