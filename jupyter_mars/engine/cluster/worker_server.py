@@ -24,20 +24,22 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from concurrent.futures import CancelledError, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from jupyter_mars.engine.cluster.host_identity import host_figures
 from jupyter_mars.engine.cluster.log_tail import LogTail
 from jupyter_mars.engine.cluster.losses import InputLost
+from jupyter_mars.engine.cluster.memory_monitor import MemoryMonitor
 from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
-from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
+from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer, as_exception
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX, thread_stacks
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
-from jupyter_mars.engine.cluster.storage.admission import process_rss
+from jupyter_mars.engine.cluster.storage.admission import physical_memory, process_rss
+from jupyter_mars.engine.cluster.storage.limits import MemoryLimits, mib
 from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
 from jupyter_mars.engine.executors.runner import TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
@@ -48,6 +50,10 @@ logger = logging.getLogger(__name__)
 REPLICA_SHARE = 0.25
 """Share of ``--cache-mem`` that copies of peers' chunks may take at most, and only while
 the chunk store leaves that much of it free."""
+
+HOPELESS_WAIT = 2.0
+"""Seconds a task waits for memory when nothing here can free any, for releases in
+flight, before it fails."""
 
 LOG_TAIL_LINES = 200
 """Lines of its log a worker keeps for its dashboard page (records at INFO and above)."""
@@ -79,6 +85,8 @@ class WorkerServer:
         phy_mem_bytes: int | None = None,
         phy_mem_given: bool | None = None,
         spill_dirs: Sequence[str] = (),
+        memory_soft_limit: int | None = None,
+        memory_hard_limit: int | None = None,
         heartbeat_interval: float = 1.0,
     ) -> None:
         self.supervisors = list(supervisors)
@@ -97,11 +105,18 @@ class WorkerServer:
         """Task key -> the ``execute`` calls running it here now."""
         self._rss = 0
         self._rss_sampled = 0.0
+        self._reserved = 0
+        """Bytes reserved by the tasks admitted and not ended (``_admitted``)."""
+        self._n_admitted = 0
         self._epoch = 0
         self.instance = uuid.uuid4().hex
         """Tells this process from an earlier worker that listened on the same address."""
         """Bumped by ``reset``: results of tasks started before it are not kept."""
-        self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
+        memory = physical_memory() if phy_mem_bytes is None else phy_mem_bytes
+        self.limits = MemoryLimits.of(memory, memory_soft_limit, memory_hard_limit)
+        self.store = ChunkStore(cache_bytes, spill_dirs, memory, self.limits.soft)
+        self._memory = MemoryMonitor(self.limits, self.store)
+        """Spills above the soft limit, stops the growing task past the hard one."""
         self.phy_mem_given = phy_mem_bytes is not None if phy_mem_given is None else phy_mem_given
         """Whether the memory limit was asked for (``--phy-mem``) rather than the machine's
         default: without it, the supervisor shows this worker's share of its machine."""
@@ -150,6 +165,8 @@ class WorkerServer:
         bound = await self._server.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
         self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
+        self._memory.where = self.address
+        self._memory.start()
         await self._register_everywhere()
         self._tasks.append(asyncio.ensure_future(self._heartbeats()))
         return self.address
@@ -167,6 +184,7 @@ class WorkerServer:
             await client.close()
         await self._server.stop()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._memory.stop()
         self.store.close()
         logging.getLogger().removeHandler(self._log_tail)
         self.runner.drop_blas_limit()  # for a worker run inside another process, in tests
@@ -217,6 +235,7 @@ class WorkerServer:
         return {
             **self._meter.sample(),
             "store": self.store.info(),
+            "memory_limits": self._memory.figures(),
             "replicas": self._replica_info(),
             "running": self.running,
             "transfer": self._transfer.sample(),
@@ -321,11 +340,12 @@ class WorkerServer:
         self.running += 1
         try:
             with self._running_task(key):
-                data, copied = await self._gather_inputs(task, locations, pinned)
-                await self._admit(sum(sizeof(v) for v in data.values()))
-                value, seconds = await self._run(task, data)
-                del data
-                await self._keep(epoch, key, value)
+                # admitted before its inputs are read: a task waiting for memory holds none
+                async with self._admitted(self._input_bytes(task)):
+                    data, copied = await self._gather_inputs(task, locations, pinned)
+                    value, seconds = await self._run(task, data)
+                    del data
+                    await self._keep(epoch, key, value)
             reply = _result_figures(value, seconds)
             if then is not None:
                 execution.keys.append(then[0])
@@ -365,9 +385,16 @@ class WorkerServer:
             self._in_pool += 1
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._pool, self._compute, run, task, data)
+                watched = self._memory.run_watched  # stopped past the hard memory limit
+                return await loop.run_in_executor(
+                    self._pool, watched, task.key, self._compute, run, task, data
+                )
             finally:
                 self._in_pool -= 1
+        except (SystemExit, KeyboardInterrupt) as exc:
+            # a chunk function's sys.exit() fails its task, never the worker's loop (an
+            # asyncio task would hand these on to it)
+            raise as_exception(exc) from None
         finally:
             self.runner.end(run)
 
@@ -479,25 +506,61 @@ class WorkerServer:
             raise InputLost(f"peer {address} does not hold inputs {keys!r}: {exc}") from None
         return part
 
-    async def _admit(self, input_bytes: int) -> None:
-        """Wait until a result about the size of the inputs fits within ``--phy-mem``.
+    def _input_bytes(self, task: Task) -> int:
+        """The bytes of the task's inputs known here (those held by peers are counted in
+        the process's memory once fetched)."""
+        total = 0
+        for dep in task.dependencies:
+            if dep in self.replicas:
+                total += sizeof(self.replicas.get(dep))
+            else:
+                try:
+                    total += self.store.nbytes(dep)
+                except KeyError:
+                    pass
+        return total
 
-        Memory frees as other tasks finish and the supervisor releases chunks; a task that
-        cannot be admitted within ``admission_timeout`` fails with MemoryError, which the
-        supervisor retries elsewhere.
+    @asynccontextmanager
+    async def _admitted(self, input_bytes: int) -> AsyncIterator[None]:
+        """Runs the block once the task is admitted (``_admit``), with ``input_bytes``
+        reserved for it until the block ends: tasks admitted together must all fit, not
+        each one alone in memory their neighbours are about to take."""
+        await self._admit(input_bytes)
+        self._reserved += input_bytes
+        self._n_admitted += 1
+        try:
+            yield
+        finally:
+            self._reserved -= input_bytes
+            self._n_admitted -= 1
+
+    async def _admit(self, input_bytes: int) -> None:
+        """Wait until a result about the size of the inputs, and the reservations of the
+        tasks admitted before, fit within the soft limit.
+
+        Memory frees as other tasks finish, the monitor spills and the supervisor releases
+        chunks; a task that cannot be admitted within ``admission_timeout``, or within
+        ``HOPELESS_WAIT`` when no other task here could free memory, fails with a logged
+        MemoryError, which the supervisor retries elsewhere.
         """
         now = time.monotonic()
         if now - self._rss_sampled > 0.1:
             self._rss, self._rss_sampled = process_rss(), now
-        if self._rss + input_bytes <= self.store.phy_mem_bytes // 2:
+        needed = input_bytes + self._reserved
+        if self._rss + needed <= self.limits.soft // 2:
             return  # far from the limit: no need for the exact check
         waited = 0.0
-        while not self.store.can_admit(input_bytes):
-            if waited >= self.admission_timeout:
-                raise MemoryError(
-                    f"worker {self.address}: no room for a task reading "
-                    f"{input_bytes} bytes within its memory limit"
+        while not self.store.can_admit(input_bytes + self._reserved):
+            hopeless = self._n_admitted == 0
+            if waited >= (HOPELESS_WAIT if hopeless else self.admission_timeout):
+                error = MemoryError(
+                    f"worker {self.address}: no room for a task reading {input_bytes} bytes: "
+                    f"its memory ({mib(process_rss())}) is above the soft limit of "
+                    f"{self.limits.describe_soft()}"
+                    + (" and no other task here could free any" if hopeless else "")
                 )
+                logger.error("%s", error)
+                raise error
             await asyncio.sleep(0.05)
             waited += 0.05
 
