@@ -1,14 +1,18 @@
 """A worker process: runs chunk tasks in ``n_cpu`` slots and serves its chunks to peers.
 
-Tasks arrive as ``execute`` RPCs from the active supervisor. Inputs held here are read
-from the chunk store (pinned so they are not spilled mid-task); others are fetched from
-the peers that hold them, ``n_io_process`` connections per peer. The task runs on one of
-``n_cpu`` threads through the ``TaskRunner`` the embedded runtime uses too
-(``engine/executors/runner.py``), with BLAS/OpenMP pools limited to one thread each, so
-the process keeps at most ``n_cpu`` cores busy. The result stays in the store, which spills
-to disk beyond its cache size. A ``cancel`` from the supervisor stops the given tasks: one
-waiting for inputs or a slot never runs, one computing is interrupted, and no result of
-theirs is kept.
+The IO shell around the worker core (``engine/worker/``, a pure state machine): RPCs and
+the completions of its work become events, and it carries out the core's instructions.
+Tasks arrive as ``execute`` RPCs from the active supervisor (``TaskAssigned``, numbered by
+an attempt). Inputs held here are pinned in the chunk store (not spilled mid-task); the
+core has the others fetched once from the peers that hold them (``Fetch``, over
+``n_io_process`` connections per peer), and gives the task a slot when all are here
+(``Run``). The task runs on one of ``n_cpu`` threads through the ``TaskRunner`` the
+embedded runtime uses too (``engine/executors/runner.py``), with BLAS/OpenMP pools limited
+to one thread each, so the process keeps at most ``n_cpu`` cores busy; before it computes,
+it waits for room under ``--phy-mem``. The result stays in the store (``Store``), which
+spills to disk beyond its cache size, and the call is answered (``Reply``). A ``cancel``
+from the supervisor stops the given tasks: one waiting for inputs or a slot never runs,
+one computing is interrupted (``Interrupt``), and no result of theirs is kept.
 
 The worker registers with every supervisor it is given and sends heartbeats with true
 resource figures (CPU, memory, store, bytes moved to and from peers, GPUs); while no
@@ -20,14 +24,15 @@ figures) and ``stack`` (every thread's stack).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from concurrent.futures import CancelledError, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jupyter_mars.engine.cluster.host_identity import host_figures
@@ -39,9 +44,34 @@ from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX, thread_stacks
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
 from jupyter_mars.engine.cluster.storage.admission import process_rss
 from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
-from jupyter_mars.engine.executors.runner import TaskRun, TaskRunner
+from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.node import op_name_of
+from jupyter_mars.engine.worker.events import (
+    CancelRequested,
+    FetchFailed,
+    InputsFetched,
+    ResetRequested,
+    TaskAssigned,
+    TaskErred,
+    TaskFinished,
+    WorkerEvent,
+)
+from jupyter_mars.engine.worker.instructions import (
+    Cancelled,
+    Done,
+    Failed,
+    Fetch,
+    Forget,
+    InputsLost,
+    Instruction,
+    Interrupt,
+    Outcome,
+    Reply,
+    Run,
+    Store,
+)
+from jupyter_mars.engine.worker.state import WorkerState
 
 logger = logging.getLogger(__name__)
 
@@ -54,13 +84,21 @@ LOG_TAIL_LINES = 200
 
 
 @dataclass(eq=False)
-class _Execution:
-    """One ``execute`` call under way: what ``cancel`` stops."""
+class _Call:
+    """One ``execute`` call under way: the IO side of its record in the core."""
 
-    keys: list[Key]
-    """The task's key, and its follower's once that runs."""
-    body: asyncio.Future[Any] | None = None
-    cancelled: bool = False
+    key: Key
+    attempt: int
+    task: Task
+    then: tuple[Key, Task] | None
+    outcome: asyncio.Future[Outcome]
+    """Set by the core's ``Reply``."""
+    pinned: list[Key] = field(default_factory=list)
+    """Inputs in the chunk store, pinned until the call ends."""
+    copies: dict[Key, Any] = field(default_factory=dict)
+    """Inputs read from the copies of peers' chunks when it arrived."""
+    stores: list[asyncio.Future[None]] = field(default_factory=list)
+    """Its results being stored with a spill to disk when it replied."""
 
 
 class WorkerServer:
@@ -93,14 +131,19 @@ class WorkerServer:
         self.admission_timeout = 60.0
         self._in_pool = 0
         self.runner = TaskRunner(n_slots=n_cpu, n_cpu=n_cpu)
-        self._executions: dict[Key, list[_Execution]] = {}
-        """Task key -> the ``execute`` calls running it here now."""
+        self.core = WorkerState(n_cpu)
+        """Decides what to fetch, run, store and reply (``engine/worker/``)."""
+        self._calls: dict[int, _Call] = {}
+        """Attempt -> the ``execute`` call it numbers, while it is under way."""
+        self._attempts = itertools.count(1)
+        self._storing: dict[Key, asyncio.Future[None]] = {}
+        """Results being stored with a spill to disk, off the event loop."""
+        self._work: set[asyncio.Future[Any]] = set()
+        """Fetches and runs under way."""
         self._rss = 0
         self._rss_sampled = 0.0
-        self._epoch = 0
         self.instance = uuid.uuid4().hex
         """Tells this process from an earlier worker that listened on the same address."""
-        """Bumped by ``reset``: results of tasks started before it are not kept."""
         self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
         self.phy_mem_given = phy_mem_bytes is not None if phy_mem_given is None else phy_mem_given
         """Whether the memory limit was asked for (``--phy-mem``) rather than the machine's
@@ -109,8 +152,6 @@ class WorkerServer:
         self._replica_cap = int(cache_bytes * REPLICA_SHARE)
         self.replicas = ReplicaCache(self._replica_cap)
         """Copies of peers' chunks read by tasks here, for the next task that reads them."""
-        self._fetching: dict[Key, asyncio.Future[Any]] = {}
-        """Keys being fetched from peers right now, for other tasks that need them too."""
         self.address = ""
         self.running = 0
         self._running_since: list[tuple[Key, float]] = []
@@ -155,7 +196,7 @@ class WorkerServer:
         return self.address
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._work]:
             task.cancel()
         for address, client in self._supervisor_clients.items():
             try:
@@ -262,27 +303,42 @@ class WorkerServer:
         result is kept too and reported under ``"then"``; if it fails, ``"then"`` is None
         and the supervisor runs it the usual way, where its error is reported.
 
-        Raises ``CancelledError`` when ``cancel`` stopped it.
+        Raises ``CancelledError`` when ``cancel`` stopped it, and ``InputLost`` when an
+        input could not be had (the supervisor retries once it is back).
         """
-        execution = _Execution([key])
-        # a task of its own, so that cancel stops this call and not the RPC server's reply
-        body = execution.body = asyncio.ensure_future(
-            self._execute(execution, key, task, locations, then)
+        deps = tuple(dict.fromkeys(task.dependencies))
+        call = _Call(
+            key, next(self._attempts), task, then, asyncio.get_running_loop().create_future()
         )
-        self._executions.setdefault(key, []).append(execution)
+        self._calls[call.attempt] = call
+        self.running += 1
         try:
-            return await asyncio.shield(body)
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if not execution.cancelled or (current is not None and current.cancelling()):
-                body.cancel()
-                raise  # the server stops
-            raise CancelledError(f"task {key!r} was cancelled") from None
+            with self._running_task(key):
+                local = self._hold_local_inputs(call, deps)
+                # a chunk placed here that the store lacks is lost, as one placed nowhere
+                where = {
+                    d: None if locations.get(d) == self.address else locations.get(d) for d in deps
+                }
+                follower = None if then is None else then[0]
+                self._handle(
+                    TaskAssigned(
+                        f"execute-{key!r}", key, call.attempt, deps, local, where, follower
+                    )
+                )
+                try:
+                    outcome = await asyncio.shield(call.outcome)
+                except asyncio.CancelledError:
+                    # the call itself was dropped (its connection closed, the server stops)
+                    self._handle(CancelRequested(f"dropped-{key!r}", (key,), call.attempt))
+                    raise
+                if call.stores:  # results being spilled to disk as they are stored
+                    await asyncio.gather(*call.stores)
+            return self._answer(call, deps, local, outcome)
         finally:
-            executions = self._executions[key]
-            executions.remove(execution)
-            if not executions:
-                del self._executions[key]
+            self.running -= 1
+            del self._calls[call.attempt]
+            for dep in call.pinned:
+                self.store.unpin(dep)
 
     async def cancel(self, keys: list[Key]) -> int:
         """Stop the tasks ``keys`` running here: nobody needs them any more. One waiting
@@ -291,54 +347,140 @@ class WorkerServer:
         just before is dropped. Returns how many ``execute`` calls were stopped."""
         if not isinstance(keys, list | tuple):
             raise TypeError(f"keys must be a list of chunk keys, not {type(keys).__name__}")
-        stopped = 0
-        for key in keys:
-            for execution in self._executions.get(key, ()):
-                if execution.cancelled:
-                    continue
-                execution.cancelled = True
-                stopped += 1
-                for k in execution.keys:
-                    self.runner.interrupt(k)
-                    self.store.delete(k)
-                if execution.body is not None:
-                    execution.body.cancel()
-            # its call ended before the cancel came: the result is nobody's
-            self.store.delete(key)
-        return stopped
+        done = self._handle(CancelRequested("cancel", tuple(keys)))
+        return sum(1 for ins in done if isinstance(ins, Reply))
 
-    async def _execute(
-        self,
-        execution: _Execution,
-        key: Key,
-        task: Task,
-        locations: dict[Key, str | None],
-        then: tuple[Key, Task] | None,
-    ) -> Any:
-        epoch = self._epoch
-        pinned: list[Key] = []
-        copied: list[Key] = []
-        self.running += 1
+    # ---- the core and its instructions ------------------------------------------------------
+
+    def _handle(self, *events: WorkerEvent) -> list[Instruction]:
+        """Feed ``events`` to the core and carry out what it decides, in order."""
+        instructions = self.core.handle(*events)
+        for ins in instructions:
+            if isinstance(ins, Run):
+                self._start_run(ins)
+            elif isinstance(ins, Fetch):
+                self._background(self._fetch(ins.peer, ins.keys))
+            elif isinstance(ins, Store):
+                self._store(ins.key, ins.value)
+            elif isinstance(ins, Reply):
+                self._reply(ins)
+            elif isinstance(ins, Interrupt):
+                self.runner.interrupt(ins.runs)
+            elif isinstance(ins, Forget):
+                self.store.delete(ins.key)
+            else:  # pragma: no cover - a new instruction the shell does not know yet
+                raise AssertionError(f"unknown instruction {ins!r}")
+        return instructions
+
+    def _hold_local_inputs(self, call: _Call, deps: tuple[Key, ...]) -> frozenset[Key]:
+        """The inputs held here: chunks are pinned (not spilled mid-task, read when the
+        task runs), copies of peers' chunks are read now (they may be evicted later)."""
+        local = []
+        for dep in deps:
+            if dep in self.store:
+                self.store.pin(dep)
+                call.pinned.append(dep)
+                local.append(dep)
+            elif dep in self.replicas:
+                call.copies[dep] = self.replicas.get(dep)
+                local.append(dep)
+        return frozenset(local)
+
+    def _start_run(self, ins: Run) -> None:
+        call = self._calls[ins.attempt]
+        # registered now, so that an interrupt that comes before it computes stops it
+        run = self.runner.begin(ins.runs)
+        self._background(self._run_call(call, ins, run))
+
+    async def _run_call(self, call: _Call, ins: Run, run: TaskRun) -> None:
+        event: WorkerEvent
         try:
-            with self._running_task(key):
-                data, copied = await self._gather_inputs(task, locations, pinned)
+            data = dict(ins.inputs)
+            if ins.runs == call.key:
+                task = call.task
+                data.update(call.copies)
+                call.copies = {}
+                for dep in call.pinned:
+                    found, value = self.store.peek(dep)
+                    # a spilled input is read back from disk: off the event loop
+                    data[dep] = (
+                        value
+                        if found
+                        else await asyncio.get_running_loop().run_in_executor(
+                            None, self.store.get, dep
+                        )
+                    )
                 await self._admit(sum(sizeof(v) for v in data.values()))
-                value, seconds = await self._run(task, data)
-                del data
-                await self._keep(epoch, key, value)
-            reply = _result_figures(value, seconds)
-            if then is not None:
-                execution.keys.append(then[0])
-                reply["then"] = await self._run_follower(epoch, key, value, *then)
-        except asyncio.CancelledError:
-            # copies the supervisor will not hear of, so would never ask to delete
-            for dep in copied:
-                self.replicas.discard(dep)
-            raise
+                value, seconds = await self._run(run, task, data)
+            else:
+                assert call.then is not None
+                task = call.then[1]
+                with self._running_task(ins.runs):
+                    value, seconds = await self._run(run, task, data)
+            del data
+        except (Exception, TaskInterrupted) as exc:  # noqa: BLE001 - reported to the core
+            if ins.runs != call.key:
+                logger.debug("follower %r of %r failed here", ins.runs, call.key, exc_info=True)
+            event = TaskErred(f"erred-{ins.runs!r}", call.key, call.attempt, exc)
+        else:
+            figures = _result_figures(value, seconds)
+            event = TaskFinished(f"finished-{ins.runs!r}", call.key, call.attempt, value, figures)
         finally:
-            self.running -= 1
-            for dep in pinned:
-                self.store.unpin(dep)
+            self.runner.end(run)
+        self._handle(event)
+
+    async def _run(
+        self, run: TaskRun, task: Task, data: dict[Key, Any]
+    ) -> tuple[Any, dict[str, float]]:
+        """The task's result, and the seconds it and each task nested in it took, by
+        operator step (``TaskTimes``)."""
+        if self._in_pool == 0 and self.runner.tiny:
+            # tiny tasks run on this thread: a hop to a slot thread and back costs more
+            # than they do. Only while no slot thread computes, so that the busy cores
+            # stay within --n-cpu.
+            return self._compute(run, task, data)
+        self._in_pool += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, self._compute, run, task, data)
+        finally:
+            self._in_pool -= 1
+
+    def _store(self, key: Key, value: Any) -> None:
+        self._fit_replicas(incoming=sizeof(value))
+        if self.store.has_room(sizeof(value)):
+            self.store.put(key, value)
+            return
+        # storing spills to disk: off the event loop; the reply waits for it
+        pending = asyncio.get_running_loop().run_in_executor(None, self.store.put, key, value)
+        self._storing[key] = pending
+        pending.add_done_callback(lambda _: self._storing.pop(key, None))
+
+    def _reply(self, ins: Reply) -> None:
+        call = self._calls[ins.attempt]
+        keys = (call.key,) if call.then is None else (call.key, call.then[0])
+        call.stores = [self._storing[k] for k in keys if k in self._storing]
+        call.outcome.set_result(ins.outcome)
+
+    def _answer(
+        self, call: _Call, deps: tuple[Key, ...], local: frozenset[Key], outcome: Outcome
+    ) -> dict[str, Any]:
+        """The reply to an ``execute`` call, or the error it raises."""
+        # copies of peers' chunks made for this task: the supervisor counts them for
+        # placement, and deletes them with their chunk
+        copied = [d for d in deps if d not in local and d in self.replicas]
+        if not isinstance(outcome, Done):
+            for dep in copied:  # the supervisor will not hear of them: not kept
+                self.replicas.discard(dep)
+        if isinstance(outcome, Cancelled):
+            raise CancelledError(f"task {call.key!r} was cancelled")
+        if isinstance(outcome, Failed):
+            raise outcome.error
+        if isinstance(outcome, InputsLost):
+            raise InputLost(f"inputs {list(outcome.keys)!r} of task {call.key!r}: {outcome.reason}")
+        reply = dict(outcome.figures)
+        if call.then is not None:
+            reply["then"] = None if outcome.then is None else dict(outcome.then)
         reply["replicas"] = copied
         return reply
 
@@ -352,52 +494,12 @@ class WorkerServer:
         finally:
             self._running_since.remove(entry)
 
-    async def _run(self, task: Task, data: dict[Key, Any]) -> tuple[Any, dict[str, float]]:
-        """The task's result, and the seconds it and each task nested in it took, by
-        operator step (``TaskTimes``)."""
-        run = self.runner.begin(task.key)
-        try:
-            if self._in_pool == 0 and self.runner.tiny:
-                # tiny tasks run on this thread: a hop to a slot thread and back costs more
-                # than they do. Only while no slot thread computes, so that the busy cores
-                # stay within --n-cpu.
-                return self._compute(run, task, data)
-            self._in_pool += 1
-            try:
-                loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self._pool, self._compute, run, task, data)
-            finally:
-                self._in_pool -= 1
-        finally:
-            self.runner.end(run)
-
-    async def _keep(self, epoch: int, key: Key, value: Any) -> None:
-        if epoch != self._epoch:
-            return  # a reset came while it ran; the supervisor that asked for it is gone
-        self._fit_replicas(incoming=sizeof(value))
-        if self.store.has_room(sizeof(value)):
-            self.store.put(key, value)
-        else:  # storing spills to disk: off the event loop
-            await asyncio.get_running_loop().run_in_executor(None, self.store.put, key, value)
-
     def _fit_replicas(self, incoming: int = 0) -> None:
         """Copies of peers' chunks take only the room the store leaves in the cache (and
         ``incoming`` bytes about to be stored): chunks come first."""
         room = max(0, self.store.free_bytes() - incoming)
         self.replicas.max_bytes = min(self._replica_cap, room)
         self.replicas.shrink(self.replicas.max_bytes)
-
-    async def _run_follower(
-        self, epoch: int, input_key: Key, input_value: Any, key: Key, task: Task
-    ) -> dict[str, Any] | None:
-        try:
-            with self._running_task(key):
-                value, seconds = await self._run(task, {input_key: input_value})
-        except Exception:  # noqa: BLE001 - run again by the supervisor, which reports it
-            logger.debug("follower %r of %r failed here", key, input_key, exc_info=True)
-            return None
-        await self._keep(epoch, key, value)
-        return _result_figures(value, seconds)
 
     def _compute(
         self, run: TaskRun, task: Task, data: dict[Key, Any]
@@ -409,75 +511,34 @@ class WorkerServer:
             self._computing.pop(task.key, None)
         return value, times.seconds
 
-    async def _gather_inputs(
-        self, task: Task, locations: dict[Key, str | None], pinned: list[Key]
-    ) -> tuple[dict[Key, Any], list[Key]]:
-        """The task's inputs, and the keys of those newly copied from peers."""
-        data: dict[Key, Any] = {}
-        remote: dict[str, list[Key]] = {}
-        fetched_elsewhere: list[tuple[Key, asyncio.Future[Any]]] = []
-        loop = asyncio.get_running_loop()
-        for dep in task.dependencies:
-            if dep in self.store:
-                self.store.pin(dep)
-                pinned.append(dep)
-                found, value = self.store.peek(dep)
-                # a spilled input is read back from disk: off the event loop
-                data[dep] = (
-                    value if found else await loop.run_in_executor(None, self.store.get, dep)
-                )
-            elif dep in self.replicas:
-                data[dep] = self.replicas.get(dep)
-            elif dep in self._fetching:  # another task here is fetching it right now
-                fetched_elsewhere.append((dep, self._fetching[dep]))
-            else:
-                where = locations.get(dep)
-                if where is None or where == self.address:
-                    # a connection-type error: the supervisor retries once the chunk is back
-                    raise InputLost(f"input chunk {dep!r} is not held by any worker")
-                remote.setdefault(where, []).append(dep)
-        copied = await self._fetch_remote(remote, data) if remote else []
-        for dep, future in fetched_elsewhere:
-            data[dep] = await future
-        return data, copied
-
-    async def _fetch_remote(self, remote: dict[str, list[Key]], data: dict[Key, Any]) -> list[Key]:
-        """Fetch ``remote`` (peer -> keys) into ``data``, keeping copies for later tasks."""
-        loop = asyncio.get_running_loop()
-        futures = {k: loop.create_future() for keys in remote.values() for k in keys}
-        self._fetching.update(futures)
+    async def _fetch(self, peer: str, keys: tuple[Key, ...]) -> None:
+        """Fetch ``keys`` from ``peer`` for the core, keeping copies for later tasks."""
+        events: list[WorkerEvent] = []
         try:
-            parts = await asyncio.gather(
-                *(self._get_data(addr, keys) for addr, keys in remote.items())
-            )
-        except BaseException as exc:
-            for future in futures.values():
-                future.set_exception(exc)
-                future.exception()  # whoever waits on it is told; nobody else needs to be
-            raise
-        finally:
-            for key in futures:
-                del self._fetching[key]
-        copied = []
-        for part in parts:
-            for key, value in part.items():
-                self._transfer.received(sizeof(value))
-                data[key] = value
-                futures[key].set_result(value)
-                self._fit_replicas()
-                self.replicas.put(key, value)
-                if key in self.replicas:
-                    copied.append(key)
-        return copied
-
-    async def _get_data(self, address: str, keys: list[Key]) -> dict[Key, Any]:
-        try:
-            part: dict[Key, Any] = await self._peer(address).call("get_data", keys=keys)
+            part: dict[Key, Any] = await self._peer(peer).call("get_data", keys=list(keys))
         except KeyError as exc:
             # the peer lost them (or is another process on a dead peer's address): a lost
             # input, which the supervisor recomputes, not an error of the task
-            raise InputLost(f"peer {address} does not hold inputs {keys!r}: {exc}") from None
-        return part
+            events.append(FetchFailed("fetch-failed", peer, keys, f"it does not hold them: {exc}"))
+        except Exception as exc:  # noqa: BLE001 - the peer died or could not answer
+            events.append(FetchFailed("fetch-failed", peer, keys, f"{type(exc).__name__}: {exc}"))
+        else:
+            for key, value in part.items():
+                self._transfer.received(sizeof(value))
+                self._fit_replicas()
+                self.replicas.put(key, value)
+            events.append(InputsFetched("fetched", peer, part))
+            missing = tuple(k for k in keys if k not in part)
+            if missing:
+                events.append(FetchFailed("fetch-failed", peer, missing, "it did not send them"))
+        self._handle(*events)
+
+    def _background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` as a task of its own, held until it ends (asyncio keeps only
+        weak references to tasks)."""
+        task = asyncio.ensure_future(coroutine)
+        self._work.add(task)
+        task.add_done_callback(self._work.discard)
 
     async def _admit(self, input_bytes: int) -> None:
         """Wait until a result about the size of the inputs fits within ``--phy-mem``.
@@ -529,7 +590,7 @@ class WorkerServer:
 
     async def reset(self) -> int:
         """Drop every chunk: a supervisor that took over knows none of them."""
-        self._epoch += 1
+        self._handle(ResetRequested("reset"))
         keys = self.store.keys()
         for key in keys:
             self.store.delete(key)
