@@ -47,7 +47,7 @@ State fields of ``WorkerState``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any, Final
 
 from jupyter_mars.engine.worker.events import (
@@ -148,6 +148,10 @@ class WorkerState:
     def fetching(self) -> dict[Key, str]:
         """Inputs being fetched now -> the peer asked."""
         return dict(self._fetches)
+
+    def waiters(self, key: Key) -> int:
+        """How many tasks here wait for the input ``key`` being fetched."""
+        return len(self._waiters.get(key, ()))
 
     @property
     def n_running(self) -> int:
@@ -268,6 +272,9 @@ class WorkerState:
             self._transition(ts, DONE, Done(ts.figures, None))
 
     def _handle_cancel_requested(self, ev: CancelRequested) -> None:
+        for key in ev.keys:  # all checked before anything changes
+            if not isinstance(key, Hashable):
+                raise TypeError(f"keys must be chunk keys, not {type(key).__name__}")
         for key in ev.keys:
             ts = self._tasks.get(key)
             if ts is not None and (ev.attempt is None or ts.attempt == ev.attempt):

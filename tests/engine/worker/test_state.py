@@ -59,6 +59,7 @@ def test_remote_inputs_are_fetched_once_even_when_two_tasks_need_them() -> None:
     # the second task joins both fetches in flight: nothing is asked twice
     assert kinds(core(assign("t", deps=["x"], locations=where, attempt=2))) == []
     assert core.fetching() == where
+    assert (core.waiters("x"), core.waiters("y"), core.waiters("z")) == (2, 1, 0)
     out = core(fetched("peer-1:1", {"x": "X"}))
     assert out == [Run(out[0].stimulus_id, "t", 2, "t", {"x": "X"})]
     assert core.task_state("s") == "fetching"  # still waits for y
@@ -236,6 +237,15 @@ def test_a_dropped_call_stops_only_its_own_attempt_and_forgets_nothing() -> None
 def test_cancel_of_a_task_that_already_replied_forgets_its_result() -> None:
     core = make()
     assert kinds(core(cancel("gone"))) == [("forget", "gone")]
+
+
+def test_a_cancel_naming_a_bad_key_changes_nothing() -> None:
+    core = make()
+    core(assign("a", attempt=1))
+    with pytest.raises(TypeError, match="keys must be chunk keys, not list"):
+        core(cancel("a", ["not", "a", "key"]))
+    assert core.task_state("a") == "running"
+    assert kinds(core(finished("a", 1))) == [("store", "a"), ("reply", "a", "done")]
 
 
 # ---------------------------------------------------------------------- followers
