@@ -6,13 +6,14 @@ import random
 
 import pytest
 
-from jupyter_mars.engine.worker.events import ResetRequested, TaskAssigned
+from jupyter_mars.engine.worker.events import ResetRequested, TaskAssigned, WorkerEvent
 from jupyter_mars.engine.worker.instructions import (
     Cancelled,
     Done,
     Failed,
     Fetch,
     InputsLost,
+    Interrupt,
     Reply,
     Run,
     Store,
@@ -303,3 +304,85 @@ def test_an_unknown_event_is_refused() -> None:
     core = make()
     with pytest.raises(TypeError, match="not a worker event"):
         core.state.handle(object())  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------- a model shell
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
+    """A model of the shell checks every instruction: each input is fetched once at a
+    time, a run has all its inputs, only the current attempt's results are stored, every
+    attempt is answered exactly once, and slots never exceed ``n_slots``."""
+    rng = random.Random(seed)
+    n_slots = rng.randint(1, 3)
+    core = make(n_slots=n_slots)
+    peers = ["p:1", "p:2"]
+    inputs = [f"in{i}" for i in range(5)]
+    in_flight: dict[str, str] = {}  # input -> peer, as the shell sees its fetches
+    assigned: dict[int, tuple[str, tuple[str, ...], frozenset[str], str | None]] = {}
+    computing: dict[int, str] = {}  # attempt -> what its slot runs
+    answered: set[int] = set()
+    attempt = 0
+    for _ in range(400):
+        roll = rng.random()
+        if roll < 0.3:
+            attempt += 1
+            key = f"k{rng.randrange(6)}"
+            deps = tuple(rng.sample(inputs, rng.randint(0, 3)))
+            local = frozenset(d for d in deps if rng.random() < 0.3)
+            follower = f"f-{key}" if rng.random() < 0.3 else None
+            where = {d: rng.choice(peers) for d in deps}
+            assigned[attempt] = (key, deps, local, follower)
+            event: WorkerEvent = assign(key, deps, local, where, follower, attempt)
+        elif roll < 0.5 and in_flight:
+            dep = rng.choice(sorted(in_flight))
+            peer = in_flight.pop(dep)
+            if rng.random() < 0.8:
+                event = fetched(peer, {dep: f"value-{dep}"})
+            else:
+                event = fetch_failed(peer, [dep])
+        elif roll < 0.8 and computing:
+            done = rng.choice(sorted(computing))
+            key = assigned[done][0]
+            ok = rng.random() < 0.8
+            event = finished(key, done, f"result-{computing[done]}") if ok else erred(key, done)
+        else:
+            some = rng.choice(sorted(assigned)) if assigned else 0
+            event = cancel(assigned[some][0] if assigned else "none")
+            if rng.random() < 0.3 and assigned:  # a dropped call
+                event = cancel(assigned[some][0], attempt=some)
+        for ins in core(event):
+            if isinstance(ins, Fetch):
+                for dep in ins.keys:
+                    assert dep not in in_flight, f"{dep} fetched twice at once"
+                    in_flight[dep] = ins.peer
+            elif isinstance(ins, Run):
+                key, deps, local, follower = assigned[ins.attempt]
+                assert ins.attempt not in answered
+                if ins.runs == key:
+                    assert ins.attempt not in computing, f"attempt {ins.attempt} runs twice"
+                    assert set(ins.inputs) | local == set(deps), f"{key}: inputs missing"
+                else:  # in the slot its task had
+                    assert ins.runs == follower
+                    assert computing[ins.attempt] == key
+                    assert set(ins.inputs) == {key}
+                computing[ins.attempt] = ins.runs
+            elif isinstance(ins, Store):
+                assert isinstance(ins.value, str)
+                stored = ins.value.removeprefix("result-")
+                assert stored == ins.key, f"stored {ins.value} under {ins.key}"
+                assert ins.key in computing.values(), f"{ins.key} stored but not computing"
+            elif isinstance(ins, Reply):
+                assert ins.attempt not in answered, f"attempt {ins.attempt} answered twice"
+                answered.add(ins.attempt)
+                computing.pop(ins.attempt, None)
+            elif isinstance(ins, Interrupt):
+                assert computing.get(ins.attempt) == ins.runs, "interrupt of a task not running"
+        assert len(computing) <= n_slots
+        assert core.n_running == len(computing)
+        assert core.fetching() == in_flight
+    # every attempt still unanswered is one the core still has
+    for a, (key, *_) in assigned.items():
+        if a not in answered:
+            assert core.attempt(key) == a
