@@ -266,7 +266,7 @@ class WorkerKiller(_Killer):
             )
             worker.stop()
             self.workers.remove(worker)
-            self.workers.append(self.start_worker())
+            self._replace()
         victim = self.random.choice(self.workers)
         pid = worker_pid(victim)
         os.kill(pid, signal.SIGKILL)
@@ -274,7 +274,14 @@ class WorkerKiller(_Killer):
             victim.popen.wait(10)
             victim.stop()  # closes its output pipe
             self.workers.remove(victim)
-            self.workers.append(self.start_worker())
+            self._replace()
+
+    def _replace(self) -> None:
+        """Start a worker in place of one gone; listed once, even where ``start_worker``
+        lists it itself (a cluster's ``add_worker`` adds it to the list it was given)."""
+        worker = self.start_worker()
+        if worker not in self.workers:
+            self.workers.append(worker)
 
 
 class SupervisorKiller(_Killer):
