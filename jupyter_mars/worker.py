@@ -31,7 +31,9 @@ def serve(config: WorkerConfig, argv: Sequence[str] = ()) -> int:
 
 
 def serve_here(config: WorkerConfig) -> int:
-    """Run a worker in this process until SIGTERM or SIGINT."""
+    """Run a worker in this process until SIGTERM or SIGINT; its death is never silent
+    (``engine/cluster/crash_reports.py``)."""
+    from jupyter_mars.engine.cluster.crash_reports import log_fatal, report_crashes
     from jupyter_mars.engine.cluster.serve import (
         exit_if_threads_linger,
         new_event_loop_policy,
@@ -39,6 +41,7 @@ def serve_here(config: WorkerConfig) -> int:
     )
     from jupyter_mars.engine.cluster.worker_server import WorkerServer
 
+    report_crashes()
     try:
         new_event_loop_policy(config.use_uvloop)
     except RuntimeError as exc:
@@ -70,7 +73,12 @@ def serve_here(config: WorkerConfig) -> int:
         await server.start()
         print(f"Mars Worker started at {server.address}", flush=True)
 
-    asyncio.run(run_until_signalled(start, server.stop))
+    try:
+        asyncio.run(run_until_signalled(start, server.stop))
+    except Exception as error:
+        log_fatal(f"worker {server.address}" if server.address else "worker", error)
+        exit_if_threads_linger(1)
+        return 1
     exit_if_threads_linger(0)
     return 0
 

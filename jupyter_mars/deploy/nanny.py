@@ -8,7 +8,8 @@ command line with ``--no-nanny`` as its child, the real worker. It
   back to the system instead of keeping hundreds of MiB of released chunks, and one BLAS /
   OpenMP thread (the worker runs one per task slot). Values already set are kept.
 - restarts the child when it dies, after a delay that doubles with each death, and gives
-  up after too many deaths in a short window (``restarts.py``); it logs how the child died.
+  up after too many deaths in a short window (``restarts.py``); it logs every end of the
+  child, with its status or signal.
   A child that exits 0 was stopped on purpose, and one that exits 2 was given a bad
   command line: neither is restarted.
 - forwards SIGTERM and SIGINT to the child and exits once it has exited; a child that is
@@ -101,12 +102,17 @@ class Nanny:
             if self._stop_signal is not None:
                 return 0
             returncode = self._run_child()
+            assert self.child is not None
+            # every end of the child is logged: one that exits of itself is never silent
+            ended = f"worker process {self.child.pid} {describe_exit(returncode)}"
             if self._stop_signal is not None:
+                logger.info("%s", ended)
                 return 0 if returncode in (0, -self._stop_signal) else exit_status(returncode)
             if returncode in (0, USAGE_STATUS):
+                level = logging.WARNING if returncode == 0 else logging.ERROR
+                logger.log(level, "%s; not starting it again", ended)
                 return returncode
             delay = self.policy.after_death(time.monotonic())
-            assert self.child is not None
             if delay is None:
                 logger.error(
                     "worker process %d %s; it died %d times within %.0f s: not restarting",

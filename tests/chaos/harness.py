@@ -241,6 +241,13 @@ class _Killer:
         self._thread.join(60)
 
 
+def _add_once(workers: list[_Process], worker: _Process) -> None:
+    """List a new worker once: a ``start_worker`` such as ``CliCluster.add_worker`` lists
+    it already."""
+    if worker not in workers:
+        workers.append(worker)
+
+
 class WorkerKiller(_Killer):
     """SIGKILLs a random worker and starts another in its place (``start_worker``)."""
 
@@ -257,6 +264,9 @@ class WorkerKiller(_Killer):
         self.start_worker = start_worker
         self.died_alone: list[str] = []
         """Exit status and last lines of each worker that died without being killed."""
+
+    def _replace(self) -> None:
+        _add_once(self.workers, self.start_worker())
 
     def kill_one(self) -> None:
         for worker in [w for w in self.workers if w.popen.poll() is not None]:
@@ -275,13 +285,6 @@ class WorkerKiller(_Killer):
             victim.stop()  # closes its output pipe
             self.workers.remove(victim)
             self._replace()
-
-    def _replace(self) -> None:
-        """Start a worker in place of one gone; listed once, even where ``start_worker``
-        lists it itself (a cluster's ``add_worker`` adds it to the list it was given)."""
-        worker = self.start_worker()
-        if worker not in self.workers:
-            self.workers.append(worker)
 
 
 class SupervisorKiller(_Killer):
@@ -365,6 +368,9 @@ class KeepAlive(threading.Thread):
         self.started_again = 0
         self._stopping = threading.Event()
 
+    def _replace(self) -> None:
+        _add_once(self.workers, self.start_worker())
+
     def run(self) -> None:
         while not self._stopping.wait(0.2):
             for worker in [w for w in self.workers if w.popen.poll() is not None]:
@@ -372,7 +378,7 @@ class KeepAlive(threading.Thread):
                 worker.stop()  # reaps it and closes its output pipe
                 while not self._stopping.is_set():
                     try:
-                        self.workers.append(self.start_worker())
+                        self._replace()
                         break
                     except RuntimeError:  # died as it started (a deadly task came first)
                         continue

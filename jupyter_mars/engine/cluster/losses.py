@@ -1,14 +1,15 @@
 """Lost workers: telling a dead worker from a busy one, and what the core is told.
 
 A worker is given up for dead when its connection fails and it does not answer a probe
-(:func:`alive`, within ``probe_timeout``), or when it misses its heartbeats (the supervisor
-calls ``ClusterRuntime.remove_worker``). Then :func:`remove_worker` tells the scheduler
-core, in this order: fewer slots; ``KeysLost`` for the chunks it held, with their lineage,
-so they are recomputed on the others when anyone still needs them (held results included,
-eagerly); ``TaskFailed(retriable=True)`` for each task it was running, which runs again
-elsewhere. The order matters: a task that read a lost chunk then waits for it to be
-recomputed before it is retried. An RPC still in flight to a removed worker is ignored
-when it ends, whatever it brings (the runtime checks ``worker.tasks``).
+(:func:`alive`, within ``probe_timeout``), or when it misses its heartbeats (the
+supervisor calls ``ClusterRuntime.remove_worker``). Then ``remove_worker`` empties its
+records (:func:`take_out`) and tells the scheduler core, in this order: fewer slots;
+``KeysLost`` for the chunks it held, with their lineage, so they are recomputed on the
+others when anyone still needs them (held results included, eagerly);
+``TaskFailed(retriable=True)`` for each task it was running, which runs again elsewhere.
+The order matters: a task that read a lost chunk then waits for it to be recomputed
+before it is retried. An RPC still in flight to a removed worker is ignored when it ends,
+whatever it brings (the runtime checks ``worker.tasks``).
 
 A worker's death is a machine fault of each task it ran, retried like any other by the
 scheduler core, which alone counts a task's attempts (``max_retries``). A task whose
@@ -17,9 +18,10 @@ it, its operator and its attempts, so that a task that crashes its worker cannot
 cluster down one worker at a time. A task that fails because a peer holding one of its
 inputs died makes the runtime probe that peer (:func:`check_holders`) before retrying it.
 
-These are free functions of the runtime, as the scheduler core's handlers are of
-``SchedulerState``: they read and write its worker table, chunk metadata and loss
-bookkeeping, always on the runtime's event loop.
+These are free functions that the runtime calls on its event loop. They use only its
+public parts (the worker table, ``probe_timeout``, ``remove_worker``) and the core's
+public accessors (``attempts``, ``retries_left``): the runtime alone touches its own
+bookkeeping.
 """
 
 from __future__ import annotations
@@ -31,12 +33,21 @@ from typing import TYPE_CHECKING
 
 from jupyter_mars.engine.graph import Key
 from jupyter_mars.engine.node import op_name_of
-from jupyter_mars.engine.scheduler.events import KeysLost, SlotsChanged, TaskFailed
+from jupyter_mars.engine.scheduler.events import TaskFailed
 
 if TYPE_CHECKING:
     from jupyter_mars.engine.cluster.runtime import ClusterRuntime, WorkerConnection
+    from jupyter_mars.engine.scheduler.state import SchedulerState
 
-__all__ = ["PROBE_TIMEOUT", "WorkerLost", "alive", "check_holders", "give_up", "remove_worker"]
+__all__ = [
+    "PROBE_TIMEOUT",
+    "WorkerLost",
+    "alive",
+    "check_holders",
+    "death_of",
+    "give_up",
+    "take_out",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -56,32 +67,21 @@ class InputLost(ConnectionError):
     """An input chunk of a task is not held by any live worker (yet): retry later."""
 
 
-def remove_worker(runtime: ClusterRuntime, address: str) -> None:
-    """Forget a worker (gone, or silent too long): recompute what it held and ran."""
-    worker = runtime.workers.pop(address, None)
-    if worker is None:
-        return
-    logger.warning("worker %s is gone", address)
-    stimulus_id = f"worker-lost-{address}"
+def take_out(
+    worker: WorkerConnection, locations: dict[Key, str], sizes: dict[Key, int]
+) -> tuple[list[Key], list[Key]]:
+    """Empty a removed worker's records: the chunks it held (their locations and sizes
+    dropped; shapes stay, the chunks are recomputed alike) and the tasks it was running,
+    in a fixed order."""
     lost = list(worker.keys)
     worker.keys.clear()
     for key in lost:
-        runtime.locations.pop(key, None)
-        runtime.sizes.pop(key, None)  # the shape stays: the chunk is recomputed alike
+        locations.pop(key, None)
+        sizes.pop(key, None)
     running = sorted(worker.tasks, key=repr)
     worker.tasks.clear()
     worker.running = 0
-    runtime._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=runtime._total_slots()))
-    if lost:
-        lineage = runtime.lineage.of(lost, runtime._forgotten)
-        runtime._recomputing.update(lost)
-        runtime._handle(KeysLost(stimulus_id=stimulus_id, keys=tuple(lost), lineage=lineage))
-    for key in running:
-        runtime._operators_of(key, "stopped")
-    if running:
-        runtime._handle(*(_death_of(runtime, key, stimulus_id) for key in running))
-    runtime._dispatch_pending()
-    runtime._keep(asyncio.ensure_future(worker.client.close()))
+    return lost, running
 
 
 def give_up(runtime: ClusterRuntime, worker: WorkerConnection) -> None:
@@ -111,10 +111,9 @@ async def check_holders(
             give_up(runtime, holder)
 
 
-def _death_of(runtime: ClusterRuntime, key: Key, stimulus_id: str) -> TaskFailed:
+def death_of(core: SchedulerState, key: Key, stimulus_id: str) -> TaskFailed:
     """The failure to report for ``key``, whose worker died: a machine fault, which the
     core retries or, its retries spent, errs the task with; the error then says so."""
-    core = runtime.core
     error: Exception = WorkerLost(f"the worker running task {key!r} died")
     if core.retries_left(key) == 0:
         error = RuntimeError(

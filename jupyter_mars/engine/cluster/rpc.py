@@ -11,6 +11,8 @@ that cannot be unpickled on the other side fails its own call, with its id, rath
 making the message unreadable and the connection unusable. ``type`` and ``message`` are
 plain strings so that an exception whose class does not exist at the caller can still be
 reported, as ``RemoteError``. Tracebacks are never sent: they hold the server's paths.
+A handler's ``SystemExit`` or ``KeyboardInterrupt`` is answered as a ``RemoteError`` too:
+no request can end the server's process, and no reply the caller's.
 
 The server runs each request as its own task, so one slow handler does not hold up the
 others on the same connection, and replies in completion order. The client keeps one
@@ -77,6 +79,14 @@ def _error_reply(call_id: int, exc: BaseException) -> dict[str, Any]:
     except Exception:
         error = Pickled.wrap(RemoteError(type_name, message))
     return {"id": call_id, "ok": False, "error": error, "type": type_name, "message": message}
+
+
+def _as_exception(exc: BaseException) -> Exception:
+    """``exc`` as an ``Exception``: a ``SystemExit`` travels as a ``RemoteError``, so that
+    it can never end the caller's process either."""
+    if isinstance(exc, Exception):
+        return exc
+    return RemoteError(_type_name(exc), str(exc))
 
 
 def _parse_request(msg: Any) -> tuple[str, int, Any] | None:
@@ -165,9 +175,14 @@ class RPCServer:
             if not isinstance(arguments, dict):
                 raise TypeError(f"keyword arguments of {op!r} must be a dict")
             reply = {"id": call_id, "ok": True, "result": Pickled.wrap(await handler(**arguments))}
-        except Exception as exc:
+        except asyncio.CancelledError:
+            raise
+        except BaseException as exc:
+            # SystemExit or KeyboardInterrupt raised by a handler (a task calling sys.exit()
+            # in a worker's slot) fails that call: left to escape, it would stop the
+            # server's event loop, and the process with it, for one request
             logger.debug("operation %r from %s failed", op, comm.peer, exc_info=True)
-            reply = _error_reply(call_id, exc)
+            reply = _error_reply(call_id, _as_exception(exc))
         try:
             await comm.write(reply)
         except CommClosedError:
@@ -201,7 +216,12 @@ class _Channel:
                 future = self.pending.pop(reply["id"], None)
                 if future is not None and not future.done():
                     future.set_result(reply)
-        except BaseException as exc:  # includes cancellation by RPCClient.close
+        except Exception as exc:
+            # the connection died or broke the protocol: the calls waiting are told below;
+            # raising it as well would only log "Task exception was never retrieved" with a
+            # traceback whenever the channel is dropped
+            reason = exc
+        except BaseException as exc:  # cancellation by RPCClient.close
             reason = exc
             raise
         finally:
@@ -326,7 +346,7 @@ class RPCClient:
             exc = reply["error"].unwrap()
         except Exception:
             exc = None
-        if not isinstance(exc, BaseException):
+        if not isinstance(exc, Exception):  # a peer's SystemExit must not end this process
             exc = RemoteError(reply["type"], reply["message"])
         if sys.version_info >= (3, 11):
             exc.add_note(f"(raised by operation {op!r} on {self.address})")

@@ -39,6 +39,7 @@ from jupyter_mars.engine.graph import Key, Task, failed_key
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
+    KeysLost,
     KeysReleased,
     SchedulerEvent,
     SlotsChanged,
@@ -116,9 +117,9 @@ class ClusterRuntime:
         """Key -> workers that keep a copy of it (fetched for a task), besides its holder."""
         self.workers: dict[str, WorkerConnection] = {}
         self.lineage = Lineage()
-        self._owners: dict[Key, tuple[JobHandle, int]] = {}
-        """Key -> the job whose progress counts it (its first submitter still running), and
-        how many of the job's chunk tasks its subgraph stands for."""
+        self._weights: dict[Key, int] = {}
+        """Key -> how many chunk tasks its subgraph stands for (the job whose progress
+        counts it is the core's ``owner``); dropped with its lineage."""
         self._jobs: dict[str, JobHandle] = {}
         self._job_keys: dict[str, tuple[Key, ...]] = {}
         """Live job -> the keys of its graph, checked for pruning when it ends."""
@@ -220,7 +221,23 @@ class ClusterRuntime:
 
     def remove_worker(self, address: str) -> None:
         """Forget a worker (gone, or silent too long): recompute what it held and ran."""
-        losses.remove_worker(self, address)
+        worker = self.workers.pop(address, None)
+        if worker is None:
+            return
+        logger.warning("worker %s is gone", address)
+        stimulus_id = f"worker-lost-{address}"
+        lost, running = losses.take_out(worker, self.locations, self.sizes)
+        self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=self._total_slots()))
+        if lost:
+            lineage = self.lineage.of(lost, self._forgotten)
+            self._recomputing.update(lost)
+            self._handle(KeysLost(stimulus_id=stimulus_id, keys=tuple(lost), lineage=lineage))
+        for key in running:
+            self._operators_of(key, "stopped")
+        if running:
+            self._handle(*(losses.death_of(self.core, key, stimulus_id) for key in running))
+        self._dispatch_pending()
+        self._keep(asyncio.ensure_future(worker.client.close()))
         self._wait_for_workers()
 
     def _wait_for_workers(self) -> None:
@@ -339,8 +356,7 @@ class ClusterRuntime:
         self._job_keys[job.job_id] = tuple(graph)
         for key, task in graph.items():
             self.lineage.add(task)
-            if key not in self._owners:
-                self._owners[key] = (job, plan.weights[key])
+            self._weights.setdefault(key, plan.weights[key])
         event = GraphSubmitted(
             stimulus_id=stimulus_id,
             job_id=job.job_id,
@@ -414,6 +430,7 @@ class ClusterRuntime:
             maybe_forgotten.extend(gone)
         for key in self.lineage.prune(maybe_forgotten, self._forgotten):
             self._recomputing.discard(key)
+            self._weights.pop(key, None)
         for address, keys in deletes.items():
             self._keep(asyncio.ensure_future(self._delete(self.workers[address], keys)))
         for address, keys in cancels.items():
@@ -445,10 +462,6 @@ class ClusterRuntime:
         job = self._jobs.pop(job_id, None)
         if job is None:
             return keys
-        for k in keys:
-            owner = self._owners.get(k)
-            if owner is not None and owner[0] is job:
-                del self._owners[k]
         job.failed_key = key
         job.error = error
         if job.operators is not None:
@@ -489,9 +502,13 @@ class ClusterRuntime:
     def _operators_of(self, key: Key, change: str) -> None:
         """Tell the per-operator figures of the job that owns ``key`` it ``started`` or
         ``stopped`` (given up, to be retried)."""
-        owner = self._owners.get(key)
-        if owner is not None and owner[0].operators is not None:
-            getattr(owner[0].operators, change)(key)
+        owner = self._owner(key)
+        if owner is not None and owner.operators is not None:
+            getattr(owner.operators, change)(key)
+
+    def _owner(self, key: Key) -> JobHandle | None:
+        job_id = self.core.owner(key)
+        return None if job_id is None else self._jobs.get(job_id)
 
     def _dispatch_pending(self) -> None:
         for _ in range(len(self._pending)):
@@ -589,11 +606,11 @@ class ClusterRuntime:
         if reply.get("shape") is not None:
             self.shapes[key] = tuple(reply["shape"])
         self._recomputing.discard(key)
-        owner = self._owners.pop(key, None)
+        owner = self._owner(key)  # asked before the core learns the key is in memory
         if owner is not None:
-            owner[0].n_done += owner[1]
-            if owner[0].operators is not None:
-                owner[0].operators.finished(key, reply.get("seconds") or {})
+            owner.n_done += self._weights.get(key, 1)
+            if owner.operators is not None:
+                owner.operators.finished(key, reply.get("seconds") or {})
         return TaskFinished(stimulus_id="task-finished", key=key, nbytes=self.sizes[key])
 
     async def _interrupt(self, worker: WorkerConnection, keys: list[Key]) -> None:

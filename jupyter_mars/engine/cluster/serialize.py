@@ -12,7 +12,10 @@ neither C- nor Fortran-contiguous.
 ``Pickled`` nests one pickled object inside another message. The RPC layer wraps call
 arguments and results in it, so that a payload which cannot be unpickled on the other
 side (a missing module, say) fails that one call instead of making the envelope, with its
-call id, unreadable and forcing the whole connection closed.
+call id, unreadable and forcing the whole connection closed. Its frames travel as
+out-of-band buffers of the envelope, exported through NumPy arrays, never through a
+memoryview: the garbage collector can free a memoryview's buffer while it is exported,
+which crashes the process (``_exporter``).
 
 Unpickling runs arbitrary code: only ``loads`` frames that came from an authenticated
 peer (the comms authenticate before reading any frame).
@@ -95,6 +98,26 @@ def frame_nbytes(frame: Frame) -> int:
     return frame.nbytes if isinstance(frame, memoryview) else len(frame)
 
 
+def _exporter(frame: Frame) -> Any:  # a buffer; NumPy's stubs do not say ndarray is one
+    """An object that exports ``frame``'s bytes and that no garbage collection can free
+    while they are exported: a ``PickleBuffer`` must never be made over a memoryview.
+
+    A ``PickleBuffer`` holds an export of the object it is made over for as long as it
+    lives, and the message it belongs to can end up in a reference cycle (a write that
+    failed when the peer died keeps its frames in the traceback). The cyclic collector
+    may then clear a memoryview before the ``PickleBuffer`` over it; CPython cannot release
+    a memoryview that is still exported, reports ``BufferError: memoryview has 1 exported
+    buffer``, drops its buffer anyway and later crashes the process when the memoryview
+    is freed. A NumPy array over the same bytes holds a reference to the memoryview, not
+    an export, and is not cleared by the collector, so it is a safe exporter (no copy).
+    """
+    if not isinstance(frame, memoryview):
+        return frame
+    if frame.c_contiguous:
+        return np.frombuffer(frame, dtype=np.uint8)
+    return frame.tobytes(order="A")  # not one run of bytes: only a copy can travel
+
+
 class Pickled:
     """An object already pickled into frames, to be unpickled when the receiver chooses.
 
@@ -119,7 +142,8 @@ class Pickled:
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         if int(protocol) >= 5:
-            return (Pickled, ([pickle.PickleBuffer(frame) for frame in self.frames],))
+            buffers = [pickle.PickleBuffer(_exporter(frame)) for frame in self.frames]
+            return (Pickled, (buffers,))
         return (Pickled, ([bytes(frame) for frame in self.frames],))
 
     def __repr__(self) -> str:

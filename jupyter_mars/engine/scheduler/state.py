@@ -176,6 +176,14 @@ class SchedulerState:
         ts = self._tasks.get(key)
         return 0 if ts is None else ts.retries + 1
 
+    def owner(self, key: Key) -> JobId | None:
+        """The job whose progress a run of ``key`` counts toward: the earliest live job
+        that reached it while it was not in memory; None when no live job waits for it."""
+        ts = self._tasks.get(key)
+        if ts is None or not ts.jobs:
+            return None
+        return min(ts.jobs, key=lambda job: job.seq).job_id
+
     def retries_left(self, key: Key) -> int:
         """Machine faults of ``key`` the core still retries (``max_retries`` a record);
         at 0 the next one errs it."""

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import socket
 import struct
 import time
+import tracemalloc
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import msgpack
 import numpy as np
 import pytest
 
@@ -26,9 +29,11 @@ from jupyter_mars.engine.cluster.comm import (
     listen,
 )
 from jupyter_mars.engine.cluster.comm.auth import MAGIC, NONCE_SIZE, client_handshake
-from jupyter_mars.engine.cluster.comm.frames import FrameLimits
+from jupyter_mars.engine.cluster.comm.frames import FrameLimits, encode_message
 from jupyter_mars.engine.cluster.comm.rejections import RejectionThrottle
 from jupyter_mars.engine.cluster.comm.tcp import format_address, parse_address
+from jupyter_mars.engine.cluster.serialize import Pickled, dumps
+from tests.engine.cluster.fresh_interpreter import run_in_fresh_interpreter
 
 TOKEN = "s3cret-cluster-token"
 
@@ -525,3 +530,114 @@ def test_a_peer_retrying_a_wrong_token_is_logged_once(caplog: pytest.LogCaptureF
     with caplog.at_level(logging.INFO, logger="jupyter_mars.engine.cluster.comm.tcp"):
         asyncio.run(main())
     assert caplog.text.count("rejected connection") == 1
+
+
+# ---- connections closed mid-frame -----------------------------------------------------
+
+
+async def _send_to_a_peer_that_hangs_up(array: np.ndarray) -> bool:
+    """Write ``array`` nested as the RPC layer nests results to a peer that reads a little
+    of it and hangs up; whether the write failed as a closed comm."""
+    failed = asyncio.Event()
+
+    async def handler(comm: Comm) -> None:
+        try:
+            await comm.write({"id": 1, "ok": True, "result": Pickled.wrap({"chunk": array})})
+        except CommClosedError:
+            failed.set()
+
+    async with serving(handler) as listener:
+        reader, writer = await authenticated_raw_stream(listener.address)
+        await reader.readexactly(2**20)
+        writer.transport.abort()
+        await asyncio.wait_for(failed.wait(), 30)
+    return failed.is_set()
+
+
+def writes_cut_off_mid_frame() -> None:
+    """Scenario (run in its own process): replies cut off by peers that die mid-frame,
+    then a collection of what the failed writes left in reference cycles."""
+    array = np.arange(4 * 2**20, dtype=np.float64)  # 32 MiB: more than the socket buffers
+    for _ in range(5):
+        assert asyncio.run(_send_to_a_peer_that_hangs_up(array))
+        gc.collect()
+    assert (array == np.arange(4 * 2**20)).all(), "the sent array was changed"
+
+
+def test_a_write_cut_off_mid_frame_fails_and_its_buffers_are_freed_safely() -> None:
+    stderr = run_in_fresh_interpreter(__name__, writes_cut_off_mid_frame.__name__)
+    assert "BufferError" not in stderr
+
+
+def test_a_read_cut_off_mid_frame_delivers_what_came_whole_and_drops_the_rest() -> None:
+    frame_size = 64 * 2**20
+    header = msgpack.packb({"sizes": [frame_size]})
+    results: list[Any] = []
+
+    async def handler(comm: Comm) -> None:
+        results.append(await comm.read())
+        try:
+            await comm.read()
+        except CommClosedError as exc:
+            results.append(exc)
+        gc.collect()
+        # the comm is still referenced here: the half-received frame must not be
+        results.append(tracemalloc.get_traced_memory()[0])
+        results.append(comm.closed)
+
+    async def main() -> None:
+        async with serving(handler) as listener:
+            reader, writer = await authenticated_raw_stream(listener.address)
+            whole = dumps_message({"first": np.ones(2**16)})
+            writer.write(whole + struct.pack("<Q", len(header)) + header)
+            writer.write(b"\x00" * (frame_size // 2))
+            await writer.drain()
+            writer.transport.abort()
+            deadline = time.monotonic() + 30
+            while len(results) < 4 and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+
+    tracemalloc.start()
+    try:
+        asyncio.run(main())
+    finally:
+        tracemalloc.stop()
+    first, error, held, closed = results
+    np.testing.assert_array_equal(first["first"], np.ones(2**16))
+    assert isinstance(error, CommClosedError)
+    assert held < frame_size // 4, f"{held} bytes still held after the connection was lost"
+    assert closed
+
+
+def dumps_message(msg: Any) -> bytes:
+    """``msg`` as one message on the wire."""
+    return b"".join(bytes(b) for b in encode_message(dumps(msg), FrameLimits()))
+
+
+def test_a_write_to_a_peer_that_closes_its_end_mid_frame_fails_as_a_closed_comm() -> None:
+    # The peer's end-of-stream closes the transport gracefully: it finishes sending what it
+    # holds, then is torn down under the message still being written.
+    raised: list[BaseException] = []
+
+    async def handler(comm: Comm) -> None:
+        try:
+            await comm.write({"chunk": np.ones(4 * 2**20)})  # 32 MiB
+        except BaseException as exc:
+            raised.append(exc)
+            raise
+
+    async def main() -> None:
+        async with serving(handler) as listener:
+            reader, writer = await authenticated_raw_stream(listener.address)
+            await reader.readexactly(2**20)
+            writer.write_eof()
+            while await reader.read(2**20):  # keep reading: the server's sends succeed
+                pass
+            writer.close()
+            deadline = time.monotonic() + 30
+            while not raised and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+    assert len(raised) == 1
+    assert isinstance(raised[0], CommClosedError), repr(raised[0])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import socket
 import time
@@ -419,3 +420,43 @@ def test_server_address_requires_start() -> None:
         _ = server.address
     with pytest.raises(ValueError, match="n_channels"):
         RPCClient("127.0.0.1:1", TOKEN, n_channels=0)
+
+
+@pytest.mark.parametrize("raised", [SystemExit(3), KeyboardInterrupt()], ids=type)
+def test_a_handler_raising_system_exit_fails_its_call_not_the_server(
+    raised: BaseException,
+) -> None:
+    async def leave() -> None:
+        raise raised
+
+    async def main() -> None:
+        server = RPCServer({**Calls().handlers(), "leave": leave}, TOKEN)
+        client = RPCClient(await server.start(), TOKEN)
+        try:
+            with pytest.raises(RemoteError) as caught:
+                await client.call("leave")
+            assert caught.value.type_name == type(raised).__name__
+            assert await client.call("echo", still="serving") == {"still": "serving"}
+        finally:
+            await client.close()
+            await server.stop()
+
+    asyncio.run(main())
+
+
+def test_a_connection_lost_under_a_dropped_client_logs_no_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> None:
+        server = RPCServer(Calls().handlers(), TOKEN)
+        client = RPCClient(await server.start(), TOKEN)
+        await client.call("echo")
+        await server.stop()
+        with pytest.raises(ConnectionError):  # the loss is seen...
+            await client.call("echo")
+        del client  # ...and the client dropped without closing it, as peers' clients are
+        gc.collect()
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        asyncio.run(main())
+    assert "never retrieved" not in caplog.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import operator
 import pickle
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from jupyter_mars.engine.cluster.serialize import Pickled, dumps, frame_nbytes, loads
+from tests.engine.cluster.fresh_interpreter import run_in_fresh_interpreter
 
 
 def _over_the_wire(frames: list[bytes | memoryview]) -> list[bytes]:
@@ -151,3 +153,27 @@ def test_functions_of_main_travel_by_value():
     from jupyter_mars.engine.cluster.serialize import loads
 
     assert loads([out.stdout])["f"](5) == 15
+
+
+# ---- buffers left in reference cycles -------------------------------------------------
+
+
+def messages_in_collected_cycles() -> None:
+    """Scenario (run in its own process): messages that nest pickled arrays, as the RPC
+    envelopes do, are left in reference cycles, as a failed write leaves them in its
+    traceback, and collected."""
+    received = [bytearray(b"\x01" * 64), memoryview(np.ones(1 << 14).data).cast("B")]
+    for _ in range(20):
+        sent = Pickled.wrap({"chunk": np.ones(1 << 14)})  # frames: views of the array
+        frames = dumps({"id": 1, "result": sent, "again": Pickled(received)})
+        cycle: list[object] = [sent, frames]
+        cycle.append(cycle)
+    gc.collect()
+    assert loads(_over_the_wire(frames))["result"].unwrap()["chunk"].sum() == 1 << 14
+
+
+def test_nested_pickled_frames_survive_a_cyclic_collection() -> None:
+    # Nesting once exported the frames' memoryviews; the collector could then clear one
+    # while exported: "BufferError: memoryview has 1 exported buffer", then a segfault.
+    stderr = run_in_fresh_interpreter(__name__, messages_in_collected_cycles.__name__)
+    assert "BufferError" not in stderr

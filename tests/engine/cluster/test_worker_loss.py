@@ -272,7 +272,7 @@ def test_lineage_lives_as_long_as_the_held_result() -> None:
         assert len(runtime.lineage) == 5  # all it takes to recompute the result
         runtime._handle(KeysReleased("test", (("inc-4", 0),)))
         assert len(runtime.lineage) == 0
-        assert runtime._owners == {}
+        assert runtime._weights == {}
         assert runtime._job_keys == {}
 
     asyncio.run(main())

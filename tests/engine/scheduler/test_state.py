@@ -606,3 +606,15 @@ def test_the_core_counts_a_task_s_attempts_and_the_retries_left() -> None:
     assert (s.state.attempts("a"), s.state.retries_left("a")) == (3, 0)
     s(fail("a", retriable=True))  # spent: erred and forgotten
     assert (s.state.attempts("a"), s.state.retries_left("a")) == (0, 0)
+
+
+def test_a_task_counts_toward_the_earliest_live_job_that_waits_for_it() -> None:
+    s = make(n_slots=1)
+    s(submit("j1", CHAIN, ["c"]))
+    s(submit("j2", CHAIN, ["c"]))  # joins the same records
+    assert [s.state.owner(k) for k in "abc"] == ["j1", "j1", "j1"]
+    s(cancel("j1"))
+    assert s.state.owner("c") == "j2"  # the job still waiting for it
+    s(fin("a"))
+    assert s.state.owner("a") is None  # in memory: no job waits for it any more
+    assert s.state.owner("unknown") is None

@@ -7,13 +7,16 @@ no byte is copied in user space; length prefixes, headers and small frames go th
 small scratch buffer, so a burst of small messages costs one ``recv``. Reading pauses
 while more than ``_QUEUE_HIGH_WATER`` bytes of messages wait for a reader. A bad header
 stops the parsing and is raised, after the messages before it, by ``read_message``.
-Cancelling ``read_message`` loses nothing: the bytes keep landing in the protocol.
+Cancelling ``read_message`` loses nothing: the bytes keep landing in the protocol. A
+connection lost mid-message drops that message's buffers at once.
 
 Writing: ``write_message`` sends small buffers joined and large frames in chunks, each
 handed to the transport only once its buffer is empty, so the transport sends them from
 the frame's own memory instead of copying the frame into its buffer. If the writing task
 is cancelled midway, the rest of the message is queued at once (copied), so a message
-always goes out whole.
+always goes out whole. Once the connection is going (a send failed, or the peer ended its
+stream and the transport closes), the write fails with ``ConnectionResetError`` at its
+next chunk: the rest of the message never goes to a dead or torn-down transport.
 """
 
 from __future__ import annotations
@@ -175,7 +178,10 @@ class FrameProtocol(asyncio.BufferedProtocol):
         """Stop parsing; ``read_message`` raises ``error`` after the queued messages."""
         if self._error is None:
             self._error = error
-            self._frame = None
+            # the message being received can never complete: drop its buffers now rather
+            # than when the comm is collected (it may be a frame of gigabytes)
+            self._frame, self._frames, self._sizes = None, [], []
+            self._partial = bytearray()
             if not self._lost and not self._reading_paused:
                 self._reading_paused = True
                 self._transport.pause_reading()
@@ -211,25 +217,50 @@ class FrameProtocol(asyncio.BufferedProtocol):
                 small.append(buffer)
                 continue
             if small:
-                self._transport.write(b"".join(small))
+                self._send(b"".join(small))
                 small = []
             view = memoryview(buffer).cast("B")
             for start in range(0, len(view), _WRITE_CHUNK):
                 try:
                     await self.drain()
                 except asyncio.CancelledError:
-                    self._transport.write(view[start:])
-                    for rest in buffers[index + 1 :]:
-                        self._transport.write(rest)
+                    if not self._going:
+                        self._send(view[start:])
+                        for rest in buffers[index + 1 :]:
+                            self._send(rest)
                     raise
-                self._transport.write(view[start : start + _WRITE_CHUNK])
+                self._send(view[start : start + _WRITE_CHUNK])
         if small:
-            self._transport.write(b"".join(small))
+            self._send(b"".join(small))
         await self.drain()
+
+    @property
+    def _going(self) -> bool:
+        """Whether the connection is lost or closing: nothing more can be sent on it."""
+        return self._lost or self._transport.is_closing()
+
+    def _send(self, data: Frame) -> None:
+        """Hand ``data`` to the transport, unless the connection is going.
+
+        A send that failed closes the transport at once but reports the loss only on the
+        next loop turn; a transport closed gracefully (the peer ended its stream) is torn
+        down once it has sent what it held, possibly in the turn that woke ``drain``.
+        Writing to either would send the rest of the message nowhere, or raise
+        ``AttributeError`` from the torn-down transport.
+        """
+        if self._going:
+            raise ConnectionResetError("connection lost")
+        self._transport.write(data)
+
+    def abort(self) -> None:
+        """Drop the connection now, unless it is already gone (aborting a transport that
+        was torn down raises ``AttributeError``)."""
+        if not self._lost:
+            self._transport.abort()
 
     async def drain(self) -> None:
         """Wait until the transport's write buffer is empty."""
-        if self._lost:
+        if self._going:  # see _send
             raise ConnectionResetError("connection lost")
         if not self._writing_paused:
             return

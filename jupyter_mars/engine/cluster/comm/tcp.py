@@ -137,11 +137,11 @@ class TCPComm(Comm):
         try:
             await asyncio.wait_for(self._protocol.wait_closed(), _CLOSE_GRACE)
         except (asyncio.TimeoutError, OSError):
-            self._transport.abort()
+            self._protocol.abort()
 
     def _abort(self) -> None:
         self._closed = True
-        self._transport.abort()
+        self._protocol.abort()
 
 
 async def connect(
