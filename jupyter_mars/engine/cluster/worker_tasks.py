@@ -25,7 +25,7 @@ from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX
 from jupyter_mars.engine.cluster.storage import sizeof
 from jupyter_mars.engine.cluster.storage.admission import process_rss
-from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
+from jupyter_mars.engine.executors.runner import TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.worker.events import (
     CancelRequested,
@@ -245,7 +245,12 @@ class WorkerTasks:
                 with self.running_task(ins.runs):
                     value, seconds = await self._run(run, task, data)
             del data
-        except (Exception, TaskInterrupted) as exc:  # noqa: BLE001 - reported to the core
+        except asyncio.CancelledError:
+            raise  # the worker stops
+        except BaseException as exc:  # noqa: BLE001 - reported to the core
+            # a task's SystemExit or KeyboardInterrupt too: left to escape this task of the
+            # event loop, it would stop the worker; it fails the call instead, as the RPC
+            # server answers it
             if ins.runs != call.key:
                 logger.debug("follower %r of %r failed here", ins.runs, call.key, exc_info=True)
             event = TaskErred(f"erred-{ins.runs!r}", call.key, call.attempt, exc)
