@@ -59,6 +59,7 @@ def serve(config: SupervisorConfig) -> int:
         advertise_address=config.advertise_address,
         supervisors=config.supervisors,
         no_workers_timeout=config.no_workers_timeout,
+        session_timeout=config.session_timeout,
     )
     written: list[str] = []
 

@@ -67,6 +67,8 @@ def serve_here(config: WorkerConfig) -> int:
         phy_mem_bytes=config.phy_mem,
         phy_mem_given=config.phy_mem_given,
         spill_dirs=config.spill_dirs,
+        memory_soft_limit=config.memory_soft_limit,
+        memory_hard_limit=config.memory_hard_limit,
     )
 
     async def start() -> None:

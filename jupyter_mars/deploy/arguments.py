@@ -83,6 +83,12 @@ SUPERVISOR_OPTIONS = COMMON_OPTIONS + (
         "how long jobs wait for a worker while the cluster has none, before they fail "
         "(default: 60)",
     ),
+    Option(
+        "session_timeout",
+        ("--session-timeout",),
+        "SECONDS",
+        "close a session, freeing its results, when its client is silent this long (default: 300)",
+    ),
 )
 WORKER_OPTIONS = COMMON_OPTIONS + (
     Option("n_cpu", ("--n-cpu",), "N", "task slots (default: the cores this process may use)"),
@@ -101,6 +107,20 @@ WORKER_OPTIONS = COMMON_OPTIONS + (
         f"memory for chunk data before spilling, {SIZE} (default: half the free memory)",
     ),
     Option("min_mem", ("--min-mem",), "SIZE", f"free memory needed to start, {SIZE} (128m)"),
+    Option(
+        "memory_soft_limit",
+        ("--memory-soft-limit",),
+        "SIZE",
+        "above it the worker spills and starts no new task; bytes (300m) or a share of "
+        "--phy-mem (75%%, the default)",
+    ),
+    Option(
+        "memory_hard_limit",
+        ("--memory-hard-limit",),
+        "SIZE",
+        "past it the task growing the worker's memory fails with MemoryError; bytes or a "
+        "share of --phy-mem (90%%, the default)",
+    ),
     Option(
         "spill_dirs",
         ("--spill-dir", "--spill-dirs"),

@@ -43,6 +43,7 @@ from jupyter_mars.deploy.config_file import load_config_file
 from jupyter_mars.deploy.configs import (
     MIN_MEM_DEFAULT,
     NO_WORKERS_TIMEOUT,
+    SESSION_TIMEOUT_DEFAULT,
     SupervisorConfig,
     WorkerConfig,
 )
@@ -100,6 +101,7 @@ def parse_supervisor_args(
     web_port = settings.get("web_port", to_port, 0)
     web_base_path = settings.get("web_base_path", to_base_path, "/")
     no_workers_timeout = settings.get("no_workers_timeout", to_seconds, NO_WORKERS_TIMEOUT)
+    session_timeout = settings.get("session_timeout", to_seconds, SESSION_TIMEOUT_DEFAULT)
     _check_common(settings, common)
     _check_shared_token(common)
     if web_port != 0 and web_port == common["port"]:
@@ -111,6 +113,7 @@ def parse_supervisor_args(
         web_port=web_port,
         web_base_path=web_base_path,
         no_workers_timeout=no_workers_timeout,
+        session_timeout=session_timeout,
     )
 
 
@@ -140,6 +143,10 @@ def parse_worker_args(
     min_mem = settings.get("min_mem", _size(machine.total_memory, 0), MIN_MEM_DEFAULT)
     spill_dirs: list[str] = settings.get("spill_dirs", to_paths, [])
     no_nanny = settings.get("no_nanny", to_bool, False)
+    # shares of these two are of the worker's memory, not the machine's
+    soft_limit = settings.get("memory_soft_limit", _size(phy_mem, 1), None)
+    hard_limit = settings.get("memory_hard_limit", _size(phy_mem, 1), None)
+    _check_memory_limits(settings, phy_mem, soft_limit, hard_limit)
     if cache_mem > phy_mem:
         raise UsageError(
             f"{settings.label('cache_mem')}: expected at most --phy-mem "
@@ -164,6 +171,8 @@ def parse_worker_args(
         min_mem=min_mem,
         spill_dirs=spill_dirs,
         nanny=not no_nanny,
+        memory_soft_limit=soft_limit,
+        memory_hard_limit=hard_limit,
     )
 
 
@@ -263,6 +272,24 @@ def _size(total: int, minimum: int) -> Callable[[object], int]:
         return size
 
     return convert
+
+
+def _check_memory_limits(
+    settings: Settings, phy_mem: int, soft: int | None, hard: int | None
+) -> None:
+    """The soft limit at most the hard one, both within ``--phy-mem``."""
+    if hard is not None and hard > phy_mem:
+        raise UsageError(
+            f"{settings.label('memory_hard_limit')}: expected at most --phy-mem "
+            f"({format_size(phy_mem)}), got {format_size(hard)}"
+        )
+    ceiling = hard if hard is not None else phy_mem
+    if soft is not None and soft > ceiling:
+        what = "the hard limit" if hard is not None else "--phy-mem"
+        raise UsageError(
+            f"{settings.label('memory_soft_limit')}: expected at most {what} "
+            f"({format_size(ceiling)}), got {format_size(soft)}"
+        )
 
 
 def _count(what: str) -> Callable[[object], int]:

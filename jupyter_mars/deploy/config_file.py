@@ -19,10 +19,11 @@ Keys both programs take:
   ``supervisors`` (``-s``), ``log_level``, ``log_format``, ``log_conf``,
   ``use_uvloop`` (``auto``, ``yes``/``true`` or ``no``/``false``), ``token``.
 
-Only ``mars-supervisor``: ``web_port`` (``-w``).
+Only ``mars-supervisor``: ``web_port`` (``-w``), ``web_base_path``, ``session_timeout``.
 
 Only ``mars-worker``: ``n_cpu``, ``n_io_process``, ``cuda_devices``, ``phy_mem``,
-``cache_mem``, ``min_mem``, ``spill_dirs`` (or ``spill_dir``).
+``cache_mem``, ``min_mem``, ``memory_soft_limit``, ``memory_hard_limit``, ``spill_dirs``
+(or ``spill_dir``).
 
 Any other key, or a key of the other program, is an error: a misspelt option should stop
 the process, not be ignored. A token in the file is only safe if the file is readable by

@@ -16,6 +16,8 @@ MIN_MEM_DEFAULT = 128 * 1024**2
 """``--min-mem`` when not given: 128 MiB, as in Mars."""
 NO_WORKERS_TIMEOUT = 60.0
 """``--no-workers-timeout`` when not given."""
+SESSION_TIMEOUT_DEFAULT = 300.0
+"""``--session-timeout`` when not given: five minutes."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +61,9 @@ class SupervisorConfig(ProcessConfig):
     no_workers_timeout: float = NO_WORKERS_TIMEOUT
     """Seconds jobs wait for a worker while the cluster has none, before they fail with an
     error that says so (``--no-workers-timeout``)."""
+    session_timeout: float = SESSION_TIMEOUT_DEFAULT
+    """Seconds a session lives without a request or keep-alive from its client
+    (``--session-timeout``); then it is closed and its results are freed."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,6 +87,12 @@ class WorkerConfig(ProcessConfig):
     half of the free memory, and never more than ``phy_mem``."""
     min_mem: int = MIN_MEM_DEFAULT
     """Bytes that must be free for the worker to start (``--min-mem``)."""
+    memory_soft_limit: int | None = None
+    """Bytes of memory above which the worker spills and starts no new task
+    (``--memory-soft-limit``); None: 75 % of ``phy_mem``."""
+    memory_hard_limit: int | None = None
+    """Bytes of memory past which the task growing it is stopped (``--memory-hard-limit``);
+    None: 90 % of ``phy_mem``."""
     spill_dirs: list[str] = field(default_factory=list)
     """Absolute directories to spill chunks to (``--spill-dir``); they exist once parsed."""
     nanny: bool = True

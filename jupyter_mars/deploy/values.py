@@ -10,6 +10,7 @@ in ``jupyter_mars.deploy.checks``.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 from typing import Literal
@@ -54,7 +55,11 @@ def to_bool(raw: object) -> bool:
 
 
 def to_seconds(raw: object) -> float:
-    """A duration in seconds, more than 0."""
+    """A positive, finite number of seconds (``300``, ``"2.5"``).
+
+    >>> to_seconds("2.5"), to_seconds(300)
+    (2.5, 300.0)
+    """
     value: float | None = None
     if isinstance(raw, int | float) and not isinstance(raw, bool):
         value = float(raw)
@@ -63,7 +68,7 @@ def to_seconds(raw: object) -> float:
             value = float(raw.strip())
         except ValueError:
             value = None
-    if value is None or not 0 < value < float("inf"):
+    if value is None or not math.isfinite(value) or value <= 0:
         raise ValueError(f"expected a number of seconds > 0, got {raw!r}")
     return value
 

@@ -120,6 +120,18 @@ class EngineSession:
                 finalizer = weakref.finalize(node, self._drop, node.key, keys)
                 self._finalizers.setdefault(node.key, []).append(finalizer)
 
+    def holder(self, node_key: str) -> Node | None:
+        """The node whose garbage collection frees the results of ``node_key`` (None when
+        none is held): other nodes of the same key, unpickled from a later request, are
+        not it."""
+        with self._lock:
+            for finalizer in self._finalizers.get(node_key, []):
+                alive = finalizer.peek()
+                if alive is not None:
+                    node: Node = alive[0]
+                    return node
+        return None
+
     def drop_node(self, node: Node) -> None:
         """Release ``node``'s results now instead of at garbage collection."""
         for finalizer in [f for f in self._finalizers.pop(node.key, [])]:

@@ -15,6 +15,11 @@ session on the active supervisor, and that is the new term. The executions of th
 term are gone with it: each unfinished one is resubmitted by the thread that follows it
 (the client still has its nodes), and results executed before are marked lost, to be
 executed again when fetched.
+
+Lease. The supervisor closes a session whose client went silent (``lease.py``): while
+this object lives, a daemon thread renews the lease, and a process that exits without
+``close()`` closes its session on the way out. A client cut off for longer than the lease
+finds its session gone (404 ``no session``) and goes on in a new one, as after a restart.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ from jupyter_mars.remote.http import (
     read_piece,
     token_for,
 )
+from jupyter_mars.remote.lease import Lease, session_timeout_of
 from jupyter_mars.session import Session
 
 logger = logging.getLogger(__name__)
@@ -55,6 +61,12 @@ T = TypeVar("T")
 
 ATTEMPTS = 5
 """Tries of one request, a failover between two; more means the cluster is unwell."""
+DEFAULT_SESSION_TIMEOUT = 300.0
+"""The session timeout assumed of a supervisor that does not announce one."""
+RELEASE_RETRY = 1.0
+"""Seconds before releases that did not get through are sent again."""
+RELEASE_BATCH = 1000
+"""Keys released per request at most."""
 REFRESH_INTERVAL = 2.0
 """Seconds between two requests for the supervisors' web addresses, while some lack."""
 
@@ -67,6 +79,8 @@ class _Term:
     session_id: str
     epoch: str
     """The supervisor's epoch when the session was opened: it changes on a takeover."""
+    session_timeout: float
+    """Seconds the supervisor keeps the session without a word from here (``lease.py``)."""
 
     @property
     def base(self) -> str:
@@ -110,6 +124,11 @@ class RemoteSession(Session):
             self._term = self._open(http)
         except SupervisorUnavailable:
             self._term = self._open_active(None)  # a standby was given: follow it
+        term = self._term
+        self._lease = Lease(term.http, term.session_id, term.session_timeout)
+        self._lease.start()
+        # a script that ends without close() closes its session as the interpreter exits
+        self._close_at_exit = weakref.finalize(self, self._lease.close_session)
         self._releases: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self._releaser = threading.Thread(target=self._release_loop, daemon=True)
         self._releaser.start()
@@ -131,9 +150,10 @@ class RemoteSession(Session):
     def _open(self, http: _Http) -> _Term:
         cluster = http.json("GET", "/api/v1/cluster")
         self._learn(cluster)
-        session_id: str = http.json("POST", "/api/v1/sessions")["session_id"]
+        opened = http.json("POST", "/api/v1/sessions")
         self.cluster = cluster
-        return _Term(http, session_id, str(cluster.get("epoch", "")))
+        timeout = session_timeout_of(opened, DEFAULT_SESSION_TIMEOUT)
+        return _Term(http, str(opened["session_id"]), str(cluster.get("epoch", "")), timeout)
 
     def _learn(self, cluster: Any) -> None:
         for url in web_urls(cluster):
@@ -193,6 +213,7 @@ class RemoteSession(Session):
                 self._lost.update(self._executed)
                 self._executed.clear()
                 self._term = term
+                self._lease.retarget(term.http, term.session_id, term.session_timeout)
             return self._term
 
     def _retrying(self, call: Callable[[_Term], T]) -> T:
@@ -355,37 +376,50 @@ class RemoteSession(Session):
     # ---- lifetime -----------------------------------------------------------------------
 
     def _release_loop(self) -> None:
+        """Tell the supervisor which results were garbage-collected here, in batches. A
+        request that does not get through (a supervisor too busy to answer in time, a
+        network hiccup, a failover) is sent again later: dropping it would leave those
+        results on the workers for the session's whole life."""
+        pending: list[str] = []
         while True:
-            key = self._releases.get()
+            try:
+                key = self._releases.get(timeout=RELEASE_RETRY if pending else None)
+            except queue.Empty:
+                key = ""  # nothing new: time to send again what did not get through
             if key is None:
                 return
-            keys = [key]
-            while not self._releases.empty() and len(keys) < 1000:
+            fresh = [key] if key else []
+            while not self._releases.empty() and len(fresh) < RELEASE_BATCH:
                 more = self._releases.get()
                 if more is None:
                     self._releases.put(None)
                     break
-                keys.append(more)
+                fresh.append(more)
             with self._lock:
-                for k in keys:
+                for k in fresh:
                     self._executed.pop(k, None)
                     self._lost.discard(k)
+            pending = self._send_releases(pending + fresh)
+
+    def _send_releases(self, keys: list[str]) -> list[str]:
+        """Post ``keys`` for release; the ones to send again later."""
+        for start in range(0, len(keys), RELEASE_BATCH):
             term = self._term
             try:
-                term.http.json("POST", f"{term.base}/release", {"keys": keys})
-            except (ConnectionError, RuntimeError, PermissionError):
-                pass  # the cluster or the session is gone: nothing left to free
+                batch = keys[start : start + RELEASE_BATCH]
+                term.http.json("POST", f"{term.base}/release", {"keys": batch})
+            except ConnectionError:
+                return keys[start:]
+            except (RuntimeError, PermissionError):
+                return []  # the session is gone, and its results with it
+        return []
 
     def _close(self) -> None:
         if self._closed:
             return
         self._closed = True
         self._releases.put(None)
-        term = self._term
-        try:
-            term.http.json("DELETE", term.base)
-        except (ConnectionError, RuntimeError):
-            pass
+        self._close_at_exit()  # stops the keep-alives and deletes the session
 
 
 class _RemoteProgress(Progress):

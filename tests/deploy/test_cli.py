@@ -95,6 +95,18 @@ def test_worker_defaults_come_from_the_machine():
     assert config.spill_dirs == []
 
 
+def test_memory_limits_default_to_none_and_take_shares_of_phy_mem():
+    config = worker("--phy-mem", "4g")
+    assert (config.memory_soft_limit, config.memory_hard_limit) == (None, None)
+    config = worker("--phy-mem", "4g", "--memory-soft-limit", "50%", "--memory-hard-limit", "3g")
+    assert (config.memory_soft_limit, config.memory_hard_limit) == (2 * GIB, 3 * GIB)
+
+
+def test_session_timeout_defaults_to_five_minutes_and_takes_seconds():
+    assert parse_supervisor_args([], env={}).session_timeout == 300.0
+    assert parse_supervisor_args(["--session-timeout", "2.5"], env={}).session_timeout == 2.5
+
+
 def test_default_cache_mem_never_exceeds_phy_mem():
     assert worker("--phy-mem", "4g").cache_mem == 2 * GIB
 

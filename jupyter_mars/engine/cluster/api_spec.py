@@ -126,11 +126,19 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
                 ),
             },
             "/api/v1/sessions": {
-                "post": _op("Create a session", {"201": "{session_id}"}),
+                "post": _op("Create a session", {"201": "{session_id, session_timeout}"}),
             },
             "/api/v1/sessions/{session_id}": {
                 "parameters": [sid],
                 "delete": _op("Close a session, freeing its results", {"200": "closed"}),
+            },
+            "/api/v1/sessions/{session_id}/keepalive": {
+                "parameters": [sid],
+                "post": _op(
+                    "Renew the session's lease: a session none of whose requests came for "
+                    "session_timeout seconds is closed and its results freed",
+                    {"200": "{session_id, session_timeout}", "404": "unknown or expired"},
+                ),
             },
             "/api/v1/sessions/{session_id}/executions": {
                 "parameters": [sid],

@@ -4,11 +4,18 @@ Each client session gets an engine session over the cluster runtime: executions 
 planned and tiled here, results stay on the workers, and the nodes a client executed are
 kept alive here until the client releases them (its own tensor was garbage-collected) or
 closes the session; then their chunks are freed on every worker.
+
+Leases. A client may vanish without closing its session (its process exits, its kernel
+restarts, its network goes), and its results would then stay on the workers for ever.
+So each session is a lease: every request of it, and the keep-alive its client sends from
+a background thread, renews it (``touch``); ``SessionRegistry.expire`` closes the sessions
+not renewed for ``session_timeout`` seconds, which frees their chunks everywhere.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 import time
 import uuid
@@ -20,7 +27,13 @@ from jupyter_mars.engine.node import Node, Tiled
 from jupyter_mars.engine.runtime import Runtime
 from jupyter_mars.engine.session import EngineSession, ExecutionCancelled
 
+logger = logging.getLogger(__name__)
+
 _ids = itertools.count()
+SESSION_TIMEOUT = 300.0
+"""Seconds a session lives without a word from its client, unless the supervisor is told
+otherwise (``--session-timeout``): long enough for a slow network, short enough that a
+kernel restart does not hold a cluster's memory for long."""
 MAX_EXECUTIONS = 1000
 """Execution records a session keeps for clients to query; older finished ones go."""
 CANCELLATIONS = (CancelledError, ExecutionCancelled)
@@ -115,6 +128,12 @@ class ClusterSession:
         self.executions: dict[str, Execution] = {}
         self._pool = pool
         self.created = time.time()
+        self.last_seen = time.monotonic()
+        """When its client was last heard from (``time.monotonic()``)."""
+
+    def touch(self) -> None:
+        """Renew the lease: the client is alive."""
+        self.last_seen = time.monotonic()
 
     def submit(self, nodes: list[Node]) -> Execution:
         execution = Execution(f"execution-{next(_ids)}-{uuid.uuid4().hex[:8]}", nodes)
@@ -125,11 +144,9 @@ class ClusterSession:
             try:
                 self.engine.run(nodes, execution.progress, cancelled=execution.cancel_event)
                 for node in nodes:
-                    # the engine holds a result for as long as the node object it
-                    # executed first lives: an upload of a node executed before is a
-                    # copy, and keeping the copy instead would let that first one go,
-                    # and the result with it
-                    self.nodes.setdefault(node.key, node)
+                    # Executing a result again sends a new copy of its node; keeping that
+                    # one instead would let the held one be collected, freeing the result.
+                    self.nodes[node.key] = self.engine.holder(node.key) or node
             finally:
                 execution.ended = time.time()
 
@@ -171,8 +188,16 @@ class ClusterSession:
 
 
 class SessionRegistry:
-    def __init__(self, runtime: Runtime, max_parallel_executions: int = 8) -> None:
+    def __init__(
+        self,
+        runtime: Runtime,
+        max_parallel_executions: int = 8,
+        session_timeout: float = SESSION_TIMEOUT,
+    ) -> None:
+        if not session_timeout > 0:
+            raise ValueError(f"session_timeout must be > 0 seconds, got {session_timeout!r}")
         self.runtime = runtime
+        self.session_timeout = session_timeout
         self.sessions: dict[str, ClusterSession] = {}
         self._pool = ThreadPoolExecutor(
             max_workers=max_parallel_executions, thread_name_prefix="mars-execution"
@@ -189,6 +214,24 @@ class SessionRegistry:
             return False
         session.close()
         return True
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Close the sessions whose client was not heard from for ``session_timeout``
+        seconds (their results are freed on every worker); their ids."""
+        now = time.monotonic() if now is None else now
+        expired = [
+            session_id
+            for session_id, session in list(self.sessions.items())
+            if now - session.last_seen > self.session_timeout
+        ]
+        for session_id in expired:
+            logger.warning(
+                "session %s: its client was not heard from for %g s; closed, its results freed",
+                session_id,
+                self.session_timeout,
+            )
+            self.close(session_id)
+        return expired
 
     def shutdown(self) -> None:
         for session_id in list(self.sessions):

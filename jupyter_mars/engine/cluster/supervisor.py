@@ -41,7 +41,7 @@ from jupyter_mars.engine.cluster.runtime import (
     ClusterRuntime,
     WorkerConnection,
 )
-from jupyter_mars.engine.cluster.sessions import SessionRegistry
+from jupyter_mars.engine.cluster.sessions import SESSION_TIMEOUT, SessionRegistry
 from jupyter_mars.engine.cluster.shares import cluster_totals, memory_shares
 from jupyter_mars.engine.cluster.web import MAX_GRAPH_BYTES, make_app
 from jupyter_mars.engine.cluster.web_workers import worker_summary
@@ -70,6 +70,7 @@ class SupervisorServer:
         ping_interval: float = 0.5,
         takeover_after: float = 2.0,
         no_workers_timeout: float = NO_WORKERS_TIMEOUT,
+        session_timeout: float = SESSION_TIMEOUT,
     ) -> None:
         self.token = token
         self.host = host
@@ -85,6 +86,8 @@ class SupervisorServer:
         self.takeover_after = takeover_after
         self.no_workers_timeout = no_workers_timeout
         """Seconds jobs wait for a worker while the cluster has none, before they fail."""
+        self.session_timeout = session_timeout
+        """Seconds a session lives without a request or keep-alive from its client."""
         self.address = ""
         self.web_address = ""
         """Where clients reach the web API: the advertised host, or the listening one."""
@@ -117,7 +120,7 @@ class SupervisorServer:
         self.runtime = ClusterRuntime(
             asyncio.get_running_loop(), no_workers_timeout=self.no_workers_timeout
         )
-        self.sessions = SessionRegistry(self.runtime)
+        self.sessions = SessionRegistry(self.runtime, session_timeout=self.session_timeout)
         bound = await self._rpc.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
         self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
@@ -130,6 +133,7 @@ class SupervisorServer:
         self.web_listen_address = f"{self.web_host}:{web_port}"
         self.web_address = f"{self.advertise_address or self.web_host}:{web_port}"
         self._background.append(asyncio.ensure_future(self._watch_workers()))
+        self._background.append(asyncio.ensure_future(self._expire_sessions()))
         self.election = self._make_election(bound)
         if self.election.should_be_active(time.monotonic()):
             await self._set_active(True)
@@ -235,7 +239,7 @@ class SupervisorServer:
         self.runtime = ClusterRuntime(
             asyncio.get_running_loop(), no_workers_timeout=self.no_workers_timeout
         )
-        self.sessions = SessionRegistry(self.runtime)
+        self.sessions = SessionRegistry(self.runtime, session_timeout=self.session_timeout)
         for worker in workers:
             self._add_worker(worker.address, worker.n_cpu, worker.client, worker.resources)
 
@@ -312,6 +316,12 @@ class SupervisorServer:
                     logger.warning("worker %s missed its heartbeats", address)
                     self.runtime.remove_worker(address)
 
+    async def _expire_sessions(self) -> None:
+        """Close sessions whose clients went silent (``sessions.py``: leases)."""
+        while True:
+            await asyncio.sleep(min(self.session_timeout / 4, 5.0))
+            self.sessions.expire()
+
     # ---- models -------------------------------------------------------------------------
 
     def supervisors_model(self) -> list[dict[str, Any]]:
@@ -347,6 +357,7 @@ class SupervisorServer:
             "n_cpu": totals["n_cpu"],
             "totals": totals,
             "sessions": len(self.sessions.sessions),
+            "session_timeout": self.session_timeout,
             "uptime": round(time.time() - self.started, 3),
         }
 

@@ -133,6 +133,7 @@ class ApiHandler(tornado.web.RequestHandler):
         session = registry.sessions.get(session_id)
         if session is None:
             raise tornado.web.HTTPError(404, reason=f"no session {session_id!r}")
+        session.touch()  # any request of a session renews its lease
         return session
 
     def json_body(self) -> dict[str, Any]:
@@ -247,8 +248,10 @@ class SessionsHandler(ApiHandler):
     needs_active = True
 
     def post(self) -> None:
-        session = self.service.sessions.create()
-        self.send({"session_id": session.id}, status=201)
+        registry: SessionRegistry = self.service.sessions
+        session = registry.create()
+        model = {"session_id": session.id, "session_timeout": registry.session_timeout}
+        self.send(model, status=201)
 
 
 class SessionHandler(ApiHandler):
@@ -258,6 +261,17 @@ class SessionHandler(ApiHandler):
         if not self.service.sessions.close(session_id):
             raise tornado.web.HTTPError(404, reason=f"no session {session_id!r}")
         self.send({"closed": session_id})
+
+
+class KeepAliveHandler(ApiHandler):
+    """The client's keep-alive: renews the session's lease (``session`` does)."""
+
+    needs_active = True
+
+    def post(self, session_id: str) -> None:
+        self.session(session_id)
+        timeout = self.service.sessions.session_timeout
+        self.send({"session_id": session_id, "session_timeout": timeout})
 
 
 class ExecutionsHandler(ApiHandler):
@@ -440,6 +454,7 @@ def make_app(service: Any) -> tornado.web.Application:
             (prefix + r"/workers/([^/]+)/stack", StackHandler, args),
             (prefix + r"/sessions", SessionsHandler, args),
             (prefix + r"/sessions/([\w-]+)", SessionHandler, args),
+            (prefix + r"/sessions/([\w-]+)/keepalive", KeepAliveHandler, args),
             (prefix + r"/sessions/([\w-]+)/executions", ExecutionsHandler, args),
             (prefix + r"/sessions/([\w-]+)/executions/([\w-]+)", ExecutionHandler, args),
             (prefix + r"/sessions/([\w-]+)/executions/([\w-]+)/cancel", CancelHandler, args),

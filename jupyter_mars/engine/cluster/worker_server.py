@@ -34,10 +34,13 @@ from typing import Any
 
 from jupyter_mars.engine.cluster.host_identity import host_figures
 from jupyter_mars.engine.cluster.log_tail import LogTail
+from jupyter_mars.engine.cluster.memory_monitor import MemoryMonitor
 from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.stacks import thread_stacks
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
+from jupyter_mars.engine.cluster.storage.admission import physical_memory
+from jupyter_mars.engine.cluster.storage.limits import MemoryLimits
 from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
 from jupyter_mars.engine.cluster.worker_tasks import WorkerTasks
 from jupyter_mars.engine.graph import Key, Task
@@ -72,6 +75,8 @@ class WorkerServer:
         phy_mem_bytes: int | None = None,
         phy_mem_given: bool | None = None,
         spill_dirs: Sequence[str] = (),
+        memory_soft_limit: int | None = None,
+        memory_hard_limit: int | None = None,
         heartbeat_interval: float = 1.0,
     ) -> None:
         self.supervisors = list(supervisors)
@@ -85,7 +90,11 @@ class WorkerServer:
         self.heartbeat_interval = heartbeat_interval
         self.instance = uuid.uuid4().hex
         """Tells this process from an earlier worker that listened on the same address."""
-        self.store = ChunkStore(cache_bytes, spill_dirs, phy_mem_bytes)
+        memory = physical_memory() if phy_mem_bytes is None else phy_mem_bytes
+        self.limits = MemoryLimits.of(memory, memory_soft_limit, memory_hard_limit)
+        self.store = ChunkStore(cache_bytes, spill_dirs, memory, self.limits.soft)
+        self._memory = MemoryMonitor(self.limits, self.store)
+        """Spills above the soft limit, stops the growing task past the hard one."""
         self.phy_mem_given = phy_mem_bytes is not None if phy_mem_given is None else phy_mem_given
         """Whether the memory limit was asked for (``--phy-mem``) rather than the machine's
         default: without it, the supervisor shows this worker's share of its machine."""
@@ -127,6 +136,8 @@ class WorkerServer:
         bound = await self._server.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
         self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
+        self._memory.where = self.address
+        self._memory.start()
         await self._register_everywhere()
         self._tasks.append(asyncio.ensure_future(self._heartbeats()))
         return self.address
@@ -144,6 +155,7 @@ class WorkerServer:
         for client in self._peers.values():
             await client.close()
         await self._server.stop()
+        self._memory.stop()
         self.store.close()
         logging.getLogger().removeHandler(self._log_tail)
         self.tasks.runner.drop_blas_limit()  # for a worker run inside another process, in tests
@@ -194,6 +206,7 @@ class WorkerServer:
         return {
             **self._meter.sample(),
             "store": self.store.info(),
+            "memory_limits": self._memory.figures(),
             "replicas": self._replica_info(),
             "running": self.tasks.running,
             "transfer": self._transfer.sample(),

@@ -15,9 +15,9 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import CancelledError, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX
 from jupyter_mars.engine.cluster.storage import sizeof
 from jupyter_mars.engine.cluster.storage.admission import process_rss
+from jupyter_mars.engine.cluster.storage.limits import mib
 from jupyter_mars.engine.executors.runner import TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.worker.events import (
@@ -57,6 +58,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+HOPELESS_WAIT = 2.0
+"""Seconds a task waits for memory when nothing here can free any, for releases in
+flight, before it fails."""
+
 
 @dataclass(eq=False)
 class _Call:
@@ -74,6 +79,10 @@ class _Call:
     """Inputs read from the copies of peers' chunks when it arrived."""
     stores: list[asyncio.Future[None]] = field(default_factory=list)
     """Its results being stored with a spill to disk when it replied."""
+    assigned: bool = False
+    """Whether the core heard of it (it was admitted)."""
+    cancelled: bool = False
+    """Cancelled while it waited for memory, before the core heard of it."""
 
 
 class WorkerTasks:
@@ -104,6 +113,9 @@ class WorkerTasks:
         self._in_pool = 0
         self._rss = 0
         self._rss_sampled = 0.0
+        self._reserved = 0
+        """Bytes reserved by the tasks admitted and not ended (``_admitted``)."""
+        self._n_admitted = 0
 
     def close(self) -> None:
         """Stop the work under way (the worker stops)."""
@@ -138,32 +150,43 @@ class WorkerTasks:
         self.running += 1
         try:
             with self.running_task(key):
-                local = self._hold_local_inputs(call, deps)
-                # a chunk placed here that the store lacks is lost, as one placed nowhere
-                where = {
-                    d: None if locations.get(d) == self.worker.address else locations.get(d)
-                    for d in deps
-                }
-                follower = None if then is None else then[0]
-                self.handle(
-                    TaskAssigned(
-                        f"execute-{key!r}", key, call.attempt, deps, local, where, follower
-                    )
-                )
-                try:
-                    outcome = await asyncio.shield(call.outcome)
-                except asyncio.CancelledError:
-                    # the call itself was dropped (its connection closed, the server stops)
-                    self.handle(CancelRequested(f"dropped-{key!r}", (key,), call.attempt))
-                    raise
-                if call.stores:  # results being spilled to disk as they are stored
-                    await asyncio.gather(*call.stores)
+                # admitted before its inputs are read or fetched: a task waiting for
+                # memory holds none (the core hears of it once admitted)
+                async with self._admitted(self._input_bytes(deps), call):
+                    outcome, local = await self._assigned(call, deps, locations)
             return self._answer(call, deps, local, outcome)
         finally:
             self.running -= 1
             del self._calls[call.attempt]
             for dep in call.pinned:
                 self.worker.store.unpin(dep)
+
+    async def _assigned(
+        self, call: _Call, deps: tuple[Key, ...], locations: dict[Key, str | None]
+    ) -> tuple[Outcome, frozenset[Key]]:
+        """Tell the core of an admitted call: its outcome once the core replied, and the
+        inputs that were here when it came."""
+        if call.cancelled:  # while it waited for memory
+            return Cancelled(), frozenset(deps)  # it copied nothing
+        call.assigned = True
+        key = call.key
+        local = self._hold_local_inputs(call, deps)
+        # a chunk placed here that the store lacks is lost, as one placed nowhere
+        here = self.worker.address
+        where = {d: None if locations.get(d) == here else locations.get(d) for d in deps}
+        follower = None if call.then is None else call.then[0]
+        self.handle(
+            TaskAssigned(f"execute-{key!r}", key, call.attempt, deps, local, where, follower)
+        )
+        try:
+            outcome = await asyncio.shield(call.outcome)
+        except asyncio.CancelledError:
+            # the call itself was dropped (its connection closed, the server stops)
+            self.handle(CancelRequested(f"dropped-{key!r}", (key,), call.attempt))
+            raise
+        if call.stores:  # results being spilled to disk as they are stored
+            await asyncio.gather(*call.stores)
+        return outcome, local
 
     async def cancel(self, keys: list[Key]) -> int:
         """Stop the tasks ``keys`` running here: nobody needs them any more. One waiting
@@ -173,7 +196,14 @@ class WorkerTasks:
         if not isinstance(keys, list | tuple):
             raise TypeError(f"keys must be a list of chunk keys, not {type(keys).__name__}")
         done = self.handle(CancelRequested("cancel", tuple(keys)))
-        return sum(1 for ins in done if isinstance(ins, Reply))
+        stopped = sum(1 for ins in done if isinstance(ins, Reply))
+        wanted = set(keys)
+        for call in self._calls.values():
+            # waiting for memory: the core has not heard of it yet
+            if call.key in wanted and not call.assigned and not call.cancelled:
+                call.cancelled = True
+                stopped += 1
+        return stopped
 
     @contextmanager
     def running_task(self, key: Key) -> Iterator[None]:
@@ -237,7 +267,6 @@ class WorkerTasks:
                 call.copies = {}
                 for dep in call.pinned:
                     data[dep] = await self._read_local(dep)
-                await self._admit(sum(sizeof(v) for v in data.values()))
                 value, seconds = await self._run(run, task, data)
             else:
                 assert call.then is not None
@@ -287,7 +316,10 @@ class WorkerTasks:
         self._in_pool += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, self._compute, run, task, data)
+            watched = self.worker._memory.run_watched  # stopped past the hard memory limit
+            return await loop.run_in_executor(
+                self._pool, watched, task.key, self._compute, run, task, data
+            )
         finally:
             self._in_pool -= 1
 
@@ -371,25 +403,61 @@ class WorkerTasks:
         self._work.add(task)
         task.add_done_callback(self._work.discard)
 
-    async def _admit(self, input_bytes: int) -> None:
-        """Wait until a result about the size of the inputs fits within ``--phy-mem``.
+    def _input_bytes(self, deps: tuple[Key, ...]) -> int:
+        """The bytes of the task's inputs known here (those held by peers are counted in
+        the process's memory once fetched)."""
+        total = 0
+        for dep in deps:
+            if dep in self.worker.replicas:
+                total += sizeof(self.worker.replicas.get(dep))
+            else:
+                try:
+                    total += self.worker.store.nbytes(dep)
+                except KeyError:
+                    pass
+        return total
 
-        Memory frees as other tasks finish and the supervisor releases chunks; a task that
-        cannot be admitted within ``admission_timeout`` fails with MemoryError, which the
-        supervisor retries elsewhere.
+    @asynccontextmanager
+    async def _admitted(self, input_bytes: int, call: _Call) -> AsyncIterator[None]:
+        """Runs the block once the task is admitted (``_admit``), with ``input_bytes``
+        reserved for it until the block ends: tasks admitted together must all fit, not
+        each one alone in memory their neighbours are about to take."""
+        await self._admit(input_bytes, call)
+        self._reserved += input_bytes
+        self._n_admitted += 1
+        try:
+            yield
+        finally:
+            self._reserved -= input_bytes
+            self._n_admitted -= 1
+
+    async def _admit(self, input_bytes: int, call: _Call) -> None:
+        """Wait until a result about the size of the inputs, and the reservations of the
+        tasks admitted before, fit within the soft limit, or the call is cancelled.
+
+        Memory frees as other tasks finish, the monitor spills and the supervisor releases
+        chunks; a task that cannot be admitted within ``admission_timeout``, or within
+        ``HOPELESS_WAIT`` when no other task here could free memory, fails with a logged
+        MemoryError, which the supervisor retries elsewhere.
         """
         now = time.monotonic()
         if now - self._rss_sampled > 0.1:
             self._rss, self._rss_sampled = process_rss(), now
-        if self._rss + input_bytes <= self.worker.store.phy_mem_bytes // 2:
+        limits = self.worker.limits
+        if self._rss + input_bytes + self._reserved <= limits.soft // 2:
             return  # far from the limit: no need for the exact check
         waited = 0.0
-        while not self.worker.store.can_admit(input_bytes):
-            if waited >= self.admission_timeout:
-                raise MemoryError(
+        while not call.cancelled and not self.worker.store.can_admit(input_bytes + self._reserved):
+            hopeless = self._n_admitted == 0
+            if waited >= (HOPELESS_WAIT if hopeless else self.admission_timeout):
+                error = MemoryError(
                     f"worker {self.worker.address}: no room for a task reading "
-                    f"{input_bytes} bytes within its memory limit"
+                    f"{input_bytes} bytes: its memory ({mib(process_rss())}) is above the "
+                    f"soft limit of {limits.describe_soft()}"
+                    + (" and no other task here could free any" if hopeless else "")
                 )
+                logger.error("%s", error)
+                raise error
             await asyncio.sleep(0.05)
             waited += 0.05
 

@@ -6,6 +6,7 @@ itself (``test_nanny.py`` starts workers under their nanny).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -13,6 +14,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -92,7 +94,10 @@ class CliCluster:
 
 @contextmanager
 def cli_cluster(
-    n_workers: int = 2, *worker_args: str, base_path: str = "/"
+    n_workers: int = 2,
+    *worker_args: str,
+    base_path: str = "/",
+    supervisor_args: tuple[str, ...] = (),
 ) -> Iterator[CliCluster]:
     token = secrets.token_urlsafe(16)
     env = {**os.environ, "MARS_TOKEN": token, "PYTHONUNBUFFERED": "1"}
@@ -108,6 +113,7 @@ def cli_cluster(
         "0",
         "--web-base-path",
         base_path,
+        *supervisor_args,
     ]
     supervisor = _Process(argv, env)
     cluster: CliCluster | None = None
@@ -261,3 +267,42 @@ def ha_cluster(
         yield cluster
     finally:
         cluster.stop()
+
+
+class FlakyLink:
+    """A TCP relay to the supervisor's web port that can be cut: while cut, it accepts
+    connections and closes them at once, as a network that drops them would."""
+
+    def __init__(self, target):
+        host, port = target.rsplit(":", 1)
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.cut = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            if self.cut.is_set():
+                conn.close()
+                continue
+            upstream = socket.create_connection(self.target)
+            for a, b in ((conn, upstream), (upstream, conn)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source, sink):
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for each in (source, sink):  # the other pump then ends too
+            with contextlib.suppress(OSError):
+                each.shutdown(socket.SHUT_RDWR)
+            each.close()
+
+    def close(self):
+        self.listener.close()

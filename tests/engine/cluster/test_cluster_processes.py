@@ -15,7 +15,7 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster
+from tests.engine.cluster.processes import FlakyLink, cli_cluster
 
 SEED_SCRIPT = textwrap.dedent(
     """
@@ -187,6 +187,35 @@ def test_results_are_freed_on_the_workers_when_the_tensor_is_collected(cluster, 
     del x
     gc.collect()
     assert _wait_until(lambda: _stored_chunks(cluster) <= before - 10)
+
+
+def test_a_release_lost_on_the_network_is_sent_again(cluster, session):
+    baseline = _settled(cluster)
+    link = FlakyLink(cluster.web)
+    remote = mars.new_session(link.url, token=cluster.token, default=False)
+    try:
+        y = mt.tensor(np.ones((400, 100)), chunk_size=40) * 3
+        remote.execute(y)
+        assert _wait_until(lambda: _stored_chunks(cluster) >= baseline + 10)
+        link.cut.set()
+        del y
+        gc.collect()
+        time.sleep(2.5)  # the release fails to get through, at least once
+        link.cut.clear()
+        assert _wait_until(lambda: _stored_chunks(cluster) <= baseline), "the chunks stayed"
+    finally:
+        remote.close()
+        link.close()
+
+
+def test_a_result_executed_again_stays_fetchable(remote):
+    y = mt.tensor(np.arange(100.0), chunk_size=10) * 2
+    y.execute()
+    y.execute()  # the supervisor receives a second copy of the node
+    z = (y + 1).execute()
+    gc.collect()
+    np.testing.assert_array_equal(y.fetch(), np.arange(100.0) * 2)
+    np.testing.assert_array_equal(z.fetch(), np.arange(100.0) * 2 + 1)
 
 
 def test_closing_a_session_frees_its_chunks(cluster):

@@ -188,6 +188,7 @@ def test_info_reports_true_figures(make_store):
         "spill_reads": 1,
         "spill_writes": 3,
         "spill_errors": 0,
+        "warnings": [],
     }
 
 
@@ -197,6 +198,34 @@ def test_without_spill_dirs_everything_stays_in_memory(make_store):
         store.put(i, block(i))
     info = store.info()
     assert (info["n_memory"], info["n_spilled"], info["overflow_bytes"]) == (3, 0, 2 * KB)
+
+
+def test_overflow_without_spill_dirs_is_said_once_in_the_log_and_the_info(make_store, caplog):
+    store = make_store(cache_bytes=KB, spill_dirs=())
+    store.put(0, block(0))
+    assert store.info()["warnings"] == []
+    for i in range(1, 4):
+        store.put(i, block(i))
+    (warning,) = store.info()["warnings"]
+    assert "--cache-mem" in warning
+    assert "--spill-dir" in warning
+    logged = [r for r in caplog.records if "--spill-dir" in r.getMessage()]
+    assert len(logged) == 1
+    assert logged[0].levelname == "WARNING"
+
+
+def test_spill_memory_spills_within_the_cache_when_the_process_is_short(make_store, tmp_path):
+    store = make_store(cache_bytes=10 * KB, spill_dirs=[str(tmp_path)])
+    for i in range(4):
+        store.put(i, block(i))
+    store.pin(0)
+    assert store.info()["n_spilled"] == 0
+    assert store.spill_memory(2 * KB) == 2 * KB
+    info = store.info()
+    assert (info["n_memory"], info["n_spilled"]) == (2, 2)
+    assert store.get(1).sum() == block(1).sum()  # the least recently used unpinned went
+    store.validate_state()
+    assert make_store(cache_bytes=10 * KB, spill_dirs=()).spill_memory(KB) == 0
 
 
 def test_spills_spread_over_directories(make_store, tmp_path):

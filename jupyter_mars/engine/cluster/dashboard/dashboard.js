@@ -316,8 +316,10 @@ function drawWorker(state) {
   figures.replaceChildren(
     row("CPU used / total", `${cpuUsed(w).toFixed(2)} / ${w.n_cpu}`),
     row("memory used / limit", `${bytes(r.memory_rss)} / ${bytes(memoryLimit(w))}`),
+    row("soft / hard limit", memoryLimits(r.memory_limits)),
     row("store in memory", `${bytes(store.memory_bytes)} of ${bytes(store.cache_bytes)}`),
     row("spilled", bytes(store.spilled_bytes)),
+    row("warnings", (store.warnings || []).join("; ") || "none"),
     row("received / sent per s", transfer(w.transfer || r.transfer)),
     row("received / sent in all", w.transfer ? `${bytes(w.transfer.received_bytes)} / ${bytes(w.transfer.sent_bytes)}` : "–"),
     row("GPU", gpus(w.gpus || r.gpus)),
@@ -330,6 +332,13 @@ function drawWorker(state) {
     return tr;
   }));
   document.getElementById("worker-log").textContent = (w.log || []).join("\n");
+}
+
+function memoryLimits(limits) {
+  if (!limits) return "–";
+  const stopped = limits.tasks_stopped ? `, ${limits.tasks_stopped} tasks stopped` : "";
+  const above = limits.above_soft_limit ? " (above the soft limit: spilling, no new task)" : "";
+  return `${bytes(limits.soft_limit)} / ${bytes(limits.hard_limit)}${above}${stopped}`;
 }
 
 function row(name, value) {

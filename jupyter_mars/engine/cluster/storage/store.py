@@ -44,8 +44,10 @@ class ChunkStore:
     """Chunk values by key, within ``cache_bytes`` of memory, spilling to ``spill_dirs``.
 
     With no spill directories everything stays in memory and ``info()["overflow_bytes"]``
-    says how far past the budget it is. ``phy_mem_bytes`` (default: the machine's
-    physical memory) is the hard limit ``can_admit`` checks.
+    says how far past the budget it is; the first time that happens the store says so, in
+    the log and in ``info()["warnings"]``. ``phy_mem_bytes`` (default: the machine's
+    physical memory) is the worker's memory; ``admit_limit_bytes`` (default: all of it)
+    the limit ``can_admit`` checks, the worker's soft limit.
     """
 
     def __init__(
@@ -53,11 +55,17 @@ class ChunkStore:
         cache_bytes: int,
         spill_dirs: Sequence[str] = (),
         phy_mem_bytes: int | None = None,
+        admit_limit_bytes: int | None = None,
     ) -> None:
         if cache_bytes < 0:
             raise ValueError(f"cache_bytes must be >= 0, got {cache_bytes}")
         self.cache_bytes = cache_bytes
         self.phy_mem_bytes = admission.physical_memory() if phy_mem_bytes is None else phy_mem_bytes
+        self.admit_limit_bytes = (
+            self.phy_mem_bytes if admit_limit_bytes is None else admit_limit_bytes
+        )
+        self.warnings: list[str] = []
+        """Conditions the worker's status shows, each said once (and logged once)."""
         self._dirs = SpillDirs(spill_dirs)
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
@@ -85,8 +93,23 @@ class ChunkStore:
             self._lru[key] = None
             self._memory_bytes += entry.nbytes
             victims = self._choose_victims(keep=None)
+            overflow = self._memory_bytes > self.cache_bytes and not self._dirs
+        if overflow:
+            self._warn_overflow()
         remove_file(stale)
         self._spill(victims)
+
+    def _warn_overflow(self) -> None:
+        """Chunks past the cache with nowhere to spill them: say so, once."""
+        message = (
+            f"chunks in memory passed --cache-mem ({self.cache_bytes} bytes) and there is no "
+            "--spill-dir to spill them to: they stay in memory, up to the memory limits"
+        )
+        with self._lock:
+            if message in self.warnings:
+                return
+            self.warnings.append(message)
+        logger.warning("%s", message)
 
     def get(self, key: Key) -> Any:
         """The value of ``key``, read back from disk if it was spilled.
@@ -137,6 +160,17 @@ class ChunkStore:
         """Whether ``nbytes`` more stay within the cache, so ``put`` will not spill."""
         with self._lock:
             return self._memory_bytes + nbytes <= self.cache_bytes
+
+    def spill_memory(self, nbytes: int) -> int:
+        """Spill about ``nbytes`` of the least recently used unpinned chunks in memory,
+        even within the cache budget: the process itself is short of memory (the worker's
+        soft limit). The bytes chosen; 0 without spill directories. Blocks on disk."""
+        with self._lock:
+            if self._closed:
+                return 0
+            victims = self._choose_victims(keep=None, excess=nbytes)
+        self._spill(victims)
+        return sum(entry.nbytes for entry in victims)
 
     def delete(self, key: Key) -> bool:
         """Drop ``key`` from memory and disk; False if it was not here."""
@@ -191,7 +225,7 @@ class ChunkStore:
             return self._entries[key].nbytes
 
     def can_admit(self, nbytes: int) -> bool:
-        """Whether a result of ``nbytes`` fits under ``phy_mem_bytes`` right now.
+        """Whether a result of ``nbytes`` fits under ``admit_limit_bytes`` right now.
 
         Counts the process's resident memory, minus what spilling could still free
         (unpinned chunks in memory, and chunks being written out); without spill
@@ -199,9 +233,15 @@ class ChunkStore:
         """
         with self._lock:
             reclaimable = self._reclaimable_bytes()
-        return admission.fits(nbytes, admission.process_rss(), self.phy_mem_bytes, reclaimable)
+        rss = admission.process_rss()
+        return admission.fits(nbytes, rss, self.admit_limit_bytes, reclaimable)
 
-    def info(self) -> dict[str, int]:
+    def reclaimable_bytes(self) -> int:
+        """Bytes in memory that spilling could still give back."""
+        with self._lock:
+            return self._reclaimable_bytes()
+
+    def info(self) -> dict[str, Any]:
         """Figures for the worker's heartbeat and dashboard."""
         with self._lock:
             in_memory = [e for e in self._entries.values() if e.held]
@@ -215,6 +255,7 @@ class ChunkStore:
                 "phy_mem_bytes": self.phy_mem_bytes,
                 "overflow_bytes": max(0, self._memory_bytes - self.cache_bytes),
                 **self._counts,
+                "warnings": list(self.warnings),
             }
 
     def validate_state(self) -> None:
@@ -278,9 +319,11 @@ class ChunkStore:
             self._changed.notify_all()
         return entry.path
 
-    def _choose_victims(self, keep: Entry | None) -> list[Entry]:
-        """Mark least recently used entries SPILLING until memory is back within budget."""
-        excess = self._memory_bytes - self._spilling_bytes - self.cache_bytes
+    def _choose_victims(self, keep: Entry | None, excess: int | None = None) -> list[Entry]:
+        """Mark least recently used entries SPILLING until memory is back within budget
+        (or, given ``excess``, until that many bytes are marked)."""
+        if excess is None:
+            excess = self._memory_bytes - self._spilling_bytes - self.cache_bytes
         if excess <= 0 or not self._dirs:
             return []
         victims = []

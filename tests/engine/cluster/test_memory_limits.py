@@ -1,0 +1,191 @@
+"""A worker keeps within its memory: a soft limit (spill, admit nothing new) and a hard
+one (the task growing past it fails, named), measured on real worker processes."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import numpy as np
+import psutil
+import pytest
+
+import jupyter_mars as mars
+import jupyter_mars.tensor as mt
+from jupyter_mars.engine.cluster.memory_monitor import MemoryMonitor
+from jupyter_mars.engine.cluster.storage import ChunkStore
+from jupyter_mars.engine.cluster.storage.limits import MemoryLimits
+from tests.engine.cluster.processes import cli_cluster, run_cli
+
+MIB = 1 << 20
+
+
+class PeakRss:
+    """The largest resident size a process reaches while the block runs, sampled by a
+    thread every 20 ms."""
+
+    def __init__(self, pid):
+        self.process = psutil.Process(pid)
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.process.memory_info().rss)
+            time.sleep(0.02)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def hog(block):
+    """Allocates 16 MiB at a time, up to 1.5 GiB, keeping all of it."""
+    kept = []
+    for _ in range(96):
+        kept.append(np.ones(2 * MIB))
+        time.sleep(0.02)
+    return block + len(kept)
+
+
+def test_a_job_that_needs_more_than_the_worker_memory_stays_within_it(tmp_path, session):
+    args = ("--n-cpu", "2", "--phy-mem", "400m", "--cache-mem", "128m")
+    with cli_cluster(1, *args, "--spill-dir", str(tmp_path / "spill")) as cluster:
+        remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+        try:
+            x = mt.random.rand(6000, 6000, chunk_size=1000)  # 275 MiB, the result as much
+            y = mt.inner(x, x) + mt.sort(x, axis=1)
+            with PeakRss(cluster.workers[0].popen.pid) as rss:
+                remote.execute(y)
+            rows = remote.fetch(remote.execute(x[:3]))
+            corner = remote.fetch(remote.execute(y[:2, :3]))
+        finally:
+            remote.close()
+    expected = np.inner(rows[:2], rows[:3]) + np.sort(rows[:2], axis=1)[:, :3]
+    np.testing.assert_allclose(corner, expected)
+    assert rss.peak <= 400 * MIB, f"the worker peaked at {rss.peak / MIB:.0f} MiB"
+
+
+def test_a_task_growing_past_the_hard_limit_fails_fast_and_named(session):
+    with cli_cluster(1, "--n-cpu", "1", "--phy-mem", "400m", "--cache-mem", "128m") as cluster:
+        worker = cluster.workers[0]
+        remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+        try:
+            grown = mt.elemwise(hog, mt.ones(4, chunk_size=4), dtype=np.float64)
+            with pytest.raises(MemoryError) as info:
+                remote.execute(grown)
+            message = str(info.value)
+            assert "hog" in message
+            assert "hard limit of 360 MiB (90% of the worker memory, 400 MiB)" in message
+            logged = "\n".join(worker.lines)
+            assert re.search(r"ERROR .*task .*hog.* was stopped", logged), logged[-3000:]
+            # the worker lives on, its memory given back, and runs the next job
+            process = psutil.Process(worker.popen.pid)
+            deadline = time.monotonic() + 30
+            while process.memory_info().rss >= 300 * MIB:
+                assert time.monotonic() < deadline, "the stopped task's memory stayed"
+                time.sleep(0.1)
+            small = mt.ones(10, chunk_size=5) + 1
+            np.testing.assert_array_equal(remote.fetch(remote.execute(small)), np.full(10, 2.0))
+        finally:
+            remote.close()
+
+
+def test_memory_limit_flags_are_checked():
+    base = ("-s", "127.0.0.1:9", "--phy-mem", "400m")
+    result = run_cli("jupyter_mars.worker", *base, "--memory-hard-limit", "500m")
+    assert result.returncode == 2
+    assert "--memory-hard-limit: expected at most --phy-mem (400MiB), got 500MiB" in result.stderr
+    result = run_cli(
+        "jupyter_mars.worker", *base, "--memory-soft-limit", "95%", "--memory-hard-limit", "80%"
+    )
+    assert result.returncode == 2
+    assert "--memory-soft-limit: expected at most the hard limit (320MiB), got 380MiB" in (
+        result.stderr
+    )
+
+
+def _spin(seconds):
+    """A kernel that keeps running Python bytecode for ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        pass
+    return "finished"
+
+
+def test_monitor_stops_the_task_that_grew_past_the_hard_limit_and_no_other(tmp_path):
+    limits = MemoryLimits.of(1000 * MIB)
+    with ChunkStore(100 * MIB, [str(tmp_path)], limits.memory, limits.soft) as store:
+        monitor = MemoryMonitor(limits, store)
+        monitor.where = "here:1"
+        outcomes = {}
+
+        def run(key, seconds):
+            try:
+                outcomes[key] = monitor.run_watched(key, _spin, seconds)
+            except MemoryError as error:
+                outcomes[key] = error
+
+        monitor.rss = 100 * MIB
+        first = threading.Thread(target=run, args=(("grow-1a2b", 0), 30))
+        first.start()
+        while not monitor._watched:
+            time.sleep(0.01)
+        monitor.rss = 500 * MIB
+        second = threading.Thread(target=run, args=(("other-3c4d", 0), 1))
+        second.start()
+        while len(monitor._watched) < 2:
+            time.sleep(0.01)
+        monitor.check(950 * MIB)  # past 900 MiB: the task that saw the growth is stopped
+        monitor.check(960 * MIB)  # one at a time
+        first.join(10)
+        second.join(10)
+    error = outcomes[("grow-1a2b", 0)]
+    assert isinstance(error, MemoryError)
+    assert "operator 'grow'" in str(error)
+    assert "950 MiB" in str(error)
+    assert "hard limit of 900 MiB (90% of the worker memory, 1000 MiB)" in str(error)
+    assert outcomes[("other-3c4d", 0)] == "finished"
+    assert monitor.stopped == 1
+    assert monitor._watched == {}
+
+
+def test_monitor_above_the_soft_limit_spills_within_the_cache(tmp_path):
+    limits = MemoryLimits.of(1000 * MIB)
+    with ChunkStore(100 * MIB, [str(tmp_path)], limits.memory, limits.soft) as store:
+        for i in range(4):
+            store.put(i, np.ones(MIB))  # 8 MiB each, within the cache
+        monitor = MemoryMonitor(limits, store)
+        monitor.check(700 * MIB)
+        assert store.info()["n_spilled"] == 0
+        monitor.check(800 * MIB)  # 50 MiB over: spill down to 90% of the soft limit
+        assert monitor.figures()["above_soft_limit"]
+        monitor._relief.result(30)
+        assert store.info()["n_spilled"] == 4
+        monitor.stop()
+
+
+def test_without_a_spill_dir_a_job_too_big_fails_with_a_warning_said_once(session):
+    with cli_cluster(1, "--n-cpu", "2", "--phy-mem", "400m", "--cache-mem", "128m") as cluster:
+        worker = cluster.workers[0]
+        remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+        try:
+            y = mt.random.rand(8000, 8000, chunk_size=1000) * 2 + 1  # 488 MiB of results
+            with PeakRss(worker.popen.pid) as rss, pytest.raises(MemoryError, match="soft limit"):
+                remote.execute(y)
+            time.sleep(1.5)  # a heartbeat
+            (status,) = cluster.http().json("GET", "/api/v1/workers")
+        finally:
+            remote.close()
+    (warning,) = status["resources"]["store"]["warnings"]
+    assert "--spill-dir" in warning
+    logged = "\n".join(worker.lines)
+    assert logged.count("there is no --spill-dir") == 1
+    assert "ERROR" in logged  # the refused tasks are logged
+    assert rss.peak <= 400 * MIB, f"the worker peaked at {rss.peak / MIB:.0f} MiB"
