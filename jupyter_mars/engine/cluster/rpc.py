@@ -81,7 +81,7 @@ def _error_reply(call_id: int, exc: BaseException) -> dict[str, Any]:
     return {"id": call_id, "ok": False, "error": error, "type": type_name, "message": message}
 
 
-def as_exception(exc: BaseException) -> Exception:
+def _as_exception(exc: BaseException) -> Exception:
     """``exc`` as an ``Exception``: a ``SystemExit`` travels as a ``RemoteError``, so that
     it can never end the caller's process either."""
     if isinstance(exc, Exception):
@@ -182,7 +182,7 @@ class RPCServer:
             # in a worker's slot) fails that call: left to escape, it would stop the
             # server's event loop, and the process with it, for one request
             logger.debug("operation %r from %s failed", op, comm.peer, exc_info=True)
-            reply = _error_reply(call_id, as_exception(exc))
+            reply = _error_reply(call_id, _as_exception(exc))
         try:
             await comm.write(reply)
         except CommClosedError:

@@ -158,6 +158,16 @@ def remote_session(cluster: Any, default: Any) -> Iterator[Any]:
         default.as_default()
 
 
+def wait_until(predicate: Any, timeout: float, poll: float = 0.05) -> bool:
+    """Whether ``predicate()`` came true within ``timeout`` seconds (asked every ``poll``)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(poll)
+    return True
+
+
 def free_port() -> int:
     """A port nothing listens on now (the OS may hand it out again later: use it soon)."""
     with socket.socket() as probe:

@@ -11,7 +11,7 @@ import numpy as np
 import psutil
 
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster, remote_session
+from tests.engine.cluster.processes import cli_cluster, remote_session, wait_until
 
 SPIN_SECONDS = 30.0
 
@@ -31,15 +31,6 @@ def spin_kernel(block: np.ndarray, folder: str, seconds: float) -> np.ndarray:
 
 def _files(folder: Path, prefix: str) -> list[str]:
     return sorted(p.name.removeprefix(prefix) for p in folder.glob(f"{prefix}*"))
-
-
-def _wait_for(predicate: Any, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def _cpu_seconds(processes: list[psutil.Process], window: float) -> float:
@@ -63,14 +54,14 @@ def test_cancel_stops_running_tasks_on_the_workers_and_frees_their_slots(
         )
         future = spins.execute(session=remote, wait=False)
         # one task computes on each worker's core, one more waits there for it
-        assert _wait_for(lambda: len(_files(tmp_path, "started-")) == 2, 60)
+        assert wait_until(lambda: len(_files(tmp_path, "started-")) == 2, 60)
         assert future.cancel()
         started = _files(tmp_path, "started-")
 
         nxt = (mt.tensor(np.arange(4), chunk_size=1) + 1).execute(session=remote, wait=False)
         # far sooner than the spinning tasks would have ended
         assert np.asarray(nxt.result(timeout=15)).tolist() == [1, 2, 3, 4]
-        assert _wait_for(lambda: _files(tmp_path, "stopped-") == started, 10), (
+        assert wait_until(lambda: _files(tmp_path, "stopped-") == started, 10), (
             "the cancelled tasks still run"
         )
         assert _files(tmp_path, "started-") == started  # the waiting ones never ran

@@ -15,7 +15,7 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import FlakyLink, cli_cluster
+from tests.engine.cluster.processes import FlakyLink, cli_cluster, wait_until
 
 SEED_SCRIPT = textwrap.dedent(
     """
@@ -169,24 +169,15 @@ def _settled(cluster):
     raise TimeoutError("the cluster did not settle")
 
 
-def _wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
-    return True
-
-
 def test_results_are_freed_on_the_workers_when_the_tensor_is_collected(cluster, remote):
     baseline = _settled(cluster)
     x = mt.tensor(np.ones((1000, 100)), chunk_size=100) + 1
     x.execute()
-    assert _wait_until(lambda: _stored_chunks(cluster) >= baseline + 10)
+    assert wait_until(lambda: _stored_chunks(cluster) >= baseline + 10, 10.0)
     before = _stored_chunks(cluster)
     del x
     gc.collect()
-    assert _wait_until(lambda: _stored_chunks(cluster) <= before - 10)
+    assert wait_until(lambda: _stored_chunks(cluster) <= before - 10, 10.0)
 
 
 def test_a_release_lost_on_the_network_is_sent_again(cluster, session):
@@ -196,13 +187,13 @@ def test_a_release_lost_on_the_network_is_sent_again(cluster, session):
     try:
         y = mt.tensor(np.ones((400, 100)), chunk_size=40) * 3
         remote.execute(y)
-        assert _wait_until(lambda: _stored_chunks(cluster) >= baseline + 10)
+        assert wait_until(lambda: _stored_chunks(cluster) >= baseline + 10, 10.0)
         link.cut.set()
         del y
         gc.collect()
         time.sleep(2.5)  # the release fails to get through, at least once
         link.cut.clear()
-        assert _wait_until(lambda: _stored_chunks(cluster) <= baseline), "the chunks stayed"
+        assert wait_until(lambda: _stored_chunks(cluster) <= baseline, 10.0), "the chunks stayed"
     finally:
         remote.close()
         link.close()
@@ -223,9 +214,9 @@ def test_closing_a_session_frees_its_chunks(cluster):
     s = mars.new_session(cluster.url, token=cluster.token, default=False)
     y = mt.tensor(np.ones((500, 10)), chunk_size=50) * 3
     s.execute(y)
-    assert _wait_until(lambda: _stored_chunks(cluster) >= baseline + 10)
+    assert wait_until(lambda: _stored_chunks(cluster) >= baseline + 10, 10.0)
     s.close()
-    assert _wait_until(lambda: _stored_chunks(cluster) <= baseline)
+    assert wait_until(lambda: _stored_chunks(cluster) <= baseline, 10.0)
 
 
 def test_every_route_refuses_a_missing_or_wrong_token(cluster):
@@ -306,10 +297,10 @@ def test_copies_of_peer_chunks_are_reused_and_deleted_with_the_chunk(cluster, re
     b = (a @ a.T).execute()  # every panel reads chunks held by both workers
     np.testing.assert_allclose(b.fetch(), data @ data.T)
     # copies of a's chunks stay while a is held (intermediates' copies go with them)
-    assert _wait_until(lambda: _replicas(cluster) > 0)
+    assert wait_until(lambda: _replicas(cluster) > 0, 10.0)
     del a, b
     gc.collect()
-    assert _wait_until(lambda: _replicas(cluster) == 0)
+    assert wait_until(lambda: _replicas(cluster) == 0, 10.0)
 
 
 def test_dataframes_run_on_the_cluster(remote):

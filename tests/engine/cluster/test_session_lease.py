@@ -13,7 +13,7 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import FlakyLink, cli_cluster, run_cli
+from tests.engine.cluster.processes import FlakyLink, cli_cluster, run_cli, wait_until
 
 CLIENT_SCRIPT = textwrap.dedent(
     """
@@ -39,15 +39,6 @@ def _stored_chunks(cluster):
         w["resources"]["store"]["n_memory"] + w["resources"]["store"]["n_spilled"]
         for w in cluster.http().json("GET", "/api/v1/workers")
     )
-
-
-def _wait_until(predicate, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.1)
-    return True
 
 
 def _client(cluster, how):
@@ -77,11 +68,11 @@ def test_a_killed_client_has_its_session_closed_and_chunks_freed(cluster):
     client = _client(cluster, "kill")
     try:
         assert _sessions(cluster) == 1
-        assert _wait_until(lambda: _stored_chunks(cluster) >= 10)
+        assert wait_until(lambda: _stored_chunks(cluster) >= 10, 30.0)
         client.send_signal(signal.SIGKILL)  # no chance to close anything
         client.communicate(timeout=30)
-        assert _wait_until(lambda: _sessions(cluster) == 0), "the session outlived its client"
-        assert _wait_until(lambda: _stored_chunks(cluster) == 0), "its chunks stayed"
+        assert wait_until(lambda: _sessions(cluster) == 0, 30.0), "the session outlived its client"
+        assert wait_until(lambda: _stored_chunks(cluster) == 0, 30.0), "its chunks stayed"
         assert "\n".join(cluster.supervisor.lines).count("was not heard from") == 1
     finally:
         if client.poll() is None:
@@ -94,8 +85,8 @@ def test_a_script_that_exits_without_close_closes_its_session(cluster):
     client.communicate(timeout=60)
     assert client.returncode == 0
     # closed on the way out, not by expiry: no lease ran out
-    assert _wait_until(lambda: _sessions(cluster) == 0)
-    assert _wait_until(lambda: _stored_chunks(cluster) == 0)
+    assert wait_until(lambda: _sessions(cluster) == 0, 30.0)
+    assert wait_until(lambda: _stored_chunks(cluster) == 0, 30.0)
 
 
 def test_a_live_idle_client_keeps_its_session_and_results(cluster, session):
@@ -108,7 +99,7 @@ def test_a_live_idle_client_keeps_its_session_and_results(cluster, session):
         np.testing.assert_array_equal(remote.fetch(y), np.arange(100.0) * 2)
     finally:
         remote.close()
-    assert _wait_until(lambda: _sessions(cluster) == 0)
+    assert wait_until(lambda: _sessions(cluster) == 0, 30.0)
 
 
 def test_session_timeout_flag_is_checked():
@@ -135,7 +126,7 @@ def test_a_client_cut_off_past_the_timeout_goes_on_in_a_new_session(cluster, ses
         before = remote.execute(mt.arange(6, chunk_size=2) * 2)
         first = remote.session_id
         link.cut.set()  # the network goes: no keep-alive gets through
-        assert _wait_until(lambda: _sessions(cluster) == 0), "the session outlived its lease"
+        assert wait_until(lambda: _sessions(cluster) == 0, 30.0), "the session outlived its lease"
         link.cut.clear()
         later = remote.execute(mt.ones(3) + 1)
         np.testing.assert_array_equal(later.fetch(session=remote), np.full(3, 2.0))
