@@ -60,6 +60,43 @@ def test_a_result_is_discarded_even_if_the_chunk_function_catches_the_interrupt(
     assert isinstance(outcome[0], TaskInterrupted)
 
 
+class _OutOfRoom(TaskInterrupted):
+    """A reason to stop a run, as the worker's memory rule has one."""
+
+
+def _spin(started: threading.Event) -> str:
+    started.set()
+    while True:
+        pass
+
+
+def test_an_interrupt_raises_the_reason_given_both_while_and_before_it_computes():
+    runner = TaskRunner(n_slots=1, n_cpu=1)
+    started = threading.Event()
+    outcome: list[object] = []
+    run = runner.begin("a")
+
+    def compute() -> None:
+        try:
+            outcome.append(runner.run(run, Task("a", _spin, (started,)), {}))
+        except TaskInterrupted as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=compute)
+    thread.start()
+    assert started.wait(10)
+    assert runner.interrupt("a", _OutOfRoom) == 1
+    thread.join(10)
+    assert not thread.is_alive()
+    assert [type(o) for o in outcome] == [_OutOfRoom]
+    runner.end(run)
+    early = runner.begin("b")
+    runner.interrupt("b", _OutOfRoom)
+    with pytest.raises(_OutOfRoom, match="before it started"):
+        runner.run(early, Task("b", _count_to, (10,)), {})
+    runner.end(early)
+
+
 def test_an_interrupt_never_lands_in_the_caller_after_the_run():
     """Runs end while interrupts are sent at random moments: each run either computes or
     raises TaskInterrupted from ``run``, and the code after it never sees one."""

@@ -34,13 +34,11 @@ from typing import Any
 
 from jupyter_mars.engine.cluster.host_identity import host_figures
 from jupyter_mars.engine.cluster.log_tail import LogTail
-from jupyter_mars.engine.cluster.memory_monitor import MemoryMonitor
 from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.stacks import thread_stacks
 from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
 from jupyter_mars.engine.cluster.storage.admission import physical_memory
-from jupyter_mars.engine.cluster.storage.limits import MemoryLimits
 from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
 from jupyter_mars.engine.cluster.worker_tasks import WorkerTasks
 from jupyter_mars.engine.graph import Key, Task
@@ -48,6 +46,7 @@ from jupyter_mars.engine.node import op_name_of
 from jupyter_mars.engine.worker.events import (
     ResetRequested,
 )
+from jupyter_mars.engine.worker.limits import MemoryLimits
 
 logger = logging.getLogger(__name__)
 
@@ -93,8 +92,6 @@ class WorkerServer:
         memory = physical_memory() if phy_mem_bytes is None else phy_mem_bytes
         self.limits = MemoryLimits.of(memory, memory_soft_limit, memory_hard_limit)
         self.store = ChunkStore(cache_bytes, spill_dirs, memory, self.limits.soft)
-        self._memory = MemoryMonitor(self.limits, self.store)
-        """Spills above the soft limit, stops the growing task past the hard one."""
         self.phy_mem_given = phy_mem_bytes is not None if phy_mem_given is None else phy_mem_given
         """Whether the memory limit was asked for (``--phy-mem``) rather than the machine's
         default: without it, the supervisor shows this worker's share of its machine."""
@@ -119,7 +116,8 @@ class WorkerServer:
         self._peers: dict[str, RPCClient] = {}
         self._supervisor_clients: dict[str, RPCClient] = {}
         self._meter = ResourceMeter()
-        self._transfer = TransferMeter()
+        self.transfer = TransferMeter()
+        """Bytes sent to and received from peers, for the heartbeat."""
         self._gpus = GpuMeter(self.cuda_devices)
         self._log_tail = LogTail(LOG_TAIL_LINES, level=logging.INFO)
         self._tasks: list[asyncio.Task[Any]] = []
@@ -136,8 +134,7 @@ class WorkerServer:
         bound = await self._server.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
         self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
-        self._memory.where = self.address
-        self._memory.start()
+        self.tasks.start()
         await self._register_everywhere()
         self._tasks.append(asyncio.ensure_future(self._heartbeats()))
         return self.address
@@ -155,7 +152,6 @@ class WorkerServer:
         for client in self._peers.values():
             await client.close()
         await self._server.stop()
-        self._memory.stop()
         self.store.close()
         logging.getLogger().removeHandler(self._log_tail)
         self.tasks.runner.drop_blas_limit()  # for a worker run inside another process, in tests
@@ -206,10 +202,10 @@ class WorkerServer:
         return {
             **self._meter.sample(),
             "store": self.store.info(),
-            "memory_limits": self._memory.figures(),
+            "memory_limits": self.tasks.memory_figures(),
             "replicas": self._replica_info(),
             "running": self.tasks.running,
-            "transfer": self._transfer.sample(),
+            "transfer": self.transfer.sample(),
             "gpus": await self._gpu_figures(),
             "host": self._host,
             "memory_limit_given": self.phy_mem_given,
@@ -253,20 +249,28 @@ class WorkerServer:
         ``execute`` calls were stopped."""
         return await self.tasks.cancel(keys)
 
-    def _fit_replicas(self, incoming: int = 0) -> None:
+    def fit_replicas(self, incoming: int = 0) -> None:
         """Copies of peers' chunks take only the room the store leaves in the cache (and
         ``incoming`` bytes about to be stored): chunks come first."""
         room = max(0, self.store.free_bytes() - incoming)
         self.replicas.max_bytes = min(self._replica_cap, room)
         self.replicas.shrink(self.replicas.max_bytes)
 
-    def _peer(self, address: str) -> RPCClient:
+    def peer(self, address: str) -> RPCClient:
+        """The connection to the peer worker at ``address``, made on first use."""
         client = self._peers.get(address)
         if client is None:
             client = self._peers[address] = RPCClient(
                 address, self.token, n_channels=self.n_io_process
             )
         return client
+
+    async def forget_peer(self, address: str) -> None:
+        """Drop the connection to a peer that could not be reached (a later fetch from its
+        address connects anew)."""
+        client = self._peers.pop(address, None)
+        if client is not None:
+            await client.close()
 
     async def get_data(self, keys: list[Key]) -> dict[Key, Any]:
         missing = [k for k in keys if k not in self.store]
@@ -278,7 +282,7 @@ class WorkerServer:
             found, value = self.store.peek(key)
             # a spilled chunk is read back from disk: off the event loop
             data[key] = value if found else await loop.run_in_executor(None, self.store.get, key)
-        self._transfer.sent(sum(sizeof(value) for value in data.values()))
+        self.transfer.sent(sum(sizeof(value) for value in data.values()))
         return data
 
     async def delete_data(self, keys: list[Key]) -> None:
@@ -321,7 +325,7 @@ class WorkerServer:
             ),
             "log": self._log_tail.lines(min(max(log_lines, 0), LOG_TAIL_LINES)),
             # the heartbeat's rate window is left as it is
-            "transfer": self._transfer.sample(advance=False),
+            "transfer": self.transfer.sample(advance=False),
             "gpus": await self._gpu_figures(),
             "host": self._host,
             "memory_limit_given": self.phy_mem_given,

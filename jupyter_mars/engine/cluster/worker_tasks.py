@@ -1,37 +1,43 @@
 """Tasks on a worker: the IO side of the worker core (``engine/worker/``).
 
-``WorkerTasks`` turns ``execute`` and ``cancel`` calls and the completions of its work
-into the core's events, and carries out the instructions the core returns: ``Fetch`` (a
-``get_data`` call to a peer, its values kept as copies for later tasks), ``Run`` (the task
-on one of ``n_cpu`` threads through the ``TaskRunner`` the embedded runtime uses too, after
-it waited for room under ``--phy-mem``), ``Store`` (into the chunk store, off the event
-loop when it spills), ``Forget``, ``Interrupt`` and ``Reply`` (the answer to the call).
-Everything runs on the worker's event loop, except the computations and the disk IO.
+``WorkerTasks`` turns ``execute`` and ``cancel`` calls, samples of the process's memory
+(every ``SAMPLE_EVERY`` seconds) and the completions of its work into the core's events,
+and carries out the instructions the core returns: ``Fetch`` (a ``get_data`` call to a
+peer, its values kept as copies for later tasks), ``Run`` (the task on one of ``n_cpu``
+threads through the ``TaskRunner`` the embedded runtime uses too), ``Store`` (into the
+chunk store, off the event loop when it spills), ``Forget``, ``Interrupt``, ``Reply`` (the
+answer to the call), ``Spill`` and ``Collect`` (on a thread of their own, so that sampling
+goes on during the disk IO), ``Shed`` (the run raises ``HardLimitPassed``, which fails it
+with a ``MemoryError``) and ``Log``. Everything runs on the worker's event loop, except the
+computations and the disk IO.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import logging
 import time
-from collections.abc import AsyncIterator, Coroutine, Iterator
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import CancelledError, ThreadPoolExecutor
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX
-from jupyter_mars.engine.cluster.storage import sizeof
+from jupyter_mars.engine.cluster.storage import heap, sizeof
 from jupyter_mars.engine.cluster.storage.admission import process_rss
-from jupyter_mars.engine.cluster.storage.limits import mib
-from jupyter_mars.engine.executors.runner import TaskRun, TaskRunner
+from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.worker.events import (
     CancelRequested,
     FetchFailed,
     InputsFetched,
+    MemorySampled,
+    PeerLost,
+    SpillDone,
     TaskAssigned,
     TaskErred,
     TaskFinished,
@@ -39,6 +45,7 @@ from jupyter_mars.engine.worker.events import (
 )
 from jupyter_mars.engine.worker.instructions import (
     Cancelled,
+    Collect,
     Done,
     Failed,
     Fetch,
@@ -46,9 +53,12 @@ from jupyter_mars.engine.worker.instructions import (
     InputsLost,
     Instruction,
     Interrupt,
+    Log,
     Outcome,
     Reply,
     Run,
+    Shed,
+    Spill,
     Store,
 )
 from jupyter_mars.engine.worker.state import WorkerState
@@ -58,9 +68,17 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-HOPELESS_WAIT = 2.0
-"""Seconds a task waits for memory when nothing here can free any, for releases in
-flight, before it fails."""
+SAMPLE_EVERY = 0.1
+"""Seconds between two samples of the resident size: a task allocating a gigabyte a second
+passes the gap between the limits, 15 % of the worker's memory, in about that time on a
+small worker."""
+TRIM_EVERY = 1.0
+"""Seconds between two heap trims while spilling frees nothing (a trim walks the heap)."""
+
+
+class HardLimitPassed(TaskInterrupted):
+    """Raised in a task's thread to stop it: it grew the process past the hard memory
+    limit. The run's ``MemoryError`` replaces it."""
 
 
 @dataclass(eq=False)
@@ -73,16 +91,12 @@ class _Call:
     then: tuple[Key, Task] | None
     outcome: asyncio.Future[Outcome]
     """Set by the core's ``Reply``."""
+    local: frozenset[Key] = frozenset()
+    """Its inputs held here when it came (chunk store or copies of peers' chunks)."""
     pinned: list[Key] = field(default_factory=list)
-    """Inputs in the chunk store, pinned until the call ends."""
-    copies: dict[Key, Any] = field(default_factory=dict)
-    """Inputs read from the copies of peers' chunks when it arrived."""
+    """Inputs in the chunk store, pinned from its run's start until the call ends."""
     stores: list[asyncio.Future[None]] = field(default_factory=list)
     """Its results being stored with a spill to disk when it replied."""
-    assigned: bool = False
-    """Whether the core heard of it (it was admitted)."""
-    cancelled: bool = False
-    """Cancelled while it waited for memory, before the core heard of it."""
 
 
 class WorkerTasks:
@@ -91,10 +105,9 @@ class WorkerTasks:
     def __init__(self, worker: WorkerServer, n_cpu: int) -> None:
         self.worker = worker
         """Its chunk store, copies of peers' chunks, peer connections and address."""
-        self.core = WorkerState(n_cpu)
-        """Decides what to fetch, run, store and reply (``engine/worker/``)."""
+        self.core = WorkerState(n_cpu, worker.limits)
+        """Decides what to fetch, run, store, spill, stop and reply (``engine/worker/``)."""
         self.runner = TaskRunner(n_slots=n_cpu, n_cpu=n_cpu)
-        self.admission_timeout = 60.0
         self.running = 0
         """``execute`` calls under way."""
         self.running_since: list[tuple[Key, float]] = []
@@ -111,17 +124,27 @@ class WorkerTasks:
         """Fetches and runs under way."""
         self._pool = ThreadPoolExecutor(max_workers=n_cpu, thread_name_prefix=SLOT_THREAD_PREFIX)
         self._in_pool = 0
-        self._rss = 0
-        self._rss_sampled = 0.0
-        self._reserved = 0
-        """Bytes reserved by the tasks admitted and not ended (``_admitted``)."""
-        self._n_admitted = 0
+        self._spiller = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mars-memory-spill")
+        self._trimmed = 0.0
+        self._shed: dict[Key, str] = {}
+        """Runs told to stop for memory -> the message of their ``MemoryError``."""
+
+    def start(self) -> None:
+        """Start sampling the process's memory (the worker listens at its address)."""
+        heap.return_freed_memory_promptly()
+        self.core.memory.where = self.worker.address
+        self._background(self._sample_memory())
 
     def close(self) -> None:
         """Stop the work under way (the worker stops)."""
         for task in self._work:
             task.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._spiller.shutdown(wait=False, cancel_futures=True)
+
+    def memory_figures(self) -> dict[str, Any]:
+        """The memory limits and the last sample, for the heartbeat and the dashboard."""
+        return self.core.memory.figures()
 
     # ---- RPC handlers -----------------------------------------------------------------
 
@@ -150,11 +173,8 @@ class WorkerTasks:
         self.running += 1
         try:
             with self.running_task(key):
-                # admitted before its inputs are read or fetched: a task waiting for
-                # memory holds none (the core hears of it once admitted)
-                async with self._admitted(self._input_bytes(deps), call):
-                    outcome, local = await self._assigned(call, deps, locations)
-            return self._answer(call, deps, local, outcome)
+                outcome = await self._assigned(call, deps, locations)
+            return self._answer(call, deps, outcome)
         finally:
             self.running -= 1
             del self._calls[call.attempt]
@@ -163,20 +183,27 @@ class WorkerTasks:
 
     async def _assigned(
         self, call: _Call, deps: tuple[Key, ...], locations: dict[Key, str | None]
-    ) -> tuple[Outcome, frozenset[Key]]:
-        """Tell the core of an admitted call: its outcome once the core replied, and the
-        inputs that were here when it came."""
-        if call.cancelled:  # while it waited for memory
-            return Cancelled(), frozenset(deps)  # it copied nothing
-        call.assigned = True
+    ) -> Outcome:
+        """Tell the core of a call; its outcome once the core replied."""
         key = call.key
-        local = self._hold_local_inputs(call, deps)
+        store, replicas = self.worker.store, self.worker.replicas
+        call.local = frozenset(d for d in deps if d in store or d in replicas)
         # a chunk placed here that the store lacks is lost, as one placed nowhere
         here = self.worker.address
         where = {d: None if locations.get(d) == here else locations.get(d) for d in deps}
         follower = None if call.then is None else call.then[0]
         self.handle(
-            TaskAssigned(f"execute-{key!r}", key, call.attempt, deps, local, where, follower)
+            TaskAssigned(
+                f"execute-{key!r}",
+                key,
+                call.attempt,
+                deps,
+                call.local,
+                where,
+                follower,
+                nbytes=self._input_bytes(deps),
+                now=time.monotonic(),
+            )
         )
         try:
             outcome = await asyncio.shield(call.outcome)
@@ -186,7 +213,7 @@ class WorkerTasks:
             raise
         if call.stores:  # results being spilled to disk as they are stored
             await asyncio.gather(*call.stores)
-        return outcome, local
+        return outcome
 
     async def cancel(self, keys: list[Key]) -> int:
         """Stop the tasks ``keys`` running here: nobody needs them any more. One waiting
@@ -196,14 +223,7 @@ class WorkerTasks:
         if not isinstance(keys, list | tuple):
             raise TypeError(f"keys must be a list of chunk keys, not {type(keys).__name__}")
         done = self.handle(CancelRequested("cancel", tuple(keys)))
-        stopped = sum(1 for ins in done if isinstance(ins, Reply))
-        wanted = set(keys)
-        for call in self._calls.values():
-            # waiting for memory: the core has not heard of it yet
-            if call.key in wanted and not call.assigned and not call.cancelled:
-                call.cancelled = True
-                stopped += 1
-        return stopped
+        return sum(1 for ins in done if isinstance(ins, Reply))
 
     @contextmanager
     def running_task(self, key: Key) -> Iterator[None]:
@@ -233,23 +253,33 @@ class WorkerTasks:
                 self.runner.interrupt(ins.runs)
             elif isinstance(ins, Forget):
                 self.worker.store.delete(ins.key)
+            elif isinstance(ins, Spill):
+                self._background(self._spill(ins.nbytes))
+            elif isinstance(ins, Shed):
+                self._shed[ins.runs] = ins.message
+                self.runner.interrupt(ins.runs, HardLimitPassed)
+            elif isinstance(ins, Collect):
+                self._spiller.submit(_collect)
+            elif isinstance(ins, Log):
+                logger.log(ins.level, "%s", ins.message)
             else:  # pragma: no cover - a new instruction the shell does not know yet
                 raise AssertionError(f"unknown instruction {ins!r}")
         return instructions
 
-    def _hold_local_inputs(self, call: _Call, deps: tuple[Key, ...]) -> frozenset[Key]:
-        """The inputs held here: chunks are pinned (not spilled mid-task, read when the
-        task runs), copies of peers' chunks are read now (they may be evicted later)."""
-        local = []
-        for dep in deps:
+    def _hold_local_inputs(self, call: _Call) -> dict[Key, Any]:
+        """As its run starts, the task's inputs held here: chunks are pinned (not spilled
+        mid-task, read as it runs), copies of peers' chunks are read now (they may be
+        evicted later). Raises ``InputLost`` for one that is gone since the call came."""
+        copies = {}
+        for dep in call.local:
             if dep in self.worker.store:
                 self.worker.store.pin(dep)
                 call.pinned.append(dep)
-                local.append(dep)
             elif dep in self.worker.replicas:
-                call.copies[dep] = self.worker.replicas.get(dep)
-                local.append(dep)
-        return frozenset(local)
+                copies[dep] = self.worker.replicas.get(dep)
+            else:  # evicted or deleted while it waited: retried once it is back
+                raise InputLost(f"input chunk {dep!r} was dropped from this worker")
+        return copies
 
     def _start_run(self, ins: Run) -> None:
         call = self._calls[ins.attempt]
@@ -263,8 +293,7 @@ class WorkerTasks:
             data = dict(ins.inputs)
             if ins.runs == call.key:
                 task = call.task
-                data.update(call.copies)
-                call.copies = {}
+                data.update(self._hold_local_inputs(call))
                 for dep in call.pinned:
                     data[dep] = await self._read_local(dep)
                 value, seconds = await self._run(run, task, data)
@@ -276,6 +305,9 @@ class WorkerTasks:
             del data
         except asyncio.CancelledError:
             raise  # the worker stops
+        except HardLimitPassed:
+            error = MemoryError(self._shed.pop(ins.runs, f"task {ins.runs!r} was stopped"))
+            event = TaskErred(f"erred-{ins.runs!r}", call.key, call.attempt, error)
         except BaseException as exc:  # noqa: BLE001 - reported to the core
             # a task's SystemExit or KeyboardInterrupt too: left to escape this task of the
             # event loop, it would stop the worker; it fails the call instead, as the RPC
@@ -288,10 +320,11 @@ class WorkerTasks:
             event = TaskFinished(f"finished-{ins.runs!r}", call.key, call.attempt, value, figures)
         finally:
             self.runner.end(run)
+            self._shed.pop(ins.runs, None)
         self.handle(event)
 
     async def _read_local(self, key: Key) -> Any:
-        """The value of an input in the chunk store, pinned since the task arrived."""
+        """The value of an input in the chunk store, pinned since its run started."""
         found, value = self.worker.store.peek(key)
         if found:
             return value
@@ -316,15 +349,12 @@ class WorkerTasks:
         self._in_pool += 1
         try:
             loop = asyncio.get_running_loop()
-            watched = self.worker._memory.run_watched  # stopped past the hard memory limit
-            return await loop.run_in_executor(
-                self._pool, watched, task.key, self._compute, run, task, data
-            )
+            return await loop.run_in_executor(self._pool, self._compute, run, task, data)
         finally:
             self._in_pool -= 1
 
     def _store(self, key: Key, value: Any) -> None:
-        self.worker._fit_replicas(incoming=sizeof(value))
+        self.worker.fit_replicas(incoming=sizeof(value))
         if self.worker.store.has_room(sizeof(value)):
             self.worker.store.put(key, value)
             return
@@ -341,13 +371,11 @@ class WorkerTasks:
         call.stores = [self._storing[k] for k in keys if k in self._storing]
         call.outcome.set_result(ins.outcome)
 
-    def _answer(
-        self, call: _Call, deps: tuple[Key, ...], local: frozenset[Key], outcome: Outcome
-    ) -> dict[str, Any]:
+    def _answer(self, call: _Call, deps: tuple[Key, ...], outcome: Outcome) -> dict[str, Any]:
         """The reply to an ``execute`` call, or the error it raises."""
         # copies of peers' chunks made for this task: the supervisor counts them for
         # placement, and deletes them with their chunk
-        copied = [d for d in deps if d not in local and d in self.worker.replicas]
+        copied = [d for d in deps if d not in call.local and d in self.worker.replicas]
         if not isinstance(outcome, Done):
             for dep in copied:  # the supervisor will not hear of them: not kept
                 self.worker.replicas.discard(dep)
@@ -377,18 +405,20 @@ class WorkerTasks:
         """Fetch ``keys`` from ``peer`` for the core, keeping copies for later tasks."""
         events: list[WorkerEvent] = []
         try:
-            part: dict[Key, Any] = await self.worker._peer(peer).call("get_data", keys=list(keys))
+            part: dict[Key, Any] = await self.worker.peer(peer).call("get_data", keys=list(keys))
         except KeyError as exc:
             # the peer lost them (or is another process on a dead peer's address): a lost
             # input, which the supervisor recomputes, not an error of the task
             events.append(FetchFailed("fetch-failed", peer, keys, f"it does not hold them: {exc}"))
         except Exception as exc:  # noqa: BLE001 - the peer died or could not answer
-            events.append(FetchFailed("fetch-failed", peer, keys, f"{type(exc).__name__}: {exc}"))
+            # every fetch from it fails now, not each when its own call times out
+            events.append(PeerLost("peer-lost", peer, f"{type(exc).__name__}: {exc}"))
+            await self.worker.forget_peer(peer)
         else:
             for key, value in part.items():
-                self.worker._transfer.received(sizeof(value))
+                self.worker.transfer.received(sizeof(value))
                 if self.core.waiters(key):  # else their tasks were cancelled meanwhile
-                    self.worker._fit_replicas()
+                    self.worker.fit_replicas()
                     self.worker.replicas.put(key, value)
             events.append(InputsFetched("fetched", peer, part))
             missing = tuple(k for k in keys if k not in part)
@@ -417,49 +447,44 @@ class WorkerTasks:
                     pass
         return total
 
-    @asynccontextmanager
-    async def _admitted(self, input_bytes: int, call: _Call) -> AsyncIterator[None]:
-        """Runs the block once the task is admitted (``_admit``), with ``input_bytes``
-        reserved for it until the block ends: tasks admitted together must all fit, not
-        each one alone in memory their neighbours are about to take."""
-        await self._admit(input_bytes, call)
-        self._reserved += input_bytes
-        self._n_admitted += 1
+    # ---- memory -------------------------------------------------------------------------
+
+    async def _sample_memory(self) -> None:
+        """Tell the core of the process's memory every ``SAMPLE_EVERY`` seconds."""
+        store = self.worker.store
+        while True:
+            sample = MemorySampled(
+                "memory", process_rss(), store.reclaimable_bytes(), time.monotonic()
+            )
+            try:
+                self.handle(sample)
+            except Exception:  # noqa: BLE001 - sampling must outlive any one sample
+                logger.exception("memory: a sample failed")
+            await asyncio.sleep(SAMPLE_EVERY)
+
+    async def _spill(self, nbytes: int) -> None:
+        """Spill about ``nbytes`` on the spill thread, then tell the core."""
+        loop = asyncio.get_running_loop()
+        spilled = 0
         try:
-            yield
+            spilled = await loop.run_in_executor(self._spiller, self._spill_and_trim, nbytes)
         finally:
-            self._reserved -= input_bytes
-            self._n_admitted -= 1
+            self.handle(SpillDone("spilled", spilled))
 
-    async def _admit(self, input_bytes: int, call: _Call) -> None:
-        """Wait until a result about the size of the inputs, and the reservations of the
-        tasks admitted before, fit within the soft limit, or the call is cancelled.
-
-        Memory frees as other tasks finish, the monitor spills and the supervisor releases
-        chunks; a task that cannot be admitted within ``admission_timeout``, or within
-        ``HOPELESS_WAIT`` when no other task here could free memory, fails with a logged
-        MemoryError, which the supervisor retries elsewhere.
-        """
+    def _spill_and_trim(self, nbytes: int) -> int:
+        spilled = self.worker.store.spill_memory(nbytes)
         now = time.monotonic()
-        if now - self._rss_sampled > 0.1:
-            self._rss, self._rss_sampled = process_rss(), now
-        limits = self.worker.limits
-        if self._rss + input_bytes + self._reserved <= limits.soft // 2:
-            return  # far from the limit: no need for the exact check
-        waited = 0.0
-        while not call.cancelled and not self.worker.store.can_admit(input_bytes + self._reserved):
-            hopeless = self._n_admitted == 0
-            if waited >= (HOPELESS_WAIT if hopeless else self.admission_timeout):
-                error = MemoryError(
-                    f"worker {self.worker.address}: no room for a task reading "
-                    f"{input_bytes} bytes: its memory ({mib(process_rss())}) is above the "
-                    f"soft limit of {limits.describe_soft()}"
-                    + (" and no other task here could free any" if hopeless else "")
-                )
-                logger.error("%s", error)
-                raise error
-            await asyncio.sleep(0.05)
-            waited += 0.05
+        if spilled or now - self._trimmed > TRIM_EVERY:
+            heap.trim()  # what was spilled goes back to the system
+            self._trimmed = now
+        return spilled
+
+
+def _collect() -> None:
+    """What a stopped task held may sit in reference cycles: collect it, and give the
+    freed memory back to the system."""
+    gc.collect()
+    heap.trim()
 
 
 def _result_figures(value: Any, seconds: dict[str, float]) -> dict[str, Any]:

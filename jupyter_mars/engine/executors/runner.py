@@ -55,6 +55,8 @@ class TaskRun:
     thread: int | None = None
     """The thread computing it, while it computes."""
     interrupted: bool = False
+    reason: type[TaskInterrupted] = TaskInterrupted
+    """What the interrupt raises in it: ``TaskInterrupted`` or a subclass saying why."""
     sent: bool = False
     """Whether ``TaskInterrupted`` was raised in its thread (at most once)."""
 
@@ -112,25 +114,27 @@ class TaskRunner:
             self._leave(run)
             raise
         if run.interrupted:  # caught by the chunk function, or sent as it returned
-            raise TaskInterrupted(f"task {task.key!r} was interrupted")
+            raise run.reason(f"task {task.key!r} was interrupted")
         self.task_seconds = 0.8 * self.task_seconds + 0.2 * times.total()
         return value, times
 
-    def interrupt(self, key: Key) -> int:
-        """Stop the runs of ``key`` under way; how many there were."""
+    def interrupt(self, key: Key, reason: type[TaskInterrupted] = TaskInterrupted) -> int:
+        """Stop the runs of ``key`` under way, raising ``reason`` in them; how many there
+        were."""
         with self._lock:
             runs = [r for r in self._runs.get(key, ()) if not r.interrupted]
             for run in runs:
                 run.interrupted = True
+                run.reason = reason
                 if run.thread is not None:
-                    _set_async_exc(ctypes.c_ulong(run.thread), ctypes.py_object(TaskInterrupted))
+                    _set_async_exc(ctypes.c_ulong(run.thread), ctypes.py_object(reason))
                     run.sent = True
         return len(runs)
 
     def _enter(self, run: TaskRun) -> None:
         with self._lock:
             if run.interrupted:
-                raise TaskInterrupted(f"task {run.key!r} was interrupted before it started")
+                raise run.reason(f"task {run.key!r} was interrupted before it started")
             run.thread = threading.get_ident()
 
     def _leave(self, run: TaskRun) -> None:

@@ -43,6 +43,11 @@ class TaskAssigned(WorkerEvent):
     """The peer holding each other dep; None: no live worker holds it."""
     follower: Key | None = None
     """A task reading only this one's result, run right after it in the same slot."""
+    nbytes: int = 0
+    """The bytes of its inputs known here: reserved for it, against the soft memory
+    limit, from its admission until it ends."""
+    now: float = 0.0
+    """``time.monotonic()`` when the call came: it waits for memory from then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +66,14 @@ class FetchFailed(WorkerEvent):
     keys: tuple[Key, ...]
     reason: str
     """What went wrong, for the reply's message."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLost(WorkerEvent):
+    """``peer`` could not be reached: every fetch from it fails, whoever waits for it."""
+
+    peer: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,3 +110,22 @@ class CancelRequested(WorkerEvent):
 class ResetRequested(WorkerEvent):
     """A supervisor that took over dropped every chunk: results of the tasks under way
     now are reported but not stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySampled(WorkerEvent):
+    """A sample of the process's memory (every tenth of a second or so)."""
+
+    rss: int
+    """The process's resident size, bytes."""
+    reclaimable: int
+    """Bytes of chunks in memory that spilling could still give back."""
+    now: float
+    """``time.monotonic()`` of the sample."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpillDone(WorkerEvent):
+    """The ``Spill`` under way ended, having written ``nbytes`` to disk."""
+
+    nbytes: int

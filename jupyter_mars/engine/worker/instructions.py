@@ -63,6 +63,39 @@ class Interrupt(Instruction):
 
 
 @dataclass(frozen=True, slots=True)
+class Spill(Instruction):
+    """Write about ``nbytes`` of the chunks held in memory to disk, least recently used
+    first, and give the memory back to the system; answer with ``SpillDone``."""
+
+    nbytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shed(Instruction):
+    """Stop the computation of ``runs`` (for ``key``'s ``attempt``): it grew the process
+    past the hard memory limit. It is to fail with a ``MemoryError`` saying ``message``."""
+
+    key: Key
+    attempt: int
+    runs: Key
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Collect(Instruction):
+    """Collect garbage and give freed memory back to the system: what a stopped task held
+    may sit in reference cycles."""
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Instruction):
+    """Say ``message`` in the worker's log at ``level`` (``logging``'s levels)."""
+
+    level: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     """The task ran and its result is kept (unless a reset came meanwhile)."""
 

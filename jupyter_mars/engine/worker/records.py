@@ -4,6 +4,12 @@ Per-task record ``_Task`` (``__slots__``)
     ``key``, ``attempt``  the task and the ``execute`` call of it that the record serves;
     ``state``      one of the live states below;
     ``deps``       the keys it reads;
+    ``local``, ``locations``  while ``waiting``: which deps are here, and where the others
+                   are (what its fetches are planned from once it is admitted);
+    ``nbytes``     the bytes of its inputs known here, reserved from its admission on;
+    ``arrived``    ``time.monotonic()`` of its call: how long it waited for memory;
+    ``rss_at_start``  the process's resident size when its current run started: the
+                   task that has seen the most growth is the one stopped for memory;
     ``missing``    deps still being fetched from peers (an ordered set); empty unless
                    ``fetching``;
     ``inputs``     deps fetched so far, by key; handed to the shell with ``Run`` (and then
@@ -20,6 +26,8 @@ from typing import Any, Final
 
 from jupyter_mars.engine.worker.events import Key
 
+WAITING: Final = "waiting"
+"""Not admitted yet: memory is short (above the soft limit); it holds and fetches nothing."""
 FETCHING: Final = "fetching"
 """Some inputs are on their way from peers."""
 READY: Final = "ready"
@@ -35,7 +43,7 @@ ERRED: Final = "erred"
 CANCELLED: Final = "cancelled"
 """Pseudo-state: stopped, replied ``Cancelled``; the record is dropped."""
 
-LIVE_STATES: Final = (FETCHING, READY, RUNNING, FOLLOWING)
+LIVE_STATES: Final = (WAITING, FETCHING, READY, RUNNING, FOLLOWING)
 
 
 class _Task:
@@ -46,6 +54,11 @@ class _Task:
         "attempt",
         "state",
         "deps",
+        "local",
+        "locations",
+        "nbytes",
+        "arrived",
+        "rss_at_start",
         "missing",
         "inputs",
         "follower",
@@ -58,8 +71,13 @@ class _Task:
     ) -> None:
         self.key = key
         self.attempt = attempt
-        self.state: str = FETCHING
+        self.state: str = WAITING
         self.deps = deps
+        self.local: frozenset[Key] = frozenset()
+        self.locations: Mapping[Key, str | None] = {}
+        self.nbytes = 0
+        self.arrived = 0.0
+        self.rss_at_start = 0
         self.missing: dict[Key, None] = {}
         self.inputs: dict[Key, Any] = {}
         self.follower = follower

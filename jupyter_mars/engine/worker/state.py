@@ -12,6 +12,7 @@ carries the ``stimulus_id`` of the event that caused it.
 Each task here (one ``execute`` call, numbered by its ``attempt``) has one ``_Task`` record
 (:mod:`~jupyter_mars.engine.worker.records`), filed under its key, in one of the states
 
+``waiting``    not admitted yet: memory is short (``memory.py``); it fetches nothing;
 ``fetching``   some inputs are on their way from peers;
 ``ready``      every input is here; queued for a slot, first come first served;
 ``running``    ``Run`` emitted: it holds one of ``n_slots`` slots;
@@ -30,6 +31,14 @@ invariants.
 State fields of ``WorkerState``
     ``_tasks: dict[Key, _Task]``
         every task here -> its record.
+    ``_waiting: dict[_Task, None]``
+        the ``waiting`` records in arrival order (an ordered set); admitted in that order
+        as memory allows.
+    ``_reserved``
+        bytes of inputs of the admitted records (``nbytes``), counted against the soft
+        limit: tasks admitted together must all fit, not each one alone.
+    ``_memory: MemoryState``
+        the last memory sample and the memory decisions under way (``memory.py``).
     ``_ready: dict[_Task, None]``
         the ``ready`` records in arrival order (an ordered set).
     ``_n_running``, ``_n_slots``
@@ -55,7 +64,10 @@ from jupyter_mars.engine.worker.events import (
     FetchFailed,
     InputsFetched,
     Key,
+    MemorySampled,
+    PeerLost,
     ResetRequested,
+    SpillDone,
     TaskAssigned,
     TaskErred,
     TaskFinished,
@@ -73,10 +85,13 @@ from jupyter_mars.engine.worker.instructions import (
     Reply,
     Store,
 )
+from jupyter_mars.engine.worker.limits import MemoryLimits
+from jupyter_mars.engine.worker.memory import MemoryState, on_sample
 from jupyter_mars.engine.worker.records import (
     CANCELLED,
     DONE,
     ERRED,
+    FETCHING,
     FOLLOWING,
     READY,
     RUNNING,
@@ -95,6 +110,9 @@ class WorkerState:
 
     __slots__ = (
         "_tasks",
+        "_waiting",
+        "_reserved",
+        "_memory",
         "_ready",
         "_n_running",
         "_n_slots",
@@ -105,10 +123,13 @@ class WorkerState:
         "_stimulus_id",
     )
 
-    def __init__(self, n_slots: int) -> None:
+    def __init__(self, n_slots: int, limits: MemoryLimits | None = None) -> None:
         if n_slots < 1:
             raise ValueError(f"n_slots must be >= 1, got {n_slots}")
         self._tasks: dict[Key, _Task] = {}
+        self._waiting: dict[_Task, None] = {}
+        self._reserved = 0
+        self._memory = MemoryState(limits)
         self._ready: dict[_Task, None] = {}
         self._n_running = 0
         self._n_slots = n_slots
@@ -163,6 +184,17 @@ class WorkerState:
         return len(self._ready)
 
     @property
+    def n_waiting(self) -> int:
+        """Tasks waiting for memory."""
+        return len(self._waiting)
+
+    @property
+    def memory(self) -> MemoryState:
+        """The last memory sample, the limits and the memory decisions so far; the shell
+        sets ``memory.where`` once the worker listens."""
+        return self._memory
+
+    @property
     def n_slots(self) -> int:
         return self._n_slots
 
@@ -171,7 +203,8 @@ class WorkerState:
 
     def __repr__(self) -> str:
         return (
-            f"<WorkerState tasks={len(self._tasks)} ready={len(self._ready)} "
+            f"<WorkerState tasks={len(self._tasks)} waiting={len(self._waiting)} "
+            f"ready={len(self._ready)} "
             f"running={self._n_running}/{self._n_slots} fetching={len(self._fetches)}>"
         )
 
@@ -185,26 +218,34 @@ class WorkerState:
                     f"attempt {ev.attempt} of {ev.key!r} is not newer than {old.attempt}"
                 )
             self._transition(old, CANCELLED, Cancelled())
-        lost: list[Key] = []
+        ts = _Task(ev.key, ev.attempt, ev.deps, ev.follower, self._epoch)
+        ts.local, ts.locations, ts.nbytes, ts.arrived = ev.local, ev.locations, ev.nbytes, ev.now
+        lost = self._lost_inputs(ts)
+        if lost:
+            # told at once, memory or not: the supervisor retries once the chunks are back
+            outcome = InputsLost(lost, "not held by any worker")
+            self._out.append(Reply(self._stimulus_id, ev.key, ev.attempt, outcome))
+            return
+        self._tasks[ev.key] = ts
+        self._waiting[ts] = None  # admitted by _schedule, now or once memory allows
+
+    def _admit(self, ts: _Task) -> None:
+        """Admit a waiting record: fetch what it lacks, then it is ready."""
+        lost = self._lost_inputs(ts)
+        if lost:  # fetched by another task when it came, gone since
+            self._transition(ts, ERRED, InputsLost(lost, "not held by any worker"))
+            return
         wanted: list[Key] = []
         to_fetch: dict[str, list[Key]] = {}
-        for dep in ev.deps:
-            if dep in ev.local:
+        for dep in ts.deps:
+            if dep in ts.local:
                 continue
             if dep in self._fetches:  # another task here is fetching it right now
                 wanted.append(dep)
                 continue
-            peer = ev.locations.get(dep)
-            if peer is None:
-                lost.append(dep)
-            else:
-                to_fetch.setdefault(peer, []).append(dep)
-        if lost:
-            # the supervisor retries once the chunks are back
-            outcome = InputsLost(tuple(lost), "not held by any worker")
-            self._out.append(Reply(self._stimulus_id, ev.key, ev.attempt, outcome))
-            return
-        ts = self._tasks[ev.key] = _Task(ev.key, ev.attempt, ev.deps, ev.follower, self._epoch)
+            peer = ts.locations[dep]
+            assert peer is not None
+            to_fetch.setdefault(peer, []).append(dep)
         for peer, keys in to_fetch.items():
             self._out.append(Fetch(self._stimulus_id, peer, tuple(keys)))
             for key in keys:
@@ -213,8 +254,16 @@ class WorkerState:
         for key in wanted:
             ts.missing[key] = None
             self._waiters.setdefault(key, {})[ts] = None
-        if not ts.missing:
-            self._transition(ts, READY)
+        self._transition(ts, FETCHING if ts.missing else READY)
+
+    def _lost_inputs(self, ts: _Task) -> tuple[Key, ...]:
+        """The inputs of a waiting record that are neither here, nor being fetched, nor
+        held by a live worker."""
+        return tuple(
+            dep
+            for dep in ts.deps
+            if dep not in ts.local and dep not in self._fetches and ts.locations.get(dep) is None
+        )
 
     def _handle_inputs_fetched(self, ev: InputsFetched) -> None:
         for key, value in ev.data.items():
@@ -228,17 +277,26 @@ class WorkerState:
                     self._transition(ts, READY)
 
     def _handle_fetch_failed(self, ev: FetchFailed) -> None:
+        self._fail_fetches(ev.peer, ev.keys, ev.reason)
+
+    def _handle_peer_lost(self, ev: PeerLost) -> None:
+        keys = tuple(key for key, peer in self._fetches.items() if peer == ev.peer)
+        self._fail_fetches(ev.peer, keys, ev.reason)
+
+    def _fail_fetches(self, peer: str, keys: tuple[Key, ...], reason: str) -> None:
+        """The fetches of ``keys`` from ``peer`` failed: the records waiting for them fail
+        with ``InputsLost``; their other fetches go on for whoever else waits."""
         lost: dict[_Task, list[Key]] = {}
-        for key in ev.keys:
-            if self._fetches.get(key) != ev.peer:
+        for key in keys:
+            if self._fetches.get(key) != peer:
                 continue
             del self._fetches[key]
             for ts in self._waiters.pop(key, {}):
                 del ts.missing[key]
                 lost.setdefault(ts, []).append(key)
-        for ts, keys in lost.items():
-            reason = f"fetching them from peer {ev.peer} failed: {ev.reason}"
-            self._transition(ts, ERRED, InputsLost(tuple(keys), reason))
+        for ts, their_keys in lost.items():
+            why = f"fetching them from peer {peer} failed: {reason}"
+            self._transition(ts, ERRED, InputsLost(tuple(their_keys), why))
 
     def _handle_task_finished(self, ev: TaskFinished) -> None:
         ts = self._current(ev.key, ev.attempt)
@@ -286,6 +344,12 @@ class WorkerState:
     def _handle_reset_requested(self, ev: ResetRequested) -> None:
         self._epoch += 1
 
+    def _handle_memory_sampled(self, ev: MemorySampled) -> None:
+        on_sample(self, ev)
+
+    def _handle_spill_done(self, ev: SpillDone) -> None:
+        self._memory.spilling = False
+
     # ------------------------------------------------------------------ helpers
 
     def _current(self, key: Key, attempt: int) -> _Task | None:
@@ -296,7 +360,13 @@ class WorkerState:
         return ts
 
     def _schedule(self) -> None:
-        """Start ready records, first come first served, while slots are free."""
+        """Admit waiting records that memory allows, in arrival order (a small one may
+        pass a big one), and start ready records, first come first served, while slots
+        are free."""
+        if self._waiting:
+            for ts in list(self._waiting):
+                if self._memory.fits(ts.nbytes, self._reserved):
+                    self._admit(ts)
         ready = self._ready
         while ready and self._n_running < self._n_slots:
             self._transition(next(iter(ready)), RUNNING)
@@ -326,5 +396,8 @@ _HANDLERS: Final[dict[type[WorkerEvent], _Handler]] = {
     TaskErred: WorkerState._handle_task_erred,
     CancelRequested: WorkerState._handle_cancel_requested,
     ResetRequested: WorkerState._handle_reset_requested,
+    PeerLost: WorkerState._handle_peer_lost,
+    MemorySampled: WorkerState._handle_memory_sampled,
+    SpillDone: WorkerState._handle_spill_done,
 }
 """Event type -> handler, called with the core and the event."""

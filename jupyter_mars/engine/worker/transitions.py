@@ -5,11 +5,11 @@ pair up in :data:`TRANSITIONS` and calls the function with the core, the record 
 outcome to reply with (for the pseudo-states that end a record); a pair missing from the
 table is a bug and raises.
 
-A transition function sets ``ts.state``, keeps the core's slot count, ready queue and
-fetch waiters in step, and emits the instructions the change implies: ``Run`` on
-``ready -> running`` and ``running -> following``; ``Interrupt`` when a computing record
-is cancelled; ``Reply`` when a record ends (``done``, ``erred``, ``cancelled``: the record is
-then dropped from ``_tasks``).
+A transition function sets ``ts.state``, keeps the core's slot count, waiting and ready
+queues, memory reservations and fetch waiters in step, and emits the instructions the
+change implies: ``Run`` on ``ready -> running`` and ``running -> following``;
+``Interrupt`` when a computing record is cancelled; ``Reply`` when a record ends (``done``,
+``erred``, ``cancelled``: the record is then dropped from ``_tasks``).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from jupyter_mars.engine.worker.records import (
     FOLLOWING,
     READY,
     RUNNING,
+    WAITING,
     _Task,
 )
 
@@ -42,6 +43,25 @@ if TYPE_CHECKING:
 __all__ = ["TRANSITIONS", "Transition"]
 
 Transition = Callable[["WorkerState", _Task, "Outcome | None"], None]
+
+
+def _t_waiting_admitted(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+    """Admitted: its inputs' bytes are reserved until it ends; its fetches (planned by
+    the core) are under way, or it is ready."""
+    del core._waiting[ts]
+    core._reserved += ts.nbytes
+    ts.local, ts.locations = frozenset(), {}
+    if ts.missing:
+        ts.state = FETCHING
+    else:
+        ts.state = READY
+        core._ready[ts] = None
+
+
+def _t_waiting_end(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+    """Erred (no room, or an input lost meanwhile) or cancelled before it was admitted."""
+    del core._waiting[ts]
+    _end(core, ts, outcome)
 
 
 def _t_fetching_ready(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
@@ -67,6 +87,7 @@ def _t_ready_running(core: WorkerState, ts: _Task, outcome: Outcome | None) -> N
     ts.state = RUNNING
     del core._ready[ts]
     core._n_running += 1
+    ts.rss_at_start = core._memory.rss
     inputs, ts.inputs = ts.inputs, {}  # the shell's now
     core._out.append(Run(core._stimulus_id, ts.key, ts.attempt, ts.key, inputs))
 
@@ -80,6 +101,7 @@ def _t_running_following(core: WorkerState, ts: _Task, outcome: Outcome | None) 
     """The task's result is in ``ts.inputs``: its follower reads it, in the same slot."""
     assert ts.follower is not None
     ts.state = FOLLOWING
+    ts.rss_at_start = core._memory.rss
     inputs, ts.inputs = ts.inputs, {}
     core._out.append(Run(core._stimulus_id, ts.key, ts.attempt, ts.follower, inputs))
 
@@ -100,6 +122,10 @@ def _t_computing_cancelled(core: WorkerState, ts: _Task, outcome: Outcome | None
 
 
 TRANSITIONS: Final[dict[tuple[str, str], Transition]] = {
+    (WAITING, FETCHING): _t_waiting_admitted,
+    (WAITING, READY): _t_waiting_admitted,
+    (WAITING, ERRED): _t_waiting_end,
+    (WAITING, CANCELLED): _t_waiting_end,
     (FETCHING, READY): _t_fetching_ready,
     (FETCHING, ERRED): _t_fetching_end,
     (FETCHING, CANCELLED): _t_fetching_end,
@@ -117,6 +143,8 @@ TRANSITIONS: Final[dict[tuple[str, str], Transition]] = {
 
 def _end(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
     assert outcome is not None, f"{ts!r} ends without an outcome"
+    if ts.state != WAITING:
+        core._reserved -= ts.nbytes
     # no live state: a reference kept elsewhere shows it is over
     ts.state = (
         DONE

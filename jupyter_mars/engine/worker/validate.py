@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jupyter_mars.engine.worker.records import FETCHING, FOLLOWING, LIVE_STATES, READY, RUNNING
+from jupyter_mars.engine.worker.records import (
+    FETCHING,
+    FOLLOWING,
+    LIVE_STATES,
+    READY,
+    RUNNING,
+    WAITING,
+)
 
 if TYPE_CHECKING:
     from jupyter_mars.engine.worker.state import WorkerState
@@ -17,6 +24,7 @@ if TYPE_CHECKING:
 def check_invariants(core: WorkerState) -> None:
     """Raise AssertionError, naming the record, if any invariant does not hold."""
     n_running = 0
+    reserved = 0
     for key, ts in core._tasks.items():
         assert ts.key == key, f"record of {key!r} has key {ts.key!r}"
         assert ts.state in LIVE_STATES, f"{ts!r}: bad state"
@@ -31,6 +39,14 @@ def check_invariants(core: WorkerState) -> None:
         else:
             assert not ts.missing, f"{ts!r}: still waits for inputs"
         assert (ts.state == READY) == (ts in core._ready), f"{ts!r}: ready queue"
+        assert (ts.state == WAITING) == (ts in core._waiting), f"{ts!r}: waiting queue"
+        if ts.state == WAITING:
+            assert not ts.missing, f"{ts!r}: fetches before admission"
+            assert not ts.inputs, f"{ts!r}: has inputs before admission"
+        else:
+            reserved += ts.nbytes
+            assert not ts.local, f"{ts!r}: keeps its fetch plan"
+            assert not ts.locations, f"{ts!r}: keeps its fetch plan"
         if ts.state in (RUNNING, FOLLOWING):
             n_running += 1
         if ts.state == RUNNING:
@@ -39,6 +55,12 @@ def check_invariants(core: WorkerState) -> None:
             assert ts.follower is not None, f"{ts!r}: following without a follower"
             assert ts.figures is not None, f"{ts!r}: following without its own figures"
     assert n_running == core._n_running, f"n_running {core._n_running} != {n_running}"
+    assert reserved == core._reserved, f"reserved {core._reserved} != {reserved}"
+    for ts in core._waiting:
+        assert core._tasks.get(ts.key) is ts, f"{ts!r}: waits for memory but forgotten"
+    shed = core._memory.shed
+    if shed is not None and shed[0] in core._tasks and core._tasks[shed[0]].attempt == shed[1]:
+        assert core._tasks[shed[0]].state in (RUNNING, FOLLOWING), "stopping a task not computing"
     assert n_running <= core._n_slots, f"{n_running} running in {core._n_slots} slots"
     if core._ready:
         assert n_running == core._n_slots, "a free slot while tasks are ready"

@@ -13,9 +13,6 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from jupyter_mars.engine.cluster.memory_monitor import MemoryMonitor
-from jupyter_mars.engine.cluster.storage import ChunkStore
-from jupyter_mars.engine.cluster.storage.limits import MemoryLimits
 from tests.engine.cluster.processes import cli_cluster, run_cli
 
 MIB = 1 << 20
@@ -109,66 +106,6 @@ def test_memory_limit_flags_are_checked():
     assert "--memory-soft-limit: expected at most the hard limit (320MiB), got 380MiB" in (
         result.stderr
     )
-
-
-def _spin(seconds):
-    """A kernel that keeps running Python bytecode for ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        pass
-    return "finished"
-
-
-def test_monitor_stops_the_task_that_grew_past_the_hard_limit_and_no_other(tmp_path):
-    limits = MemoryLimits.of(1000 * MIB)
-    with ChunkStore(100 * MIB, [str(tmp_path)], limits.memory, limits.soft) as store:
-        monitor = MemoryMonitor(limits, store)
-        monitor.where = "here:1"
-        outcomes = {}
-
-        def run(key, seconds):
-            try:
-                outcomes[key] = monitor.run_watched(key, _spin, seconds)
-            except MemoryError as error:
-                outcomes[key] = error
-
-        monitor.rss = 100 * MIB
-        first = threading.Thread(target=run, args=(("grow-1a2b", 0), 30))
-        first.start()
-        while not monitor._watched:
-            time.sleep(0.01)
-        monitor.rss = 500 * MIB
-        second = threading.Thread(target=run, args=(("other-3c4d", 0), 1))
-        second.start()
-        while len(monitor._watched) < 2:
-            time.sleep(0.01)
-        monitor.check(950 * MIB)  # past 900 MiB: the task that saw the growth is stopped
-        monitor.check(960 * MIB)  # one at a time
-        first.join(10)
-        second.join(10)
-    error = outcomes[("grow-1a2b", 0)]
-    assert isinstance(error, MemoryError)
-    assert "operator 'grow'" in str(error)
-    assert "950 MiB" in str(error)
-    assert "hard limit of 900 MiB (90% of the worker memory, 1000 MiB)" in str(error)
-    assert outcomes[("other-3c4d", 0)] == "finished"
-    assert monitor.stopped == 1
-    assert monitor._watched == {}
-
-
-def test_monitor_above_the_soft_limit_spills_within_the_cache(tmp_path):
-    limits = MemoryLimits.of(1000 * MIB)
-    with ChunkStore(100 * MIB, [str(tmp_path)], limits.memory, limits.soft) as store:
-        for i in range(4):
-            store.put(i, np.ones(MIB))  # 8 MiB each, within the cache
-        monitor = MemoryMonitor(limits, store)
-        monitor.check(700 * MIB)
-        assert store.info()["n_spilled"] == 0
-        monitor.check(800 * MIB)  # 50 MiB over: spill down to 90% of the soft limit
-        assert monitor.figures()["above_soft_limit"]
-        monitor._relief.result(30)
-        assert store.info()["n_spilled"] == 4
-        monitor.stop()
 
 
 def test_without_a_spill_dir_a_job_too_big_fails_with_a_warning_said_once(session):

@@ -41,15 +41,15 @@ def test_a_workers_copies_take_only_the_room_its_chunks_leave_in_the_cache():
     worker = WorkerServer(supervisors=[], token="t", cache_bytes=4000)
     try:
         worker.store.put("chunk", np.zeros(400))  # 3200 of the 4000 bytes
-        worker._fit_replicas()
+        worker.fit_replicas()
         worker.replicas.put("copy", np.zeros(125))  # 1000 bytes: no room left for it
         assert "copy" not in worker.replicas
         worker.replicas.put("small", np.zeros(50))  # 400 bytes fit beside the chunk
         assert "small" in worker.replicas
-        worker._fit_replicas(incoming=800)  # a result about to be stored comes first
+        worker.fit_replicas(incoming=800)  # a result about to be stored comes first
         assert len(worker.replicas) == 0
         worker.store.delete("chunk")
-        worker._fit_replicas()
+        worker.fit_replicas()
         assert worker.replicas.max_bytes == 1000  # a quarter of the cache at most
     finally:
         worker.store.close()

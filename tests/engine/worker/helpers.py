@@ -9,6 +9,9 @@ from jupyter_mars.engine.worker.events import (
     CancelRequested,
     FetchFailed,
     InputsFetched,
+    MemorySampled,
+    PeerLost,
+    SpillDone,
     TaskAssigned,
     TaskErred,
     TaskFinished,
@@ -16,6 +19,7 @@ from jupyter_mars.engine.worker.events import (
 )
 from jupyter_mars.engine.worker.instructions import (
     Cancelled,
+    Collect,
     Done,
     Failed,
     Fetch,
@@ -23,10 +27,14 @@ from jupyter_mars.engine.worker.instructions import (
     InputsLost,
     Instruction,
     Interrupt,
+    Log,
     Reply,
     Run,
+    Shed,
+    Spill,
     Store,
 )
+from jupyter_mars.engine.worker.limits import MemoryLimits
 from jupyter_mars.engine.worker.state import WorkerState
 
 _sid = itertools.count()
@@ -36,8 +44,8 @@ _attempts = itertools.count(1)
 class Checked:
     """A WorkerState that validates its invariants after every ``handle`` call."""
 
-    def __init__(self, n_slots: int) -> None:
-        self.state = WorkerState(n_slots)
+    def __init__(self, n_slots: int, limits: MemoryLimits | None = None) -> None:
+        self.state = WorkerState(n_slots, limits)
         self.state.validate_state()
 
     def __call__(self, *events: WorkerEvent) -> list[Instruction]:
@@ -52,8 +60,8 @@ class Checked:
 created: list[Checked] = []
 
 
-def make(n_slots: int = 1) -> Checked:
-    core = Checked(n_slots)
+def make(n_slots: int = 1, limits: MemoryLimits | None = None) -> Checked:
+    core = Checked(n_slots, limits)
     created.append(core)
     return core
 
@@ -65,6 +73,8 @@ def assign(
     locations: Mapping[Hashable, str | None] | None = None,
     follower: Hashable | None = None,
     attempt: int | None = None,
+    nbytes: int = 0,
+    now: float = 0.0,
 ) -> TaskAssigned:
     return TaskAssigned(
         f"execute-{next(_sid)}",
@@ -74,7 +84,21 @@ def assign(
         frozenset(local),
         dict(locations or {}),
         follower,
+        nbytes,
+        now,
     )
+
+
+def sampled(rss: int, now: float, reclaimable: int = 0) -> MemorySampled:
+    return MemorySampled(f"memory-{next(_sid)}", rss, reclaimable, now)
+
+
+def spill_done(nbytes: int = 0) -> SpillDone:
+    return SpillDone(f"spilled-{next(_sid)}", nbytes)
+
+
+def peer_lost(peer: str, reason: str = "connection refused") -> PeerLost:
+    return PeerLost(f"peer-lost-{next(_sid)}", peer, reason)
 
 
 def fetched(peer: str, data: Mapping[Hashable, object]) -> InputsFetched:
@@ -113,6 +137,14 @@ def kinds(out: list[Instruction]) -> list[tuple[object, ...]]:
             result.append(("interrupt", ins.runs))
         elif isinstance(ins, Reply):
             result.append(("reply", ins.key, _outcome_name(ins.outcome)))
+        elif isinstance(ins, Spill):
+            result.append(("spill", ins.nbytes))
+        elif isinstance(ins, Shed):
+            result.append(("shed", ins.runs))
+        elif isinstance(ins, Collect):
+            result.append(("collect",))
+        elif isinstance(ins, Log):
+            result.append(("log", ins.level))
         else:  # pragma: no cover
             raise AssertionError(ins)
     return result

@@ -16,8 +16,11 @@ from jupyter_mars.engine.worker.instructions import (
     Interrupt,
     Reply,
     Run,
+    Shed,
+    Spill,
     Store,
 )
+from jupyter_mars.engine.worker.limits import MemoryLimits
 from tests.engine.worker.helpers import (
     assign,
     cancel,
@@ -27,6 +30,9 @@ from tests.engine.worker.helpers import (
     finished,
     kinds,
     make,
+    peer_lost,
+    sampled,
+    spill_done,
 )
 
 # ---------------------------------------------------------------------- inputs
@@ -316,7 +322,10 @@ def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
     attempt is answered exactly once, and slots never exceed ``n_slots``."""
     rng = random.Random(seed)
     n_slots = rng.randint(1, 3)
-    core = make(n_slots=n_slots)
+    limits = MemoryLimits.of(1000) if seed % 2 else None  # half the runs short of memory
+    core = make(n_slots=n_slots, limits=limits)
+    now = 0.0
+    spilling = False
     peers = ["p:1", "p:2"]
     inputs = [f"in{i}" for i in range(5)]
     in_flight: dict[str, str] = {}  # input -> peer, as the shell sees its fetches
@@ -326,7 +335,16 @@ def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
     attempt = 0
     for _ in range(400):
         roll = rng.random()
-        if roll < 0.3:
+        now += 0.1
+        if roll < 0.1:
+            event: WorkerEvent = sampled(rng.randrange(1100), now, rng.randrange(200))
+        elif roll < 0.15 and spilling:
+            event, spilling = spill_done(), False
+        elif roll < 0.2:
+            gone = rng.choice(peers)
+            event = peer_lost(gone)
+            in_flight = {d: p for d, p in in_flight.items() if p != gone}
+        elif roll < 0.4:
             attempt += 1
             key = f"k{rng.randrange(6)}"
             deps = tuple(rng.sample(inputs, rng.randint(0, 3)))
@@ -334,8 +352,9 @@ def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
             follower = f"f-{key}" if rng.random() < 0.3 else None
             where = {d: rng.choice(peers) for d in deps}
             assigned[attempt] = (key, deps, local, follower)
-            event: WorkerEvent = assign(key, deps, local, where, follower, attempt)
-        elif roll < 0.5 and in_flight:
+            nbytes = rng.randrange(300)
+            event = assign(key, deps, local, where, follower, attempt, nbytes, now)
+        elif roll < 0.55 and in_flight:
             dep = rng.choice(sorted(in_flight))
             peer = in_flight.pop(dep)
             if rng.random() < 0.8:
@@ -377,9 +396,15 @@ def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
                 assert ins.attempt not in answered, f"attempt {ins.attempt} answered twice"
                 answered.add(ins.attempt)
                 computing.pop(ins.attempt, None)
-            elif isinstance(ins, Interrupt):
-                assert computing.get(ins.attempt) == ins.runs, "interrupt of a task not running"
+            elif isinstance(ins, Interrupt | Shed):
+                assert computing.get(ins.attempt) == ins.runs, f"{ins} of a task not running"
+            elif isinstance(ins, Spill):
+                assert limits is not None
+                assert not spilling, "a second spill while one is under way"
+                spilling = True
         assert len(computing) <= n_slots
+        if limits is None:
+            assert core.n_waiting == 0
         assert core.n_running == len(computing)
         assert core.fetching() == in_flight
     # every attempt still unanswered is one the core still has
