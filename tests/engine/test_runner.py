@@ -38,28 +38,6 @@ def test_an_interrupt_before_the_run_starts_stops_it_before_it_computes():
     assert runner.interrupt("a") == 0  # unregistered
 
 
-def test_a_result_is_discarded_even_if_the_chunk_function_catches_the_interrupt():
-    runner = TaskRunner(n_slots=1, n_cpu=1)
-    started = threading.Event()
-    outcome: list[object] = []
-    run = runner.begin("a")
-
-    def compute() -> None:
-        try:
-            outcome.append(runner.run(run, Task("a", _swallow_everything, (started,)), {}))
-        except TaskInterrupted as exc:
-            outcome.append(exc)
-
-    thread = threading.Thread(target=compute)
-    thread.start()
-    assert started.wait(10)
-    runner.interrupt("a")
-    thread.join(10)
-    assert not thread.is_alive()
-    assert len(outcome) == 1
-    assert isinstance(outcome[0], TaskInterrupted)
-
-
 class _OutOfRoom(TaskInterrupted):
     """A reason to stop a run, as the worker's memory rule has one."""
 
@@ -70,7 +48,9 @@ def _spin(started: threading.Event) -> str:
         pass
 
 
-def test_an_interrupt_raises_the_reason_given_both_while_and_before_it_computes():
+def _interrupted_while_computing(kernel, reason: type[TaskInterrupted]) -> list[object]:
+    """What a run of ``kernel(started)`` ends with when interrupted with ``reason`` once it
+    started: its value or the exception it raised."""
     runner = TaskRunner(n_slots=1, n_cpu=1)
     started = threading.Event()
     outcome: list[object] = []
@@ -78,18 +58,28 @@ def test_an_interrupt_raises_the_reason_given_both_while_and_before_it_computes(
 
     def compute() -> None:
         try:
-            outcome.append(runner.run(run, Task("a", _spin, (started,)), {}))
+            outcome.append(runner.run(run, Task("a", kernel, (started,)), {}))
         except TaskInterrupted as exc:
             outcome.append(exc)
 
     thread = threading.Thread(target=compute)
     thread.start()
     assert started.wait(10)
-    assert runner.interrupt("a", _OutOfRoom) == 1
+    assert runner.interrupt("a", reason) == 1
     thread.join(10)
     assert not thread.is_alive()
-    assert [type(o) for o in outcome] == [_OutOfRoom]
     runner.end(run)
+    return outcome
+
+
+def test_a_result_is_discarded_even_if_the_chunk_function_catches_the_interrupt():
+    outcome = _interrupted_while_computing(_swallow_everything, TaskInterrupted)
+    assert [type(o) for o in outcome] == [TaskInterrupted]
+
+
+def test_an_interrupt_raises_the_reason_given_both_while_and_before_it_computes():
+    assert [type(o) for o in _interrupted_while_computing(_spin, _OutOfRoom)] == [_OutOfRoom]
+    runner = TaskRunner(n_slots=1, n_cpu=1)
     early = runner.begin("b")
     runner.interrupt("b", _OutOfRoom)
     with pytest.raises(_OutOfRoom, match="before it started"):
