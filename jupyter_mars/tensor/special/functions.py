@@ -85,16 +85,9 @@ def ellip_normal(h2: Any, k2: Any, n: Any, p: Any) -> Tensor:
     return _lazy(scipy.special.ellip_normal, ("h2", "k2", "n", "p"), h2, k2, n, p)
 
 
-def _riemann_or_hurwitz(x: Any, q: Any) -> Any:
-    return scipy.special.zeta(x, q)
-
-
-_riemann_or_hurwitz.__name__ = "zeta"
-
-
 def zeta(x: Any, q: Any = None, out: Any = None) -> Tensor:
     """Lazy, chunked ``scipy.special.zeta``: Riemann zeta, or Hurwitz zeta with ``q``."""
-    result = _lazy(_riemann_or_hurwitz, ("x", "q"), x, q)
+    result = _lazy(scipy.special.zeta, ("x", "q"), x, q)
     return write_outputs("zeta", [result], out, True, "same_kind")[0]
 
 

@@ -145,17 +145,14 @@ def special_function(ufunc: np.ufunc, name: str) -> Callable[..., Any]:
         args, out = _split_positional_out(name, ufunc.nin, ufunc.nout, names, args, out)
         casting = kwargs.get("casting", "same_kind")
         dtypes = result_dtypes(ufunc, name, names, args, kwargs)
+        # the ufunc's keywords are bound to the kernel: ``dtype=`` is also elemwise's own
         if ufunc.nout == 1:
-            results = [elemwise(ufunc, *args, dtype=dtypes[0], name=name, **kwargs)]
+            kernel = functools.partial(ufunc, **kwargs) if kwargs else ufunc
+            results = [elemwise(kernel, *args, dtype=dtypes[0], name=name)]
         else:
             record = np.dtype([(f"out{i}", dt) for i, dt in enumerate(dtypes)])
-            packed = elemwise(
-                functools.partial(pack_outputs, ufunc, record),
-                *args,
-                dtype=record,
-                name=name,
-                **kwargs,
-            )
+            kernel = functools.partial(pack_outputs, ufunc, record, **kwargs)
+            packed = elemwise(kernel, *args, dtype=record, name=name)
             results = [
                 elemwise(unpack_output, packed, field, dtype=dt, name=f"{name}[{i}]")
                 for i, (field, dt) in enumerate(zip(record.names or (), dtypes))

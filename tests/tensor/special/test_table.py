@@ -1,5 +1,7 @@
 """Every ufunc of ``mt.special`` against ``scipy.special`` on the same data, over chunkings."""
 
+import pickle
+
 import numpy as np
 import pytest
 import scipy.special as sc
@@ -132,3 +134,12 @@ def test_result_dtypes_are_scipys_for_every_input_dtype(name):
             assert result.dtype == expected.dtype, dtype
         else:
             assert [r.dtype for r in result] == [e.dtype for e in expected], dtype
+
+
+def test_every_kernel_pickles_as_a_cluster_ships_it():
+    for name in UFUNC_NAMES:
+        ufunc = getattr(sc, name)
+        result = getattr(mt.special, name)(*(mt.tensor(d) for d in operands(ufunc, (2,))))
+        for tensor in result if ufunc.nout > 1 else [result]:
+            ops = [tensor.op, *(i.op for i in tensor.inputs)]
+            assert all(pickle.loads(pickle.dumps(op)).label() == op.label() for op in ops)
