@@ -82,6 +82,14 @@ def _unsupported_argument(
     return f"no loop of scipy.special.{name} takes these dtypes together ({shown})"
 
 
+def _resolves(ufunc: np.ufunc, metas: Sequence[Any]) -> bool:
+    try:
+        ufunc(*metas)
+    except TypeError:
+        return False
+    return True
+
+
 def result_dtypes(
     ufunc: np.ufunc,
     name: str,
@@ -95,8 +103,8 @@ def result_dtypes(
         with np.errstate(all="ignore"):
             result = ufunc(*metas, **kwargs)
     except TypeError as exc:
-        if kwargs:  # a bad keyword or dtype= request: SciPy's message says which
-            raise
+        if kwargs and _resolves(ufunc, metas):
+            raise  # the operands are fine, a keyword is not: SciPy's message says which
         detail = _unsupported_argument(ufunc, name, names, metas)
         raise TypeError(f"{name}(): {detail}") from exc
     results = result if isinstance(result, tuple) else (result,)

@@ -83,6 +83,21 @@ def test_ufunc_keywords_pass_through():
     assert_same(got, sc.erf(x, dtype=np.float32))
     with pytest.raises(TypeError):
         mt.special.erf(mt.tensor(x), no_such_keyword=1)
+    with pytest.raises(TypeError, match=r"erfinv\(\): argument 'y' has dtype complex128"):
+        mt.special.erfinv(mt.tensor(x + 1j), casting="unsafe")
+
+
+def test_tensors_of_unknown_length():
+    x = np.linspace(-1, 1, 10)
+    t = mt.tensor(x, chunk_size=3)
+    positive = t[t > 0]
+    assert_same(mt.special.erf(positive), sc.erf(x[x > 0]))
+    out = positive * 0
+    mt.special.erf(positive, out=out, where=positive > 0.5)
+    assert_same(out, np.where(x[x > 0] > 0.5, sc.erf(x[x > 0]), 0.0))
+    airy = mt.special.airy(positive).execute()
+    for got, expected in zip(airy, sc.airy(x[x > 0])):
+        assert_same(got, expected)
 
 
 def test_out_is_a_tensor_rebound_to_the_result():
