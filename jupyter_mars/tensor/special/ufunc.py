@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import scipy.special
 
 from jupyter_mars.session import ExecutableTuple
 from jupyter_mars.tensor.core import Tensor
@@ -111,9 +112,18 @@ def result_dtypes(
     return [np.asarray(r).dtype for r in results]
 
 
-def pack_outputs(ufunc: np.ufunc, record: np.dtype[Any], *args: Any, **kwargs: Any) -> Any:
+def call_special(name: str, *args: Any, **kwargs: Any) -> Any:
+    """Chunk kernel: ``scipy.special.<name>``.
+
+    Tasks name the ufunc rather than hold it: a ufunc object has no ``__module__``, so
+    pickle (shipping a task to a worker) would search every loaded module for it.
+    """
+    return getattr(scipy.special, name)(*args, **kwargs)
+
+
+def pack_outputs(name: str, record: np.dtype[Any], *args: Any, **kwargs: Any) -> Any:
     """Chunk kernel: all outputs of one ufunc call, as the fields of one record array."""
-    results = [np.asarray(r) for r in ufunc(*args, **kwargs)]
+    results = [np.asarray(r) for r in call_special(name, *args, **kwargs)]
     packed = np.empty(results[0].shape, dtype=record)
     for field, value in zip(record.names or (), results):
         packed[field] = value
@@ -155,11 +165,11 @@ def special_function(ufunc: np.ufunc, name: str) -> Callable[..., Any]:
         dtypes = result_dtypes(ufunc, name, names, args, kwargs)
         # the ufunc's keywords are bound to the kernel: ``dtype=`` is also elemwise's own
         if ufunc.nout == 1:
-            kernel = functools.partial(ufunc, **kwargs) if kwargs else ufunc
+            kernel = functools.partial(call_special, name, **kwargs)
             results = [elemwise(kernel, *args, dtype=dtypes[0], name=name)]
         else:
             record = np.dtype([(f"out{i}", dt) for i, dt in enumerate(dtypes)])
-            kernel = functools.partial(pack_outputs, ufunc, record, **kwargs)
+            kernel = functools.partial(pack_outputs, name, record, **kwargs)
             packed = elemwise(kernel, *args, dtype=record, name=name)
             results = [
                 elemwise(unpack_output, packed, field, dtype=dt, name=f"{name}[{i}]")
