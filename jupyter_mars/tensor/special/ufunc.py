@@ -171,8 +171,9 @@ def special_function(ufunc: np.ufunc, name: str) -> Callable[..., Any]:
             record = np.dtype([(f"out{i}", dt) for i, dt in enumerate(dtypes)])
             kernel = functools.partial(pack_outputs, name, record, **kwargs)
             packed = elemwise(kernel, *args, dtype=record, name=name)
+            # labels become part of the keys, which the web API takes as words: airy0
             results = [
-                elemwise(unpack_output, packed, field, dtype=dt, name=f"{name}[{i}]")
+                elemwise(unpack_output, packed, field, dtype=dt, name=f"{name}{i}")
                 for i, (field, dt) in enumerate(zip(record.names or (), dtypes))
             ]
         final = write_outputs(name, results, out, where, casting)

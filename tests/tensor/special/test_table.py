@@ -1,6 +1,7 @@
 """Every ufunc of ``mt.special`` against ``scipy.special`` on the same data, over chunkings."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -145,7 +146,9 @@ def _no_module_search(obj, name):
     return _whichmodule(obj, name)
 
 
-def test_every_kernel_pickles_by_reference_as_a_cluster_ships_it(monkeypatch):
+def test_every_kernel_pickles_by_reference_and_keys_are_words_as_a_cluster_needs(
+    monkeypatch,
+):
     # a kernel holding a ufunc object (which has no __module__) would make pickle search
     # every loaded module for it, slowly, touching deprecated modules on the way; the
     # pure-Python pickler shows whether it does
@@ -154,5 +157,7 @@ def test_every_kernel_pickles_by_reference_as_a_cluster_ships_it(monkeypatch):
         ufunc = getattr(sc, name)
         result = getattr(mt.special, name)(*(mt.tensor(d) for d in operands(ufunc, (2,))))
         for tensor in result if ufunc.nout > 1 else [result]:
+            # a remote session fetches a result at /tensors/<key>/data
+            assert re.fullmatch(r"[\w-]+", tensor.key), tensor.key
             ops = [tensor.op, *(i.op for i in tensor.inputs)]
             assert all(pickle.loads(pickle._dumps(op)).label() == op.label() for op in ops)
