@@ -11,6 +11,7 @@ from jupyter_mars.tensor import (
     indexing,
     products,
     reduction,
+    selection,
     shape,
     sorting,
     statistics,
@@ -27,6 +28,7 @@ from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403
+from jupyter_mars.tensor.selection import *  # noqa: F403
 from jupyter_mars.tensor.shape import *  # noqa: F403
 from jupyter_mars.tensor.sorting import *  # noqa: F403
 from jupyter_mars.tensor.statistics import *  # noqa: F403
@@ -48,6 +50,7 @@ __all__ = sorted(
         *shape.__all__,
         *sorting.__all__,
         *statistics.__all__,
+        *selection.__all__,
         *ufuncs.__all__,
     }
 )
