@@ -26,7 +26,7 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import offsets
-from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -117,7 +117,7 @@ def _tile_topk(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     grid = key_grid(node.key, out_blocks)
     leading = (op.k, axis, op.largest, op.order)
     for out_index in chunk_indices(out_blocks):
-        keys = []
+        keys: list[Key] = []
         for j in range(x.numblocks[axis]):
             index = list(out_index)
             index[axis] = j
@@ -132,7 +132,7 @@ def _tile_topk(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         keys = combine_tree(
             ctx, node.key, keys, options.combine_size, topk_merge, leading, out_index
         )
-        ctx.new_task(grid[out_index], topk_finish, op.arg, *leading, *(Ref(k) for k in keys))
+        ctx.new_task(grid[out_index], topk_finish, op.arg, *leading, *(Ref(part) for part in keys))
     out_nsplits = list(nsplits)
     out_nsplits[axis] = (op.k,)
     return Tiled(tuple(out_nsplits), grid)
