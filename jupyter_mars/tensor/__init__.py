@@ -26,6 +26,7 @@ from jupyter_mars.tensor.creation import *  # noqa: F403
 from jupyter_mars.tensor.datasource import *  # noqa: F403
 from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
+from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403
 from jupyter_mars.tensor.selection import *  # noqa: F403
@@ -39,6 +40,7 @@ __all__ = sorted(
         "Tensor",
         "elemwise",
         "fft",
+        "innerproduct",
         "linalg",
         "random",
         *arithmetic.__all__,
