@@ -133,3 +133,11 @@ def test_bad_arguments_raise_at_the_call() -> None:
     unknown = x[x > 0]
     with pytest.raises(ValueError, match="unknown until the input is executed"):
         mt.topk(unknown, 2)
+
+
+def test_order_picks_the_fields_of_a_structured_array() -> None:
+    a = np.array([(1, 2.0), (3, 1.0), (1, 5.0), (0, 2.0)], dtype=[("x", int), ("y", float)])
+    for chunks in chunkings(a.shape):
+        x = mt.tensor(a, chunk_size=chunks)
+        assert_same(mt.topk(x, 3, order="y"), np.sort(a, order="y")[::-1][:3])
+        assert_same(mt.argtopk(x, 2, order=["x", "y"], largest=False), np.array([3, 0]))

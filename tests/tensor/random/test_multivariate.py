@@ -110,3 +110,17 @@ def test_a_covariance_that_is_not_psd_warns_at_the_call_as_numpy() -> None:
     # the chunks do not warn again
     assert fetch(t).shape == (4, 2)
     assert fetch(mt.random.multivariate_normal([0, 0], bad, check_valid="ignore")).shape == (2,)
+
+
+def test_each_chunk_is_one_generator_call_on_its_stream() -> None:
+    alpha = np.array([1.0, 3.0])
+    t = mt.random.dirichlet(alpha, size=5, chunk_size=(2, 2))
+    got = fetch(t)
+    seed = t.op.seed
+    parts = [
+        np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(i,)))
+        ).dirichlet(alpha, size=n)
+        for i, n in enumerate([2, 2, 1])
+    ]
+    np.testing.assert_array_equal(got, np.concatenate(parts))
