@@ -6,6 +6,10 @@ chunks are then merged ``combine_size`` at a time by a tree, each merge keeping 
 ``k`` again, so no task holds more than ``combine_size * k`` elements of a line. The
 result has the input's chunks on the other axes and one chunk of length ``k`` on ``axis``.
 
+Each chunk first selects its best ``k`` in linear time (a partition finds the ``k``-th best
+value, the tie rule below picks among equal ones) when ``k`` is under half its length,
+then sorts only those.
+
 Order and ties: the result is sorted, best first (descending for ``largest=True``,
 ascending otherwise), in NumPy's sort order, where NaN sorts after every number (so it
 counts as the largest). Equal values keep their positions' order: the one at the lower
@@ -51,9 +55,37 @@ def best_order(values: Any, axis: int, largest: bool, order: Any) -> Any:
     return np.flip(n - 1 - flipped, axis)
 
 
+def preselect(values: Any, k: int, axis: int, largest: bool) -> Any:
+    """Positions along ``axis`` of each line's best ``k`` (``0 < k <= length``), in
+    position order, without sorting the line: a partition finds the ``k``-th best value
+    ``t``; every value better than ``t`` is kept, and the values equal to ``t`` at the
+    lowest positions fill the remaining places (the documented tie order)."""
+    n = values.shape[axis]
+    kth = n - k if largest else k - 1
+    t = np.take(np.partition(values, kth, axis=axis), [kth], axis=axis)
+    if values.dtype.kind == "f":
+        # NaN sorts after every number, and equals itself here
+        nan, t_nan = np.isnan(values), np.isnan(t)
+        equal = (values == t) | (nan & t_nan)
+        better = (values > t) | (nan & ~t_nan) if largest else (values < t) | (~nan & t_nan)
+    else:
+        equal = values == t
+        better = values > t if largest else values < t
+    missing = k - better.sum(axis=axis, keepdims=True)
+    keep = np.moveaxis(better | (equal & (np.cumsum(equal, axis=axis) <= missing)), axis, -1)
+    # exactly k per line: nonzero lists them line by line, in position order
+    columns = np.nonzero(keep.reshape(-1, n))[1]
+    return np.moveaxis(columns.reshape(*keep.shape[:-1], k), -1, axis)
+
+
 def _keep_best(
     values: Any, positions: Any, k: int, axis: int, largest: bool, order: Any
 ) -> tuple[Any, Any]:
+    if order is None and values.dtype.kind in "biuf" and 0 < k < values.shape[axis] // 2:
+        # few of many: select in linear time, then sort only those
+        chosen = preselect(values, k, axis, largest)
+        values = np.take_along_axis(values, chosen, axis)
+        positions = np.take_along_axis(positions, chosen, axis)
     best = best_order(values, axis, largest, order)
     best = np.take(best, np.arange(min(k, values.shape[axis])), axis=axis)
     return np.take_along_axis(values, best, axis), np.take_along_axis(positions, best, axis)

@@ -141,3 +141,16 @@ def test_order_picks_the_fields_of_a_structured_array() -> None:
         x = mt.tensor(a, chunk_size=chunks)
         assert_same(mt.topk(x, 3, order="y"), np.sort(a, order="y")[::-1][:3])
         assert_same(mt.argtopk(x, 2, order=["x", "y"], largest=False), np.array([3, 0]))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, np.uint8, np.bool_])
+def test_linear_time_selection_of_few_among_many_keeps_the_tie_order(dtype: Any) -> None:
+    a = np.random.default_rng(3).integers(0, 4, size=(30, 200)).astype(dtype)
+    if dtype == np.float64:
+        a[a == 3] = np.nan
+    x = mt.tensor(a, chunk_size=(13, 90))
+    for axis, largest in [(1, True), (1, False), (0, True), (0, False)]:
+        assert_same(
+            mt.argtopk(x, 9, axis=axis, largest=largest), expected_argtopk(a, 9, axis, largest)
+        )
+        assert_same(mt.topk(x, 9, axis=axis, largest=largest), expected_topk(a, 9, axis, largest))
