@@ -11,6 +11,7 @@ from jupyter_mars.tensor import (
     indexing,
     products,
     reduction,
+    selection,
     shape,
     sorting,
     statistics,
@@ -26,8 +27,10 @@ from jupyter_mars.tensor.creation import *  # noqa: F403
 from jupyter_mars.tensor.datasource import *  # noqa: F403
 from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
+from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403
+from jupyter_mars.tensor.selection import *  # noqa: F403
 from jupyter_mars.tensor.shape import *  # noqa: F403
 from jupyter_mars.tensor.sorting import *  # noqa: F403
 from jupyter_mars.tensor.statistics import *  # noqa: F403
@@ -38,6 +41,7 @@ __all__ = sorted(
         "Tensor",
         "elemwise",
         "fft",
+        "innerproduct",
         "linalg",
         "random",
         "special",
@@ -50,6 +54,7 @@ __all__ = sorted(
         *shape.__all__,
         *sorting.__all__,
         *statistics.__all__,
+        *selection.__all__,
         *ufuncs.__all__,
     }
 )

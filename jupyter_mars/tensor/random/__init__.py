@@ -20,9 +20,15 @@ output's chunks. Scalar and array parameters are checked when the function is ca
 (NumPy's own errors, e.g. ``scale < 0``); tensor parameters only when the chunks run.
 
 Modules: ``streams`` (seeds, the per-chunk generators), ``distributions`` (the
-``RandomChunks`` operator, the generic sampler and the distribution table), ``sampling``
-(choice, permutation, shuffle), ``state`` (``RandomState`` and the global state whose
-bound methods are the functions below).
+``RandomChunks`` operator, the generic sampler and the distribution table),
+``multivariate`` (dirichlet, multinomial, multivariate_normal: each draw a vector along a
+trailing axis of one chunk), ``sampling`` (choice, permutation, shuffle), ``state``
+(``RandomState`` and the global state whose bound methods are the functions below).
+
+``random_integers`` is NumPy's deprecated alias of ``randint(low, high + 1)``, with its
+``DeprecationWarning``; ``bytes`` returns Python ``bytes`` at once (as NumPy and Mars),
+drawn from the seed source; ``RandomStateField`` is the type of the seed a random
+operator holds (``streams.py``).
 """
 
 from jupyter_mars.tensor.random.distributions import RandomChunks as RandomChunks
@@ -40,6 +46,7 @@ from jupyter_mars.tensor.random.sampling import take_indices as take_indices
 from jupyter_mars.tensor.random.sampling import take_rows as take_rows
 from jupyter_mars.tensor.random.state import RandomState, get_state, seed, set_state
 from jupyter_mars.tensor.random.state import global_state as _global_state
+from jupyter_mars.tensor.random.streams import RandomStateField
 from jupyter_mars.tensor.random.streams import chunk_generator as chunk_generator
 
 # ---- the module-level API: methods of one global RandomState --------------------------------
@@ -83,24 +90,40 @@ wald = _global_state.wald
 vonmises = _global_state.vonmises
 zipf = _global_state.zipf
 logseries = _global_state.logseries
+hypergeometric = _global_state.hypergeometric
+noncentral_chisquare = _global_state.noncentral_chisquare
+noncentral_f = _global_state.noncentral_f
+dirichlet = _global_state.dirichlet
+multinomial = _global_state.multinomial
+multivariate_normal = _global_state.multivariate_normal
+random_integers = _global_state.random_integers
+bytes = _global_state.bytes
 
 __all__ = [
     "RandomState",
+    "RandomStateField",
     "beta",
     "binomial",
+    "bytes",
     "chisquare",
     "choice",
+    "dirichlet",
     "exponential",
     "f",
     "gamma",
     "geometric",
     "get_state",
     "gumbel",
+    "hypergeometric",
     "laplace",
     "logistic",
     "lognormal",
     "logseries",
+    "multinomial",
+    "multivariate_normal",
     "negative_binomial",
+    "noncentral_chisquare",
+    "noncentral_f",
     "normal",
     "pareto",
     "permutation",
@@ -110,6 +133,7 @@ __all__ = [
     "randint",
     "randn",
     "random",
+    "random_integers",
     "random_sample",
     "ranf",
     "rayleigh",

@@ -33,7 +33,12 @@ from jupyter_mars.tensor.creation.common import (
 )
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import broadcast_shapes
-from jupyter_mars.tensor.random.streams import checking_generator, chunk_generator, flat_index
+from jupyter_mars.tensor.random.streams import (
+    RandomStateField,
+    checking_generator,
+    chunk_generator,
+    flat_index,
+)
 
 if TYPE_CHECKING:
     from jupyter_mars.tensor.random.state import RandomState
@@ -61,7 +66,7 @@ def random_chunk(
 class RandomChunks(Op):
     """Chunks drawn by one ``numpy.random.Generator`` method each."""
 
-    seed: int
+    seed: RandomStateField
     method: str
     args: tuple[Any, ...]
     """Distribution parameters: scalars, or ``Slot(i)`` for the tensor input ``i``."""
@@ -71,6 +76,9 @@ class RandomChunks(Op):
     cast: np.dtype[Any] | None = None
     """A dtype the drawn values are cast to, when the method cannot produce it itself."""
     name: str = "random"
+    trailing: int = 0
+    """Trailing axes the method adds to each draw itself (one chunk each): a sample of a
+    multivariate distribution is a vector, so ``size`` excludes its axis."""
 
     def label(self) -> str:
         return self.name
@@ -106,6 +114,7 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         aligned = [_align_to(node, i, t, nsplits, ctx) for i, t in enumerate(inputs)]
     blocks = numblocks(nsplits)
     grid = key_grid(node.key, blocks)
+    drawn_axes = len(nsplits) - op.trailing
     for index in block_indices(nsplits):
         args = tuple(
             Ref(aligned[a.index].keys[_input_index(aligned[a.index].keys.shape, index)])
@@ -120,7 +129,7 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
                 op.seed,
                 flat_index(index, blocks),
                 op.method,
-                chunk_shape(nsplits, index),
+                chunk_shape(nsplits, index)[:drawn_axes],
                 args,
                 op.kwargs,
                 op.cast,
@@ -133,7 +142,7 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 # ---- the generic sampler ----------------------------------------------------------------------
 
 
-def _dtype_plan(
+def dtype_plan(
     name: str,
     dtype: Any,
     default_dtype: Any,
@@ -211,7 +220,7 @@ def _output_shape(name: str, size: Any, shapes: list[tuple[Any, ...]]) -> tuple[
 
 
 def draw(
-    next_seed: Callable[[], int],
+    next_seed: Callable[[], RandomStateField],
     name: str,
     method: str,
     params: Sequence[tuple[str, Any]],
@@ -227,7 +236,7 @@ def draw(
     ``params`` are the distribution parameters by name; ``next_seed`` is called once,
     after every check has passed.
     """
-    out_dtype, kw, cast = _dtype_plan(name, dtype, default_dtype, native, kwargs)
+    out_dtype, kw, cast = dtype_plan(name, dtype, default_dtype, native, kwargs)
     args, tensors, probe, shapes = _parameters(name, params)
     if len(probe) == len(params):
         # no tensor parameter: let NumPy check the values (one small draw)
@@ -295,6 +304,24 @@ DISTRIBUTIONS: list[tuple[str, list[tuple[str, Any]], Any, str]] = [
     ("vonmises", [("mu", REQUIRED), ("kappa", REQUIRED)], _F, "von Mises samples"),
     ("zipf", [("a", REQUIRED)], _I, "Zipf samples"),
     ("logseries", [("p", REQUIRED)], _I, "Logarithmic series samples"),
+    (
+        "hypergeometric",
+        [("ngood", REQUIRED), ("nbad", REQUIRED), ("nsample", REQUIRED)],
+        _I,
+        "Hypergeometric samples",
+    ),
+    (
+        "noncentral_chisquare",
+        [("df", REQUIRED), ("nonc", REQUIRED)],
+        _F,
+        "Noncentral chi-square samples",
+    ),
+    (
+        "noncentral_f",
+        [("dfnum", REQUIRED), ("dfden", REQUIRED), ("nonc", REQUIRED)],
+        _F,
+        "Noncentral F-distribution samples",
+    ),
 ]
 """``(method, [(parameter, default or REQUIRED)], default dtype, description)``."""
 

@@ -30,7 +30,12 @@ from jupyter_mars.tensor.creation.common import (
     rechunked,
 )
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.random.streams import checking_generator, chunk_generator, flat_index
+from jupyter_mars.tensor.random.streams import (
+    RandomStateField,
+    checking_generator,
+    chunk_generator,
+    flat_index,
+)
 
 # ---- kernels -------------------------------------------------------------------------------
 
@@ -98,7 +103,7 @@ def perm_slice(perm: Any, lo: int, hi: int) -> Any:
 
 @dataclass(frozen=True, eq=False)
 class Choice(Op):
-    seed: int
+    seed: RandomStateField
     size: tuple[int, ...]
     replace: bool
     p: np.ndarray[Any, Any] | None
@@ -205,7 +210,12 @@ def _choice_probabilities(
 
 
 def choice(
-    next_seed: Callable[[], int], a: Any, size: Any, replace: bool, p: Any, chunk_size: Any
+    next_seed: Callable[[], RandomStateField],
+    a: Any,
+    size: Any,
+    replace: bool,
+    p: Any,
+    chunk_size: Any,
 ) -> Tensor:
     """``RandomState.choice`` with seeds from ``next_seed`` (called once, after the checks)."""
     population, n, out_dtype = _choice_population(a)
@@ -244,7 +254,7 @@ def choice(
 
 @dataclass(frozen=True, eq=False)
 class Permutation(Op):
-    seed: int
+    seed: RandomStateField
     n: int
     """Length of ``permutation(int)``; rows of the input otherwise."""
     nsplits: NSplits | None
@@ -289,7 +299,7 @@ def _tile_permutation(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     return Tiled(x.nsplits, grid)
 
 
-def permutation(next_seed: Callable[[], int], x: Any, chunk_size: Any) -> Tensor:
+def permutation(next_seed: Callable[[], RandomStateField], x: Any, chunk_size: Any) -> Tensor:
     """``RandomState.permutation`` with seeds from ``next_seed``."""
     if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
         n = max(int(x), 0)
@@ -309,7 +319,7 @@ def permutation(next_seed: Callable[[], int], x: Any, chunk_size: Any) -> Tensor
     return new_tensor(Permutation(next_seed(), 0, None), [t], t.shape, t.dtype)
 
 
-def shuffle(next_seed: Callable[[], int], x: Any) -> None:
+def shuffle(next_seed: Callable[[], RandomStateField], x: Any) -> None:
     """``RandomState.shuffle`` with seeds from ``next_seed``."""
     if isinstance(x, Tensor):
         x._node = permutation(next_seed, x, None).node

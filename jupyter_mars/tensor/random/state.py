@@ -7,6 +7,8 @@ made, so reseeding makes everything made afterwards reproducible.
 
 from __future__ import annotations
 
+import builtins
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -14,14 +16,14 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.creation.common import as_dtype
-from jupyter_mars.tensor.random import sampling
+from jupyter_mars.tensor.random import multivariate, sampling
 from jupyter_mars.tensor.random.distributions import (
     DISTRIBUTIONS,
     FLOAT_NATIVE,
     distribution_method,
     draw,
 )
-from jupyter_mars.tensor.random.streams import draw_seed
+from jupyter_mars.tensor.random.streams import RandomStateField, draw_seed
 
 
 class RandomState:
@@ -59,6 +61,9 @@ class RandomState:
     vonmises: Callable[..., Tensor]
     zipf: Callable[..., Tensor]
     logseries: Callable[..., Tensor]
+    hypergeometric: Callable[..., Tensor]
+    noncentral_chisquare: Callable[..., Tensor]
+    noncentral_f: Callable[..., Tensor]
 
     def __init__(self, seed: Any = None) -> None:
         self._state = np.random.RandomState(seed)
@@ -79,7 +84,7 @@ class RandomState:
     def set_state(self, state: Any) -> None:
         self._state.set_state(state)
 
-    def _next_seed(self) -> int:
+    def _next_seed(self) -> RandomStateField:
         return draw_seed(self._state)
 
     # ---- uniform and standard samples --------------------------------------------------------
@@ -184,6 +189,63 @@ class RandomState:
             dt,
             (dt,),
             kwargs={"dtype": dt},
+        )
+
+    def random_integers(
+        self, low: Any, high: Any = None, size: Any = None, chunk_size: Any = None
+    ) -> Tensor:
+        """Random integers in ``[low, high]``, ``high`` included (``[1, low]`` without
+        ``high``): NumPy's deprecated ``random_integers``, with its ``DeprecationWarning``;
+        use ``randint(low, high + 1)``."""
+        if high is None:
+            hint = f"randint(1, {low} + 1)"
+            low, high = 1, low
+        else:
+            hint = f"randint({low}, {high} + 1)"
+        warnings.warn(
+            f"This function is deprecated. Please call {hint} instead",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        high = high + 1 if isinstance(high, Tensor) else np.asarray(high) + 1
+        return self.randint(low, high, size=size, dtype=np.int64, chunk_size=chunk_size)
+
+    def bytes(self, length: int) -> builtins.bytes:
+        """``length`` random bytes, at once (``numpy.random.bytes``): a small value, not a
+        tensor, drawn from the seed source, so it too follows ``seed``."""
+        return self._state.bytes(length)
+
+    # ---- multivariate distributions: a trailing axis of length k ----------------------------
+
+    def dirichlet(
+        self, alpha: Any, size: Any = None, chunk_size: Any = None, dtype: Any = None
+    ) -> Tensor:
+        """Dirichlet samples of shape ``size + (len(alpha),)`` (``numpy.random.dirichlet``);
+        chunks split the ``size`` axes, each one ``Generator.dirichlet`` call."""
+        return multivariate.dirichlet(self._next_seed, alpha, size, chunk_size, dtype)
+
+    def multinomial(
+        self, n: Any, pvals: Any, size: Any = None, chunk_size: Any = None, dtype: Any = None
+    ) -> Tensor:
+        """Multinomial counts of shape ``size + (len(pvals),)`` (``numpy.random.multinomial``);
+        chunks split the ``size`` axes, each one ``Generator.multinomial`` call."""
+        return multivariate.multinomial(self._next_seed, n, pvals, size, chunk_size, dtype)
+
+    def multivariate_normal(
+        self,
+        mean: Any,
+        cov: Any,
+        size: Any = None,
+        check_valid: str = "warn",
+        tol: float = 1e-8,
+        chunk_size: Any = None,
+        dtype: Any = None,
+    ) -> Tensor:
+        """Multivariate normal samples of shape ``size + (len(mean),)``
+        (``numpy.random.multivariate_normal``; ``cov`` is checked when called, with NumPy's
+        warning or error); chunks split the ``size`` axes."""
+        return multivariate.multivariate_normal(
+            self._next_seed, mean, cov, size, check_valid, tol, chunk_size, dtype
         )
 
     # ---- choice, permutation, shuffle ---------------------------------------------------

@@ -14,16 +14,25 @@ node's own stream, ``SeedSequence(seed)``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NewType
 
 import numpy as np
 
 SEED_HIGH = 2**63 - 1
 """Seeds of random tensors are drawn from ``[0, SEED_HIGH)``."""
 
+RandomStateField = NewType("RandomStateField", int)
+"""The type of the field through which a random operator holds its random state.
 
-def draw_seed(source: np.random.RandomState) -> int:
+Mars stores a whole ``numpy.random.RandomState`` state on each random operator (a
+``RandomStateField``); here that state is one integer seed, from which every chunk's
+stream is derived, so the field is an ``int`` (``RandomStateField(s)`` is ``s``).
+"""
+
+
+def draw_seed(source: np.random.RandomState) -> RandomStateField:
     """The seed of the next random tensor, taken from the seed source of a ``RandomState``."""
-    return int(source.randint(0, SEED_HIGH, dtype=np.int64))
+    return RandomStateField(int(source.randint(0, SEED_HIGH, dtype=np.int64)))
 
 
 def chunk_generator(seed: int, index: int | None) -> np.random.Generator:

@@ -8,15 +8,22 @@ def test_linalg_exports_every_function():
         "LinAlgError",
         "cholesky",
         "det",
+        "dot",
+        "inner",
+        "innerproduct",
         "inv",
         "lstsq",
         "lu",
+        "matmul",
         "norm",
         "qr",
+        "randomized_svd",
         "slogdet",
         "solve",
         "solve_triangular",
         "svd",
+        "tensordot",
+        "vdot",
     ]
     for name in mt.linalg.__all__:
         assert callable(getattr(mt.linalg, name))
