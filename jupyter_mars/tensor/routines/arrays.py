@@ -131,6 +131,13 @@ def broadcast_arrays(*args: Any, subok: bool = False) -> ExecutableTuple:
     return ExecutableTuple(t if t.shape == shape else broadcast_to(t, shape) for t in tensors)
 
 
+def _copy_method(self: Tensor, order: str = "C") -> Tensor:
+    """Lazy ``ndarray.copy``."""
+    return copy(self, order=order)
+
+
+Tensor.copy = _copy_method  # type: ignore[attr-defined]
+
 __all__ = [
     "ascontiguousarray",
     "asfortranarray",

@@ -121,6 +121,9 @@ def _diagonal_positions(shape: tuple[int, ...], wrap: bool) -> np.ndarray[Any, A
 
 def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:
     """``numpy.fill_diagonal`` on a tensor, in place; ``val`` repeats to fill the diagonal."""
+    if isinstance(a, np.ndarray):  # NumPy's call, dispatched here by a tensor ``val``
+        np.fill_diagonal(a, np.asarray(val), wrap=wrap)
+        return
     if not isinstance(a, Tensor):
         raise TypeError(f"fill_diagonal(): a must be a tensor, not {type(a).__name__}")
     if any(isinstance(n, float) and math.isnan(n) for n in a.shape):

@@ -105,3 +105,14 @@ def test_product_and_innerproduct_are_prod_and_inner() -> None:
     for chunks in chunkings(_A.shape):
         x = mt.tensor(_A + 1, chunk_size=chunks)
         assert_same(mt.product(x, axis=0), np.prod(_A + 1, axis=0))
+
+
+def test_numpy_functions_dispatch_to_the_routines() -> None:
+    t = mt.tensor(_A, chunk_size=2)
+    assert np.ndim(t) == 2
+    assert np.result_type(t, np.float32) == np.float64
+    assert_same(np.diff(t), np.diff(_A))
+    assert_same(np.insert(t, 1, 5.0), np.insert(_A, 1, 5.0))
+    y = t.copy()
+    t[0, 0] = 100.0
+    assert_same(y, _A)

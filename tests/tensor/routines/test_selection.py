@@ -114,3 +114,9 @@ def test_fill_diagonal_with_tensor_values_and_errors() -> None:
         mt.fill_diagonal(mt.ones(3), 1)
     with pytest.raises(ValueError, match="All dimensions of input must be of equal length"):
         mt.fill_diagonal(mt.ones((2, 3, 2)), 1)
+
+
+def test_fill_diagonal_of_a_numpy_array_with_tensor_values() -> None:
+    a = np.zeros((3, 3))
+    np.fill_diagonal(a, mt.tensor([1.0, 2.0, 3.0]))
+    np.testing.assert_array_equal(np.diag(a), [1.0, 2.0, 3.0])
