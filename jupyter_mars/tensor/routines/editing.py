@@ -120,7 +120,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Tensor:
         if indices.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional or scalar")
     if indices.size == 0:
-        return _wrap(x)  # nothing to insert: NumPy does not look at the values then
+        _insert_values(values, x, ax, False, 0)  # NumPy still checks that they broadcast
+        return _wrap(x)
     bad = indices[(indices < -n) | (indices > n)]
     if bad.size:
         raise IndexError(f"index {int(bad[0])} is out of bounds for axis {ax} with size {n}")

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
@@ -49,3 +51,19 @@ def test_rollaxis_bad_axes_raise_axis_error() -> None:
         mt.rollaxis(x, 3)
     with pytest.raises(np.exceptions.AxisError, match="'start' arg requires -3 <= start < 4"):
         mt.rollaxis(x, 0, 5)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 4), min_size=1, max_size=4),
+    chunk=st.integers(1, 4),
+    data=st.data(),
+)
+def test_rollaxis_any_shape(shape: list[int], chunk: int, data: st.DataObject) -> None:
+    ndim = len(shape)
+    axis = data.draw(st.integers(-ndim, ndim - 1))
+    start = data.draw(st.integers(-ndim, ndim))
+    a = np.arange(int(np.prod(shape))).reshape(shape)
+    assert_same(
+        mt.rollaxis(mt.tensor(a, chunk_size=chunk), axis, start), np.rollaxis(a, axis, start)
+    )

@@ -118,3 +118,10 @@ def test_insert_and_delete_any_positions(n: int, chunk: int, positions: list[int
     assert_same(mt.insert(x, valid, -1), np.insert(a, valid, -1))
     inside = [p for p in valid if p < n]
     assert_same(mt.delete(x, inside), np.delete(a, inside))
+
+
+def test_insert_at_no_position_still_checks_the_values() -> None:
+    x = mt.tensor(np.arange(3), chunk_size=2)
+    assert_same(mt.insert(x, slice(3, None), 5), np.insert(np.arange(3), slice(3, None), 5))
+    with pytest.raises(ValueError, match="could not broadcast"):
+        mt.insert(x, slice(3, None), [1, 2])
