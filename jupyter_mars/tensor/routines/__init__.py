@@ -15,7 +15,7 @@ Most are compositions: ``append``/``insert``/``delete``/``block`` join and slice
 - ``differences``: ``diff``, ``ediff1d``;
 - ``selection``: ``choose``, ``unravel_index``, ``indices``, ``diagflat``, ``fill_diagonal``;
 - ``setops``: ``union1d``, ``setdiff1d``;
-- ``jupyter_mars.tensor.lib`` (``mt.lib``, as in Mars): ``mgrid``, ``ogrid``, ``r_``,
+- ``jupyter_mars.tensor.index_tricks`` (also ``mt.lib``, as in Mars): ``mgrid``, ``ogrid``, ``r_``,
   ``c_``, ``ndindex``;
 - ``jupyter_mars.tensor.float_errors``: ``errstate``, ``seterr``, ``geterr`` (kept beside
   ``elemwise``, which uses it).
@@ -26,7 +26,7 @@ from __future__ import annotations
 from jupyter_mars.tensor import float_errors
 from jupyter_mars.tensor import lib as lib
 from jupyter_mars.tensor.float_errors import *  # noqa: F403
-from jupyter_mars.tensor.lib.index_tricks import c_, mgrid, ndindex, ogrid, r_
+from jupyter_mars.tensor.index_tricks import c_, mgrid, ndindex, ogrid, r_
 from jupyter_mars.tensor.routines import (
     arrays,
     axes,
