@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import builtins
-import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -59,10 +57,20 @@ def test_executable_tuple_is_the_sessions() -> None:
     np.testing.assert_array_equal(got[1], [3.0])
 
 
-def test_every_mars_tensor_name_of_this_family_exists() -> None:
-    reference = Path("/work/shared/reference/mars-public-api.json")
-    if not reference.exists():
-        pytest.skip("the reference list of Mars's names is not on this machine")
-    names = json.loads(reference.read_text())["mars.tensor"]
-    mine = set(mt.routines.__all__)
-    assert mine <= set(names)
+MARS_NAMES = """
+AxisError ExecutableTuple Inf NAN NINF NaN angle append ascontiguousarray asfortranarray block
+bool broadcast_arrays bytes_ c_ cfloat character choose complex128 complex64 complexfloating
+copy copyto datetime64 delete diagflat diff double dsplit dtype e ediff1d errstate
+fill_diagonal finfo fix flexible float float16 float32 float64 floating generic geterr hsplit
+i0 indices inexact inf innerproduct insert int int16 int32 int64 int8 intc integer intp
+iscomplex isreal lib mgrid nan nan_to_num ndim ndindex newaxis number object ogrid pi product
+r_ result_type rollaxis round scalar setdiff1d seterr signedinteger sinc timedelta64 tree_add
+tree_multiply uint uint16 uint32 uint64 uint8 unicode_ union1d unravel_index unsignedinteger
+void vsplit
+""".split()
+"""Names of Mars's ``mars.tensor`` that this family provides."""
+
+
+def test_every_mars_name_of_this_family_is_exported() -> None:
+    assert set(MARS_NAMES) <= set(mt.__all__)
+    assert set(mt.routines.__all__) == set(MARS_NAMES)
