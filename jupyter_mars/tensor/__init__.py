@@ -11,6 +11,7 @@ from jupyter_mars.tensor import (
     indexing,
     products,
     reduction,
+    routines,
     selection,
     shape,
     sorting,
@@ -30,6 +31,7 @@ from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403
+from jupyter_mars.tensor.routines import *  # noqa: F403
 from jupyter_mars.tensor.selection import *  # noqa: F403
 from jupyter_mars.tensor.shape import *  # noqa: F403
 from jupyter_mars.tensor.sorting import *  # noqa: F403
@@ -51,6 +53,7 @@ __all__ = sorted(
         *indexing.__all__,
         *products.__all__,
         *reduction.__all__,
+        *routines.__all__,
         *shape.__all__,
         *sorting.__all__,
         *statistics.__all__,

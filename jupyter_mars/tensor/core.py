@@ -18,8 +18,8 @@ from jupyter_mars.config import options
 from jupyter_mars.engine.node import Node, Op
 from jupyter_mars.executable import LAZY_HINT, Executable
 
-# numpy functions that dispatch to mt.<name> through __array_function__
-_ARRAY_FUNCTION_SKIP = frozenset({"shape", "ndim", "size", "result_type", "can_cast"})
+# numpy functions that do not dispatch to mt.<name> through __array_function__
+_ARRAY_FUNCTION_SKIP = frozenset({"shape", "size", "can_cast"})
 
 
 class Tensor(Executable):

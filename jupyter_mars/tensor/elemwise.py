@@ -15,6 +15,7 @@ import numpy as np
 
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
 from jupyter_mars.tensor.core import Tensor, new_tensor
+from jupyter_mars.tensor.float_errors import with_build_errstate
 
 
 def broadcast_shapes(*shapes: Sequence[Any]) -> tuple[Any, ...]:
@@ -88,5 +89,6 @@ def elemwise(
             func, [a if type(a) is not Slot else tensors[a.index] for a in template], kwargs
         )
     label = name or str(getattr(func, "__name__", "map"))
-    op = Blockwise(func, tuple(template), dict(kwargs), label)
+    # the floating-point error handling in force here governs the chunks (see errstate.py)
+    op = Blockwise(with_build_errstate(func), tuple(template), dict(kwargs), label)
     return new_tensor(op, tensors, shape, dtype)
