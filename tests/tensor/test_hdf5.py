@@ -15,6 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
+from jupyter_mars.tensor.datastore.hdf5 import HDF5Target
 from tests.conftest import assert_same, chunkings
 
 DTYPES = ["f8", "f4", "i8", "u1", "?", "c16", "S3"]
@@ -218,3 +219,18 @@ def test_write_errors_raise_at_the_call(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="not an HDF5 file"):
         mt.to_hdf5(str(tmp_path / "text.h5"), x, dataset="d")
     assert _listing(tmp_path) == ["text.h5"]
+
+
+def test_a_repeated_begin_keeps_the_chunks_written(tmp_path: Path) -> None:
+    # the scheduler runs the begin task again when a lost worker held its result and a
+    # writer after it must be recomputed: what the writers before wrote must stay
+    path = str(tmp_path / "t.h5")
+    target = HDF5Target(path, "/d", "token", {})
+    layout = ((2, 2),)
+    target.begin((4,), np.dtype("f8"), layout)
+    target.write((slice(0, 2),), np.array([1.0, 2.0]))
+    target.begin((4,), np.dtype("f8"), layout)
+    target.write((slice(2, 4),), np.array([3.0, 4.0]))
+    target.commit()
+    assert_same(mt.from_hdf5(path, dataset="d"), np.array([1.0, 2.0, 3.0, 4.0]))
+    assert _listing(tmp_path) == ["t.h5"]

@@ -15,6 +15,7 @@ from hypothesis.extra import numpy as hnp
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
+from jupyter_mars.tensor.datastore.zarr_store import ZarrTarget
 from tests.conftest import assert_same, chunkings
 
 DTYPES = ["f8", "f4", "i8", "u1", "?", "c16"]
@@ -196,3 +197,18 @@ def test_write_errors_raise_at_the_call(tmp_path: Path) -> None:
     with pytest.raises(FileExistsError, match="cannot hold"):
         mt.to_zarr(str(tmp_path / "a.zarr"), x, dataset="d")
     assert _listing(tmp_path) == ["a.zarr", "file.txt", "t.zarr"]
+
+
+def test_a_repeated_begin_keeps_the_chunks_written(tmp_path: Path) -> None:
+    # the scheduler runs the begin task again when a lost worker held its result and a
+    # writer after it must be recomputed: what the writers before wrote must stay
+    path = str(tmp_path / "t.zarr")
+    target = ZarrTarget(path, "g/d", "token", {})
+    layout = ((2, 2),)
+    target.begin((4,), np.dtype("f8"), layout)
+    target.write((slice(0, 2),), np.array([1.0, 2.0]))
+    target.begin((4,), np.dtype("f8"), layout)
+    target.write((slice(2, 4),), np.array([3.0, 4.0]))
+    target.commit()
+    assert_same(mt.from_zarr(path, group="g", dataset="d"), np.array([1.0, 2.0, 3.0, 4.0]))
+    assert _listing(tmp_path) == ["t.zarr"]

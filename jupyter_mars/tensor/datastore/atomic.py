@@ -15,7 +15,9 @@ The tasks a write tiles into, for input chunks ``c0 .. cn``:
 4. ``commit``: renames the temporary copy to the target's name when every writer
    succeeded; otherwise removes it and raises the first writer's error.
 
-Writers catch their errors and hand them on rather than raising, so that the commit,
+Every step may run twice (after a worker's loss, the scheduler recomputes lost results
+along their lineage): writes rewrite the same region, and ``begin`` leaves an existing
+temporary copy alone. Writers catch their errors and hand them on rather than raising, so that the commit,
 which cleans up, always runs. The temporary copy lies beside the target (same folder, so
 the rename is atomic) under a hidden name with the write's unique token. Several hosts
 need a shared filesystem, as for any file a job writes.

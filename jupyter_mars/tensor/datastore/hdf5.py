@@ -127,13 +127,25 @@ class HDF5Target:
     ) -> NSplits | None:
         return None
 
+    @property
+    def initial(self) -> str:
+        return _hidden_name(self.filename, self.token, "init")
+
     def begin(self, shape: tuple[int, ...], dtype: np.dtype[Any], layout: NSplits) -> None:
+        # run again when a worker's loss sends the scheduler back along the lineage: the
+        # chunks written so far must stay, so the copy is made under another name and
+        # takes the temporary name only once complete
+        if os.path.exists(self.temp):
+            return
+        with contextlib.suppress(FileNotFoundError):  # what an interrupted try left
+            os.remove(self.initial)
         if os.path.exists(self.filename):
-            shutil.copyfile(self.filename, self.temp)
-        with h5py.File(self.temp, "a") as f:
+            shutil.copyfile(self.filename, self.initial)
+        with h5py.File(self.initial, "a") as f:
             if self.path in f:
                 del f[self.path]
             f.create_dataset(self.path, shape=shape, dtype=dtype, **self.options)
+        os.replace(self.initial, self.temp)
 
     def write(self, region: Region, block: np.ndarray[Any, Any]) -> None:
         with h5py.File(self.temp, "r+") as f:
@@ -143,8 +155,9 @@ class HDF5Target:
         os.replace(self.temp, self.filename)
 
     def abort(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(self.temp)
+        for name in (self.initial, self.temp):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(name)
 
 
 def _check_writable(x: Tensor, filename: str, options: dict[str, Any]) -> None:

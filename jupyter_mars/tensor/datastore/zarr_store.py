@@ -142,10 +142,13 @@ class ZarrTarget:
 
     serial = False
 
+    def _hidden(self, suffix: str) -> str:
+        folder, name = os.path.split(self.root)
+        return os.path.join(folder, f".{name}.{self.token}.{suffix}")
+
     @property
     def temp(self) -> str:
-        folder, name = os.path.split(self.root)
-        return os.path.join(folder, f".{name}.{self.token}.tmp")
+        return self._hidden("tmp")
 
     def _grid(
         self, shape: tuple[int, ...], dtype: np.dtype[Any], nsplits: NSplits
@@ -164,10 +167,18 @@ class ZarrTarget:
         return None if layout == tuple(tuple(axis) for axis in nsplits) else layout
 
     def begin(self, shape: tuple[int, ...], dtype: np.dtype[Any], layout: NSplits) -> None:
+        # run again when a worker's loss sends the scheduler back along the lineage: the
+        # chunks written so far must stay, so the array is made under another name and
+        # takes the temporary name only once complete
+        if os.path.exists(self.temp):
+            return
         options = dict(self.options)
         if "chunks" not in options and "shards" not in options:
             options["chunks"] = tuple(max(int(axis[0]), 1) for axis in layout)
-        zarr.create_array(store=self.temp, shape=shape, dtype=dtype, **options)
+        initial = self._hidden("init")
+        shutil.rmtree(initial, ignore_errors=True)
+        zarr.create_array(store=initial, shape=shape, dtype=dtype, **options)
+        os.rename(initial, self.temp)
 
     def write(self, region: Region, block: np.ndarray[Any, Any]) -> None:
         zarr.open_array(store=self.temp, mode="r+")[region] = block
@@ -184,8 +195,9 @@ class ZarrTarget:
         _replace_folder(self.temp, _folder(self.root, self.inner), self.token)
 
     def abort(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            shutil.rmtree(self.temp)
+        for name in (self._hidden("init"), self.temp):
+            with contextlib.suppress(FileNotFoundError):
+                shutil.rmtree(name)
 
 
 def _check_writable(x: Tensor, root: str, inner: str, options: dict[str, Any]) -> None:
