@@ -197,6 +197,10 @@ def test_read_errors_raise_at_the_call(tmp_path: Path) -> None:
         mt.from_hdf5(path, group=1, dataset="d")
     with pytest.raises(ValueError, match="chunk_size"):
         mt.from_hdf5(path, group="g", dataset="d", chunk_size=0)
+    with h5py.File(path, "a") as f:
+        f["compound"] = np.zeros(2, dtype=[("a", "i4"), ("b", "f8")])
+    with pytest.raises(TypeError, match="compound"):
+        mt.from_hdf5(path, dataset="compound")
     (tmp_path / "text.h5").write_text("not hdf5")
     with pytest.raises(OSError, match="text.h5"):
         mt.from_hdf5(str(tmp_path / "text.h5"), dataset="d")

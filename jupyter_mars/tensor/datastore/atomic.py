@@ -17,10 +17,10 @@ The tasks a write tiles into, for input chunks ``c0 .. cn``:
 
 Every step may run twice (after a worker's loss, the scheduler recomputes lost results
 along their lineage): writes rewrite the same region, and ``begin`` leaves an existing
-temporary copy alone. Writers catch their errors and hand them on rather than raising, so that the commit,
-which cleans up, always runs. The temporary copy lies beside the target (same folder, so
-the rename is atomic) under a hidden name with the write's unique token. Several hosts
-need a shared filesystem, as for any file a job writes.
+temporary copy alone. Writers catch their errors and hand them on rather than raising,
+so that the commit, which cleans up, always runs. The temporary copy lies beside the
+target (same folder, so the rename is atomic) under a hidden name with the write's
+unique token. Several hosts need a shared filesystem, as for any file a job writes.
 """
 
 from __future__ import annotations

@@ -96,7 +96,9 @@ def from_hdf5(
     filename, path = _file_and_path(hdf5_file, group, dataset)
     shape, dtype, native = _open_dataset(filename, path)
     if dtype.kind == "O" or dtype.kind == "V":
-        raise TypeError(f"dataset {path!r} holds {dtype}, which has no plain NumPy dtype")
+        raise TypeError(
+            f"dataset {path!r} holds {dtype}: compound and variable-length data are not supported"
+        )
     nsplits = stored_chunks(shape, dtype, native, chunk_size)
     return read_tensor(HDF5Reader(filename, path), "from_hdf5", shape, dtype, nsplits)
 
