@@ -8,6 +8,7 @@ from jupyter_mars.tensor import (
     arithmetic,
     creation,
     datasource,
+    datastore,
     indexing,
     products,
     reduction,
@@ -26,6 +27,7 @@ from jupyter_mars.tensor.arithmetic import *  # noqa: F403
 from jupyter_mars.tensor.core import Tensor as Tensor
 from jupyter_mars.tensor.creation import *  # noqa: F403
 from jupyter_mars.tensor.datasource import *  # noqa: F403
+from jupyter_mars.tensor.datastore import *  # noqa: F403
 from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
@@ -50,6 +52,7 @@ __all__ = sorted(
         *arithmetic.__all__,
         *creation.__all__,
         *datasource.__all__,
+        *datastore.__all__,
         *indexing.__all__,
         *products.__all__,
         *reduction.__all__,
