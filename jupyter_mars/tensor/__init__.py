@@ -19,6 +19,7 @@ from jupyter_mars.tensor import (
 from jupyter_mars.tensor import fft as fft
 from jupyter_mars.tensor import linalg as linalg
 from jupyter_mars.tensor import random as random
+from jupyter_mars.tensor import spatial as spatial
 from jupyter_mars.tensor.arithmetic import *  # noqa: F403
 from jupyter_mars.tensor.core import Tensor as Tensor
 from jupyter_mars.tensor.creation import *  # noqa: F403
@@ -39,6 +40,7 @@ __all__ = sorted(
         "fft",
         "linalg",
         "random",
+        "spatial",
         *arithmetic.__all__,
         *creation.__all__,
         *datasource.__all__,
