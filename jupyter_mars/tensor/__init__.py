@@ -20,6 +20,7 @@ from jupyter_mars.tensor import fft as fft
 from jupyter_mars.tensor import linalg as linalg
 from jupyter_mars.tensor import random as random
 from jupyter_mars.tensor import spatial as spatial
+from jupyter_mars.tensor import stats as stats
 from jupyter_mars.tensor.arithmetic import *  # noqa: F403
 from jupyter_mars.tensor.core import Tensor as Tensor
 from jupyter_mars.tensor.creation import *  # noqa: F403
@@ -41,6 +42,7 @@ __all__ = sorted(
         "linalg",
         "random",
         "spatial",
+        "stats",
         *arithmetic.__all__,
         *creation.__all__,
         *datasource.__all__,

@@ -1,0 +1,72 @@
+"""Result objects shaped like SciPy's: tuples of lazy tensors with named fields.
+
+As in SciPy, unpacking gives the leading fields (``statistic, pvalue = res``) while extra
+attributes (``df``, ``statistic_location``, ...) are read by name only. ``execute()``
+computes every field and attribute in one run and returns the result itself; ``fetch()``
+gives a result of the same type holding the data.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from jupyter_mars.session import ExecutableTuple, execute
+
+
+class StatsResult(ExecutableTuple):
+    """A tuple of the ``fields``, with the ``extras`` as attributes."""
+
+    fields: ClassVar[tuple[str, ...]] = ("statistic", "pvalue")
+    extras: ClassVar[tuple[str, ...]] = ()
+
+    def __new__(cls, *values: Any, **extras: Any) -> StatsResult:
+        if len(values) != len(cls.fields) or set(extras) != set(cls.extras):
+            raise TypeError(f"{cls.__name__} takes {cls.fields + cls.extras}")
+        self = super().__new__(cls, values)
+        self.__dict__.update(extras)
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        if name in type(self).fields:
+            return self[type(self).fields.index(name)]
+        raise AttributeError(name)
+
+    def _everything(self) -> list[Any]:
+        return [*self, *(self.__dict__[name] for name in type(self).extras)]
+
+    def execute(self, session: Any = None, **kwargs: Any) -> StatsResult:
+        execute(*self._everything(), session=session, **kwargs)
+        return self
+
+    def fetch(self, session: Any = None) -> Any:
+        data = [value.fetch(session=session) for value in self._everything()]
+        n = len(type(self).fields)
+        return type(self)(*data[:n], **dict(zip(type(self).extras, data[n:])))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in zip(type(self).fields + type(self).extras, self._everything())
+        )
+        return f"{type(self).__name__}({shown})"
+
+
+class TtestResult(StatsResult):
+    """``ttest_1samp``, ``ttest_ind`` and ``ttest_rel``: ``statistic, pvalue``, and ``df``."""
+
+    extras = ("df",)
+
+
+class Ttest_indResult(StatsResult):  # noqa: N801 - SciPy's name
+    """``ttest_ind_from_stats``: ``statistic, pvalue``."""
+
+
+class Power_divergenceResult(StatsResult):  # noqa: N801 - SciPy's name
+    """``power_divergence`` and ``chisquare``: ``statistic, pvalue``."""
+
+
+class KstestResult(StatsResult):
+    """``ks_1samp`` and ``ks_2samp``: ``statistic, pvalue``, and where and which way the
+    largest distance between the distribution functions is."""
+
+    extras = ("statistic_location", "statistic_sign")
