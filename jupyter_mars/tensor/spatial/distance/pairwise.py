@@ -71,14 +71,18 @@ def condensed_rows(k: int, diagonal: Any, *right: Any) -> Any:
     """The condensed-vector rows of a block of ``k`` rows: ``diagonal`` is the block's own
     condensed distances, ``right`` its distance blocks to every later block of rows."""
     width = sum(r.shape[1] for r in right)
-    rows = np.zeros((k, k + width), dtype=np.float64)
-    rows[:, :k][np.triu_indices(k, 1)] = diagonal
-    if right:
-        rows[:, k:] = np.hstack(right)
-    keep = np.ones(rows.shape, dtype=bool)
-    keep[:, :k] = np.triu(keep[:, :k], 1)
-    # boolean indexing reads row by row: the order of the condensed vector
-    return rows[keep]
+    out = np.empty(len(diagonal) + k * width, dtype=np.float64)
+    # row t of the block: its k-1-t distances within the block, then its row of each
+    # later block; copied slice by slice, straight into place
+    pos = own = 0
+    for t in range(k):
+        n_own = k - 1 - t
+        out[pos : pos + n_own] = diagonal[own : own + n_own]
+        pos, own = pos + n_own, own + n_own
+        for block in right:
+            out[pos : pos + block.shape[1]] = block[t]
+            pos += block.shape[1]
+    return out
 
 
 # ---- tiling ---------------------------------------------------------------------------------
