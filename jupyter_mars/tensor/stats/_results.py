@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import numpy as np
+from scipy import special
+
 from jupyter_mars.session import ExecutableTuple, execute
+from jupyter_mars.tensor.elemwise import elemwise
 
 
 class StatsResult(ExecutableTuple):
@@ -51,10 +55,59 @@ class StatsResult(ExecutableTuple):
         return f"{type(self).__name__}({shown})"
 
 
+class ConfidenceInterval(StatsResult):
+    """``TtestResult.confidence_interval()``: ``low, high``."""
+
+    fields = ("low", "high")
+
+
+def t_interval_bound(
+    df: Any, standard_error: Any, estimate: Any, level: float, alternative: str, high: bool
+) -> Any:
+    """One bound of SciPy's confidence interval of a t test's estimate."""
+    dtype = np.result_type(estimate)
+    if alternative == "two-sided":
+        tail = (1 - level) / 2
+        t = special.stdtrit(df, 1 - tail if high else tail)
+    elif alternative == "less":
+        t = special.stdtrit(df, level) if high else np.full(np.shape(df), -np.inf)
+    else:
+        t = np.full(np.shape(df), np.inf) if high else special.stdtrit(df, 1 - level)
+    with np.errstate(invalid="ignore"):
+        return np.asarray(t * standard_error + estimate).astype(dtype, copy=False)
+
+
 class TtestResult(StatsResult):
     """``ttest_1samp``, ``ttest_ind`` and ``ttest_rel``: ``statistic, pvalue``, and ``df``."""
 
     extras = ("df",)
+
+    def set_interval_parts(self, alternative: str, standard_error: Any, estimate: Any) -> None:
+        """What ``confidence_interval`` needs: the statistic's denominator and estimate."""
+        self._interval = (alternative, standard_error, estimate)
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """SciPy's confidence interval of the estimate (a mean, or a difference of means),
+        lazily: ``low, high``."""
+        if not 0 <= confidence_level <= 1:
+            raise ValueError("`confidence_level` must be a number between 0 and 1.")
+        alternative, standard_error, estimate = self._interval
+        dtype = self[0].dtype
+        low, high = (
+            elemwise(
+                t_interval_bound,
+                self.df,
+                standard_error,
+                estimate,
+                float(confidence_level),
+                alternative,
+                bound,
+                dtype=dtype,
+                name="t_interval",
+            )
+            for bound in (False, True)
+        )
+        return ConfidenceInterval(low, high)
 
 
 class Ttest_indResult(StatsResult):  # noqa: N801 - SciPy's name

@@ -63,18 +63,33 @@ def _two_sample(
             # undefined only when both variances are zero, where any df gives the same p
             df = np.where(np.isnan(df), 1.0, df)
             denom = np.sqrt(vn1 + vn2)
+        shape = np.broadcast(m1, m2, denom).shape
         if which == "df":
-            return np.broadcast_to(df, np.broadcast(m1, m2, denom).shape)
+            return np.broadcast_to(df, shape)
+        if which == "denom":
+            return np.broadcast_to(denom, shape)
         return np.divide(np.subtract(m1, m2), denom)
 
 
-def _finish(t: Tensor, df: Any, alternative: str, axis: int, keepdims: bool) -> TtestResult:
+def _finish(
+    t: Tensor,
+    df: Any,
+    alternative: str,
+    axis: int,
+    keepdims: bool,
+    standard_error: Tensor,
+    estimate: Tensor,
+) -> TtestResult:
     if not isinstance(df, Tensor) or df.shape != t.shape:
         df = broadcast_to(astensor(df), t.shape) if isinstance(df, Tensor) else full(t.shape, df)
     p = t_pvalue(t, df, alternative)
+    parts = [t, p, df, standard_error, estimate]
     if keepdims:
-        t, p, df = (expand_dims(x, axis) for x in (t, p, df))
-    return TtestResult(t, p, df=df)
+        parts = [expand_dims(x, axis) for x in parts]
+    t, p, df, standard_error, estimate = parts
+    result = TtestResult(t, p, df=df)
+    result.set_interval_parts(alternative, standard_error, estimate)
+    return result
 
 
 def ttest_1samp(
@@ -98,7 +113,7 @@ def ttest_1samp(
         pm = squeeze(pm, axis=axis)
     denom = elemwise(np.sqrt, elemwise(divide, v, n))
     t = elemwise(divide, m - pm, denom)
-    return _finish(t, n - 1, alternative, axis, keepdims)
+    return _finish(t, n - 1, alternative, axis, keepdims, denom, m)
 
 
 def _as_pair(a: Any, b: Any, axis: Any, nan_policy: str) -> tuple[Tensor, Tensor, int]:
@@ -139,7 +154,8 @@ def ttest_ind(
     parts = (m1, v1, n1, m2, v2, n2, bool(equal_var))
     t = elemwise(_two_sample, "t", *parts)
     df = elemwise(_two_sample, "df", *parts)
-    return _finish(t, df, alternative, axis, keepdims)
+    denom = elemwise(_two_sample, "denom", *parts)
+    return _finish(t, df, alternative, axis, keepdims, denom, m1 - m2)
 
 
 def ttest_ind_from_stats(

@@ -169,3 +169,27 @@ def test_ttest_shapes(n1: int, n2: int, cols: int, chunk: int, axis: int, equal_
         equal_var=equal_var,
     )
     assert_result(result, sps.ttest_ind(a, b, axis=axis, equal_var=equal_var), ("df",))
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_confidence_intervals(alternative: str) -> None:
+    a = mt.tensor(A, chunk_size=3)
+    cases = [
+        (
+            mt.stats.ttest_1samp(a, 0.1, alternative=alternative),
+            sps.ttest_1samp(A, 0.1, alternative=alternative),
+        ),
+        (
+            mt.stats.ttest_ind(a, B, equal_var=False, alternative=alternative),
+            sps.ttest_ind(A, B, equal_var=False, alternative=alternative),
+        ),
+        (
+            mt.stats.ttest_rel(a[:8], B, alternative=alternative, keepdims=True),
+            sps.ttest_rel(A[:8], B, alternative=alternative, keepdims=True),
+        ),
+    ]
+    for result, expected in cases:
+        for level in (0.95, 0.5):
+            assert_result(result.confidence_interval(level), expected.confidence_interval(level))
+    with pytest.raises(ValueError, match="`confidence_level` must be a number between 0 and 1"):
+        cases[0][0].confidence_interval(1.5)

@@ -88,17 +88,17 @@ def condensed_rows(k: int, diagonal: Any, *right: Any) -> Any:
 # ---- tiling ---------------------------------------------------------------------------------
 
 
-def _whole_columns(key: str, t: Tiled, ctx: TileContext) -> Tiled:
+def _whole_columns(key: str, t: Tiled, dtype: np.dtype[Any], ctx: TileContext) -> Tiled:
     if len(t.nsplits[1]) == 1:
         return t
     wanted = (t.nsplits[0], (sum(t.nsplits[1]),))
-    return rechunk_tiled(key, t, wanted, np.dtype(np.float64), ctx)
+    return rechunk_tiled(key, t, wanted, dtype, ctx)
 
 
-def _whole(key: str, t: Tiled, ctx: TileContext) -> Ref:
+def _whole(key: str, t: Tiled, dtype: np.dtype[Any], ctx: TileContext) -> Ref:
     if any(len(lengths) != 1 for lengths in t.nsplits):
         wanted = tuple((sum(lengths),) for lengths in t.nsplits)
-        t = rechunk_tiled(key, t, wanted, np.dtype(np.float64), ctx)
+        t = rechunk_tiled(key, t, wanted, dtype, ctx)
     return Ref(t.keys.ravel()[0])
 
 
@@ -107,9 +107,14 @@ def _tile_pairwise(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
     assert isinstance(op, PairwiseDistance)
     n_data = 1 if op.condensed else 2
-    data = [_whole_columns(f"{node.key}-rows{i}", t, ctx) for i, t in enumerate(inputs[:n_data])]
+    dtypes = [n.dtype for n in node.inputs]
+    data = [
+        _whole_columns(f"{node.key}-rows{i}", t, dtypes[i], ctx)
+        for i, t in enumerate(inputs[:n_data])
+    ]
     arrays = [
-        _whole(f"{node.key}-{name}", t, ctx) for name, t in zip(op.array_names, inputs[n_data:])
+        _whole(f"{node.key}-{name}", t, dtype, ctx)
+        for name, t, dtype in zip(op.array_names, inputs[n_data:], dtypes[n_data:])
     ]
     kw = {"metric": op.metric, "names": op.array_names, "kwargs": op.kwargs}
     if op.condensed:
