@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from scipy import special
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.reduction import count_nonzero
 
 NAN_POLICIES = ("propagate", "omit", "raise")
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -78,3 +80,12 @@ def divide(a: Any, b: Any) -> Any:
     """``a / b`` where 0/0 is NaN and x/0 is ±inf without warnings, as in SciPy's tests."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.divide(a, b)
+
+
+def axis_length(a: Tensor, axis: int) -> Any:
+    """The length of ``axis``: an int, or counted when executed where a filter made it
+    unknown (an int64 tensor of the reduced shape)."""
+    length = a.shape[axis]
+    if math.isnan(length):
+        return count_nonzero(elemwise(np.ones_like, a, dtype=bool), axis=axis)
+    return int(length)

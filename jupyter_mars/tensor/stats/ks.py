@@ -11,6 +11,7 @@ results are SciPy's.
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -125,14 +126,17 @@ def ks_2samp(
     t1, t2 = astensor(data1), astensor(data2)
     if axis is not None:
         nd = max(t1.ndim, t2.ndim, 1)
-        t1 = t1.reshape((1,) * (nd - t1.ndim) + t1.shape)
-        t2 = t2.reshape((1,) * (nd - t2.ndim) + t2.shape)
+        t1, t2 = (t.reshape((1,) * (nd - t.ndim) + t.shape) if t.ndim < nd else t for t in (t1, t2))
     t1, ax = _last_axis(t1, axis)
     t2, _ = _last_axis(t2, axis)
     dtype = np.result_type(t1.dtype, t2.dtype)
     others = broadcast_shapes(t1.shape[:-1], t2.shape[:-1])
-    t1 = broadcast_to(t1, (*others, t1.shape[-1])).astype(dtype)
-    t2 = broadcast_to(t2, (*others, t2.shape[-1])).astype(dtype)
+    if math.isnan(t1.shape[-1]):
+        raise ValueError("ks_2samp needs the length of data1 along axis: execute it first")
+    t1, t2 = (
+        (broadcast_to(t, (*others, t.shape[-1])) if t.shape[:-1] != others else t).astype(dtype)
+        for t in (t1, t2)
+    )
     kwargs = {"alternative": alternative, "method": method, "nan_policy": nan_policy}
     sample = _sample(dtype, t1.ndim)
     dtypes = _meta(lambda: sp_stats.ks_2samp(sample, sample + 0.05, axis=-1, **kwargs))

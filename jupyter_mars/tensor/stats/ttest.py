@@ -7,6 +7,7 @@ the p-value then follow element by element, on the reduced shape.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.reduction import count_nonzero, mean, nanmean, nanvar, var
 from jupyter_mars.tensor.shape import broadcast_to, expand_dims, squeeze
 from jupyter_mars.tensor.stats._common import (
+    axis_length,
     check_alternative,
     check_nan_policy,
     divide,
@@ -40,7 +42,7 @@ def _moments(a: Tensor, axis: int, omit: bool) -> tuple[Tensor, Tensor, Any]:
         if a.ndim > 1:
             count = count.astype(np.float64)
         return nanmean(a, axis=axis), nanvar(a, axis=axis, ddof=1), count
-    return mean(a, axis=axis), var(a, axis=axis, ddof=1), int(a.shape[axis])
+    return mean(a, axis=axis), var(a, axis=axis, ddof=1), axis_length(a, axis)
 
 
 def _two_sample(
@@ -120,8 +122,9 @@ def _as_pair(a: Any, b: Any, axis: Any, nan_policy: str) -> tuple[Tensor, Tensor
     ta, tb = astensor(a), astensor(b)
     if axis is not None:
         ndim = max(ta.ndim, tb.ndim, 1)
-        ta = ta.reshape((1,) * (ndim - ta.ndim) + ta.shape)
-        tb = tb.reshape((1,) * (ndim - tb.ndim) + tb.shape)
+        ta, tb = (
+            t.reshape((1,) * (ndim - t.ndim) + t.shape) if t.ndim < ndim else t for t in (ta, tb)
+        )
     ta, ax = prepare(ta, axis, nan_policy)
     tb, _ = prepare(tb, axis, nan_policy)
     return ta, tb, ax
@@ -198,6 +201,7 @@ def ttest_rel(
     check_alternative(alternative)
     check_nan_policy(nan_policy)
     ta, tb, axis_ = _as_pair(a, b, axis, nan_policy)
-    if ta.shape[axis_] != tb.shape[axis_]:
+    n1, n2 = ta.shape[axis_], tb.shape[axis_]
+    if not (math.isnan(n1) or math.isnan(n2)) and n1 != n2:
         raise ValueError("Array shapes are incompatible for broadcasting.")
     return ttest_1samp(ta - tb, 0, axis_, nan_policy, alternative, keepdims=keepdims)

@@ -158,3 +158,12 @@ def test_out_rebinds_the_given_tensor() -> None:
         mt.spatial.distance.pdist(XA, out=mt.empty(3))
     with pytest.raises(TypeError, match="must be a tensor"):
         mt.spatial.distance.pdist(XA, out=np.empty(36))
+
+
+def test_rows_whose_number_a_filter_decides() -> None:
+    t = mt.tensor(XA, chunk_size=(4, 2))
+    kept = t[t[:, 0] > 0.3]
+    rows = XA[XA[:, 0] > 0.3]
+    assert_same(mt.spatial.distance.cdist(kept, XB, "cosine"), sd.cdist(rows, XB, "cosine"))
+    assert_same(mt.spatial.distance.pdist(kept), sd.pdist(rows))
+    assert_same(mt.spatial.distance.pdist(kept, "seuclidean"), sd.pdist(rows, "seuclidean"))

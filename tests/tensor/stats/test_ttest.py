@@ -193,3 +193,21 @@ def test_confidence_intervals(alternative: str) -> None:
             assert_result(result.confidence_interval(level), expected.confidence_interval(level))
     with pytest.raises(ValueError, match="`confidence_level` must be a number between 0 and 1"):
         cases[0][0].confidence_interval(1.5)
+
+
+def test_samples_whose_length_a_filter_decides() -> None:
+    t = mt.tensor(A, chunk_size=4)
+    kept = t[t[:, 0] > 0]
+    data = A[A[:, 0] > 0]
+    assert np.isnan(kept.shape[0])
+    assert_result(mt.stats.ttest_1samp(kept, 0.1), sps.ttest_1samp(data, 0.1), ("df",))
+    assert_result(mt.stats.ttest_ind(kept, B), sps.ttest_ind(data, B), ("df",))
+    assert_result(
+        mt.stats.ttest_rel(kept[:, 1], kept[:, 2]), sps.ttest_rel(data[:, 1], data[:, 2]), ("df",)
+    )
+    assert_result(mt.stats.chisquare(kept[:, 1] + 5), sps.chisquare(data[:, 1] + 5))
+    assert_result(
+        mt.stats.ks_2samp(B[:, 0], kept[:, 1]),
+        sps.ks_2samp(B[:, 0], data[:, 1]),
+        ("statistic_location", "statistic_sign"),
+    )

@@ -7,6 +7,7 @@ need the data (negative weights, say) are SciPy's own, in the chunk kernels.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -116,15 +117,21 @@ def array_keywords(
     return arrays
 
 
-def default_arrays(metric: str | Callable[..., Any], data: Tensor) -> dict[str, Tensor]:
+def default_arrays(
+    metric: str | Callable[..., Any], observations: Callable[[], Tensor]
+) -> dict[str, Tensor]:
     """``V`` (seuclidean) or ``VI`` (mahalanobis) that SciPy derives from all the
-    observations ``data`` when they are not given, computed lazily over its chunks."""
-    n_obs, n_features = int(data.shape[0]), int(data.shape[1])
+    ``observations()`` when they are not given, computed lazily over their chunks."""
+    if metric not in ("seuclidean", "mahalanobis"):
+        return {}
+    data = observations()
+    n_obs, n_features = data.shape
     as_float = data.astype(np.float64)
     if metric == "seuclidean":
         return {"V": var(as_float, axis=0, ddof=1)}
     if metric == "mahalanobis":
-        if n_obs <= n_features:
+        # a number of rows unknown until executed is checked by the inverse itself
+        if not math.isnan(n_obs) and n_obs <= n_features:
             raise ValueError(
                 f"The number of observations ({n_obs}) is too small; the covariance matrix "
                 f"is singular. For observations with {n_features} dimensions, at least "

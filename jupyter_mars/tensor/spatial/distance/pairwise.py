@@ -205,7 +205,7 @@ def cdist(XA: Any, XB: Any, metric: Any = "euclidean", *, out: Any = None, **kwa
     name = resolve_metric(metric)
     scalars, arrays = _split_kwargs(name, kwargs, int(xa.shape[1]))
     if isinstance(name, str) and not ({"V", "VI"} & set(arrays)):
-        arrays.update(default_arrays(name, concatenate([xa, xb])))
+        arrays.update(default_arrays(name, lambda: concatenate([xa, xb])))
     names = tuple(arrays)
     op = PairwiseDistance(name, scalars, names, condensed=False)
     result = new_tensor(op, [xa, xb, *arrays.values()], (xa.shape[0], xb.shape[0]), np.float64)
@@ -224,7 +224,7 @@ def pdist(X: Any, metric: Any = "euclidean", *, out: Any = None, **kwargs: Any) 
     name = resolve_metric(metric)
     scalars, arrays = _split_kwargs(name, kwargs, int(x.shape[1]))
     if isinstance(name, str) and not ({"V", "VI"} & set(arrays)):
-        arrays.update(default_arrays(name, x))
+        arrays.update(default_arrays(name, lambda: x))
     m = x.shape[0]
     length = m * (m - 1) // 2 if isinstance(m, int) else m
     op = PairwiseDistance(name, scalars, tuple(arrays), condensed=True)
