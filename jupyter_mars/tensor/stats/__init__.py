@@ -2,8 +2,9 @@
 
 - ``ttest``: the t tests, from reductions of the chunks (means, variances, counts);
 - ``divergence``: ``entropy``, ``power_divergence`` and ``chisquare``, reductions too;
-- ``ks``: the Kolmogorov-Smirnov tests and ``rankdata``, SciPy on blocks whose tested axis
-  is whole (the other axes keep their chunks);
+- ``onesample``: ``ks_1samp`` over a parallel sort, with reductions for the statistic;
+- ``ks``: ``ks_2samp`` and ``rankdata``, SciPy on blocks whose tested axis is whole (the
+  other axes keep their chunks);
 - ``_results``: result objects with SciPy's field names, tuples of tensors;
 - ``_common``: checks of ``axis``, ``nan_policy`` and ``alternative``, and p-values.
 """
@@ -15,7 +16,8 @@ from jupyter_mars.tensor.stats._results import Power_divergenceResult as Power_d
 from jupyter_mars.tensor.stats._results import Ttest_indResult as Ttest_indResult
 from jupyter_mars.tensor.stats._results import TtestResult as TtestResult
 from jupyter_mars.tensor.stats.divergence import chisquare, entropy, power_divergence
-from jupyter_mars.tensor.stats.ks import ks_1samp, ks_2samp, rankdata
+from jupyter_mars.tensor.stats.ks import ks_2samp, rankdata
+from jupyter_mars.tensor.stats.onesample import ks_1samp
 from jupyter_mars.tensor.stats.ttest import (
     ttest_1samp,
     ttest_ind,

@@ -1,6 +1,7 @@
-"""``ks_1samp``, ``ks_2samp`` and ``rankdata``: SciPy on blocks whose tested axis is whole.
+"""``ks_2samp``, ``rankdata`` (and ``ks_1samp`` with ``nan_policy='omit'``): SciPy on
+blocks whose tested axis is whole.
 
-Both tests and the ranks depend on the order of a whole slice, so the tested axis is
+The tests and the ranks depend on the order of a whole slice, so the tested axis is
 gathered into one chunk while the other axes keep theirs (``apply_whole_axes``); each block
 is one SciPy call. The tests' four outputs travel packed along a last axis of length four
 (statistic, p-value, location, sign) and are taken apart lazily. SciPy is first called on a
@@ -56,7 +57,7 @@ def _meta(call: Callable[[], Any]) -> list[np.dtype[Any]]:
     return [np.asarray(getattr(result, f)).dtype for f in _FIELDS]
 
 
-def _unpack(packed: Tensor, dtypes: list[np.dtype[Any]], axis: int, keepdims: bool) -> KstestResult:
+def unpack(packed: Tensor, dtypes: list[np.dtype[Any]], axis: int, keepdims: bool) -> KstestResult:
     fields = []
     for i, dtype in enumerate(dtypes):
         field = packed[..., i].astype(dtype)
@@ -66,7 +67,7 @@ def _unpack(packed: Tensor, dtypes: list[np.dtype[Any]], axis: int, keepdims: bo
     )
 
 
-def _last_axis(x: Tensor, axis: Any) -> tuple[Tensor, int]:
+def last_axis(x: Tensor, axis: Any) -> tuple[Tensor, int]:
     if axis is None:
         return x.ravel(), 0
     if x.ndim == 0:
@@ -88,26 +89,26 @@ def _whole_last(x: Tensor, func: Callable[..., Any], name: str) -> Tensor:
     )
 
 
-def ks_1samp(
-    x: Any,
+def ks_1samp_gathered(
+    t: Tensor,
+    axis: int,
     cdf: Callable[..., Any],
-    args: tuple[Any, ...] = (),
-    alternative: str = "two-sided",
-    method: str = "auto",
-    *,
-    axis: Any = 0,
-    nan_policy: str = "propagate",
-    keepdims: bool = False,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    dtypes: list[np.dtype[Any]],
+    keepdims: bool,
 ) -> KstestResult:
-    """SciPy's one-sample Kolmogorov-Smirnov test of ``x`` against the distribution
-    function ``cdf`` along ``axis`` (gathered whole; other axes keep their chunks)."""
-    check_nan_policy(nan_policy)
-    t, ax = _last_axis(astensor(x), axis)
-    kwargs = {"alternative": alternative, "method": method, "nan_policy": nan_policy}
-    sample = _sample(t.dtype, t.ndim)
-    dtypes = _meta(lambda: sp_stats.ks_1samp(sample, cdf, args, axis=-1, **kwargs))
+    """The one-sample test of ``t`` (its tested axis moved last) by SciPy on whole slices."""
     func = functools.partial(ks_1samp_block, cdf=cdf, args=tuple(args), kwargs=kwargs)
-    return _unpack(_whole_last(t, func, "ks_1samp"), dtypes, ax, keepdims)
+    return unpack(_whole_last(t, func, "ks_1samp"), dtypes, axis, keepdims)
+
+
+def ks_1samp_dtypes(
+    t: Tensor, cdf: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> list[np.dtype[Any]]:
+    """SciPy's dtypes of the four results for samples like ``t`` (its errors, if any)."""
+    sample = _sample(t.dtype, t.ndim)
+    return _meta(lambda: sp_stats.ks_1samp(sample, cdf, args, axis=-1, **kwargs))
 
 
 def ks_2samp(
@@ -127,8 +128,8 @@ def ks_2samp(
     if axis is not None:
         nd = max(t1.ndim, t2.ndim, 1)
         t1, t2 = (t.reshape((1,) * (nd - t.ndim) + t.shape) if t.ndim < nd else t for t in (t1, t2))
-    t1, ax = _last_axis(t1, axis)
-    t2, _ = _last_axis(t2, axis)
+    t1, ax = last_axis(t1, axis)
+    t2, _ = last_axis(t2, axis)
     dtype = np.result_type(t1.dtype, t2.dtype)
     others = broadcast_shapes(t1.shape[:-1], t2.shape[:-1])
     if math.isnan(t1.shape[-1]):
@@ -142,7 +143,7 @@ def ks_2samp(
     dtypes = _meta(lambda: sp_stats.ks_2samp(sample, sample + 0.05, axis=-1, **kwargs))
     func = functools.partial(ks_2samp_block, n1=int(t1.shape[-1]), kwargs=kwargs)
     joined = concatenate([t1, t2], axis=-1)
-    return _unpack(_whole_last(joined, func, "ks_2samp"), dtypes, ax, keepdims)
+    return unpack(_whole_last(joined, func, "ks_2samp"), dtypes, ax, keepdims)
 
 
 def rankdata_block(block: Any, method: str, nan_policy: str) -> Any:

@@ -96,3 +96,39 @@ def test_ks_2samp_shapes(n1: int, n2: int, cols: int, chunk: int) -> None:
     b = RNG.normal(size=(n2, cols))
     result = mt.stats.ks_2samp(mt.tensor(a, chunk_size=chunk), mt.tensor(b, chunk_size=chunk))
     assert_result(result, sps.ks_2samp(a, b), EXTRAS)
+
+
+@settings(max_examples=10)
+@given(
+    st.integers(1, 30),
+    st.integers(1, 3),
+    st.integers(1, 8),
+    st.sampled_from(["two-sided", "less", "greater"]),
+    st.booleans(),
+)
+def test_ks_1samp_shapes_and_ties(
+    n: int, cols: int, chunk: int, alternative: str, ties: bool
+) -> None:
+    x = RNG.normal(size=(n, cols))
+    if ties:
+        x = np.round(x, 1).astype(np.float32)
+    result = mt.stats.ks_1samp(
+        mt.tensor(x, chunk_size=chunk), sps.norm.cdf, alternative=alternative
+    )
+    assert_result(result, sps.ks_1samp(x, sps.norm.cdf, alternative=alternative), EXTRAS, rtol=1e-6)
+
+
+def test_ks_1samp_three_dims_and_integers() -> None:
+    x = RNG.normal(size=(4, 9, 3))
+    for axis in (0, 1, -1, None):
+        assert_result(
+            mt.stats.ks_1samp(mt.tensor(x, chunk_size=2), sps.norm.cdf, axis=axis),
+            sps.ks_1samp(x, sps.norm.cdf, axis=axis),
+            EXTRAS,
+        )
+    ints = RNG.integers(-3, 3, size=25)
+    assert_result(
+        mt.stats.ks_1samp(mt.tensor(ints, chunk_size=6), sps.norm.cdf),
+        sps.ks_1samp(ints, sps.norm.cdf),
+        EXTRAS,
+    )
