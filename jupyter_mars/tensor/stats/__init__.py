@@ -4,7 +4,8 @@
 - ``divergence``: ``entropy``, ``power_divergence`` and ``chisquare``, reductions too;
 - ``onesample``: ``ks_1samp`` over a parallel sort, with reductions for the statistic;
 - ``ks``: ``ks_2samp`` and ``rankdata``, SciPy on blocks whose tested axis is whole (the
-  other axes keep their chunks);
+  other axes keep their chunks); ``twosample``: ``ks_2samp`` of two large 1-d samples
+  over parallel sorts;
 - ``_results``: result objects with SciPy's field names, tuples of tensors;
 - ``_common``: checks of ``axis``, ``nan_policy`` and ``alternative``, and p-values.
 """

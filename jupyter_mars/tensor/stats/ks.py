@@ -22,11 +22,12 @@ from scipy import stats as sp_stats
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.elemwise import broadcast_shapes
+from jupyter_mars.tensor.elemwise import broadcast_shapes, elemwise
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, expand_dims, moveaxis
 from jupyter_mars.tensor.statistics import apply_whole_axes
-from jupyter_mars.tensor.stats._common import check_axis, check_nan_policy
+from jupyter_mars.tensor.stats._common import check_axis, check_nan_policy, no_nan
 from jupyter_mars.tensor.stats._results import KstestResult
+from jupyter_mars.tensor.stats.twosample import ks_2samp_sorted, use_sorted_path
 
 _FIELDS = ("statistic", "pvalue", "statistic_location", "statistic_sign")
 
@@ -122,7 +123,8 @@ def ks_2samp(
     keepdims: bool = False,
 ) -> KstestResult:
     """SciPy's two-sample Kolmogorov-Smirnov test along ``axis``: both samples are joined
-    along it (gathered whole; the other axes, broadcast, keep their chunks)."""
+    along it (gathered whole; the other axes, broadcast, keep their chunks). Two large 1-d
+    samples tested asymptotically go over parallel sorts instead (see ``twosample``)."""
     check_nan_policy(nan_policy)
     t1, t2 = astensor(data1), astensor(data2)
     if axis is not None:
@@ -131,17 +133,27 @@ def ks_2samp(
     t1, ax = last_axis(t1, axis)
     t2, _ = last_axis(t2, axis)
     dtype = np.result_type(t1.dtype, t2.dtype)
-    others = broadcast_shapes(t1.shape[:-1], t2.shape[:-1])
-    if math.isnan(t1.shape[-1]):
+    kwargs = {"alternative": alternative, "method": method, "nan_policy": nan_policy}
+    sample = _sample(dtype, t1.ndim)
+    dtypes = _meta(lambda: sp_stats.ks_2samp(sample, sample + 0.05, axis=-1, **kwargs))
+    n1, n2 = t1.shape[-1], t2.shape[-1]
+    if t1.ndim == 1 and nan_policy != "omit" and use_sorted_path(n1, n2, method):
+        if nan_policy == "raise":
+            t1, t2 = (elemwise(no_nan, t, dtype=t.dtype, name="no_nan") for t in (t1, t2))
+        fields = ks_2samp_sorted(t1.astype(dtype), t2.astype(dtype), alternative, dtypes)
+        if keepdims:
+            fields = [expand_dims(f, ax) for f in fields]
+        return KstestResult(
+            fields[0], fields[1], statistic_location=fields[2], statistic_sign=fields[3]
+        )
+    if math.isnan(n1):
         raise ValueError("ks_2samp needs the length of data1 along axis: execute it first")
+    others = broadcast_shapes(t1.shape[:-1], t2.shape[:-1])
     t1, t2 = (
         (broadcast_to(t, (*others, t.shape[-1])) if t.shape[:-1] != others else t).astype(dtype)
         for t in (t1, t2)
     )
-    kwargs = {"alternative": alternative, "method": method, "nan_policy": nan_policy}
-    sample = _sample(dtype, t1.ndim)
-    dtypes = _meta(lambda: sp_stats.ks_2samp(sample, sample + 0.05, axis=-1, **kwargs))
-    func = functools.partial(ks_2samp_block, n1=int(t1.shape[-1]), kwargs=kwargs)
+    func = functools.partial(ks_2samp_block, n1=int(n1), kwargs=kwargs)
     joined = concatenate([t1, t2], axis=-1)
     return unpack(_whole_last(joined, func, "ks_2samp"), dtypes, ax, keepdims)
 

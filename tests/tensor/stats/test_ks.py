@@ -132,3 +132,25 @@ def test_ks_1samp_three_dims_and_integers() -> None:
         sps.ks_1samp(ints, sps.norm.cdf),
         EXTRAS,
     )
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_ks_2samp_over_parallel_sorts(alternative: str) -> None:
+    # 1-d samples tested asymptotically: sorted in parallel rather than gathered
+    a, b = np.round(X[:, 0], 1), np.round(Y[:, 1], 1)
+    for chunks in chunkings(a.shape):
+        result = mt.stats.ks_2samp(
+            mt.tensor(a, chunk_size=chunks), b, alternative=alternative, method="asymp"
+        )
+        expected = sps.ks_2samp(a, b, alternative=alternative, method="asymp")
+        assert_result(result, expected, EXTRAS)
+    # "auto" is asymptotic past 10,000 values, in SciPy too
+    big = RNG.normal(size=10_050)
+    small = RNG.normal(size=300, loc=0.1).astype(np.float32)
+    assert_result(
+        mt.stats.ks_2samp(mt.tensor(big, chunk_size=2_500), small, alternative=alternative),
+        sps.ks_2samp(big, small, alternative=alternative),
+        EXTRAS,
+    )
+    with pytest.raises(ValueError, match="nan"):
+        mt.stats.ks_2samp(np.r_[a, np.nan], b, method="asymp", nan_policy="raise").execute()
