@@ -121,10 +121,12 @@ def ks_2samp(
     axis: Any = 0,
     nan_policy: str = "propagate",
     keepdims: bool = False,
+    mode: str | None = None,
 ) -> KstestResult:
     """SciPy's two-sample Kolmogorov-Smirnov test along ``axis``: both samples are joined
     along it (gathered whole; the other axes, broadcast, keep their chunks). Two large 1-d
     samples tested asymptotically go over parallel sorts instead (see ``twosample``)."""
+    method = mode if mode is not None else method  # Mars's (and older SciPy's) name
     check_nan_policy(nan_policy)
     t1, t2 = astensor(data1), astensor(data2)
     if axis is not None:

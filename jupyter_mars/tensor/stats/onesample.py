@@ -82,9 +82,11 @@ def ks_1samp(
     axis: Any = 0,
     nan_policy: str = "propagate",
     keepdims: bool = False,
+    mode: str | None = None,
 ) -> KstestResult:
     """SciPy's one-sample Kolmogorov-Smirnov test of ``x`` against the distribution
     function ``cdf`` along ``axis``, over a parallel sort of the sample."""
+    method = mode if mode is not None else method  # Mars's (and older SciPy's) name
     check_nan_policy(nan_policy)
     t, ax = last_axis(astensor(x), axis)
     kwargs = {"alternative": alternative, "method": method, "nan_policy": nan_policy}

@@ -154,3 +154,12 @@ def test_ks_2samp_over_parallel_sorts(alternative: str) -> None:
     )
     with pytest.raises(ValueError, match="nan"):
         mt.stats.ks_2samp(np.r_[a, np.nan], b, method="asymp", nan_policy="raise").execute()
+
+
+def test_marss_mode_keyword() -> None:
+    assert_result(mt.stats.ks_2samp(X, Y, mode="asymp"), sps.ks_2samp(X, Y, method="asymp"), EXTRAS)
+    assert_result(
+        mt.stats.ks_1samp(X, sps.norm.cdf, mode="asymp"),
+        sps.ks_1samp(X, sps.norm.cdf, method="asymp"),
+        EXTRAS,
+    )
