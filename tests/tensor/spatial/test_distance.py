@@ -97,6 +97,11 @@ def test_squareform_both_ways() -> None:
     assert_same(mt.spatial.distance.squareform(np.zeros(0)), sd.squareform(np.zeros(0)))
     assert_same(mt.spatial.distance.squareform(np.zeros((1, 1))), sd.squareform(np.zeros((1, 1))))
     assert_same(mt.spatial.distance.squareform(mt.spatial.distance.pdist(XA)), m)
+    # Mars's chunk_size: rows of the square matrix per block
+    for size in (1, 4, (3, 3), 20):
+        assert_same(mt.spatial.distance.squareform(v, chunk_size=size), m)
+        assert_same(mt.spatial.distance.squareform(m, chunk_size=size), v)
+    assert mt.spatial.distance.squareform(m, chunk_size=4)._layout() == ((26, 10, 0),)
 
 
 def test_squareform_rejects_what_scipy_rejects() -> None:
@@ -109,6 +114,8 @@ def test_squareform_rejects_what_scipy_rejects() -> None:
         sf(np.ones((2, 2, 2)))
     with pytest.raises(ValueError, match="Forcing 'tovector'"):
         sf(np.ones(3), force="tovector")
+    with pytest.raises(ValueError, match="chunk_size must be a positive int"):
+        sf(np.ones(3), chunk_size=0)
     with pytest.raises(ValueError, match="Forcing 'tomatrix'"):
         sf(np.zeros((2, 2)), force="tomatrix")
     # symmetry and the diagonal need the data: checked when executed

@@ -29,6 +29,20 @@ def even_blocks(n: int, count: int) -> tuple[int, ...]:
     return tuple(base + (1 if i < extra else 0) for i in range(count))
 
 
+def row_blocks(n: int, size: int) -> tuple[int, ...]:
+    """``n`` rows in blocks of ``size`` (the last one shorter); one empty block if none."""
+    return tuple(min(size, n - start) for start in range(0, n, size)) or (0,)
+
+
+def _block_rows(chunk_size: Any) -> int | None:
+    if chunk_size is None:
+        return None
+    size = chunk_size[0] if isinstance(chunk_size, (tuple, list)) else chunk_size
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise ValueError(f"chunk_size must be a positive int, got {chunk_size!r}")
+    return int(size)
+
+
 def condensed_index(n: int, i: Any, j: Any) -> Any:
     """Where the pair ``(i, j)``, ``i < j``, of ``n`` points sits in a condensed vector."""
     return n * i - i * (i + 1) // 2 + (j - i - 1)
@@ -57,6 +71,9 @@ def vector_rows(block: Any, columns: Any, start: int) -> Any:
 class SquareForm(Op):
     to_matrix: bool
     checks: bool
+    block_rows: int | None = None
+    """Rows of the square matrix per block (Mars's ``chunk_size``); None: as many blocks
+    as the input has chunks along its first axis."""
 
     def label(self) -> str:
         return "squareform"
@@ -71,7 +88,9 @@ def _tile_squareform(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     if op.to_matrix:
         n = int(node.shape[0])
         whole = rechunk_tiled(f"{node.key}-whole", x, ((int(sum(x.nsplits[0])),),), node.dtype, ctx)
-        blocks = even_blocks(n, len(x.nsplits[0]))
+        blocks = (
+            row_blocks(n, op.block_rows) if op.block_rows else even_blocks(n, len(x.nsplits[0]))
+        )
         grid = key_grid(node.key, (len(blocks), 1))
         start = 0
         for i, rows in enumerate(blocks):
@@ -81,7 +100,7 @@ def _tile_squareform(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
             start += rows
         return Tiled((blocks, (n,)), grid)
     n = int(sum(x.nsplits[0]))
-    splits = tuple(int(r) for r in x.nsplits[0])
+    splits = row_blocks(n, op.block_rows) if op.block_rows else tuple(int(r) for r in x.nsplits[0])
     by_rows = rechunk_tiled(f"{node.key}-rows", x, (splits, (n,)), node.dtype, ctx)
     by_cols = (
         rechunk_tiled(f"{node.key}-cols", x, ((n,), splits), node.dtype, ctx) if op.checks else None
@@ -97,8 +116,11 @@ def _tile_squareform(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     return Tiled((tuple(lengths),), grid)
 
 
-def squareform(X: Any, force: str = "no", checks: bool = True) -> Tensor:  # noqa: N803 - SciPy's name
+def squareform(X: Any, force: str = "no", checks: bool = True, chunk_size: Any = None) -> Tensor:  # noqa: N803 - SciPy's name
     """SciPy's ``squareform``: a condensed distance vector to a square matrix, and back.
+
+    ``chunk_size`` (Mars's keyword) is the number of rows of the square matrix per block
+    (an int, or a tuple whose first entry is used).
 
     ``checks`` (symmetry, zero diagonal) are made on each block of rows when the result is
     executed, not at the call, since they need the data.
@@ -114,6 +136,7 @@ def squareform(X: Any, force: str = "no", checks: bool = True) -> Tensor:  # noq
             "The first argument must be one or two dimensional array. "
             f"A {x.ndim}-dimensional array is not permitted"
         )
+    rows = _block_rows(chunk_size)
     if unknown_shape(x.shape):
         raise ValueError("squareform needs the length of X: execute it first")
     if x.ndim == 1:
@@ -126,10 +149,11 @@ def squareform(X: Any, force: str = "no", checks: bool = True) -> Tensor:  # noq
                 "Incompatible vector size. It must be a binomial coefficient n choose 2 "
                 "for some integer n >= 2."
             )
-        return new_tensor(SquareForm(True, bool(checks)), [x], (n, n), x.dtype)
+        return new_tensor(SquareForm(True, bool(checks), rows), [x], (n, n), x.dtype)
     if x.shape[0] != x.shape[1]:
         raise ValueError("The matrix argument must be square.")
     n = int(x.shape[0])
     if n <= 1 and not checks:
         return tensor(np.array([], dtype=x.dtype))
-    return new_tensor(SquareForm(False, bool(checks)), [x], (n * (n - 1) // 2,), x.dtype)
+    op = SquareForm(False, bool(checks), rows)
+    return new_tensor(op, [x], (n * (n - 1) // 2,), x.dtype)
