@@ -22,7 +22,9 @@ from jupyter_mars.tensor import (
 from jupyter_mars.tensor import fft as fft
 from jupyter_mars.tensor import linalg as linalg
 from jupyter_mars.tensor import random as random
+from jupyter_mars.tensor import spatial as spatial
 from jupyter_mars.tensor import special as special
+from jupyter_mars.tensor import stats as stats
 from jupyter_mars.tensor.arithmetic import *  # noqa: F403
 from jupyter_mars.tensor.core import Tensor as Tensor
 from jupyter_mars.tensor.creation import *  # noqa: F403
@@ -48,7 +50,9 @@ __all__ = sorted(
         "innerproduct",
         "linalg",
         "random",
+        "spatial",
         "special",
+        "stats",
         *arithmetic.__all__,
         *creation.__all__,
         *datasource.__all__,
