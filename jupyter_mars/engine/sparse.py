@@ -1,0 +1,78 @@
+"""Sparse chunks: 2-d ``scipy.sparse`` CSR matrices in place of NumPy arrays.
+
+A sparse tensor is a ``SparseNode``: an ordinary node whose chunks are CSR matrices and
+whose whole result, put together, is one CSR matrix. The engine's primitives move such
+chunks as they move arrays; the few places that build a chunk from pieces (assembling a
+result, cutting new chunks in a rechunk) ask this module. Operators that know nothing of
+sparse chunks never see them: the tensor layer gives them dense chunks (``to_dense``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sps
+
+from jupyter_mars.engine.node import Node, Tiled
+
+
+def is_sparse_chunk(value: Any) -> bool:
+    return bool(sps.issparse(value))
+
+
+def to_dense(block: Any) -> Any:
+    """A chunk as a NumPy array (a dense chunk unchanged)."""
+    return block.toarray() if sps.issparse(block) else block
+
+
+def to_sparse(block: Any) -> Any:
+    """A 2-d chunk as a CSR matrix (a CSR chunk unchanged)."""
+    if isinstance(block, sps.csr_matrix):
+        return block
+    if sps.issparse(block):
+        return sps.csr_matrix(block)
+    return sps.csr_matrix(np.asarray(block))
+
+
+def empty_sparse(shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
+    """An all-zero CSR chunk, storing nothing."""
+    return sps.csr_matrix(shape, dtype=dtype)
+
+
+class SparseNode(Node):
+    """A lazy 2-d tensor whose chunks are CSR matrices."""
+
+    __slots__ = ()
+
+    def assemble(self, tiled: Tiled, chunks: list[Any]) -> Any:
+        return assemble_sparse(tiled.numblocks, chunks, self.dtype)
+
+
+def assemble_sparse(grid: tuple[int, ...], chunks: Sequence[Any], dtype: np.dtype[Any]) -> Any:
+    """One CSR matrix from a 2-d grid of CSR chunks (flat, in row-major order)."""
+    if len(chunks) == 1:
+        return to_sparse(chunks[0])
+    rows, cols = grid
+    blocks = [[to_sparse(chunks[i * cols + j]) for j in range(cols)] for i in range(rows)]
+    out = sps.bmat(blocks, format="csr", dtype=dtype)
+    return out
+
+
+def fill_sparse(
+    shape: tuple[int, ...], dtype: np.dtype[Any], regions: Sequence[Any], blocks: Sequence[Any]
+) -> Any:
+    """A CSR chunk of ``shape`` from pieces: ``regions[i] = (source_slices, target_slices)``
+    of ``blocks[i]`` (the sparse form of a rechunk's copy into a fresh array)."""
+    rows: list[Any] = []
+    cols: list[Any] = []
+    values: list[Any] = []
+    for (src, dst), block in zip(regions, blocks):
+        piece = sps.coo_matrix(block[src])
+        rows.append(piece.row + dst[0].start)
+        cols.append(piece.col + dst[1].start)
+        values.append(piece.data)
+    data = np.concatenate(values) if values else np.empty(0, dtype=dtype)
+    coords = (np.concatenate(rows), np.concatenate(cols)) if rows else ([], [])
+    return sps.csr_matrix((data.astype(blocks[0].dtype, copy=False), coords), shape=shape)
