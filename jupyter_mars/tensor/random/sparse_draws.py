@@ -9,6 +9,7 @@ stored.
 from __future__ import annotations
 
 import itertools
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -95,7 +96,7 @@ def sparse_randint(
 ) -> Tensor:
     """``randint`` with ``density``: checked here, with NumPy's errors for the bounds;
     ``next_seed`` is called once every check has passed."""
-    if isinstance(density, Tensor) or not np.isscalar(density):
+    if not isinstance(density, numbers.Real):
         raise TypeError(f"randint(): density must be a number in [0, 1], got {density!r}")
     if not 0.0 <= float(density) <= 1.0:
         raise ValueError(f"randint(): density must be in [0, 1], got {density!r}")
