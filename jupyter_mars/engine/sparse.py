@@ -55,9 +55,18 @@ def assemble_sparse(grid: tuple[int, ...], chunks: Sequence[Any], dtype: np.dtyp
     if len(chunks) == 1:
         return to_sparse(chunks[0])
     rows, cols = grid
-    blocks = [[to_sparse(chunks[i * cols + j]) for j in range(cols)] for i in range(rows)]
-    out = sps.bmat(blocks, format="csr", dtype=dtype)
-    return out
+    # each row of chunks side by side, then the rows stacked: SciPy stacks CSR rows by
+    # joining their arrays, twice as fast as a general ``bmat``
+    bands = [join_sparse([chunks[i * cols + j] for j in range(cols)], axis=1) for i in range(rows)]
+    return join_sparse(bands, axis=0).astype(dtype, copy=False)
+
+
+def join_sparse(blocks: Sequence[Any], axis: int) -> Any:
+    """Sparse chunks joined along ``axis`` (0: stacked, 1: side by side) into one CSR."""
+    parts = [to_sparse(b) for b in blocks]
+    if len(parts) == 1:
+        return parts[0]
+    return sps.hstack(parts, format="csr") if axis == 1 else sps.vstack(parts, format="csr")
 
 
 def fill_sparse(

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sps
 
-from jupyter_mars.engine.sparse import to_dense, to_sparse
+from jupyter_mars.engine.sparse import join_sparse, to_dense, to_sparse
 
 _PROBES = (0.0, 1.0, -1.0, 2.5)
 """Values tried for the dense operands when deciding if zeros of the sparse ones stay
@@ -136,26 +136,17 @@ def sparse_reduce(name: str, block: Any, axis: tuple[int, ...], dtype: Any) -> A
     return result.astype(dtype, copy=False) if dtype is not None else result
 
 
-def sparse_matmul(
-    sparse_out: bool,
-    dtype: np.dtype[Any],
-    left_axis: int,
-    row: Sequence[Any],
-    column: Sequence[Any],
-) -> Any:
-    """One output chunk of a product: the chunks of a row panel of ``a`` (joined along
-    ``left_axis``, its last) and of a column panel of ``b`` (joined along axis 0) make one
-    product (SciPy's, where either side is sparse)."""
-    out = _join(row, left_axis) @ _join(column, 0)
+def sparse_matmul(sparse_out: bool, dtype: np.dtype[Any], left: Any, right: Any) -> Any:
+    """One output chunk of a product: a row panel of ``a`` times a column panel of ``b``
+    (SciPy's product where either side is sparse)."""
+    out = left @ right
     if sparse_out:
         return to_sparse(out).astype(dtype, copy=False)
     return np.asarray(to_dense(out)).astype(dtype, copy=False)
 
 
-def _join(blocks: Sequence[Any], axis: int) -> Any:
-    if len(blocks) == 1:
-        return blocks[0]
+def join_panel(axis: int, *blocks: Any) -> Any:
+    """Chunks joined along ``axis`` into one panel: CSR where any is sparse."""
     if any(sps.issparse(b) for b in blocks):
-        parts = [to_sparse(b) for b in blocks]  # a sparse operand is 2-d
-        return sps.hstack(parts, format="csr") if axis == 1 else sps.vstack(parts, format="csr")
+        return join_sparse(blocks, axis)  # a sparse operand is 2-d
     return np.concatenate(blocks, axis=axis)
