@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sps
 
+import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
 from tests.tensor.sparse.helpers import check, sample
@@ -73,6 +74,15 @@ def test_operations_without_a_sparse_form_read_dense_chunks():
     check(mt.cumsum(t, axis=1), np.cumsum(m.toarray(), axis=1), sparse=False)
     check(mt.sort(t, axis=0), np.sort(m.toarray(), axis=0), sparse=False)
     check(t.reshape(6, 7), m.toarray().reshape(6, 7), sparse=False)
+    check(mt.unique(t), np.unique(m.toarray()), sparse=False)
+    check(mt.histogram(t, bins=4)[0], np.histogram(m.toarray(), bins=4)[0], sparse=False)
+    check(mt.concatenate([t, t]), np.concatenate([m.toarray()] * 2), sparse=False)
+
+
+def test_a_frame_of_a_sparse_tensor_holds_its_values():
+    m = sample(SHAPE)
+    frame = md.DataFrame(mt.tensor(m, chunk_size=3)).execute().fetch()
+    np.testing.assert_array_equal(frame.to_numpy(), m.toarray())
 
 
 def test_tosparse_refuses_other_than_2d():
