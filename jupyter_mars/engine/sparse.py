@@ -27,13 +27,26 @@ def to_dense(block: Any) -> Any:
     return block.toarray() if sps.issparse(block) else block
 
 
-def to_sparse(block: Any) -> Any:
-    """A 2-d chunk as a CSR matrix (a CSR chunk unchanged)."""
+def to_sparse(block: Any, missing: Any = None) -> Any:
+    """A 2-d chunk as a CSR matrix (a CSR chunk unchanged). With ``missing`` (Mars's
+    keyword), a dense chunk stores every entry but those equal to ``missing`` (NaN: the
+    NaNs), zeros included; the entries left out read as 0."""
     if isinstance(block, sps.csr_matrix):
         return block
     if sps.issparse(block):
         return sps.csr_matrix(block)
-    return sps.csr_matrix(np.asarray(block))
+    dense = np.asarray(block)
+    if missing is None:
+        return sps.csr_matrix(dense)
+    keep = ~np.isnan(dense) if _is_nan(missing) else dense != missing
+    return sps.csr_matrix((dense[keep], keep.nonzero()), shape=dense.shape)
+
+
+def _is_nan(value: Any) -> bool:
+    try:
+        return bool(np.isnan(value))
+    except TypeError:
+        return False
 
 
 def empty_sparse(shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:

@@ -36,8 +36,12 @@ def sparse_flag(sparse: Any, shape: tuple[Any, ...], func: str) -> bool | None:
     return True
 
 
-def tosparse(x: Tensor) -> Tensor:
-    """``x`` with CSR chunks (``x`` itself when it is sparse); 2-d tensors only."""
+def tosparse(x: Tensor, missing: Any = None) -> Tensor:
+    """``x`` with CSR chunks (``x`` itself when it is sparse); 2-d tensors only.
+
+    ``missing`` (Mars's keyword): the entries equal to it (NaN: the NaNs) are the ones not
+    stored, and so read as 0; every other entry is stored, zeros included.
+    """
     if issparse(x):
         return x
     if x.ndim != 2:
@@ -47,7 +51,7 @@ def tosparse(x: Tensor) -> Tensor:
         )
     if x.dtype.kind not in "biufc":
         raise TypeError(f"tosparse(): a sparse tensor holds numbers, not dtype {x.dtype}")
-    op = Blockwise(to_sparse, (Slot(0),), {}, "tosparse")
+    op = Blockwise(to_sparse, (Slot(0), missing), {}, "tosparse")
     return new_tensor(op, [x], x.shape, x.dtype, sparse=True)
 
 

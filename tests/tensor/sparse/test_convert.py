@@ -103,3 +103,12 @@ def test_sparse_aware_operations_read_the_sparse_chunks_themselves():
         assert result.node.inputs[0] is x.node
     # an operation without a sparse form reads a dense form of each chunk
     assert mt.cumsum(x, axis=0).node.inputs[0] is not x.node
+
+
+@pytest.mark.parametrize("chunk", chunkings((2, 3)))
+def test_tosparse_missing_leaves_those_entries_unstored(chunk):
+    a = np.array([[1.0, np.nan, 0.0], [np.nan, 2.0, 3.0]])
+    nan_left_out = mt.tensor(a, chunk_size=chunk).tosparse(missing=np.nan)
+    check(nan_left_out, np.nan_to_num(a), sparse=True)
+    assert nan_left_out.execute().fetch().nnz == 4  # the stored zero counts
+    check(mt.tensor(a, chunk_size=chunk).tosparse(missing=3), np.where(a == 3, 0, a), sparse=True)
