@@ -83,3 +83,14 @@ def test_sparse_results_combine_with_each_other():
     expected = np.eye(5) * 3 + np.eye(5, k=1)
     check(x, expected, sparse=True)
     check((x @ x.T).sum(axis=1), (expected @ expected.T).sum(axis=1), sparse=False)
+
+
+@pytest.mark.parametrize("chunk", chunkings(SHAPE))
+def test_joining_sparse_tensors_stays_sparse(chunk):
+    a, b = sample(SHAPE), sample(SHAPE, seed=1).astype("f4")
+    x, y = mt.tensor(a, chunk_size=chunk), mt.tensor(b, chunk_size=(3, 2))
+    da, db = a.toarray(), b.toarray()
+    check(mt.concatenate([x, y]), np.concatenate([da, db]), sparse=True)
+    check(mt.hstack([x, y, x]), np.hstack([da, db, da]), sparse=True)
+    check(mt.vstack([x, da]), np.vstack([da, da]), sparse=False)
+    check(mt.stack([x, y]), np.stack([da, db]), sparse=False)
