@@ -76,7 +76,6 @@ def test_operations_without_a_sparse_form_read_dense_chunks():
     check(t.reshape(6, 7), m.toarray().reshape(6, 7), sparse=False)
     check(mt.unique(t), np.unique(m.toarray()), sparse=False)
     check(mt.histogram(t, bins=4)[0], np.histogram(m.toarray(), bins=4)[0], sparse=False)
-    check(mt.concatenate([t, t]), np.concatenate([m.toarray()] * 2), sparse=False)
 
 
 def test_a_frame_of_a_sparse_tensor_holds_its_values():
