@@ -16,6 +16,7 @@ from jupyter_mars.tensor import (
     selection,
     shape,
     sorting,
+    sparse,
     statistics,
     ufuncs,
 )
@@ -63,6 +64,7 @@ __all__ = sorted(
         *routines.__all__,
         *shape.__all__,
         *sorting.__all__,
+        *sparse.__all__,
         *statistics.__all__,
         *selection.__all__,
         *ufuncs.__all__,
