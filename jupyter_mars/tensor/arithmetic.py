@@ -74,8 +74,8 @@ def around(a: Any, decimals: int = 0) -> Tensor:
 round_ = around
 
 
-def _astype(x: Any, dtype: np.dtype[Any], casting: str) -> Any:
-    return x.astype(dtype, casting=casting)
+def _astype(x: Any, dtype: np.dtype[Any], casting: str, order: str = "K") -> Any:
+    return x.astype(dtype, order=order, casting=casting)
 
 
 def astype(
@@ -91,9 +91,11 @@ def astype(
             f"Cannot cast array data from {t.dtype!r} to {target!r} "
             f"according to the rule {casting!r}"
         )
-    if target == t.dtype and not copy:
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"astype(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
+    if target == t.dtype and not copy and order in ("A", "K"):
         return t
-    return elemwise(_astype, t, target, casting, name="astype", dtype=target)
+    return elemwise(_astype, t, target, casting, order, name="astype", dtype=target)
 
 
 def real(val: Any) -> Tensor:
