@@ -17,6 +17,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._args import NOVALUE, check_ddof, normalize_axis, unsupported
 from jupyter_mars.tensor.reduction._core import count_chunk, pairwise_reduce, zip_pairwise
 from jupyter_mars.tensor.reduction._probe import probe_ddof, probe_dtype, probe_shape
@@ -88,6 +89,7 @@ def mean_reduction(
     )
 
 
+@accepts_out(np.mean)
 def mean(
     a: Any,
     axis: Any = None,
@@ -187,6 +189,7 @@ def moments_reduction(
     )
 
 
+@accepts_out(np.var)
 def var(
     a: Any,
     axis: Any = None,
@@ -206,6 +209,7 @@ def var(
     )
 
 
+@accepts_out(np.std)
 def std(
     a: Any,
     axis: Any = None,

@@ -24,6 +24,7 @@ from jupyter_mars.tensor.memory_order import with_order
 from jupyter_mars.tensor.reduction import prod
 from jupyter_mars.tensor.shape import atleast_1d, broadcast_to
 from jupyter_mars.tensor.shape._common import _shape_str, _wrap
+from jupyter_mars.tensor.views import rebind
 
 product = prod
 
@@ -59,7 +60,7 @@ def copy(a: Any, order: str = "K", subok: bool = False) -> Tensor:
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"copy(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
     # tensors are values: a new handle on the same node is a copy, as assignment
-    # rebinds the handle it is made through
+    # rebinds the handle it is made through (and it is not a view: see views.py)
     return with_order(_wrap(astensor(a)) if isinstance(a, Tensor) else tensor(a), order, "copy")
 
 
@@ -117,7 +118,7 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
     new = where_(mask, source, dst).astype(dst.dtype, copy=False)
     if new.shape != dst.shape:
         new = broadcast_to(new, dst.shape)
-    dst._node = new.node
+    rebind(dst, new.node)
 
 
 def broadcast_arrays(*args: Any, subok: bool = False) -> ExecutableTuple:
