@@ -1,6 +1,8 @@
 """NumPy's arguments and ``ndarray`` behaviours honoured on tensors.
 
-- ``inplace``: ``t += x`` and the other in-place operators, as ``out=t``.
+- ``inplace``: ``t += x`` and the other in-place operators, as ``out=t``;
+- ``ufunc_methods``: ``reduce``, ``accumulate``, ``outer`` and ``at`` on ``mt``'s ufuncs
+  (and through ``np.<ufunc>.<method>(tensor)``).
 
 ``out=`` lives in ``tensor/outputs.py`` and views that write through to their base in
 ``tensor/views.py``, because the families below this package use them.
@@ -8,6 +10,6 @@
 
 from __future__ import annotations
 
-from jupyter_mars.tensor.numpy_compat import inplace
+from jupyter_mars.tensor.numpy_compat import inplace, ufunc_methods
 
-__all__ = sorted({*inplace.__all__})
+__all__ = sorted({*inplace.__all__, *ufunc_methods.__all__})
