@@ -1,5 +1,7 @@
 """NumPy's arguments and ``ndarray`` behaviours honoured on tensors.
 
+- ``dtype_view``: ``Tensor.view(dtype)``, NumPy's reinterpretation of the bytes;
+- ``flat``: ``Tensor.flat``, indexed, assigned and iterated;
 - ``inplace``: ``t += x`` and the other in-place operators, as ``out=t``;
 - ``ufunc_methods``: ``reduce``, ``accumulate``, ``outer`` and ``at`` on ``mt``'s ufuncs
   (and through ``np.<ufunc>.<method>(tensor)``).
@@ -10,6 +12,6 @@
 
 from __future__ import annotations
 
-from jupyter_mars.tensor.numpy_compat import inplace, ufunc_methods
+from jupyter_mars.tensor.numpy_compat import dtype_view, flat, inplace, ufunc_methods
 
-__all__ = sorted({*inplace.__all__, *ufunc_methods.__all__})
+__all__ = sorted({*dtype_view.__all__, *flat.__all__, *inplace.__all__, *ufunc_methods.__all__})
