@@ -104,9 +104,13 @@ def write_outputs(
                     f"{target.dtype!r} with casting rule {casting!r}"
                 )
             dtype = target.dtype
-        condition = True if mask is None else mask
-        fallback = 0 if target is None else target
-        value = elemwise(select, condition, result, fallback, dtype, dtype=dtype, name=name)
+        if mask is None and target is not None and tuple(result.shape) == tuple(target.shape):
+            # every element is overwritten: the old values of ``out`` are never computed
+            value = elemwise(cast_to, result, dtype, dtype=dtype, name=name)
+        else:
+            condition = True if mask is None else mask
+            fallback = 0 if target is None else target
+            value = elemwise(select, condition, result, fallback, dtype, dtype=dtype, name=name)
         if target is not None:
             rebind(target, value._node)
             value = target

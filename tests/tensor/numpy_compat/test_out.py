@@ -103,3 +103,12 @@ def test_out_can_be_an_input():
     t = mt.tensor(X, chunk_size=(3, 4))
     mt.multiply(t, 2, out=t)
     assert_same(t, X * 2)
+
+
+def test_old_values_of_out_are_not_computed_when_all_are_overwritten():
+    t = mt.tensor(X, chunk_size=3)
+    out = mt.zeros(X.shape)
+    old = out.node
+    mt.add(t, 1, out=out)
+    assert old not in out.node.inputs
+    assert_same(out, X + 1)
