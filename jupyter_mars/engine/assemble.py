@@ -18,7 +18,11 @@ def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
         sum(chunks[_flat(grid, axis, i)].shape[axis] for i in range(n))
         for axis, n in enumerate(grid)
     )
-    out = np.empty(shape, dtype=chunks[0].dtype if chunks else dtype)
+    # the whole array is laid out as its chunks are: Fortran order where they all are and
+    # some are not C-ordered too (a chunk one long on all axes but one is both), so a result
+    # NumPy gives in F order comes back in F order
+    fortran = all(_fortran(c) for c in chunks) and not all(_c_order(c) for c in chunks)
+    out = np.empty(shape, dtype=chunks[0].dtype if chunks else dtype, order="F" if fortran else "C")
     starts = [
         np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))])
         for a, n in enumerate(grid)
@@ -27,6 +31,16 @@ def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
         region = tuple(slice(starts[a][i], starts[a][i + 1]) for a, i in enumerate(index))
         out[region] = chunks[flat]
     return out
+
+
+def _fortran(chunk: Any) -> bool:
+    flags = getattr(chunk, "flags", None)
+    return flags is not None and bool(flags.f_contiguous)
+
+
+def _c_order(chunk: Any) -> bool:
+    flags = getattr(chunk, "flags", None)
+    return flags is None or bool(flags.c_contiguous)
 
 
 def _flat(grid: tuple[int, ...], axis: int, i: int) -> int:

@@ -10,6 +10,7 @@ from jupyter_mars.tensor import (
     datasource,
     datastore,
     indexing,
+    numpy_compat,
     products,
     reduction,
     routines,
@@ -34,6 +35,7 @@ from jupyter_mars.tensor.datastore import *  # noqa: F403
 from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
+from jupyter_mars.tensor.numpy_compat import *  # noqa: F403
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403
 from jupyter_mars.tensor.routines import *  # noqa: F403
@@ -59,6 +61,7 @@ __all__ = sorted(
         *datasource.__all__,
         *datastore.__all__,
         *indexing.__all__,
+        *numpy_compat.__all__,
         *products.__all__,
         *reduction.__all__,
         *routines.__all__,

@@ -10,6 +10,7 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.outputs import accepts_out
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -23,6 +24,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return elemwise(np.where, condition, x, y, name="where")
 
 
+@accepts_out(np.clip)
 def clip(a: Any, a_min: Any = None, a_max: Any = None, **kwargs: Any) -> Tensor:
     if a_min is None and a_max is None:
         raise ValueError("clip(): at least one of a_min and a_max must be given")
@@ -64,7 +66,8 @@ def _round(x: Any, decimals: int) -> Any:
     return np.round(x, decimals)
 
 
-def around(a: Any, decimals: int = 0) -> Tensor:
+@accepts_out(np.around)
+def around(a: Any, decimals: int = 0, out: Any = None) -> Tensor:
     if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
         raise TypeError(f"decimals must be an int, got {decimals!r}")
     x = astensor(a)
@@ -74,8 +77,8 @@ def around(a: Any, decimals: int = 0) -> Tensor:
 round_ = around
 
 
-def _astype(x: Any, dtype: np.dtype[Any], casting: str) -> Any:
-    return x.astype(dtype, casting=casting)
+def _astype(x: Any, dtype: np.dtype[Any], casting: str, order: str = "K") -> Any:
+    return x.astype(dtype, order=order, casting=casting)
 
 
 def astype(
@@ -91,9 +94,11 @@ def astype(
             f"Cannot cast array data from {t.dtype!r} to {target!r} "
             f"according to the rule {casting!r}"
         )
-    if target == t.dtype and not copy:
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"astype(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
+    if target == t.dtype and not copy and order in ("A", "K"):
         return t
-    return elemwise(_astype, t, target, casting, name="astype", dtype=target)
+    return elemwise(_astype, t, target, casting, order, name="astype", dtype=target)
 
 
 def real(val: Any) -> Tensor:

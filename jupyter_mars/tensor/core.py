@@ -143,11 +143,16 @@ class Tensor(Executable):
         # are implemented with the products
         import jupyter_mars.tensor as mt
 
-        if method != "__call__" or kwargs.get("out") is not None:
-            return NotImplemented
         func = getattr(mt, ufunc.__name__, None)
+        if method != "__call__":
+            # reduce, accumulate, outer, at: methods of mt's ufunc objects
+            func = getattr(func, method, None)
         if func is None:
             return NotImplemented
+        out = kwargs.get("out")
+        if isinstance(out, tuple) and len(out) == 1:
+            # NumPy always passes ``out`` as a tuple
+            kwargs["out"] = out[0]
         return func(*inputs, **kwargs)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:

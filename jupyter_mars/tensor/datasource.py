@@ -34,9 +34,15 @@ def _tile_from_array(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     assert isinstance(op, FromArray)
     grid = key_grid(node.key, [len(axis) for axis in op.nsplits])
     per_axis = [chunk_slices([int(n) for n in axis]) for axis in op.nsplits]
+    # chunks of Fortran-ordered data are Fortran-ordered too, as NumPy keeps the layout
+    data = op.data
+    fortran = (
+        isinstance(data, np.ndarray) and data.flags.f_contiguous and not data.flags.c_contiguous
+    )
     for index in itertools.product(*(range(len(axis)) for axis in op.nsplits)):
         region = tuple(per_axis[a][i] for a, i in enumerate(index))
-        ctx.new_task(grid[index], identity, op.data[region])
+        block = op.data[region]
+        ctx.new_task(grid[index], identity, np.asfortranarray(block) if fortran else block)
     return Tiled(op.nsplits, grid)
 
 
@@ -65,16 +71,18 @@ def tensor(
     if kwargs:
         raise TypeError(f"tensor() got unexpected keyword arguments {sorted(kwargs)}")
     dt = _check_dtype(dtype)
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"tensor(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
     if sparse:
         return tosparse(tensor(data, dtype=dt, chunk_size=chunk_size))
     if isinstance(data, Tensor):
-        out = data if dt is None else data.astype(dt)
+        out = data if dt is None and order in ("A", "K") else data.astype(dt or data.dtype, order)
         return out.rechunk(chunk_size) if chunk_size is not None else out
     if sps.issparse(data):
         m = sparse_matrix(data, dt)
         nsplits = normalize_chunk_size(m.shape, chunk_size, m.dtype.itemsize)
         return new_tensor(FromArray(m, nsplits), [], m.shape, m.dtype, sparse=True)
-    arr: np.ndarray[Any, Any] = np.array(data, dtype=dt, order="K")
+    arr: np.ndarray[Any, Any] = np.array(data, dtype=dt, order=order)  # type: ignore[call-overload]
     if arr.dtype.kind == "O":
         raise TypeError("object arrays are not supported; give a numeric, bool or string array")
     nsplits = normalize_chunk_size(arr.shape, chunk_size, arr.dtype.itemsize)
@@ -82,17 +90,23 @@ def tensor(
 
 
 def array(
-    x: Any, dtype: Any = None, copy: bool = True, ndmin: int | None = None, chunk_size: Any = None
+    x: Any,
+    dtype: Any = None,
+    copy: bool = True,
+    ndmin: int | None = None,
+    chunk_size: Any = None,
+    order: str = "K",
 ) -> Tensor:
     if ndmin is not None and not isinstance(x, Tensor):
-        x = np.array(x, ndmin=ndmin)
-    return tensor(x, dtype=dtype, chunk_size=chunk_size)
+        x = np.array(x, ndmin=ndmin, order=order)  # type: ignore[call-overload]
+    return tensor(x, dtype=dtype, chunk_size=chunk_size, order=order)
 
 
 def asarray(x: Any, dtype: Any = None, order: str | None = None, chunk_size: Any = None) -> Tensor:
-    if isinstance(x, Tensor) and dtype is None and chunk_size is None:
+    layout = "K" if order is None else order
+    if isinstance(x, Tensor) and dtype is None and chunk_size is None and layout in ("A", "K"):
         return x
-    return tensor(x, dtype=dtype, chunk_size=chunk_size)
+    return tensor(x, dtype=dtype, chunk_size=chunk_size, order=layout)
 
 
 def astensor(x: Any, dtype: Any = None) -> Tensor:

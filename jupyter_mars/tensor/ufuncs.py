@@ -15,8 +15,9 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.outputs import probe_out, write_outputs
 
-_UNSUPPORTED_KWARGS = ("out", "where", "order", "subok", "signature")
+_UNSUPPORTED_KWARGS = ("order", "subok", "signature")
 
 
 def take_output(func: Callable[..., Any], i: int) -> Callable[..., Any]:
@@ -27,10 +28,53 @@ def _nth_output(func: Callable[..., Any], i: int, *args: Any, **kwargs: Any) -> 
     return func(*args, **kwargs)[i]
 
 
-def _make(ufunc: np.ufunc) -> Callable[..., Any]:
-    name = ufunc.__name__
+class TensorUfunc:
+    """``mt.<ufunc>``: called like NumPy's ufunc, chunk by chunk, lazily.
 
-    def apply(*args: Any, **kwargs: Any) -> Any:
+    Its methods (``reduce``, ``accumulate``, ``outer``, ``at``) are attached by
+    ``numpy_compat/ufunc_methods.py``, which builds them from the reductions and scans, as
+    ``Tensor``'s methods are attached by the modules that implement them.
+    """
+
+    def __init__(self, ufunc: np.ufunc) -> None:
+        self.ufunc = ufunc
+        self.__name__ = self.__qualname__ = ufunc.__name__
+        self.__doc__ = (
+            f"Lazy, chunked ``numpy.{ufunc.__name__}``.\n\n" + (ufunc.__doc__ or "")[:400]
+        )
+
+    @property
+    def nin(self) -> int:
+        return int(self.ufunc.nin)
+
+    @property
+    def nout(self) -> int:
+        return int(self.ufunc.nout)
+
+    @property
+    def nargs(self) -> int:
+        return int(self.ufunc.nargs)
+
+    @property
+    def identity(self) -> Any:
+        return self.ufunc.identity
+
+    @property
+    def types(self) -> list[str]:
+        return list(self.ufunc.types)
+
+    def __repr__(self) -> str:
+        return f"<tensor ufunc {self.__name__!r}>"
+
+    def __call__(self, *args: Any, out: Any = None, where: Any = True, **kwargs: Any) -> Any:
+        ufunc, name = self.ufunc, self.__name__
+        if ufunc.nin < len(args) <= ufunc.nin + ufunc.nout:
+            # NumPy takes the outputs positionally too
+            if out is not None:
+                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+            given = args[ufunc.nin :]
+            out = given[0] if ufunc.nout == 1 else given + (None,) * (ufunc.nout - len(given))
+            args = args[: ufunc.nin]
         if len(args) != ufunc.nin:
             raise TypeError(
                 f"{name}() takes {ufunc.nin} positional argument(s) but {len(args)} were given"
@@ -39,17 +83,22 @@ def _make(ufunc: np.ufunc) -> Callable[..., Any]:
             if kwargs.get(bad) is not None:
                 raise TypeError(f"{name}(): the {bad!r} argument is not supported on tensors")
             kwargs.pop(bad, None)
+        casting = kwargs.pop("casting", "same_kind")
+        if out is not None:
+            probe_out(ufunc, args, {"out": out, "casting": casting, **kwargs}, out)
         if ufunc.nout == 1:
-            return elemwise(ufunc, *args, name=name, **kwargs)
-        return tuple(
-            elemwise(functools.partial(_nth_output, ufunc, i), *args, name=f"{name}{i}", **kwargs)
-            for i in range(ufunc.nout)
-        )
+            results = [elemwise(ufunc, *args, name=name, **kwargs)]
+        else:
+            results = [
+                elemwise(take_output(ufunc, i), *args, name=f"{name}{i}", **kwargs)
+                for i in range(ufunc.nout)
+            ]
+        final = write_outputs(name, results, out, where, casting)
+        return final[0] if ufunc.nout == 1 else tuple(final)
 
-    apply.__name__ = name
-    apply.__qualname__ = name
-    apply.__doc__ = f"Lazy, chunked ``numpy.{name}``.\n\n" + (ufunc.__doc__ or "")[:400]
-    return apply
+
+def _make(ufunc: np.ufunc) -> TensorUfunc:
+    return TensorUfunc(ufunc)
 
 
 # generalised ufuncs (matmul, vecdot, ...) contract core dimensions: they are not

@@ -81,6 +81,7 @@ from jupyter_mars.tensor.indexing.tensor_index import ShuffleIndex as ShuffleInd
 from jupyter_mars.tensor.indexing.tensor_index import bucket_indices as bucket_indices
 from jupyter_mars.tensor.indexing.tensor_index import shuffle_assemble as shuffle_assemble
 from jupyter_mars.tensor.indexing.tensor_index import shuffle_gather as shuffle_gather
+from jupyter_mars.tensor.indexing.view_links import getitem_view
 
 __all__ = ["argwhere", "compress", "extract", "flatnonzero", "nonzero", "take"]
 
@@ -89,7 +90,9 @@ __all__ = ["argwhere", "compress", "extract", "flatnonzero", "nonzero", "take"]
 
 
 def _tensor_getitem(self: Tensor, index: Any) -> Tensor:
-    return getitem(self, index)
+    # ``x[1:]`` is a view of ``x``, as in NumPy; ``getitem`` itself makes plain tensors
+    result: Tensor = getitem_view(self, index)
+    return result
 
 
 def _tensor_setitem(self: Tensor, index: Any, value: Any) -> None:

@@ -33,6 +33,7 @@ from jupyter_mars.tensor.indexing.setitem_common import SetLayout, check_value_s
 from jupyter_mars.tensor.indexing.setitem_mask import SetMask
 from jupyter_mars.tensor.indexing.setitem_tensor import SetShuffle
 from jupyter_mars.tensor.indexing.tensor_index import index_tensors
+from jupyter_mars.tensor.views import rebind
 
 
 def _check_cast(src: np.dtype[Any], dst: np.dtype[Any]) -> None:
@@ -133,4 +134,6 @@ def setitem(x: Tensor, index: Any, value: Any) -> None:
         inputs.append(vt)
     inputs.extend(extra)
     new = new_tensor(op, inputs, x._node.shape, x.dtype)
-    x._node = new._node
+    # through ``rebind``, so the assignment shows in the views of ``x`` and, when ``x`` is
+    # a view, in its base
+    rebind(x, new._node)

@@ -13,6 +13,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.products.checks import (
     broadcast_batches,
     check_out,
@@ -28,6 +29,7 @@ from jupyter_mars.tensor.products.tensordot import contract_axes
 from jupyter_mars.tensor.sparse.matmul import involves_sparse, sparse_product
 
 
+@accepts_out(np.dot)
 def dot(a: Any, b: Any, out: Any = None) -> Tensor:
     """Lazy, chunked ``numpy.dot``.
 
@@ -52,6 +54,7 @@ def dot(a: Any, b: Any, out: Any = None) -> Tensor:
 _MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
 
 
+@accepts_out(np.matmul)
 def matmul(a: Any, b: Any, out: Any = None, dtype: Any = None, **kwargs: Any) -> Tensor:
     """Lazy, chunked ``numpy.matmul`` (``a @ b``): batched over leading axes, broadcast."""
     check_out("matmul", out)

@@ -36,6 +36,7 @@ from jupyter_mars.tensor.random.streams import (
     chunk_generator,
     flat_index,
 )
+from jupyter_mars.tensor.views import rebind
 
 # ---- kernels -------------------------------------------------------------------------------
 
@@ -322,7 +323,7 @@ def permutation(next_seed: Callable[[], RandomStateField], x: Any, chunk_size: A
 def shuffle(next_seed: Callable[[], RandomStateField], x: Any) -> None:
     """``RandomState.shuffle`` with seeds from ``next_seed``."""
     if isinstance(x, Tensor):
-        x._node = permutation(next_seed, x, None).node
+        rebind(x, permutation(next_seed, x, None).node)
     elif isinstance(x, np.ndarray):
         if x.ndim < 1:
             raise TypeError("shuffle(): x must be at least 1-dimensional")

@@ -16,6 +16,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._args import check_keepdims, single_axis, unsupported
 from jupyter_mars.tensor.reduction._core import empty_along, pairwise_reduce
 from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
@@ -118,24 +119,28 @@ def _arg(
     )
 
 
+@accepts_out(np.argmax)
 def argmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     """Lazy, chunked ``numpy.argmax``: flat indices for ``axis=None``; the first of equal
     maxima (and the first NaN) wins, as in NumPy."""
     return _arg("argmax", "max", False, np.argmax, a, axis, out, keepdims)
 
 
+@accepts_out(np.argmin)
 def argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     """Lazy, chunked ``numpy.argmin``: flat indices for ``axis=None``; the first of equal
     minima (and the first NaN) wins, as in NumPy."""
     return _arg("argmin", "min", False, np.argmin, a, axis, out, keepdims)
 
 
+@accepts_out(np.nanargmax)
 def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     """Lazy, chunked ``numpy.nanargmax``: NaNs are skipped; an all-NaN slice raises
     ValueError when executed."""
     return _arg("nanargmax", "max", True, np.nanargmax, a, axis, out, keepdims)
 
 
+@accepts_out(np.nanargmin)
 def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = False) -> Tensor:
     """Lazy, chunked ``numpy.nanargmin``: NaNs are skipped; an all-NaN slice raises
     ValueError when executed."""

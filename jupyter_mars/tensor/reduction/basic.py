@@ -12,6 +12,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._args import NOVALUE, given, normalize_axis, unsupported
 from jupyter_mars.tensor.reduction._core import numpy_chunk, pairwise_reduce
 from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
@@ -102,6 +103,7 @@ def _logical(
     )
 
 
+@accepts_out(np.sum)
 def sum(  # noqa: A001
     a: Any,
     axis: Any = None,
@@ -117,6 +119,7 @@ def sum(  # noqa: A001
     )
 
 
+@accepts_out(np.prod)
 def prod(
     a: Any,
     axis: Any = None,
@@ -132,6 +135,7 @@ def prod(
     )
 
 
+@accepts_out(np.max)
 def max(  # noqa: A001
     a: Any,
     axis: Any = None,
@@ -146,6 +150,7 @@ def max(  # noqa: A001
     )
 
 
+@accepts_out(np.min)
 def min(  # noqa: A001
     a: Any,
     axis: Any = None,
@@ -164,6 +169,7 @@ amax = max
 amin = min
 
 
+@accepts_out(np.any)
 def any(  # noqa: A001
     a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *, where: Any = NOVALUE
 ) -> Tensor:
@@ -171,6 +177,7 @@ def any(  # noqa: A001
     return _logical("any", np.any, np.logical_or, a, axis, out, keepdims, where)
 
 
+@accepts_out(np.all)
 def all(  # noqa: A001
     a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, *, where: Any = NOVALUE
 ) -> Tensor:

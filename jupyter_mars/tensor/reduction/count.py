@@ -9,6 +9,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._args import normalize_axis, unsupported
 from jupyter_mars.tensor.reduction._core import (
     empty_along,
@@ -43,6 +44,7 @@ def _ptp_finalize(part: Any, axis: Any) -> Any:
     return np.subtract(part[0], part[1])
 
 
+@accepts_out(np.ptp)
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Tensor:
     """Lazy, chunked ``numpy.ptp`` (max - min, in the input dtype as NumPy; one tree
     reduction carrying both extremes). Not a method: ``ndarray.ptp`` is gone in NumPy 2."""

@@ -30,6 +30,7 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._args import single_axis, unsupported
 from jupyter_mars.tensor.reduction._core import grid_key
 from jupyter_mars.tensor.reduction._probe import probe_dtype
@@ -213,21 +214,25 @@ def _cumulative(
     return new_tensor(op, [x], x.shape, out_dtype)
 
 
+@accepts_out(np.cumsum)
 def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
     """Lazy, chunked ``numpy.cumsum``: a scan, O(number of chunks) tasks (see module doc)."""
     return _cumulative("cumsum", np.cumsum, np.add, 0, a, axis, dtype, out)
 
 
+@accepts_out(np.cumprod)
 def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
     """Lazy, chunked ``numpy.cumprod``: a scan, O(number of chunks) tasks (see module doc)."""
     return _cumulative("cumprod", np.cumprod, np.multiply, 1, a, axis, dtype, out)
 
 
+@accepts_out(np.nancumsum)
 def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
     """Lazy, chunked ``numpy.nancumsum`` (NaN counts as zero)."""
     return _cumulative("nancumsum", np.nancumsum, np.add, 0, a, axis, dtype, out)
 
 
+@accepts_out(np.nancumprod)
 def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Tensor:
     """Lazy, chunked ``numpy.nancumprod`` (NaN counts as one)."""
     return _cumulative("nancumprod", np.nancumprod, np.multiply, 1, a, axis, dtype, out)

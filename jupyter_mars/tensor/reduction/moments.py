@@ -19,6 +19,7 @@ from jupyter_mars.engine.sparse import to_dense
 from jupyter_mars.engine.sparse_ops import sparse_reduce
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._args import NOVALUE, check_ddof, normalize_axis, unsupported
 from jupyter_mars.tensor.reduction._core import (
     SPARSE_TWINS,
@@ -109,6 +110,7 @@ def mean_reduction(
     )
 
 
+@accepts_out(np.mean)
 def mean(
     a: Any,
     axis: Any = None,
@@ -208,6 +210,7 @@ def moments_reduction(
     )
 
 
+@accepts_out(np.var)
 def var(
     a: Any,
     axis: Any = None,
@@ -227,6 +230,7 @@ def var(
     )
 
 
+@accepts_out(np.std)
 def std(
     a: Any,
     axis: Any = None,

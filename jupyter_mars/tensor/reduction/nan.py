@@ -16,11 +16,13 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._args import NOVALUE
 from jupyter_mars.tensor.reduction.basic import with_identity, without_identity
 from jupyter_mars.tensor.reduction.moments import mean_reduction, moments_reduction
 
 
+@accepts_out(np.nansum)
 def nansum(
     a: Any,
     axis: Any = None,
@@ -36,6 +38,7 @@ def nansum(
     )
 
 
+@accepts_out(np.nanprod)
 def nanprod(
     a: Any,
     axis: Any = None,
@@ -72,6 +75,7 @@ def _nan_extreme(
     )
 
 
+@accepts_out(np.nanmax)
 def nanmax(
     a: Any,
     axis: Any = None,
@@ -87,6 +91,7 @@ def nanmax(
     )
 
 
+@accepts_out(np.nanmin)
 def nanmin(
     a: Any,
     axis: Any = None,
@@ -102,6 +107,7 @@ def nanmin(
     )
 
 
+@accepts_out(np.nanmean)
 def nanmean(
     a: Any,
     axis: Any = None,
@@ -115,6 +121,7 @@ def nanmean(
     return mean_reduction("nanmean", np.nanmean, True, a, axis, dtype, out, keepdims, where)
 
 
+@accepts_out(np.nanvar)
 def nanvar(
     a: Any,
     axis: Any = None,
@@ -135,6 +142,7 @@ def nanvar(
     )  # fmt: skip
 
 
+@accepts_out(np.nanstd)
 def nanstd(
     a: Any,
     axis: Any = None,

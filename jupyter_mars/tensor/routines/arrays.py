@@ -20,9 +20,11 @@ from jupyter_mars.tensor.arithmetic import where as where_
 from jupyter_mars.tensor.core import Tensor, is_scalar
 from jupyter_mars.tensor.datasource import astensor, tensor
 from jupyter_mars.tensor.elemwise import broadcast_shapes
+from jupyter_mars.tensor.memory_order import with_order
 from jupyter_mars.tensor.reduction import prod
 from jupyter_mars.tensor.shape import atleast_1d, broadcast_to
 from jupyter_mars.tensor.shape._common import _shape_str, _wrap
+from jupyter_mars.tensor.views import rebind
 
 product = prod
 
@@ -58,20 +60,19 @@ def copy(a: Any, order: str = "K", subok: bool = False) -> Tensor:
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"copy(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
     # tensors are values: a new handle on the same node is a copy, as assignment
-    # rebinds the handle it is made through
-    return _wrap(astensor(a)) if isinstance(a, Tensor) else tensor(a)
+    # rebinds the handle it is made through (and it is not a view: see views.py)
+    return with_order(_wrap(astensor(a)) if isinstance(a, Tensor) else tensor(a), order, "copy")
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, like: Any = None) -> Tensor:
-    """``a`` with at least one dimension, cast to ``dtype`` if given."""
-    result: Tensor = atleast_1d(astensor(a, dtype=dtype))
-    return result
+    """``a`` with at least one dimension, cast to ``dtype`` if given, in C-ordered chunks."""
+    return with_order(atleast_1d(astensor(a, dtype=dtype)), "C", "ascontiguousarray")
 
 
 def asfortranarray(a: Any, dtype: Any = None, like: Any = None) -> Tensor:
-    """``a`` with at least one dimension, cast to ``dtype`` if given (no layout: see above)."""
-    result: Tensor = atleast_1d(astensor(a, dtype=dtype))
-    return result
+    """``a`` with at least one dimension, cast to ``dtype`` if given, in F-ordered chunks
+    (fetched in Fortran order, see ``memory_order.py``)."""
+    return with_order(atleast_1d(astensor(a, dtype=dtype)), "F", "asfortranarray")
 
 
 def _cast_meta(value: Any) -> Any:
@@ -117,7 +118,7 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
     new = where_(mask, source, dst).astype(dst.dtype, copy=False)
     if new.shape != dst.shape:
         new = broadcast_to(new, dst.shape)
-    dst._node = new.node
+    rebind(dst, new.node)
 
 
 def broadcast_arrays(*args: Any, subok: bool = False) -> ExecutableTuple:

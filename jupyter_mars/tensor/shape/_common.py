@@ -83,12 +83,8 @@ def _shape_param(shape: Any) -> tuple[int, ...]:
 
 
 def _check_order(order: Any, func: str) -> None:
-    if order in ("C", "A", "K", None):
+    if order in ("C", "F", "A", "K", None):
         return
-    if order == "F":
-        raise NotImplementedError(
-            f"{func}(): order='F' is not supported; tensors are in C order (use order='C')"
-        )
     raise ValueError(f"{func}(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
 
 

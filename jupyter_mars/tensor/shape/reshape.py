@@ -36,6 +36,7 @@ from jupyter_mars.tensor.shape._common import (
     _wrap,
 )
 from jupyter_mars.tensor.shape.squeeze import SqueezeExpand
+from jupyter_mars.tensor.shape.transpose import transpose
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,7 +181,9 @@ def _ones_only_change(
 def reshape(
     a: Any, shape: Any = None, order: str = "C", *, newshape: Any = None, copy: Any = None
 ) -> Tensor:
-    """Lazy ``numpy.reshape`` (C order; ``order='F'`` is not supported).
+    """Lazy ``numpy.reshape``; ``order='F'`` reads and places the elements in Fortran
+    order (the transposed tensor reshaped to the reversed shape, transposed back: NumPy's
+    element order, in F-ordered chunks). ``'A'`` and ``'K'`` are C order here.
 
     One length may be -1 (inferred). Reshapes that only add or drop length-1 axes run one
     task per chunk and do not need the chunk lengths; others reshape chunk by chunk after a
@@ -196,6 +199,8 @@ def reshape(
     _check_order(order, "reshape")
     x = astensor(a)
     wanted = _shape_param(shape)
+    if order == "F" and x.ndim > 1 or order == "F" and len(wanted) > 1:
+        return transpose(reshape(transpose(x), tuple(reversed(wanted))))
     if unknown_shape(x.shape):
         if sum(1 for n in wanted if n < 0) > 1:
             raise ValueError("can only specify one unknown dimension")
@@ -214,13 +219,17 @@ def reshape(
 
 
 def ravel(a: Any, order: str = "C") -> Tensor:
-    """Lazy ``numpy.ravel``: the tensor as 1-d, in C order."""
+    """Lazy ``numpy.ravel``: the tensor as 1-d, in C order (``order='F'``: Fortran)."""
     _check_order(order, "ravel")
     x = astensor(a)
+    if order == "F" and x.ndim > 1:
+        return reshape(transpose(x), -1)
     return _wrap(x) if x.ndim == 1 else reshape(x, -1)
 
 
 def _flatten(self: Tensor, order: str = "C") -> Tensor:
-    """A 1-d copy of the tensor, in C order."""
+    """A 1-d copy of the tensor, in C order (``order='F'``: Fortran)."""
     _check_order(order, "flatten")
+    if order == "F" and self.ndim > 1:
+        return ravel(self, "F")
     return reshape(self, -1) if self.ndim != 1 else _wrap(self)

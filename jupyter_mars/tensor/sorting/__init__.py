@@ -48,6 +48,7 @@ from jupyter_mars.tensor.sorting.unique import UniqueBuckets as UniqueBuckets
 from jupyter_mars.tensor.sorting.unique import UniqueField as UniqueField
 from jupyter_mars.tensor.sorting.unique import UniqueLocal as UniqueLocal
 from jupyter_mars.tensor.sorting.unique import unique
+from jupyter_mars.tensor.views import rebind
 
 __all__ = [
     "argpartition",
@@ -74,7 +75,7 @@ def _sort_method(
 ) -> None:
     """Sort in place: the tensor is rebound to the sorted expression (as in Mars)."""
     result = sort(self, axis=axis, kind=kind, order=order, stable=stable)
-    self._node = result.node
+    rebind(self, result.node)
 
 
 def _argsort_method(
@@ -92,7 +93,7 @@ def _partition_method(
     self: Tensor, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None
 ) -> None:
     """Partition in place: the tensor is rebound to the partitioned expression."""
-    self._node = partition(self, kth, axis=axis, kind=kind, order=order).node
+    rebind(self, partition(self, kth, axis=axis, kind=kind, order=order).node)
 
 
 def _argpartition_method(

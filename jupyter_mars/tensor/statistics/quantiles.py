@@ -16,6 +16,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction import normalize_axis, reduced_shape
 from jupyter_mars.tensor.statistics._common import apply_whole_axes
 
@@ -89,6 +90,7 @@ def _quantile_kwargs(name: str, method: str, weights: Any, interpolation: Any) -
     return {"method": method}
 
 
+@accepts_out(np.percentile)
 def percentile(
     a: Any,
     q: Any,
@@ -112,6 +114,7 @@ def percentile(
     return _order_statistic("percentile", np.percentile, a, _q_array(q), axis, keepdims, kwargs)
 
 
+@accepts_out(np.quantile)
 def quantile(
     a: Any,
     q: Any,
@@ -131,6 +134,7 @@ def quantile(
     return _order_statistic("quantile", np.quantile, a, _q_array(q), axis, keepdims, kwargs)
 
 
+@accepts_out(np.nanpercentile)
 def nanpercentile(
     a: Any,
     q: Any,
@@ -151,6 +155,7 @@ def nanpercentile(
     )
 
 
+@accepts_out(np.nanquantile)
 def nanquantile(
     a: Any,
     q: Any,
@@ -169,6 +174,7 @@ def nanquantile(
     return _order_statistic("nanquantile", np.nanquantile, a, _q_array(q), axis, keepdims, kwargs)
 
 
+@accepts_out(np.median)
 def median(
     a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False
 ) -> Tensor:
@@ -178,6 +184,7 @@ def median(
     return _order_statistic("median", np.median, a, None, axis, keepdims, {})
 
 
+@accepts_out(np.nanmedian)
 def nanmedian(
     a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False
 ) -> Tensor:

@@ -96,14 +96,11 @@ def test_reshape_incompatible_size_is_a_value_error() -> None:
         x.reshape(2.0, 3)
 
 
-def test_order_f_is_not_implemented_and_names_order() -> None:
+def test_order_f_follows_numpy_and_a_bad_order_names_order() -> None:
     x = mt.tensor(data((2, 3)))
-    with pytest.raises(NotImplementedError, match="order"):
-        mt.reshape(x, (3, 2), order="F")
-    with pytest.raises(NotImplementedError, match="order"):
-        x.reshape(3, 2, order="F")
-    with pytest.raises(NotImplementedError, match="order"):
-        mt.ravel(x, order="F")
+    assert_same(mt.reshape(x, (3, 2), order="F"), x.to_numpy().reshape((3, 2), order="F"))
+    assert_same(x.reshape(3, 2, order="F"), x.to_numpy().reshape(3, 2, order="F"))
+    assert_same(mt.ravel(x, order="F"), x.to_numpy().ravel(order="F"))
     with pytest.raises(ValueError, match="order must be one of"):
         mt.reshape(x, (3, 2), order="X")
     assert_same(mt.reshape(x, (3, 2), order="A"), x.to_numpy().reshape(3, 2))
