@@ -10,6 +10,7 @@ from jupyter_mars.tensor import (
     datasource,
     datastore,
     indexing,
+    numpy_extras,
     products,
     reduction,
     routines,
@@ -31,6 +32,7 @@ from jupyter_mars.tensor.datastore import *  # noqa: F403
 from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
+from jupyter_mars.tensor.numpy_extras import *  # noqa: F403
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403
 from jupyter_mars.tensor.routines import *  # noqa: F403
@@ -54,6 +56,7 @@ __all__ = sorted(
         *datasource.__all__,
         *datastore.__all__,
         *indexing.__all__,
+        *numpy_extras.__all__,
         *products.__all__,
         *reduction.__all__,
         *routines.__all__,

@@ -1,0 +1,44 @@
+"""NumPy main-namespace functions that Mars does not export, built from the other
+families (see ``docs/api-coverage.md`` for what is still missing and why). Modules:
+
+- ``aliases``: NumPy 2's names ``concat``, ``permute_dims``, ``matrix_transpose``,
+  ``unstack``; ``asanyarray`` and ``require``;
+- ``queries``: answers from shape and dtype: ``size``, ``iscomplexobj``, ``isrealobj``,
+  ``common_type``, ``broadcast_shapes``;
+- ``values``: ``isposinf``, ``isneginf``, ``asarray_chkfinite``, ``sort_complex``,
+  ``array_equiv``;
+- ``cumulative``: ``cumulative_sum``, ``cumulative_prod``;
+- ``diagonals``: ``diagonal``, ``trace``, ``diag_indices(_from)``, ``tril_indices(_from)``,
+  ``triu_indices(_from)``, ``mask_indices``;
+- ``rearrange``: ``rot90``, ``resize``;
+- ``windows``: ``bartlett``, ``blackman``, ``hamming``, ``hanning``, ``kaiser``.
+"""
+
+from __future__ import annotations
+
+from jupyter_mars.tensor.numpy_extras import (
+    aliases,
+    cumulative,
+    diagonals,
+    queries,
+    rearrange,
+    values,
+    windows,
+)
+from jupyter_mars.tensor.numpy_extras.aliases import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.cumulative import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.diagonals import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.queries import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.rearrange import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.values import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.windows import *  # noqa: F403
+
+__all__ = [
+    *aliases.__all__,
+    *cumulative.__all__,
+    *diagonals.__all__,
+    *queries.__all__,
+    *rearrange.__all__,
+    *values.__all__,
+    *windows.__all__,
+]
