@@ -139,6 +139,8 @@ EXCLUDED: dict[str, tuple[str, tuple[str, ...]]] = {
 
 # Why ``mt`` lacks a NumPy array function that is not excluded above.
 NUMPY_MISSING: dict[str, str] = {
+    "shape": "``mt.shape`` is the package of shape functions, as in Mars; ``Tensor.shape`` "
+    "and ``np.shape(tensor)`` give a tensor's shape",
     "trapezoid": "being added with Mars's ``trapz``",
     "real_if_close": "its dtype depends on the values, which a lazy tensor does not know "
     "before it runs",
@@ -201,8 +203,9 @@ def numpy_functions() -> list[str]:
 
 def numpy_section() -> Section:
     names = numpy_functions()
-    present = [n for n in names if hasattr(mt, n)]
-    missing = {n: NUMPY_MISSING.get(n, "") for n in names if not hasattr(mt, n)}
+    # ``mt.shape`` is the package of shape functions, not NumPy's ``shape``
+    present = [n for n in names if _is_function(getattr(mt, n, None))]
+    missing = {n: NUMPY_MISSING.get(n, "") for n in names if n not in present}
     return Section("NumPy main namespace", present, missing)
 
 

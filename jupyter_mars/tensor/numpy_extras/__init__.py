@@ -11,7 +11,12 @@ families (see ``docs/api-coverage.md`` for what is still missing and why). Modul
 - ``diagonals``: ``diagonal``, ``trace``, ``diag_indices(_from)``, ``tril_indices(_from)``,
   ``triu_indices(_from)``, ``mask_indices``;
 - ``rearrange``: ``rot90``, ``resize``;
-- ``windows``: ``bartlett``, ``blackman``, ``hamming``, ``hanning``, ``kaiser``.
+- ``windows``: ``bartlett``, ``blackman``, ``hamming``, ``hanning``, ``kaiser``;
+- ``spacing``: ``logspace``, ``geomspace``, ``fromfunction``, ``fromiter``, ``from_dlpack``;
+- ``vector_products``: ``vecdot``, ``matvec``, ``vecmat``, ``cross``, ``kron``,
+  ``einsum_path``;
+- ``sets``: ``intersect1d``, ``setxor1d``, ``unique_values``, ``unique_counts``,
+  ``unique_inverse``, ``unique_all``.
 """
 
 from __future__ import annotations
@@ -22,7 +27,10 @@ from jupyter_mars.tensor.numpy_extras import (
     diagonals,
     queries,
     rearrange,
+    sets,
+    spacing,
     values,
+    vector_products,
     windows,
 )
 from jupyter_mars.tensor.numpy_extras.aliases import *  # noqa: F403
@@ -30,7 +38,10 @@ from jupyter_mars.tensor.numpy_extras.cumulative import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.diagonals import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.queries import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.rearrange import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.sets import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.spacing import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.values import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.vector_products import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.windows import *  # noqa: F403
 
 __all__ = [
@@ -39,6 +50,9 @@ __all__ = [
     *diagonals.__all__,
     *queries.__all__,
     *rearrange.__all__,
+    *sets.__all__,
+    *spacing.__all__,
     *values.__all__,
+    *vector_products.__all__,
     *windows.__all__,
 ]
