@@ -143,6 +143,10 @@ ARGS: dict[str, Args] = {
     "nanquantile": lambda t: ((t["F"], 0.5), {}),
     "outer": lambda t: ((t["V"], t["V"]), {}),
     "partition": lambda t: ((t["F"], 1), {}),
+    "place": lambda t: ((t["F"], t["F"] > 0.5, [0.0, 1.0]), {}),
+    "put": lambda t: ((t["F"], [0, 5], [1.0, 2.0]), {}),
+    "put_along_axis": lambda t: ((t["F"], t["I"] % 4, 0.0, 1), {}),
+    "putmask": lambda t: ((t["F"], t["F"] > 0.5, [0.0, 1.0]), {}),
     "percentile": lambda t: ((t["F"], 50), {}),
     "quantile": lambda t: ((t["F"], 0.5), {}),
     "repeat": lambda t: ((t["F"], 2), {}),
@@ -156,6 +160,7 @@ ARGS: dict[str, Args] = {
     "split": lambda t: ((t["F"], 3), {}),
     "swapaxes": lambda t: ((t["F"], 0, 1), {}),
     "take": lambda t: ((t["F"], [0, 1]), {}),
+    "take_along_axis": lambda t: ((t["F"], t["I"] % 4, 1), {}),
     "tensordot": lambda t: ((t["F"], t["G"]), {}),
     "tile": lambda t: ((t["F"], 2), {}),
     "union1d": lambda t: ((t["F"], t["G"]), {}),
@@ -165,6 +170,9 @@ ARGS: dict[str, Args] = {
     "vecmat": lambda t: ((t["V"], t["G"].T), {}),
     "vsplit": lambda t: ((t["F"], 3), {}),
 }
+
+
+IN_PLACE = {"copyto", "fill_diagonal", "place", "put", "put_along_axis", "putmask"}
 
 
 def _default_args(func: Any, t: dict[str, Tensor]) -> tuple[tuple[Any, ...], dict[str, Any]]:
@@ -197,7 +205,7 @@ def test_numpy_function_of_a_tensor_is_lazy(name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the dtype probes of log(0) etc.
         result = func(*args, **kwargs)
-    if name in ("copyto", "fill_diagonal"):  # in place: the tensor is rebound lazily
+    if name in IN_PLACE:  # in place: the tensor is rebound lazily
         assert result is None
         result = args[0]
     if name == "einsum_path":  # a contraction plan, from shapes alone

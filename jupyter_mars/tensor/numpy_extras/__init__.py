@@ -16,7 +16,9 @@ families (see ``docs/api-coverage.md`` for what is still missing and why). Modul
 - ``vector_products``: ``vecdot``, ``matvec``, ``vecmat``, ``cross``, ``kron``,
   ``einsum_path``;
 - ``sets``: ``intersect1d``, ``setxor1d``, ``unique_values``, ``unique_counts``,
-  ``unique_inverse``, ``unique_all``.
+  ``unique_inverse``, ``unique_all``;
+- ``placement``: ``take_along_axis``, and the in-place ``put_along_axis``, ``put``,
+  ``place``, ``putmask``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from jupyter_mars.tensor.numpy_extras import (
     aliases,
     cumulative,
     diagonals,
+    placement,
     queries,
     rearrange,
     sets,
@@ -36,6 +39,7 @@ from jupyter_mars.tensor.numpy_extras import (
 from jupyter_mars.tensor.numpy_extras.aliases import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.cumulative import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.diagonals import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.placement import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.queries import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.rearrange import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.sets import *  # noqa: F403
@@ -48,6 +52,7 @@ __all__ = [
     *aliases.__all__,
     *cumulative.__all__,
     *diagonals.__all__,
+    *placement.__all__,
     *queries.__all__,
     *rearrange.__all__,
     *sets.__all__,
