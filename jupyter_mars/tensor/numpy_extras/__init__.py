@@ -10,23 +10,31 @@ families (see ``docs/api-coverage.md`` for what is still missing and why). Modul
 - ``cumulative``: ``cumulative_sum``, ``cumulative_prod``;
 - ``diagonals``: ``diagonal``, ``trace``, ``diag_indices(_from)``, ``tril_indices(_from)``,
   ``triu_indices(_from)``, ``mask_indices``;
-- ``rearrange``: ``rot90``, ``resize``;
+- ``rearrange``: ``rot90``, ``resize``, ``trim_zeros``;
 - ``windows``: ``bartlett``, ``blackman``, ``hamming``, ``hanning``, ``kaiser``;
-- ``spacing``: ``logspace``, ``geomspace``, ``fromfunction``, ``fromiter``, ``from_dlpack``;
+- ``spacing``: ``logspace``, ``geomspace``, ``fromfunction``, ``vander``, ``fromiter``,
+  ``from_dlpack``;
 - ``vector_products``: ``vecdot``, ``matvec``, ``vecmat``, ``cross``, ``kron``,
   ``einsum_path``;
 - ``sets``: ``intersect1d``, ``setxor1d``, ``unique_values``, ``unique_counts``,
   ``unique_inverse``, ``unique_all``;
 - ``placement``: ``take_along_axis``, and the in-place ``put_along_axis``, ``put``,
-  ``place``, ``putmask``.
+  ``place``, ``putmask``;
+- ``functional``: ``select``, ``piecewise``, ``apply_over_axes``, ``apply_along_axis``;
+- ``index_builders``: ``ix_``, ``ravel_multi_index``;
+- ``bits``: ``packbits``, ``unpackbits``; ``ordering``: ``lexsort``.
 """
 
 from __future__ import annotations
 
 from jupyter_mars.tensor.numpy_extras import (
     aliases,
+    bits,
     cumulative,
     diagonals,
+    functional,
+    index_builders,
+    ordering,
     placement,
     queries,
     rearrange,
@@ -37,8 +45,12 @@ from jupyter_mars.tensor.numpy_extras import (
     windows,
 )
 from jupyter_mars.tensor.numpy_extras.aliases import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.bits import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.cumulative import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.diagonals import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.functional import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.index_builders import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.ordering import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.placement import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.queries import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.rearrange import *  # noqa: F403
@@ -50,8 +62,12 @@ from jupyter_mars.tensor.numpy_extras.windows import *  # noqa: F403
 
 __all__ = [
     *aliases.__all__,
+    *bits.__all__,
     *cumulative.__all__,
     *diagonals.__all__,
+    *functional.__all__,
+    *index_builders.__all__,
+    *ordering.__all__,
     *placement.__all__,
     *queries.__all__,
     *rearrange.__all__,

@@ -1,5 +1,6 @@
-"""``rot90`` (flips and a transpose) and ``resize`` (the flattened input repeated by
-joining copies of it, then cut and reshaped: no gather of elements)."""
+"""``rot90`` (flips and a transpose), ``resize`` (the flattened input repeated by
+joining copies of it, then cut and reshaped: no gather of elements) and ``trim_zeros``
+(a mask of the slabs to keep from running counts of non-zero slabs)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,18 @@ from typing import Any
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.creation import zeros
 from jupyter_mars.tensor.datasource import asarray
+from jupyter_mars.tensor.indexing.take import compress
+from jupyter_mars.tensor.reduction import any as any_
+from jupyter_mars.tensor.reduction import cumsum
 from jupyter_mars.tensor.shape import concatenate, flip, ravel, reshape, transpose
-from jupyter_mars.tensor.shape._common import _int_arg, _int_tuple, _isnan, _wrap
+from jupyter_mars.tensor.shape._common import (
+    _int_arg,
+    _int_tuple,
+    _isnan,
+    _wrap,
+    normalize_axis_tuple,
+)
+from jupyter_mars.tensor.ufuncs import greater, logical_and, not_equal  # type: ignore[attr-defined]
 
 
 def rot90(m: Any, k: Any = 1, axes: Any = (0, 1)) -> Tensor:
@@ -53,4 +64,28 @@ def resize(a: Any, new_shape: Any) -> Tensor:
     return reshape(joined[:total], shape)
 
 
-__all__ = ["resize", "rot90"]
+def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Tensor:
+    """``filt`` without its leading (``'f'``) and trailing (``'b'``) zeros along ``axis``
+    (every axis when None): a slab is kept unless it and all before it (or after it) are
+    zero. The result's lengths are known once executed."""
+    letters = str(trim).lower()
+    if letters not in ("fb", "bf", "f", "b"):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    t = asarray(filt)
+    axes = range(t.ndim) if axis is None else normalize_axis_tuple(axis, t.ndim)
+    for ax in axes:
+        others = tuple(d for d in range(t.ndim) if d != ax)
+        nonzero = any_(not_equal(t, 0), axis=others) if others else not_equal(t, 0)
+        from_front = greater(cumsum(nonzero), 0)
+        from_back = flip(greater(cumsum(flip(nonzero, 0)), 0), 0)
+        if letters == "f":
+            keep = from_front
+        elif letters == "b":
+            keep = from_back
+        else:
+            keep = logical_and(from_front, from_back)
+        t = compress(keep, t, axis=ax)
+    return t
+
+
+__all__ = ["resize", "rot90", "trim_zeros"]

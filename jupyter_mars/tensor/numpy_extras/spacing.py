@@ -1,5 +1,5 @@
 """Sequences and arrays made from rules rather than data: ``logspace``, ``geomspace``,
-``fromfunction``; and ``fromiter`` and ``from_dlpack``, which read a local Python
+``fromfunction``, ``vander``; and ``fromiter`` and ``from_dlpack``, which read a local Python
 iterable or a DLPack-capable array into a tensor.
 
 ``geomspace`` follows NumPy's recipe: the sign (or complex phase) is taken out, the
@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
-from jupyter_mars.tensor.creation import linspace
+from jupyter_mars.tensor.creation import linspace, ones
 from jupyter_mars.tensor.datasource import asarray, tensor
+from jupyter_mars.tensor.reduction import cumprod
 from jupyter_mars.tensor.routines import indices
-from jupyter_mars.tensor.shape import expand_dims, moveaxis
-from jupyter_mars.tensor.shape._common import _shape_param
+from jupyter_mars.tensor.shape import broadcast_to, concatenate, expand_dims, flip, moveaxis
+from jupyter_mars.tensor.shape._common import _int_arg, _isnan, _shape_param
 from jupyter_mars.tensor.ufuncs import multiply, power  # type: ignore[attr-defined]
 
 
@@ -92,4 +93,25 @@ def from_dlpack(
     return tensor(np.from_dlpack(x, device=device, copy=copy), chunk_size=chunk_size)
 
 
-__all__ = ["from_dlpack", "fromfunction", "fromiter", "geomspace", "logspace"]
+def vander(x: Any, N: Any = None, increasing: bool = False) -> Tensor:
+    """The Vandermonde matrix of the 1-d ``x``: its powers as columns, highest first
+    unless ``increasing``; built as NumPy does, by a running product along the rows."""
+    t = asarray(x)
+    if t.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = t.shape[0]
+    columns = n if N is None else _int_arg(N, "N")
+    if _isnan(n):
+        raise ValueError("vander() needs the length of x; execute it first")
+    if columns < 0:
+        raise ValueError("negative dimensions are not allowed")
+    dtype = np.promote_types(t.dtype, int)
+    parts = [ones((n, min(columns, 1)), dtype=dtype)]
+    if columns > 1:
+        repeated = broadcast_to(expand_dims(t.astype(dtype), 1), (n, columns - 1))
+        parts.append(cumprod(repeated, axis=1))
+    result = concatenate(parts, axis=1)
+    return result if increasing else flip(result, 1)
+
+
+__all__ = ["from_dlpack", "fromfunction", "fromiter", "geomspace", "logspace", "vander"]

@@ -38,3 +38,24 @@ def test_resize_matches_numpy(shape: object) -> None:
 def test_resize_refuses_negative_lengths() -> None:
     with pytest.raises(ValueError, match="must be non-negative"):
         mt.resize(mt.ones(3), (-1, 2))
+
+
+@pytest.mark.parametrize("trim", ["fb", "f", "b", "FB", "bf"])
+def test_trim_zeros_matches_numpy(trim: str) -> None:
+    z = np.array([0, 0, 1, 0, 2, 0, 0])
+    plane = np.zeros((4, 5), dtype=int)
+    plane[1, 2], plane[2, 3] = 1, 4
+    for chunks in chunkings(z.shape):
+        assert_same(mt.trim_zeros(mt.tensor(z, chunk_size=chunks), trim), np.trim_zeros(z, trim))
+        assert_same(
+            mt.trim_zeros(mt.zeros(3, chunk_size=chunks), trim), np.trim_zeros(np.zeros(3), trim)
+        )
+    for chunks in chunkings(plane.shape):
+        t = mt.tensor(plane, chunk_size=chunks)
+        assert_same(mt.trim_zeros(t, trim), np.trim_zeros(plane, trim))
+        assert_same(mt.trim_zeros(t, trim, axis=1), np.trim_zeros(plane, trim, axis=1))
+
+
+def test_trim_zeros_bad_trim() -> None:
+    with pytest.raises(ValueError, match="unexpected character"):
+        mt.trim_zeros(mt.ones(3), "x")

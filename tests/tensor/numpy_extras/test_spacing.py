@@ -71,3 +71,27 @@ def test_fromiter_and_from_dlpack_read_at_the_call() -> None:
     assert_same(mt.fromiter(iter(range(9)), np.int16, count=4), np.arange(4, dtype=np.int16))
     a = np.arange(6.0).reshape(2, 3)
     assert_same(mt.from_dlpack(a, chunk_size=1), np.from_dlpack(a))
+
+
+@pytest.mark.parametrize(
+    ("N", "increasing"), [(None, False), (2, True), (0, False), (1, False), (6, True)]
+)
+def test_vander_matches_numpy(N: int | None, increasing: bool) -> None:
+    v = np.array([2, 3, -1, 5])
+    for chunk_size in (1, 3, None):
+        assert_same(
+            mt.vander(mt.tensor(v, chunk_size=chunk_size), N, increasing),
+            np.vander(v, N, increasing),
+        )
+    small = v.astype(np.int8)
+    assert_same(
+        mt.vander(mt.tensor(small, chunk_size=2), N, increasing), np.vander(small, N, increasing)
+    )
+    assert_same(mt.vander([0.5, 2.0], N, increasing), np.vander([0.5, 2.0], N, increasing))
+
+
+def test_vander_bad_input() -> None:
+    with pytest.raises(ValueError, match="one-dimensional"):
+        mt.vander(mt.ones((2, 2)))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        mt.vander(mt.ones(2), -1)
