@@ -146,6 +146,7 @@ ARGS: dict[str, Args] = {
     "nanquantile": lambda t: ((t["F"], 0.5), {}),
     "outer": lambda t: ((t["V"], t["V"]), {}),
     "packbits": lambda t: ((t["F"] > 0.5,), {}),
+    "pad": lambda t: ((t["F"], 1), {"mode": "reflect"}),
     "partition": lambda t: ((t["F"], 1), {}),
     "piecewise": lambda t: ((t["F"], [t["F"] > 0.5], [0.0, 1.0]), {}),
     "place": lambda t: ((t["F"], t["F"] > 0.5, [0.0, 1.0]), {}),

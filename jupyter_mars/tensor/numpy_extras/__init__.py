@@ -22,7 +22,8 @@ families (see ``docs/api-coverage.md`` for what is still missing and why). Modul
   ``place``, ``putmask``;
 - ``functional``: ``select``, ``piecewise``, ``apply_over_axes``, ``apply_along_axis``;
 - ``index_builders``: ``ix_``, ``ravel_multi_index``;
-- ``bits``: ``packbits``, ``unpackbits``; ``ordering``: ``lexsort``.
+- ``bits``: ``packbits``, ``unpackbits``; ``ordering``: ``lexsort``;
+- ``padding``: ``pad``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from jupyter_mars.tensor.numpy_extras import (
     functional,
     index_builders,
     ordering,
+    padding,
     placement,
     queries,
     rearrange,
@@ -51,6 +53,7 @@ from jupyter_mars.tensor.numpy_extras.diagonals import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.functional import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.index_builders import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.ordering import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.padding import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.placement import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.queries import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.rearrange import *  # noqa: F403
@@ -68,6 +71,7 @@ __all__ = [
     *functional.__all__,
     *index_builders.__all__,
     *ordering.__all__,
+    *padding.__all__,
     *placement.__all__,
     *queries.__all__,
     *rearrange.__all__,
