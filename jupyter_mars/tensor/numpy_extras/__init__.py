@@ -23,7 +23,9 @@ families (see ``docs/api-coverage.md`` for what is still missing and why). Modul
 - ``functional``: ``select``, ``piecewise``, ``apply_over_axes``, ``apply_along_axis``;
 - ``index_builders``: ``ix_``, ``ravel_multi_index``;
 - ``bits``: ``packbits``, ``unpackbits``; ``ordering``: ``lexsort``;
-- ``padding``: ``pad``.
+- ``padding``: ``pad``;
+- ``signal``: ``interp``, ``convolve``, ``correlate``, ``unwrap``; ``derivatives``: ``gradient``
+  (``_gathered`` holds the operators that give a function some inputs whole).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from jupyter_mars.tensor.numpy_extras import (
     aliases,
     bits,
     cumulative,
+    derivatives,
     diagonals,
     functional,
     index_builders,
@@ -41,6 +44,7 @@ from jupyter_mars.tensor.numpy_extras import (
     queries,
     rearrange,
     sets,
+    signal,
     spacing,
     values,
     vector_products,
@@ -49,6 +53,7 @@ from jupyter_mars.tensor.numpy_extras import (
 from jupyter_mars.tensor.numpy_extras.aliases import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.bits import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.cumulative import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.derivatives import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.diagonals import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.functional import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.index_builders import *  # noqa: F403
@@ -58,6 +63,7 @@ from jupyter_mars.tensor.numpy_extras.placement import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.queries import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.rearrange import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.sets import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.signal import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.spacing import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.values import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.vector_products import *  # noqa: F403
@@ -67,6 +73,7 @@ __all__ = [
     *aliases.__all__,
     *bits.__all__,
     *cumulative.__all__,
+    *derivatives.__all__,
     *diagonals.__all__,
     *functional.__all__,
     *index_builders.__all__,
@@ -76,6 +83,7 @@ __all__ = [
     *queries.__all__,
     *rearrange.__all__,
     *sets.__all__,
+    *signal.__all__,
     *spacing.__all__,
     *values.__all__,
     *vector_products.__all__,
