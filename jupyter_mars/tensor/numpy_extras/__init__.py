@@ -25,7 +25,8 @@ families (see ``docs/api-coverage.md`` for what is still missing and why). Modul
 - ``bits``: ``packbits``, ``unpackbits``; ``ordering``: ``lexsort``;
 - ``padding``: ``pad``;
 - ``signal``: ``interp``, ``convolve``, ``correlate``, ``unwrap``; ``derivatives``: ``gradient``
-  (``_gathered`` holds the operators that give a function some inputs whole).
+  (``_gathered`` holds the operators that give a function some inputs whole);
+- ``histograms``: ``histogramdd``, ``histogram2d``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from jupyter_mars.tensor.numpy_extras import (
     derivatives,
     diagonals,
     functional,
+    histograms,
     index_builders,
     ordering,
     padding,
@@ -56,6 +58,7 @@ from jupyter_mars.tensor.numpy_extras.cumulative import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.derivatives import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.diagonals import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.functional import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras.histograms import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.index_builders import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.ordering import *  # noqa: F403
 from jupyter_mars.tensor.numpy_extras.padding import *  # noqa: F403
@@ -76,6 +79,7 @@ __all__ = [
     *derivatives.__all__,
     *diagonals.__all__,
     *functional.__all__,
+    *histograms.__all__,
     *index_builders.__all__,
     *ordering.__all__,
     *padding.__all__,
