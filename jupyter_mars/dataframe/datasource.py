@@ -14,6 +14,7 @@ from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.tensor.sparse.convert import todense
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,6 +109,7 @@ def from_tensor(
     """A frame of ``kind`` (``"frame"``, ``"series"``, ``"index"``) over a tensor's rows."""
     if index is not None:
         raise NotImplementedError("index= with a tensor: set it with set_index after")
+    t = todense(t)  # a frame's chunks are pandas objects, made from dense chunks
     if kind == "frame" and t.ndim == 1:
         t = t.reshape(-1, 1)
     meta = _tensor_meta(t, kind, columns, name)

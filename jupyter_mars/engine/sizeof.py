@@ -18,6 +18,7 @@ def sizeof(value: Any) -> int:
     """Bytes held by ``value``.
 
     NumPy arrays (and anything else with an integer ``nbytes``) report their buffer;
+    SciPy sparse matrices the arrays they keep;
     pandas objects report ``memory_usage(deep=True)``; tuples, lists and dicts add up
     their items (a multi-output chunk is a tuple of arrays); anything else falls back to
     ``sys.getsizeof``.
@@ -31,7 +32,14 @@ def sizeof(value: Any) -> int:
     return _sizeof(value, _MAX_DEPTH)
 
 
+_SPARSE_PARTS = ("data", "indices", "indptr", "row", "col", "offsets")
+"""The arrays a SciPy sparse matrix keeps (CSR/CSC, COO, DIA), which has no ``nbytes``."""
+
+
 def _sizeof(value: Any, depth: int) -> int:
+    if hasattr(value, "nnz") and hasattr(value, "tocsr"):
+        sizes = (getattr(getattr(value, name, None), "nbytes", None) for name in _SPARSE_PARTS)
+        return sum(n for n in sizes if isinstance(n, int))
     nbytes = getattr(value, "nbytes", None)
     if isinstance(nbytes, int):
         return nbytes

@@ -17,13 +17,16 @@ from jupyter_mars.tensor import (
     selection,
     shape,
     sorting,
+    sparse,
     statistics,
     ufuncs,
 )
 from jupyter_mars.tensor import fft as fft
 from jupyter_mars.tensor import linalg as linalg
 from jupyter_mars.tensor import random as random
+from jupyter_mars.tensor import spatial as spatial
 from jupyter_mars.tensor import special as special
+from jupyter_mars.tensor import stats as stats
 from jupyter_mars.tensor.arithmetic import *  # noqa: F403
 from jupyter_mars.tensor.core import Tensor as Tensor
 from jupyter_mars.tensor.creation import *  # noqa: F403
@@ -50,7 +53,9 @@ __all__ = sorted(
         "innerproduct",
         "linalg",
         "random",
+        "spatial",
         "special",
+        "stats",
         *arithmetic.__all__,
         *creation.__all__,
         *datasource.__all__,
@@ -62,6 +67,7 @@ __all__ = sorted(
         *routines.__all__,
         *shape.__all__,
         *sorting.__all__,
+        *sparse.__all__,
         *statistics.__all__,
         *selection.__all__,
         *ufuncs.__all__,

@@ -16,6 +16,8 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.node import Node, Op
+from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
+from jupyter_mars.engine.sparse import SparseNode, is_sparse_chunk, to_dense
 from jupyter_mars.executable import LAZY_HINT, Executable
 
 
@@ -88,7 +90,7 @@ class Tensor(Executable):
         if data is None:
             self.execute()
             data = self._executed_data()
-        arr = np.asarray(data)
+        arr = np.asarray(to_dense(data))
         return arr.astype(dtype) if dtype is not None else arr
 
     def to_numpy(self) -> np.ndarray[Any, Any]:
@@ -97,7 +99,7 @@ class Tensor(Executable):
     def __repr__(self) -> str:
         data = self._executed_data()
         if data is not None:
-            return repr(np.asarray(data))
+            return repr(data if is_sparse_chunk(data) else np.asarray(data))
         label = self._node.op.label()
         return (
             f"Tensor <op={label}, shape={self.shape}, dtype={self.dtype}, "
@@ -111,6 +113,8 @@ class Tensor(Executable):
 
     def __str__(self) -> str:
         data = self._executed_data()
+        if data is not None and is_sparse_chunk(data):
+            return str(data)
         return str(np.asarray(data)) if data is not None else repr(self)
 
     def __bool__(self) -> bool:
@@ -194,13 +198,33 @@ def is_scalar(x: Any) -> bool:
     return isinstance(x, (numbers.Number, np.generic, str, bytes)) or x is None
 
 
-def new_tensor(op: Op, inputs: Sequence[Tensor], shape: Sequence[Any], dtype: Any) -> Tensor:
-    """Build a tensor from an operator; in eager mode, execute it at once."""
-    node = Node(op, [t._node for t in inputs], tuple(shape), np.dtype(dtype))
+def new_tensor(
+    op: Op,
+    inputs: Sequence[Tensor],
+    shape: Sequence[Any],
+    dtype: Any,
+    sparse: bool | None = None,
+) -> Tensor:
+    """Build a tensor from an operator; in eager mode, execute it at once.
+
+    ``sparse`` is True for a result made of sparse chunks, False for a dense result of an
+    operator that reads sparse chunks itself, and None (most operators) for one that reads
+    dense chunks only: its sparse inputs are then made dense, chunk by chunk, first.
+    """
+    nodes = [t._node for t in inputs]
+    if sparse is None:
+        nodes = [_dense_node(n) if isinstance(n, SparseNode) else n for n in nodes]
+    node_type = SparseNode if sparse else Node
+    node = node_type(op, nodes, tuple(shape), np.dtype(dtype))
     t = Tensor(node)
     if options.eager_mode:
         t.execute()
     return t
+
+
+def _dense_node(node: Node) -> Node:
+    """``node`` with each sparse chunk turned into a NumPy array (fused with its reader)."""
+    return Node(Blockwise(to_dense, (Slot(0),), {}, "todense"), [node], node.shape, node.dtype)
 
 
 def unknown_shape(shape: Sequence[Any]) -> bool:

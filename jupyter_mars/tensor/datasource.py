@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sps
 
 from jupyter_mars.engine.chunks import NSplits, chunk_slices, normalize_chunk_size
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
+from jupyter_mars.tensor.sparse.convert import sparse_matrix, tosparse
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,15 +51,29 @@ def _check_dtype(dtype: Any) -> np.dtype[Any] | None:
 
 
 def tensor(
-    data: Any = None, dtype: Any = None, order: str = "K", chunk_size: Any = None, **kwargs: Any
+    data: Any = None,
+    dtype: Any = None,
+    order: str = "K",
+    chunk_size: Any = None,
+    sparse: bool = False,
+    **kwargs: Any,
 ) -> Tensor:
-    """A tensor from array-like ``data`` (a copy of it; a tensor is rechunked/cast if asked)."""
+    """A tensor from array-like ``data`` (a copy of it; a tensor is rechunked/cast if asked).
+
+    A SciPy sparse matrix gives a sparse tensor, as ``sparse=True`` does for 2-d data.
+    """
     if kwargs:
         raise TypeError(f"tensor() got unexpected keyword arguments {sorted(kwargs)}")
     dt = _check_dtype(dtype)
+    if sparse:
+        return tosparse(tensor(data, dtype=dt, chunk_size=chunk_size))
     if isinstance(data, Tensor):
         out = data if dt is None else data.astype(dt)
         return out.rechunk(chunk_size) if chunk_size is not None else out
+    if sps.issparse(data):
+        m = sparse_matrix(data, dt)
+        nsplits = normalize_chunk_size(m.shape, chunk_size, m.dtype.itemsize)
+        return new_tensor(FromArray(m, nsplits), [], m.shape, m.dtype, sparse=True)
     arr: np.ndarray[Any, Any] = np.array(data, dtype=dt, order="K")
     if arr.dtype.kind == "O":
         raise TypeError("object arrays are not supported; give a numeric, bool or string array")

@@ -7,6 +7,7 @@ cast or an unsupported operand type are raised here, at the user's line.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -14,6 +15,13 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
+from jupyter_mars.engine.sparse import SparseNode
+from jupyter_mars.engine.sparse_ops import (
+    DenseOperand,
+    SparseOperand,
+    keeps_zeros,
+    sparse_elementwise,
+)
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.float_errors import with_build_errstate
 
@@ -89,6 +97,16 @@ def elemwise(
             func, [a if type(a) is not Slot else tensors[a.index] for a in template], kwargs
         )
     label = name or str(getattr(func, "__name__", "map"))
+    sparse: bool | None = None
+    if any(isinstance(t.node, SparseNode) for t in tensors):
+        # sparse inputs: a sparse result where zeros stay zero (a 2-d one), else dense
+        operands = [
+            (SparseOperand if isinstance(t.node, SparseNode) else DenseOperand)(t.dtype)
+            for t in tensors
+        ]
+        probe = [a if type(a) is not Slot else operands[a.index] for a in template]
+        sparse = len(shape) == 2 and keeps_zeros(func, probe, kwargs)
+        func = functools.partial(sparse_elementwise, func, sparse, np.dtype(dtype))
     # the floating-point error handling in force here governs the chunks (see errstate.py)
     op = Blockwise(with_build_errstate(func), tuple(template), dict(kwargs), label)
-    return new_tensor(op, tensors, shape, dtype)
+    return new_tensor(op, tensors, shape, dtype, sparse=sparse)

@@ -16,6 +16,7 @@ import numpy as np
 from jupyter_mars.engine.chunks import NSplits, rechunk_sources
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.sparse import fill_sparse, is_sparse_chunk
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,6 +37,8 @@ def fill_from_pieces(
 ) -> Any:
     """A new array of ``shape``; ``regions[i] = (source_slices, target_slices)`` of block i."""
     first = blocks[0]
+    if is_sparse_chunk(first):
+        return fill_sparse(shape, dtype, regions, blocks)
     out = np.empty(shape, dtype=getattr(first, "dtype", dtype))
     for (src, dst), block in zip(regions, blocks):
         out[dst] = block[src]

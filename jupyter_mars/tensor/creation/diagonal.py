@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sps
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import NSplits, auto_chunk_sizes, offsets, split_evenly
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.sparse import SparseNode, empty_sparse, is_sparse_chunk
 from jupyter_mars.tensor import datasource
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
@@ -31,6 +33,7 @@ from jupyter_mars.tensor.creation.common import (
     numblocks,
     rechunked,
 )
+from jupyter_mars.tensor.sparse.convert import sparse_flag, sparse_like, tosparse
 
 
 def zeros_chunk(shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
@@ -53,6 +56,12 @@ class Eye(Op):
         return self.kind
 
 
+def sparse_eye_chunk(n: int, m: int, k: int, dtype: np.dtype[Any]) -> Any:
+    if not -n < k < m:  # the diagonal misses this chunk (SciPy refuses such an offset)
+        return empty_sparse((n, m), dtype)
+    return sps.eye(n, m, k, dtype=dtype, format="csr")
+
+
 def tri_chunk(n: int, m: int, k: int, dtype: np.dtype[Any]) -> Any:
     return np.tri(n, m, k, dtype=dtype)
 
@@ -70,6 +79,8 @@ def _tile_eye(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         local_k = op.k + int(rows[i]) - int(cols[j])
         if op.kind == "tri":
             ctx.new_task(grid[i, j], tri_chunk, n, m, local_k, node.dtype)
+        elif isinstance(node, SparseNode):
+            ctx.new_task(grid[i, j], sparse_eye_chunk, n, m, local_k, node.dtype)
         else:
             ctx.new_task(grid[i, j], np.eye, n, m, local_k, node.dtype, op.order)
     return Tiled(nsplits, grid)
@@ -84,17 +95,26 @@ def _matrix_args(N: Any, M: Any, k: Any, dtype: Any) -> tuple[tuple[int, ...], i
 
 
 def eye(
-    N: Any, M: Any = None, k: Any = 0, dtype: Any = float, order: str = "C", chunk_size: Any = None
+    N: Any,
+    M: Any = None,
+    k: Any = 0,
+    dtype: Any = float,
+    order: str = "C",
+    chunk_size: Any = None,
+    sparse: bool = False,
 ) -> Tensor:
-    """Ones on diagonal ``k`` of an ``N`` x ``M`` matrix, zeros elsewhere (``numpy.eye``)."""
+    """Ones on diagonal ``k`` of an ``N`` x ``M`` matrix, zeros elsewhere (``numpy.eye``);
+    ``sparse=True``: a sparse tensor."""
     shape, kk, dt = _matrix_args(N, M, k, dtype)
     order = check_order(order, "CF", "eye")
-    return new_tensor(Eye(kk, nsplits_for(shape, chunk_size, dt), order), [], shape, dt)
+    op = Eye(kk, nsplits_for(shape, chunk_size, dt), order)
+    return new_tensor(op, [], shape, dt, sparse=sparse_flag(sparse, shape, "eye"))
 
 
-def identity(n: Any, dtype: Any = None, chunk_size: Any = None) -> Tensor:
+def identity(n: Any, dtype: Any = None, chunk_size: Any = None, sparse: bool = False) -> Tensor:
     """The ``n`` x ``n`` identity matrix (``numpy.identity``); float64 by default."""
-    return eye(n, dtype=dtype if dtype is not None else float, chunk_size=chunk_size)
+    dt = dtype if dtype is not None else float
+    return eye(n, dtype=dt, chunk_size=chunk_size, sparse=sparse)
 
 
 def tri(N: Any, M: Any = None, k: Any = 0, dtype: Any = float, chunk_size: Any = None) -> Tensor:
@@ -199,7 +219,7 @@ def _tile_diag(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return _tile_diag_2d(node, v, op.k, ctx)
 
 
-def diag(v: Any, k: Any = 0, chunk_size: Any = None) -> Tensor:
+def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None) -> Tensor:
     """The diagonal ``k`` of a 2-D tensor, or a 2-D tensor with ``v`` on diagonal ``k``.
 
     As ``numpy.diag``. A 1-D ``v`` gives a square matrix whose row and column chunks are
@@ -207,11 +227,14 @@ def diag(v: Any, k: Any = 0, chunk_size: Any = None) -> Tensor:
     A 2-D ``v`` gives one chunk per row block that the diagonal crosses, each read from
     the blocks it passes through. ``chunk_size`` chunks ``v`` (the input); when ``v`` is an
     array and ``chunk_size`` is None, a 1-D ``v`` is split so that the square output
-    chunks stay within ``options.chunk_store_limit`` bytes.
+    chunks stay within ``options.chunk_store_limit`` bytes. ``sparse=True`` makes the
+    matrix built from a 1-D ``v`` sparse (the diagonal of a sparse matrix is dense).
     """
     kk = check_int(k, "k")
     if isinstance(v, Tensor):
         t = rechunked(v, chunk_size)
+    elif sps.issparse(v):
+        t = datasource.tensor(v, chunk_size=chunk_size)
     else:
         arr = np.asarray(v)
         if arr.ndim == 1 and chunk_size is None:
@@ -222,7 +245,8 @@ def diag(v: Any, k: Any = 0, chunk_size: Any = None) -> Tensor:
         t = datasource.tensor(arr, chunk_size=chunk_size)
     if t.ndim == 1:
         n = t.shape[0] + abs(kk)
-        return new_tensor(Diag(kk), [t], (n, n), t.dtype)
+        out = new_tensor(Diag(kk), [t], (n, n), t.dtype)
+        return tosparse(out) if sparse else out
     if t.ndim == 2:
         rows, cols = t.shape
         if unknown_shape(t.shape):
@@ -252,6 +276,8 @@ def triangle_chunk(block: Any, k: int, lower: bool, shape: tuple[int, ...] | Non
     """
     if shape is not None:
         block = np.broadcast_to(block, shape)
+    if is_sparse_chunk(block):
+        return sps.tril(block, k, format="csr") if lower else sps.triu(block, k, format="csr")
     return np.tril(block, k) if lower else np.triu(block, k)
 
 
@@ -281,7 +307,8 @@ def _tile_triangle(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         else:
             keep_all, keep_none = lo >= local_k, hi < local_k
         if keep_none:
-            ctx.new_task(grid[index], zeros_chunk, shape, node.dtype)
+            zeros = empty_sparse if isinstance(node, SparseNode) else zeros_chunk
+            ctx.new_task(grid[index], zeros, shape, node.dtype)
         elif keep_all and not one_d:
             grid[index] = src
         else:
@@ -297,7 +324,8 @@ def _triangle(m: Any, k: Any, lower: bool) -> Tensor:
     if t.ndim == 0:
         raise ValueError(f"{name}(): input must be at least 1-d, got a 0-d tensor")
     shape = (t.shape[0], t.shape[0]) if t.ndim == 1 else t.shape
-    return new_tensor(Triangle(kk, lower), [t], shape, t.dtype)
+    # a sparse matrix keeps its storage (a sparse tensor is always 2-d)
+    return new_tensor(Triangle(kk, lower), [t], shape, t.dtype, sparse=sparse_like(t))
 
 
 def tril(m: Any, k: Any = 0) -> Tensor:

@@ -13,6 +13,7 @@ import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits, offsets
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.sparse import SparseNode, empty_sparse
 from jupyter_mars.tensor.core import Tensor, is_scalar, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
     as_dtype,
@@ -26,6 +27,7 @@ from jupyter_mars.tensor.creation.common import (
     numblocks,
 )
 from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.sparse.convert import sparse_flag
 
 # ---- kernels -------------------------------------------------------------------------------
 
@@ -88,6 +90,8 @@ def _tile_full(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         if op.kind == "full":
             value = chunk_region(op.fill_value, starts, index, shape)
             ctx.new_task(grid[index], full_chunk, shape, value, node.dtype, op.order)
+        elif isinstance(node, SparseNode):
+            ctx.new_task(grid[index], empty_sparse, shape, node.dtype)  # sparse zeros
         else:
             ctx.new_task(grid[index], _FILL_KERNELS[op.kind], shape, node.dtype, op.order)
     return Tiled(tuple(tuple(axis) for axis in nsplits), grid)
@@ -129,11 +133,14 @@ def full_from_tensor(template: Tensor, fill: Tensor, dtype: np.dtype[Any], func:
 # ---- ones, zeros, empty, full ----------------------------------------------------------------
 
 
-def _filled(kind: str, shape: Any, dtype: Any, order: str, chunk_size: Any, func: str) -> Tensor:
+def _filled(
+    kind: str, shape: Any, dtype: Any, order: str, chunk_size: Any, func: str, sparse: Any = False
+) -> Tensor:
     shp = normalize_shape(shape)
     dt = as_dtype(dtype)
     order = check_order(order, "CF", func)
-    return new_tensor(Full(kind, None, nsplits_for(shp, chunk_size, dt), order), [], shp, dt)
+    op = Full(kind, None, nsplits_for(shp, chunk_size, dt), order)
+    return new_tensor(op, [], shp, dt, sparse=sparse_flag(sparse, shp, func))
 
 
 def ones(shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None) -> Tensor:
@@ -141,9 +148,12 @@ def ones(shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None
     return _filled("ones", shape, dtype, order, chunk_size, "ones")
 
 
-def zeros(shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None) -> Tensor:
-    """A tensor of ``shape`` filled with zeros (``numpy.zeros``); float64 by default."""
-    return _filled("zeros", shape, dtype, order, chunk_size, "zeros")
+def zeros(
+    shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None, sparse: bool = False
+) -> Tensor:
+    """A tensor of ``shape`` filled with zeros (``numpy.zeros``); float64 by default.
+    ``sparse=True`` (a 2-d shape): a sparse tensor storing nothing."""
+    return _filled("zeros", shape, dtype, order, chunk_size, "zeros", sparse)
 
 
 def empty(shape: Any, dtype: Any = None, order: str = "C", chunk_size: Any = None) -> Tensor:

@@ -14,12 +14,15 @@ import numpy as np
 
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.sparse import is_sparse_chunk
 from jupyter_mars.tensor.indexing.locate import int_plan, product_of, slice_plan
 from jupyter_mars.tensor.indexing.normalize import is_full, known
 
 
 def getitem_block(block: Any, index: tuple[Any, ...]) -> Any:
     """``block[index]``; copied when it is a small view of a much larger chunk."""
+    if is_sparse_chunk(block):
+        return block[index]  # slices only: SciPy copies what it keeps
     out = np.asarray(block[index])
     if out.base is not None and out.size * 2 < np.size(block):
         out = out.copy()

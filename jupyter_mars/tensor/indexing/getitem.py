@@ -26,6 +26,7 @@ from jupyter_mars.tensor.indexing.normalize import (
     parse,
 )
 from jupyter_mars.tensor.indexing.tensor_index import ShuffleIndex, index_tensors
+from jupyter_mars.tensor.sparse.convert import sparse_like
 
 
 def _result_shape(y: Tensor, axes: Sequence[int], place: int, dims: Sequence[Any]) -> list[Any]:
@@ -38,7 +39,11 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     parsed = parse(index, x.shape)
     if not parsed.adv:
         basic = tuple(parsed.entries)
-        return new_tensor(BasicIndex(basic), [x], basic_shape(basic, x.shape), x.dtype)
+        # slices of a sparse tensor stay sparse (still 2-d); an integer or None makes it dense
+        sparse = sparse_like(x) if all(e[0] == "slice" for e in basic) else None
+        return new_tensor(
+            BasicIndex(basic), [x], basic_shape(basic, x.shape), x.dtype, sparse=sparse
+        )
     items: list[tuple[Any, ...]] = []
     axes_of: dict[int, tuple[int, ...]] = {}
     y_axis = 0

@@ -25,6 +25,7 @@ from jupyter_mars.tensor.products.checks import (
 from jupyter_mars.tensor.products.contraction import contract
 from jupyter_mars.tensor.products.kernels import matmul_kernel, pair_kernel
 from jupyter_mars.tensor.products.tensordot import contract_axes
+from jupyter_mars.tensor.sparse.matmul import involves_sparse, sparse_product
 
 
 def dot(a: Any, b: Any, out: Any = None) -> Tensor:
@@ -43,6 +44,8 @@ def dot(a: Any, b: Any, out: Any = None) -> Tensor:
             f"shapes {fmt_shape(a.shape)} and {fmt_shape(b.shape)} not aligned: "
             f"{a.shape[-1]} (dim {a.ndim - 1}) != {b.shape[ax_b]} (dim {ax_b})"
         )
+    if involves_sparse(a, b):
+        return sparse_product(a, b, dot_dtype(a, b, "dot"), "dot")
     return contract_axes(a, b, (a.ndim - 1,), (ax_b,), "dot", dot_dtype(a, b, "dot"))
 
 
@@ -76,6 +79,8 @@ def matmul(a: Any, b: Any, out: Any = None, dtype: Any = None, **kwargs: Any) ->
         raise TypeError(
             f"matmul: unsupported operand dtypes {a.dtype} and {b.dtype}: {exc}"
         ) from exc
+    if involves_sparse(a, b):
+        return sparse_product(a, b, result_dtype, "matmul")
     requested = []
     if a.ndim >= 2:
         requested.append(a.shape[-2])

@@ -23,6 +23,7 @@ from jupyter_mars.tensor.random.distributions import (
     distribution_method,
     draw,
 )
+from jupyter_mars.tensor.random.sparse_draws import sparse_randint
 from jupyter_mars.tensor.random.streams import RandomStateField, draw_seed
 
 
@@ -172,12 +173,16 @@ class RandomState:
         size: Any = None,
         dtype: Any = int,
         chunk_size: Any = None,
+        density: Any = None,
     ) -> Tensor:
         """Random integers in ``[low, high)`` (``[0, low)`` without ``high``), as
-        ``numpy.random.randint``; each chunk is one ``Generator.integers`` call."""
+        ``numpy.random.randint``; each chunk is one ``Generator.integers`` call. With
+        ``density`` (Mars's keyword): a sparse 2-d tensor with that fraction stored."""
         dt = as_dtype(dtype, int)
         if dt.kind not in "biu":
             raise TypeError(f"randint(): unsupported dtype {dt} (an integer or bool dtype)")
+        if density is not None:
+            return sparse_randint(self._next_seed, low, high, size, dt, density, chunk_size)
         return draw(
             self._next_seed,
             "randint",

@@ -28,10 +28,13 @@ import numpy as np
 from jupyter_mars.config import options
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.reduction import Reduction
+from jupyter_mars.engine.sparse import to_dense
+from jupyter_mars.engine.sparse_ops import sparse_reduce
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.reduction._args import check_keepdims, normalize_axis
 from jupyter_mars.tensor.reduction._probe import reduced_count
+from jupyter_mars.tensor.sparse.convert import issparse
 
 # ---- shapes -------------------------------------------------------------------------------------
 
@@ -94,6 +97,11 @@ def reduce(
     keep = check_keepdims(keepdims)
     if with_offsets and unknown_shape(t.shape):
         t = new_tensor(_KnownChunks(), [t], t.shape, t.dtype)
+    # a sparse input is read by the chunk kernel's sparse twin, or else as dense blocks
+    sparse: bool | None = None
+    twin = sparse_twin(chunk) if issparse(t) else None
+    if twin is not None:
+        chunk, sparse = twin, False
     op = Reduction(
         chunk=chunk,
         combine=combine,
@@ -105,7 +113,7 @@ def reduce(
         chunk_kwargs=chunk_kwargs or {},
         with_offsets=with_offsets,
     )
-    return new_tensor(op, [t], reduced_shape(t.shape, axes, keep), dtype)
+    return new_tensor(op, [t], reduced_shape(t.shape, axes, keep), dtype, sparse=sparse)
 
 
 # ---- shared kernels -----------------------------------------------------------------------------
@@ -126,6 +134,40 @@ def numpy_chunk(
         return None
     with np.errstate(all="ignore"):
         return func(block, axis=axis, keepdims=True, **kwargs)
+
+
+def sparse_numpy_chunk(
+    func: Callable[..., Any],
+    block: Any,
+    axis: Any,
+    keepdims: bool,
+    *,
+    skip_empty: bool = False,
+    **kwargs: Any,
+) -> Any:
+    """``numpy_chunk`` of a sparse block: SciPy's ``sum``/``max``/``min`` where ``func`` is
+    one of those (NumPy's on the dense block otherwise)."""
+    method = _SCIPY_METHODS.get(func)
+    if method is None or set(kwargs) - {"dtype"} or empty_along(block, axis):
+        return numpy_chunk(func, to_dense(block), axis, keepdims, skip_empty=skip_empty, **kwargs)
+    with np.errstate(all="ignore"):
+        return sparse_reduce(method, block, axis, kwargs.get("dtype"))
+
+
+_SCIPY_METHODS: dict[Any, str] = {np.sum: "sum", np.max: "max", np.min: "min"}
+_SCIPY_METHODS.update({np.amax: "max", np.amin: "min"})
+
+SPARSE_TWINS: dict[Callable[..., Any], Callable[..., Any]] = {numpy_chunk: sparse_numpy_chunk}
+"""Chunk kernel -> its form that reads a sparse block, called with the same arguments
+(registered beside each kernel). A reduction of a sparse tensor whose kernel has no twin
+reads the blocks made dense."""
+
+
+def sparse_twin(chunk: Callable[..., Any]) -> Callable[..., Any] | None:
+    """``chunk`` (a partial of a kernel) with the kernel's sparse twin, if it has one."""
+    if isinstance(chunk, functools.partial) and chunk.func in SPARSE_TWINS:
+        return functools.partial(SPARSE_TWINS[chunk.func], *chunk.args, **chunk.keywords)
+    return None
 
 
 def count_chunk(dtype: np.dtype[Any], block: Any, axis: Any, keepdims: bool) -> Any:

@@ -15,10 +15,17 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.sparse import to_dense
+from jupyter_mars.engine.sparse_ops import sparse_reduce
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.reduction._args import NOVALUE, check_ddof, normalize_axis, unsupported
-from jupyter_mars.tensor.reduction._core import count_chunk, pairwise_reduce, zip_pairwise
+from jupyter_mars.tensor.reduction._core import (
+    SPARSE_TWINS,
+    count_chunk,
+    pairwise_reduce,
+    zip_pairwise,
+)
 from jupyter_mars.tensor.reduction._probe import probe_ddof, probe_dtype, probe_shape
 
 
@@ -52,6 +59,20 @@ def _mean_chunk(skipna: bool, dtype: np.dtype[Any], block: Any, axis: Any, keepd
         values, count, _ = _drop_nans(block, skipna, axis)
         total = np.sum(values, axis=axis, keepdims=True, dtype=dtype)
     return total, count
+
+
+def _sparse_mean_chunk(
+    skipna: bool, dtype: np.dtype[Any], block: Any, axis: Any, keepdims: bool
+) -> Any:
+    """``_mean_chunk`` of a sparse block: SciPy's sum (stored values only) and the count."""
+    if skipna:
+        return _mean_chunk(skipna, dtype, to_dense(block), axis, keepdims)
+    with np.errstate(all="ignore"):
+        total = sparse_reduce("sum", block, axis, dtype)
+    return total, count_chunk(np.dtype(np.intp), block, axis, True)
+
+
+SPARSE_TWINS[_mean_chunk] = _sparse_mean_chunk
 
 
 def _mean_finalize(part: Any, axis: Any) -> Any:

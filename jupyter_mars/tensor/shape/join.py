@@ -35,6 +35,7 @@ from jupyter_mars.tensor.shape._tiled import _concat_tiled
 from jupyter_mars.tensor.shape.reshape import ravel
 from jupyter_mars.tensor.shape.split import _split_parts
 from jupyter_mars.tensor.shape.squeeze import expand_dims, squeeze
+from jupyter_mars.tensor.sparse.convert import issparse
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,7 +189,10 @@ def concatenate(
         else:
             known = [t.shape[d] for t in tensors if not _isnan(t.shape[d])]
             shape.append(known[0] if known else math.nan)
-    return new_tensor(Concatenate(ax), tensors, tuple(shape), out_dtype)
+    # sparse tensors joined stay sparse (chunks are only rearranged); with a dense one among
+    # them, all are read as dense
+    sparse = True if all(issparse(t) for t in tensors) else None
+    return new_tensor(Concatenate(ax), tensors, tuple(shape), out_dtype, sparse=sparse)
 
 
 def stack(

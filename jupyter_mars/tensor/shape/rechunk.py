@@ -17,6 +17,7 @@ from jupyter_mars.engine.primitives.rechunk import Rechunk, rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.shape._common import _isnan
+from jupyter_mars.tensor.sparse.convert import sparse_like
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,6 +72,6 @@ def rechunk(x: Any, chunk_size: Any) -> Tensor:
     t = astensor(x)
     if unknown_shape(t.shape):
         normalize_chunk_size(_probe_shape(t.shape, chunk_size), chunk_size, t.dtype.itemsize)
-        return new_tensor(RechunkTo(chunk_size), [t], t.shape, t.dtype)
+        return new_tensor(RechunkTo(chunk_size), [t], t.shape, t.dtype, sparse=sparse_like(t))
     nsplits = normalize_chunk_size(t.shape, chunk_size, t.dtype.itemsize)
-    return new_tensor(Rechunk(nsplits), [t], t.shape, t.dtype)
+    return new_tensor(Rechunk(nsplits), [t], t.shape, t.dtype, sparse=sparse_like(t))

@@ -21,6 +21,7 @@ from jupyter_mars.tensor.shape._common import (
     normalize_axis_index,
     normalize_axis_tuple,
 )
+from jupyter_mars.tensor.sparse.convert import sparse_like
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,7 +66,7 @@ def transpose(a: Any, axes: Any = None) -> Tensor:
     if perm == tuple(range(x.ndim)):
         return _wrap(x)
     shape = tuple(x.shape[i] for i in perm)
-    return new_tensor(Transpose(perm), [x], shape, x.dtype)
+    return new_tensor(Transpose(perm), [x], shape, x.dtype, sparse=sparse_like(x))
 
 
 def swapaxes(a: Any, axis1: Any, axis2: Any) -> Tensor:

@@ -26,6 +26,7 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.tensor.sparse.convert import todense
 
 INTP = np.dtype(np.intp)
 MAX_OVERSAMPLE = 16
@@ -116,8 +117,9 @@ def flat_index(
 
 
 def internal(op: Op, inputs: list[Tensor], shape: tuple[Any, ...], dtype: Any) -> Tensor:
-    """A step inside one function's graph: never executed on its own, even when eager."""
-    return Tensor(Node(op, [t.node for t in inputs], shape, np.dtype(dtype)))
+    """A step inside one function's graph: never executed on its own, even when eager.
+    Its kernels read dense chunks (a sparse input is made dense)."""
+    return Tensor(Node(op, [todense(t).node for t in inputs], shape, np.dtype(dtype)))
 
 
 def identity(x: Any) -> Any:

@@ -62,13 +62,14 @@ AxisError ExecutableTuple Inf NAN NINF NaN angle append ascontiguousarray asfort
 bool broadcast_arrays bytes_ c_ cfloat character choose complex128 complex64 complexfloating
 copy copyto datetime64 delete diagflat diff double dsplit dtype e ediff1d errstate
 fill_diagonal finfo fix flexible float float16 float32 float64 floating generic geterr hsplit
-i0 indices inexact inf innerproduct insert int int16 int32 int64 int8 intc integer intp
+i0 indices inexact inf insert int int16 int32 int64 int8 intc integer intp
 iscomplex isreal lib mgrid nan nan_to_num ndim ndindex newaxis number object ogrid pi product
 r_ result_type rollaxis round scalar setdiff1d seterr signedinteger sinc timedelta64 tree_add
 tree_multiply uint uint16 uint32 uint64 uint8 unicode_ union1d unravel_index unsignedinteger
 void vsplit
 """.split()
-"""Names of Mars's ``mars.tensor`` that this family provides."""
+"""Names of Mars's ``mars.tensor`` that this family provides (``innerproduct`` is
+``linalg``'s)."""
 
 
 def test_every_mars_name_of_this_family_is_exported() -> None:
