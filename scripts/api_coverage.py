@@ -157,8 +157,6 @@ MARS_MISSING: dict[str, str] = {
     "tovineyard": "Vineyard storage is not supported (it needs a Vineyard server)",
     "to_vineyard": "Vineyard storage is not supported (it needs a Vineyard server)",
     "trapz": "being added",
-    "stats": "``mt.stats`` is being added",
-    "spatial": "``mt.spatial`` is being added",
 }
 MODULE_MISSING = "the module ``{module}`` is being added"
 
@@ -224,7 +222,7 @@ def mars_sections() -> list[Section]:
     for module, names in sorted(api.items()):
         target = _module(module)
         if target is None:
-            why = MODULE_MISSING.format(module=module.replace("mars.", "mt.", 1))
+            why = MODULE_MISSING.format(module=module.replace("mars.tensor", "mt", 1))
             sections.append(Section(module, [], dict.fromkeys(names, why)))
             continue
         present = sorted(n for n in names if hasattr(target, n))
