@@ -84,7 +84,7 @@ EXCLUDED: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "ufunc factory": (
-        "it makes a NumPy ufunc from a Python function; ``mt.elemwise`` applies any "
+        "it makes a NumPy ufunc from a Python function; `mt.elemwise` applies any "
         "function chunk by chunk",
         ("frompyfunc",),
     ),
@@ -94,7 +94,7 @@ EXCLUDED: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "dtype and Python-object introspection": (
         "they answer questions about dtypes or Python objects, not array values; NumPy's "
-        "answer for a tensor's ``dtype`` is the answer",
+        "answer for a tensor's `dtype` is the answer",
         (
             "can_cast",
             "isdtype",
@@ -112,12 +112,12 @@ EXCLUDED: dict[str, tuple[str, tuple[str, ...]]] = {
         ("isfortran", "may_share_memory", "shares_memory"),
     ),
     "matrix class": (
-        "``np.matrix`` is discouraged by NumPy, and Mars has no matrix type",
+        "`np.matrix` is discouraged by NumPy, and Mars has no matrix type",
         ("asmatrix", "bmat"),
     ),
     "legacy polynomial functions": (
-        "the ``poly1d`` family works on short coefficient vectors, where chunking gains "
-        "nothing; NumPy points users to ``numpy.polynomial``",
+        "the `poly1d` family works on short coefficient vectors, where chunking gains "
+        "nothing; NumPy points users to `numpy.polynomial`",
         (
             "poly",
             "polyadd",
@@ -132,21 +132,21 @@ EXCLUDED: dict[str, tuple[str, tuple[str, ...]]] = {
         ),
     ),
     "deprecated aliases": (
-        "NumPy deprecates them in favour of the names beside them",
+        "NumPy 2 deprecates `row_stack` in favour of `vstack`, which `mt` has",
         ("row_stack",),
     ),
 }
 
-# Why ``mt`` lacks a NumPy array function that is not excluded above.
+# Why `mt` lacks a NumPy array function that is not excluded above.
 NUMPY_MISSING: dict[str, str] = {
-    "shape": "``mt.shape`` is the package of shape functions, as in Mars; ``Tensor.shape`` "
-    "and ``np.shape(tensor)`` give a tensor's shape",
-    "trapezoid": "being added with Mars's ``trapz``",
+    "shape": "`mt.shape` is the package of shape functions, as in Mars; `Tensor.shape` "
+    "and `np.shape(tensor)` give a tensor's shape",
+    "trapezoid": "being added with Mars's `trapz`",
     "real_if_close": "its dtype depends on the values, which a lazy tensor does not know "
     "before it runs",
 }
 
-# Why ``mt`` lacks a Mars name, per module ("" is ``mars.tensor`` itself).
+# Why `mt` lacks a Mars name, per module ("" is `mars.tensor` itself).
 MARS_MISSING: dict[str, str] = {
     "fromtiledb": "TileDB storage is not supported (its client library is not a dependency)",
     "from_tiledb": "TileDB storage is not supported (its client library is not a dependency)",
@@ -158,7 +158,7 @@ MARS_MISSING: dict[str, str] = {
     "to_vineyard": "Vineyard storage is not supported (it needs a Vineyard server)",
     "trapz": "being added",
 }
-MODULE_MISSING = "the module ``{module}`` is being added"
+MODULE_MISSING = "the module `{module}` is being added"
 
 
 @dataclass
