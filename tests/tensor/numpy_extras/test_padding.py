@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
@@ -77,3 +79,21 @@ def test_pad_bad_input() -> None:
         mt.pad(x, 1, "mean", stat_length=0)
     with pytest.raises(ValueError, match="could not be broadcast|cannot broadcast"):
         mt.pad(x, ((1, 2, 3),))
+
+
+@settings(max_examples=20)
+@given(
+    shape=st.lists(st.integers(1, 5), min_size=1, max_size=3),
+    data=st.data(),
+    mode=st.sampled_from(
+        ["constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp", "maximum", "mean"]
+    ),
+)
+def test_pad_matches_numpy_over_shapes_and_chunks(
+    shape: list[int], data: st.DataObject, mode: str
+) -> None:
+    a = np.arange(float(np.prod(shape))).reshape(shape) ** 2 % 11
+    widths = [data.draw(st.tuples(st.integers(0, 6), st.integers(0, 6))) for _ in shape]
+    chunks = tuple(data.draw(st.integers(1, n)) for n in shape)
+    got = mt.pad(mt.tensor(a, chunk_size=chunks), widths, mode)
+    assert_same(got, np.pad(a, widths, mode))

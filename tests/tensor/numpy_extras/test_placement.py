@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
@@ -111,3 +113,18 @@ def test_writers_leave_numpy_arrays_to_numpy() -> None:
     mt.putmask(a, a == 2, [8])
     mt.put_along_axis(a, np.array([5]), 0, None)
     np.testing.assert_array_equal(a, [9, 7, 8, 3, 4, 0])
+
+
+@settings(max_examples=20)
+@given(shape=st.lists(st.integers(1, 5), min_size=1, max_size=3), data=st.data())
+def test_take_along_axis_matches_numpy_over_shapes(shape: list[int], data: st.DataObject) -> None:
+    a = (np.arange(float(np.prod(shape))) * 7 % 5).reshape(shape)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    order = np.argsort(a, axis=axis)
+    chunks = tuple(data.draw(st.integers(1, n)) for n in shape)
+    x = mt.tensor(a, chunk_size=chunks)
+    assert_same(mt.take_along_axis(x, order, axis), np.take_along_axis(a, order, axis))
+    expected = a.copy()
+    np.put_along_axis(expected, order[..., :1] if a.ndim else order, -1.0, axis)
+    mt.put_along_axis(x, order[..., :1] if a.ndim else order, -1.0, axis)
+    assert_same(x, expected)
