@@ -1,6 +1,7 @@
 """``np.<func>(tensor, ...)`` stays lazy for every NumPy function ``mt`` has: NumPy hands
 the call to ``Tensor.__array_function__`` (or ``__array_ufunc__``), which calls ``mt``'s
-function, and nothing is computed. The functions come from ``scripts/api_coverage.py``,
+function, and nothing is computed. The main namespace's functions come from
+``scripts/api_coverage.py`` and ``numpy.fft``/``numpy.linalg``'s from ``mt.fft``/``mt.linalg``,
 so a function added to ``mt`` is checked here at once."""
 
 from __future__ import annotations
@@ -270,3 +271,49 @@ def test_every_function_mt_has_is_checked() -> None:
     listed = set(NO_ARRAY) | CONVERSIONS | set(NOT_DISPATCHED) | set(METADATA) | set(LIKE)
     assert listed <= set(PRESENT) | {"shape"}
     assert set(ARGS) <= set(DISPATCHED)
+
+
+def _submodule_functions(name: str) -> list[str]:
+    numpy_module, mt_module = getattr(np, name), getattr(mt, name)
+    return sorted(
+        f"{name}.{n}"
+        for n in dir(numpy_module)
+        if not n.startswith("_")
+        and callable(getattr(numpy_module, n))
+        and not isinstance(getattr(numpy_module, n), type)
+        and callable(getattr(mt_module, n, None))
+    )
+
+
+# arguments where one tensor (a vector for fft, a square matrix for linalg) is not enough
+SUBMODULE_ARGS: dict[str, Args] = {
+    "fft.fft2": lambda t: ((t["S"],), {}),
+    "fft.ifft2": lambda t: ((t["S"],), {}),
+    "fft.rfft2": lambda t: ((t["S"],), {}),
+    "fft.irfft2": lambda t: ((t["S"],), {}),
+    "linalg.lstsq": lambda t: ((t["S"], t["S"][:, 0]), {}),
+    "linalg.matmul": lambda t: ((t["S"], t["S"]), {}),
+    "linalg.solve": lambda t: ((t["S"], t["S"][:, 0]), {}),
+    "linalg.tensordot": lambda t: ((t["S"], t["S"]), {}),
+}
+# they take lengths, not arrays
+SUBMODULE_NO_ARRAY = {"fft.fftfreq", "fft.rfftfreq"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(set(_submodule_functions("fft") + _submodule_functions("linalg")) - SUBMODULE_NO_ARRAY),
+)
+def test_numpy_fft_and_linalg_function_of_a_tensor_is_lazy(name: str) -> None:
+    module, function = name.split(".")
+    func = getattr(getattr(np, module), function)
+    tensors = _fixtures()
+    spd = tensors["S"] @ tensors["S"].T + 3 * mt.eye(3)  # invertible and positive definite
+    tensors["S"] = spd
+    if name in SUBMODULE_ARGS:
+        args, kwargs = SUBMODULE_ARGS[name](tensors)
+    else:
+        args, kwargs = ((tensors["V"] if module == "fft" else spd),), {}
+    result = func(*args, **kwargs)
+    assert _lazy(result), f"np.{name} gave {type(result).__name__}"
+    assert _none_executed(tensors)
