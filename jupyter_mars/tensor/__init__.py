@@ -11,6 +11,7 @@ from jupyter_mars.tensor import (
     datastore,
     indexing,
     numpy_compat,
+    numpy_extras,
     products,
     reduction,
     routines,
@@ -36,6 +37,7 @@ from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
 from jupyter_mars.tensor.numpy_compat import *  # noqa: F403
+from jupyter_mars.tensor.numpy_extras import *  # noqa: F403
 from jupyter_mars.tensor.products import *  # noqa: F403
 from jupyter_mars.tensor.reduction import *  # noqa: F403
 from jupyter_mars.tensor.routines import *  # noqa: F403
@@ -62,6 +64,7 @@ __all__ = sorted(
         *datastore.__all__,
         *indexing.__all__,
         *numpy_compat.__all__,
+        *numpy_extras.__all__,
         *products.__all__,
         *reduction.__all__,
         *routines.__all__,

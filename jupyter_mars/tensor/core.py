@@ -20,8 +20,18 @@ from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
 from jupyter_mars.engine.sparse import SparseNode, is_sparse_chunk, to_dense
 from jupyter_mars.executable import LAZY_HINT, Executable
 
-# numpy functions that do not dispatch to mt.<name> through __array_function__
-_ARRAY_FUNCTION_SKIP = frozenset({"shape", "size", "can_cast"})
+
+def _shape_of(a: Any) -> tuple[Any, ...]:
+    return tuple(a.shape) if isinstance(a, Tensor) else np.shape(a)
+
+
+def _can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+    return bool(np.can_cast(from_.dtype if isinstance(from_, Tensor) else from_, to, casting))  # type: ignore[arg-type]
+
+
+# NumPy functions answered here rather than by ``mt.<name>``: ``mt.shape`` is the package
+# of shape functions, and ``can_cast`` needs only a tensor's dtype
+_ARRAY_FUNCTION_OVERRIDES: dict[str, Any] = {"shape": _shape_of, "can_cast": _can_cast}
 
 
 class Tensor(Executable):
@@ -164,8 +174,13 @@ class Tensor(Executable):
             if target is None:
                 break
         impl = getattr(target, func.__name__, None) if target is not None else None
-        if impl is None or func.__name__ in _ARRAY_FUNCTION_SKIP:
+        if func.__module__ == "numpy" and func.__name__ in _ARRAY_FUNCTION_OVERRIDES:
+            impl = _ARRAY_FUNCTION_OVERRIDES[func.__name__]
+        if impl is None or not callable(impl):  # a package such as mt.linalg is no function
             return NotImplemented
+        if kwargs.get("device") in (None, "cpu"):
+            # NumPy 2 passes ``device`` on to ``like=`` creation; a tensor has one kind
+            kwargs = {k: v for k, v in kwargs.items() if k != "device"}
         return impl(*args, **kwargs)
 
     # ---- operators and methods ---------------------------------------------------------------

@@ -21,6 +21,7 @@ is split into several chunks, so that no task ever holds a whole axis.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -80,7 +81,9 @@ def psrs_local_flat(
 def psrs_local_axis(block: Any, axis: int, offset: int, arg: bool) -> tuple[Any, Any, int]:
     """Sort one chunk along ``axis`` as (L, n) lines; keys are positions along the axis."""
     block = np.asarray(block)
-    lines = np.moveaxis(block, axis, -1).reshape(-1, block.shape[axis])
+    moved = np.moveaxis(block, axis, -1)
+    # the number of lines spelt out: ``-1`` is ambiguous for an empty chunk
+    lines = moved.reshape(math.prod(moved.shape[:-1]), block.shape[axis])
     if not arg:
         return np.sort(lines, axis=-1), None, offset
     order = np.argsort(lines, axis=-1, kind="stable")

@@ -102,3 +102,11 @@ def test_sort_bad_arguments_raise_at_call() -> None:
         mt.sort(x, kind="bogus")
     with pytest.raises(ValueError, match="order"):
         mt.argsort(x, order="f")
+
+
+def test_sort_of_a_filtered_tensor_with_empty_chunks() -> None:
+    a = np.array([5.0, -1.0, 3.0, -2.0, 8.0, -4.0])
+    for chunks in chunkings(a.shape):
+        x = mt.tensor(a, chunk_size=chunks)
+        assert_same(mt.sort(x[x > 0]), np.sort(a[a > 0]))
+        assert_same(mt.sort(x[x > 100]), np.sort(a[a > 100]))
