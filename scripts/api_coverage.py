@@ -27,6 +27,8 @@ import jupyter_mars.tensor as mt
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "api-coverage.md"
 MARS_API = Path(__file__).resolve().parent / "mars_public_api.json"
+DIVERGENCES = Path(__file__).resolve().parent / "api_divergences.md"
+"""Where ``mt`` differs from NumPy and Mars: prose, kept by hand, put in the page as is."""
 NUMPY_TARGET = 0.90
 
 # NumPy callables that are not functions of arrays, by group: (why, names). A name that
@@ -141,7 +143,6 @@ EXCLUDED: dict[str, tuple[str, tuple[str, ...]]] = {
 NUMPY_MISSING: dict[str, str] = {
     "shape": "`mt.shape` is the package of shape functions, as in Mars; `Tensor.shape` "
     "and `np.shape(tensor)` give a tensor's shape",
-    "trapezoid": "being added with Mars's `trapz`",
     "real_if_close": "its dtype depends on the values, which a lazy tensor does not know "
     "before it runs",
 }
@@ -156,7 +157,6 @@ MARS_MISSING: dict[str, str] = {
     "from_vineyard": "Vineyard storage is not supported (it needs a Vineyard server)",
     "tovineyard": "Vineyard storage is not supported (it needs a Vineyard server)",
     "to_vineyard": "Vineyard storage is not supported (it needs a Vineyard server)",
-    "trapz": "being added",
 }
 MODULE_MISSING = "the module `{module}` is being added"
 
@@ -279,6 +279,7 @@ def render() -> str:
         if shown:
             lines.append(f"| {group} | {why} | {_names(shown)} |")
     lines += ["", "### Present", "", _names(numpy.present), ""]
+    lines += ["## Where `mt` differs", "", DIVERGENCES.read_text().rstrip(), ""]
     lines += ["## Mars modules", ""]
     lines += [
         "Mars's public names per module (its `__all__` lists, in "

@@ -113,7 +113,8 @@ UFUNC_NAMES = sorted(
 _ufuncs = {name: _make(getattr(np, name)) for name in UFUNC_NAMES}
 globals().update(_ufuncs)
 # NumPy aliases not exposed as separate ufunc objects in every version
-_aliases = {"abs": "absolute", "divide": "true_divide", "conj": "conjugate", "round_": "rint"}
+# (``round_`` is ``around``, in ``arithmetic``, as in NumPy 1 and Mars: it takes ``decimals``)
+_aliases = {"abs": "absolute", "divide": "true_divide", "conj": "conjugate"}
 for _alias, _target in _aliases.items():
     if _alias not in globals() and _target in _ufuncs:
         globals()[_alias] = _ufuncs[_target]
@@ -197,4 +198,4 @@ for _dunder, _name in {
 }.items():
     setattr(Tensor, f"__{_dunder}__", _unary(_name))
 
-__all__ = [*UFUNC_NAMES, *(a for a in _aliases if a in globals())]
+__all__ = [*UFUNC_NAMES, *(a for a in _aliases if a in globals() and a not in UFUNC_NAMES)]

@@ -49,6 +49,8 @@ def test_around_matches_numpy():
     a = RNG.random(7) * 100
     for decimals in (-1, 0, 2):
         assert_same(mt.around(mt.tensor(a, chunk_size=2), decimals), np.around(a, decimals))
+        # Mars's and NumPy 1's other name, not a ufunc: it takes decimals too
+        assert_same(mt.round_(mt.tensor(a, chunk_size=2), decimals), np.around(a, decimals))
 
 
 @pytest.mark.parametrize("dtype", ["i4", "f4", "u1", "bool", "c16"])
