@@ -1,7 +1,7 @@
 """Sparse products on the embedded runtime against scipy.sparse on the same data
 (median of 3 interleaved runs).
 
-    .venv/bin/python bench/bench_sparse.py [n] [density] [chunk]
+    .venv/bin/python bench/bench_sparse.py [n] [density] [chunk] [n_cpu]
 
 Prints a small table: per case SciPy's time, ours, and the ratio (ours / SciPy; below 1
 is faster). The sparse operands are executed once before timing; the products are
@@ -43,7 +43,8 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     density = float(sys.argv[2]) if len(sys.argv) > 2 else 1e-4
     chunk = int(sys.argv[3]) if len(sys.argv) > 3 else 25_000
-    session = mars.new_session()
+    n_cpu = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    session = mars.new_session(n_cpu=n_cpu)
     rng = np.random.default_rng(0)
     a_sp = sps.random(n, n, density=density, format="csr", random_state=rng)
     b_sp = sps.random(n, n, density=density, format="csr", random_state=rng)

@@ -7,6 +7,7 @@ from ``execute()`` to the fetched NumPy array. Prints medians and the ratio
 mars / scipy (below 1: faster) as a Markdown table.
 
     .venv/bin/python bench/bench_special.py             # about half a minute
+    .venv/bin/python bench/bench_special.py --n-cpu 1   # one core's worth
     .venv/bin/python bench/bench_special.py --quick     # smaller sizes, a smoke run
 """
 
@@ -64,13 +65,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--target", type=float, default=0.5, help="seconds SciPy should take")
     parser.add_argument("--chunks", type=int, default=8, help="chunks per tensor")
+    parser.add_argument("--n-cpu", type=int, default=None, help="cores of the session")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="target 0.1 s, one repeat")
     opts = parser.parse_args()
     target, repeats = (0.1, 1) if opts.quick else (opts.target, opts.repeats)
 
     rng = np.random.default_rng(0)
-    session = mars.new_session()
+    session = mars.new_session(n_cpu=opts.n_cpu)
     rows = []
     try:
         for name, (make, note) in WORKLOADS.items():
@@ -90,7 +92,7 @@ def main() -> None:
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(
         f"{platform.processor() or platform.machine()}, {cpus} CPUs; numpy {np.__version__}, "
-        f"scipy {scipy.__version__}; {opts.chunks} chunks a tensor, "
+        f"scipy {scipy.__version__}; session n_cpu={session.n_cpu}, {opts.chunks} chunks a tensor, "
         f"median of {repeats}\n"
     )
     print("| function | data | elements | scipy.special (s) | mt.special (s) | mars / scipy |")
