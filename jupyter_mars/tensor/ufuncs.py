@@ -143,7 +143,7 @@ def _operand_ok(x: Any) -> bool:
     return isinstance(x, (Tensor, np.ndarray, np.generic, int, float, complex, bool, list, tuple))
 
 
-_OPERATORS = {
+OPERATORS = {
     "add": "add",
     "sub": "subtract",
     "mul": "multiply",
@@ -157,7 +157,9 @@ _OPERATORS = {
     "lshift": "left_shift",
     "rshift": "right_shift",
 }
-for _op, _ufunc in _OPERATORS.items():
+"""Python operator name (``__add__`` without underscores) -> the ufunc it applies; the
+in-place forms (``numpy_compat/inplace.py``) apply the same ones."""
+for _op, _ufunc in OPERATORS.items():
     setattr(Tensor, f"__{_op}__", _binary(_ufunc))
     setattr(Tensor, f"__r{_op}__", _binary(_ufunc, reflected=True))
 for _op, _ufunc in {

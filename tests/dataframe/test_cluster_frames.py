@@ -12,9 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import jupyter_mars as mars
 import jupyter_mars.dataframe as md
-from tests.engine.cluster.processes import cli_cluster
+from tests.engine.cluster.processes import cli_cluster, remote_session
 
 
 @pytest.fixture(scope="module")
@@ -25,10 +24,8 @@ def cluster() -> Iterator[Any]:
 
 @pytest.fixture
 def remote(cluster: Any, session: Any) -> Iterator[Any]:
-    remote = mars.new_session(cluster.url, token=cluster.token)
-    yield remote
-    remote.close()
-    session.as_default()
+    with remote_session(cluster, session) as remote:
+        yield remote
 
 
 def _data(n: int = 600) -> pd.DataFrame:

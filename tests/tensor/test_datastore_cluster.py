@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 import zarr
 
-import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster
+from tests.engine.cluster.processes import cli_cluster, remote_session
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +26,8 @@ def cluster() -> Iterator[Any]:
 
 @pytest.fixture
 def remote(cluster: Any, session: Any) -> Iterator[Any]:
-    remote = mars.new_session(cluster.url, token=cluster.token)
-    yield remote
-    remote.close()
-    session.as_default()
+    with remote_session(cluster, session) as remote:
+        yield remote
 
 
 def _run(t: mt.Tensor, remote: Any) -> np.ndarray:

@@ -3,7 +3,6 @@ and dtypes, nested groups, atomic writes, and errors raised at the call."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import h5py
@@ -17,34 +16,15 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.tensor.datastore.hdf5 import HDF5Target
 from tests.conftest import assert_same, chunkings
+from tests.tensor.datastore_helpers import fail_on_negative, layout, listing, sample
 
 DTYPES = ["f8", "f4", "i8", "u1", "?", "c16", "S3"]
-
-
-def _data(shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    values = np.arange(int(np.prod(shape))).reshape(shape) % 7
-    return values.astype(dtype)
-
-
-def fail_on_negative(block: np.ndarray) -> np.ndarray:
-    if (block < 0).any():
-        raise ValueError("a negative value")
-    return block
-
-
-def _listing(folder: Path) -> list[str]:
-    return sorted(os.listdir(folder))
-
-
-def _layout(t: mt.Tensor) -> tuple:
-    t.execute()
-    return mars.get_default_session().engine.executed[t.key].nsplits
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("chunk_size", chunkings((5, 7)))
 def test_round_trip(tmp_path: Path, dtype: str, chunk_size: object) -> None:
-    data = _data((5, 7), dtype)
+    data = sample((5, 7), dtype)
     path = tmp_path / "t.h5"
     written = mt.to_hdf5(str(path), mt.tensor(data, chunk_size=chunk_size), dataset="x")
     assert written.shape == (0, 0)
@@ -56,7 +36,7 @@ def test_round_trip(tmp_path: Path, dtype: str, chunk_size: object) -> None:
     t = mt.from_hdf5(str(path), dataset="x", chunk_size=chunk_size)
     assert (t.shape, t.dtype) == (data.shape, data.dtype)
     assert_same(t, data)
-    assert _listing(tmp_path) == ["t.h5"]
+    assert listing(tmp_path) == ["t.h5"]
 
 
 @settings(max_examples=10)
@@ -77,9 +57,9 @@ def test_nested_groups_keep_the_other_datasets(tmp_path: Path) -> None:
     with h5py.File(path, "w") as f:
         f["keep"] = np.arange(3)
         f.attrs["note"] = "kept"
-    first = _data((4, 6), "f8")
+    first = sample((4, 6), "f8")
     mt.to_hdf5(path, mt.tensor(first, chunk_size=3), group="/a/b", dataset="c/d").execute()
-    second = _data((3,), "i4")
+    second = sample((3,), "i4")
     mt.to_hdf5(path, mt.tensor(second), group="a", dataset="b/c/d").execute()  # replaced
     with h5py.File(path, "r") as f:
         np.testing.assert_array_equal(f["keep"][()], np.arange(3))
@@ -87,7 +67,7 @@ def test_nested_groups_keep_the_other_datasets(tmp_path: Path) -> None:
         assert f["a/b/c/d"].dtype == np.dtype("i4")
     assert_same(mt.from_hdf5(path, group="a/b", dataset="c/d"), second)
     assert_same(mt.from_hdf5(path, dataset="/a/b/c/d", chunk_size=1), second)
-    assert _listing(tmp_path) == ["t.h5"]
+    assert listing(tmp_path) == ["t.h5"]
 
 
 def test_data_dependent_shapes_and_scalars(tmp_path: Path) -> None:
@@ -105,7 +85,7 @@ def test_data_dependent_shapes_and_scalars(tmp_path: Path) -> None:
 
 def test_options_reach_create_dataset(tmp_path: Path) -> None:
     path = str(tmp_path / "t.h5")
-    data = _data((30, 20), "f8")
+    data = sample((30, 20), "f8")
     mt.to_hdf5(path, data, dataset="z", compression="gzip", chunks=(10, 5)).execute()
     with h5py.File(path, "r") as f:
         assert (f["z"].compression, f["z"].chunks) == ("gzip", (10, 5))
@@ -113,16 +93,16 @@ def test_options_reach_create_dataset(tmp_path: Path) -> None:
 
 def test_default_chunks_are_multiples_of_the_dataset_chunks(tmp_path: Path) -> None:
     path = str(tmp_path / "t.h5")
-    data = _data((40, 18), "f8")
+    data = sample((40, 18), "f8")
     with h5py.File(path, "w") as f:
         f.create_dataset("d", data=data, chunks=(4, 3))
         f.create_dataset("plain", data=data)
     with mars.option_context({"chunk_store_limit": 8 * 12}):
         t = mt.from_hdf5(path, dataset="d")
-        assert _layout(t) == ((4,) * 10, (3,) * 6)
+        assert layout(t) == ((4,) * 10, (3,) * 6)
     with mars.option_context({"chunk_store_limit": 8 * 300}):
         t = mt.from_hdf5(path, dataset="d")
-        nsplits = _layout(t)
+        nsplits = layout(t)
         assert all(n % 4 == 0 for n in nsplits[0][:-1])
         assert all(n % 3 == 0 for n in nsplits[1][:-1])
         assert len(nsplits[0]) * len(nsplits[1]) < 60
@@ -132,7 +112,7 @@ def test_default_chunks_are_multiples_of_the_dataset_chunks(tmp_path: Path) -> N
 
 def test_accepts_h5py_objects(tmp_path: Path) -> None:
     path = str(tmp_path / "t.h5")
-    data = _data((6, 4), "i2")
+    data = sample((6, 4), "i2")
     with h5py.File(path, "w") as f:
         f.create_dataset("g/d", data=data)
     with h5py.File(path, "r") as f:
@@ -158,14 +138,14 @@ def test_failed_write_leaves_no_file_and_the_old_one_intact(
     bad = mt.elemwise(fail_on_negative, mt.tensor(data, chunk_size=chunk_size), dtype="f8")
     with pytest.raises(ValueError, match="a negative value"):
         mt.to_hdf5(str(path), bad, dataset="d").execute()
-    assert _listing(tmp_path) == []
+    assert listing(tmp_path) == []
     with h5py.File(path, "w") as f:
         f["old"] = np.arange(4)
     before = path.read_bytes()
     with pytest.raises(ValueError, match="a negative value"):
         mt.to_hdf5(str(path), bad, dataset="old").execute()
     assert path.read_bytes() == before
-    assert _listing(tmp_path) == ["t.h5"]
+    assert listing(tmp_path) == ["t.h5"]
 
 
 def test_failed_dataset_creation_keeps_the_old_file(tmp_path: Path) -> None:
@@ -176,7 +156,7 @@ def test_failed_dataset_creation_keeps_the_old_file(tmp_path: Path) -> None:
     with pytest.raises((ValueError, TypeError, KeyError, OSError)):
         mt.to_hdf5(str(path), mt.ones(5, chunk_size=2), group="a", dataset="d").execute()
     assert path.read_bytes() == before
-    assert _listing(tmp_path) == ["t.h5"]
+    assert listing(tmp_path) == ["t.h5"]
 
 
 def test_read_errors_raise_at_the_call(tmp_path: Path) -> None:
@@ -222,7 +202,7 @@ def test_write_errors_raise_at_the_call(tmp_path: Path) -> None:
     (tmp_path / "text.h5").write_text("not hdf5")
     with pytest.raises(OSError, match="not an HDF5 file"):
         mt.to_hdf5(str(tmp_path / "text.h5"), x, dataset="d")
-    assert _listing(tmp_path) == ["text.h5"]
+    assert listing(tmp_path) == ["text.h5"]
 
 
 def test_a_repeated_begin_keeps_the_chunks_written(tmp_path: Path) -> None:
@@ -237,4 +217,4 @@ def test_a_repeated_begin_keeps_the_chunks_written(tmp_path: Path) -> None:
     target.write((slice(2, 4),), np.array([3.0, 4.0]))
     target.commit()
     assert_same(mt.from_hdf5(path, dataset="d"), np.array([1.0, 2.0, 3.0, 4.0]))
-    assert _listing(tmp_path) == ["t.h5"]
+    assert listing(tmp_path) == ["t.h5"]

@@ -17,34 +17,15 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.tensor.datastore.zarr_store import ZarrTarget
 from tests.conftest import assert_same, chunkings
+from tests.tensor.datastore_helpers import fail_on_negative, layout, listing, sample
 
 DTYPES = ["f8", "f4", "i8", "u1", "?", "c16"]
-
-
-def _data(shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    values = np.arange(int(np.prod(shape))).reshape(shape) % 7
-    return values.astype(dtype)
-
-
-def fail_on_negative(block: np.ndarray) -> np.ndarray:
-    if (block < 0).any():
-        raise ValueError("a negative value")
-    return block
-
-
-def _listing(folder: Path) -> list[str]:
-    return sorted(os.listdir(folder))
-
-
-def _layout(t: mt.Tensor) -> tuple:
-    t.execute()
-    return mars.get_default_session().engine.executed[t.key].nsplits
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("chunk_size", chunkings((5, 7)))
 def test_round_trip(tmp_path: Path, dtype: str, chunk_size: object) -> None:
-    data = _data((5, 7), dtype)
+    data = sample((5, 7), dtype)
     path = tmp_path / "t.zarr"
     written = mt.to_zarr(str(path), mt.tensor(data, chunk_size=chunk_size))
     assert written.shape == (0, 0)
@@ -56,7 +37,7 @@ def test_round_trip(tmp_path: Path, dtype: str, chunk_size: object) -> None:
     t = mt.from_zarr(str(path), chunk_size=chunk_size)
     assert (t.shape, t.dtype) == (data.shape, data.dtype)
     assert_same(t, data)
-    assert _listing(tmp_path) == ["t.zarr"]
+    assert listing(tmp_path) == ["t.zarr"]
 
 
 @settings(max_examples=10)
@@ -74,7 +55,7 @@ def test_round_trip_any_shape(tmp_path_factory: pytest.TempPathFactory, data, dr
 
 def test_uneven_chunks_are_aligned_to_the_array_chunks(tmp_path: Path) -> None:
     path = str(tmp_path / "t.zarr")
-    data = _data((10, 9), "f8")
+    data = sample((10, 9), "f8")
     x = mt.tensor(data, chunk_size=((3, 5, 2), (4, 4, 1)))
     mt.to_zarr(path, x).execute()
     assert zarr.open_array(path, mode="r").chunks == (5, 4)
@@ -82,7 +63,7 @@ def test_uneven_chunks_are_aligned_to_the_array_chunks(tmp_path: Path) -> None:
     stored = zarr.open_array(path, mode="r")
     assert (stored.chunks, stored.shards) == ((3, 3), (6, 9))
     assert_same(mt.from_zarr(path), data)
-    assert _layout(mt.from_zarr(path, chunk_size=None))[1] == (9,)
+    assert layout(mt.from_zarr(path, chunk_size=None))[1] == (9,)
 
 
 def test_nested_groups_keep_the_other_arrays(tmp_path: Path) -> None:
@@ -90,9 +71,9 @@ def test_nested_groups_keep_the_other_arrays(tmp_path: Path) -> None:
     root = zarr.open_group(path, mode="w")
     root.create_array("keep", data=np.arange(3))
     root.attrs["note"] = "kept"
-    first = _data((4, 6), "f8")
+    first = sample((4, 6), "f8")
     mt.to_zarr(path, mt.tensor(first, chunk_size=3), group="/a/b", dataset="c/d").execute()
-    second = _data((3,), "i4")
+    second = sample((3,), "i4")
     mt.to_zarr(path, mt.tensor(second), group="a", dataset="b/c/d").execute()  # replaced
     root = zarr.open_group(path, mode="r")
     np.testing.assert_array_equal(root["keep"][...], np.arange(3))
@@ -101,13 +82,13 @@ def test_nested_groups_keep_the_other_arrays(tmp_path: Path) -> None:
     assert_same(mt.from_zarr(path, group="a/b", dataset="c/d"), second)
     assert_same(mt.from_zarr(path, dataset="a/b/c/d", chunk_size=1), second)
     assert_same(mt.from_zarr(root["a/b/c/d"]), second)
-    assert _listing(tmp_path) == ["t.zarr"]
+    assert listing(tmp_path) == ["t.zarr"]
     assert sorted(os.listdir(tmp_path / "t.zarr" / "a" / "b" / "c")) == ["d", "zarr.json"]
 
 
 def test_new_store_in_version_2_format(tmp_path: Path) -> None:
     path = str(tmp_path / "v2.zarr")
-    data = _data((6, 5), "u2")
+    data = sample((6, 5), "u2")
     mt.to_zarr(path, mt.tensor(data, chunk_size=2), group="g", dataset="d", zarr_format=2).execute()
     assert zarr.open_group(path, mode="r").metadata.zarr_format == 2
     assert_same(mt.from_zarr(path, group="g", dataset="d"), data)
@@ -127,13 +108,13 @@ def test_data_dependent_shapes_and_scalars(tmp_path: Path) -> None:
 
 def test_default_chunks_are_multiples_of_the_array_chunks(tmp_path: Path) -> None:
     path = str(tmp_path / "t.zarr")
-    data = _data((40, 18), "f8")
+    data = sample((40, 18), "f8")
     zarr.create_array(path, shape=data.shape, dtype="f8", chunks=(4, 3))[...] = data
     with mars.option_context({"chunk_store_limit": 8 * 12}):
-        assert _layout(mt.from_zarr(path)) == ((4,) * 10, (3,) * 6)
+        assert layout(mt.from_zarr(path)) == ((4,) * 10, (3,) * 6)
     with mars.option_context({"chunk_store_limit": 8 * 300}):
         t = mt.from_zarr(path)
-        nsplits = _layout(t)
+        nsplits = layout(t)
         assert all(n % 4 == 0 for n in nsplits[0][:-1])
         assert all(n % 3 == 0 for n in nsplits[1][:-1])
         assert len(nsplits[0]) * len(nsplits[1]) < 60
@@ -150,13 +131,13 @@ def test_failed_write_leaves_the_store_as_it_was(tmp_path: Path, chunk_size: int
     bad = mt.elemwise(fail_on_negative, mt.tensor(data, chunk_size=chunk_size), dtype="f8")
     with pytest.raises(ValueError, match="a negative value"):
         mt.to_zarr(str(path), bad, group="g", dataset="d").execute()
-    assert _listing(tmp_path) == []
+    assert listing(tmp_path) == []
     zarr.create_array(str(path), name="g/d", data=np.arange(4.0))
     with pytest.raises(ValueError, match="a negative value"):
         mt.to_zarr(str(path), bad, group="g", dataset="d").execute()
     np.testing.assert_array_equal(zarr.open_array(str(path), path="g/d")[...], np.arange(4.0))
-    assert _listing(tmp_path) == ["t.zarr"]
-    assert _listing(path / "g") == ["d", "zarr.json"]
+    assert listing(tmp_path) == ["t.zarr"]
+    assert listing(path / "g") == ["d", "zarr.json"]
 
 
 def test_read_errors_raise_at_the_call(tmp_path: Path) -> None:
@@ -196,7 +177,7 @@ def test_write_errors_raise_at_the_call(tmp_path: Path) -> None:
     zarr.create_array(str(tmp_path / "a.zarr"), data=np.arange(3))
     with pytest.raises(FileExistsError, match="cannot hold"):
         mt.to_zarr(str(tmp_path / "a.zarr"), x, dataset="d")
-    assert _listing(tmp_path) == ["a.zarr", "file.txt", "t.zarr"]
+    assert listing(tmp_path) == ["a.zarr", "file.txt", "t.zarr"]
 
 
 def test_a_repeated_begin_keeps_the_chunks_written(tmp_path: Path) -> None:
@@ -211,4 +192,4 @@ def test_a_repeated_begin_keeps_the_chunks_written(tmp_path: Path) -> None:
     target.write((slice(2, 4),), np.array([3.0, 4.0]))
     target.commit()
     assert_same(mt.from_zarr(path, group="g", dataset="d"), np.array([1.0, 2.0, 3.0, 4.0]))
-    assert _listing(tmp_path) == ["t.zarr"]
+    assert listing(tmp_path) == ["t.zarr"]

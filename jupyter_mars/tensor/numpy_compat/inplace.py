@@ -16,20 +16,6 @@ from jupyter_mars.tensor import ufuncs
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.products import matmul
 
-_INPLACE = {
-    "add": "add",
-    "sub": "subtract",
-    "mul": "multiply",
-    "truediv": "true_divide",
-    "floordiv": "floor_divide",
-    "mod": "remainder",
-    "pow": "power",
-    "and": "bitwise_and",
-    "or": "bitwise_or",
-    "xor": "bitwise_xor",
-    "lshift": "left_shift",
-    "rshift": "right_shift",
-}
 
 
 def _operand_ok(x: Any) -> bool:
@@ -47,7 +33,7 @@ def _inplace(func: Callable[..., Any]) -> Callable[[Tensor, Any], Any]:
 
 
 def _attach() -> None:
-    for dunder, name in _INPLACE.items():
+    for dunder, name in ufuncs.OPERATORS.items():
         ufunc = getattr(ufuncs, name)
         setattr(Tensor, f"__i{dunder}__", _inplace(ufunc))
     setattr(Tensor, "__imatmul__", _inplace(matmul))  # noqa: B010

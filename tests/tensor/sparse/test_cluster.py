@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sps
 
-import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster
+from tests.engine.cluster.processes import cli_cluster, remote_session
 from tests.tensor.sparse.helpers import sample
 
 
@@ -24,10 +23,8 @@ def cluster() -> Iterator[Any]:
 
 @pytest.fixture
 def remote(cluster: Any, session: Any) -> Iterator[Any]:
-    remote = mars.new_session(cluster.url, token=cluster.token)
-    yield remote
-    remote.close()
-    session.as_default()
+    with remote_session(cluster, session) as remote:
+        yield remote
 
 
 def test_sparse_results_on_worker_processes(remote: Any) -> None:
