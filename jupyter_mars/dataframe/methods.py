@@ -20,5 +20,6 @@ import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
+import jupyter_mars.dataframe.structure  # noqa: F401
 import jupyter_mars.dataframe.ufuncs  # noqa: F401
 import jupyter_mars.dataframe.window  # noqa: F401

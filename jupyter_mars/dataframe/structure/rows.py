@@ -1,0 +1,171 @@
+"""Rows chosen by position or label, or made of list-like values: ``take``,
+``truncate``, ``xs``, ``squeeze``, ``explode``, ``first_valid_index`` /
+``last_valid_index``.
+
+Selections go through ``iloc``/``loc``; ``truncate`` and ``xs`` on a level keep each
+chunk's matching rows in parallel. The valid-index lookups return a label, so they are
+computed when called (each chunk reports its first or last valid label, in parallel).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.renumber import renumber
+from jupyter_mars.dataframe.selection import getitem
+from jupyter_mars.dataframe.structure.common import node_of, rows_axis
+
+
+def take(self: _Frame, indices: Any, axis: Any = 0, **kwargs: Any) -> Any:
+    """Rows (or a DataFrame's columns) at the positions ``indices`` (pandas ``take``)."""
+    positions = np.asarray(indices)
+    if positions.ndim != 1 or (positions.size and positions.dtype.kind not in "iu"):
+        raise ValueError(f"take: indices must be a 1-d list of ints, got {indices!r}")
+    if rows_axis(self.meta, axis):
+        return self.iloc[positions]  # type: ignore[attr-defined]
+    self.meta.take(positions, axis=1)  # IndexError as pandas
+    return self.iloc[:, positions]  # type: ignore[attr-defined]
+
+
+def rows_between(chunk: Any, before: Any, after: Any) -> Any:
+    index = chunk.index
+    keep = np.ones(len(index), dtype=bool)
+    if before is not None:
+        keep &= np.asarray(index >= before)
+    if after is not None:
+        keep &= np.asarray(index <= after)
+    return chunk[keep]
+
+
+def truncate(
+    self: _Frame, before: Any = None, after: Any = None, axis: Any = None, copy: Any = None
+) -> Any:
+    """Rows (or a DataFrame's columns) with labels from ``before`` to ``after`` (pandas
+    ``truncate``; the index should be sorted, as pandas asks)."""
+    axis = 0 if axis is None else axis
+    self.meta.truncate(before=before, after=after, axis=axis)  # ValueError as pandas
+    if not rows_axis(self.meta, axis):
+        kept = self.meta.truncate(before=before, after=after, axis=1).columns
+        return getitem(self, list(kept))  # type: ignore[arg-type]
+    meta = empty_like(self.meta)
+    return map_chunks(
+        rows_between, [self], (Slot(0), before, after), meta, name="truncate", keeps_rows=False
+    )
+
+
+def xs(self: _Frame, key: Any, axis: Any = 0, level: Any = None, drop_level: bool = True) -> Any:
+    """A cross-section: the rows (or a DataFrame's columns) with label ``key``, at
+    ``level`` of a MultiIndex (pandas ``xs``)."""
+    if not rows_axis(self.meta, axis):
+        if level is not None:
+            raise NotImplementedError("xs: level= on the columns is not supported")
+        return getitem(self, key)  # type: ignore[arg-type]
+    if level is None:
+        return self.loc[key]  # type: ignore[attr-defined]
+    index = self.meta.index
+    if not isinstance(index, pd.MultiIndex):
+        raise TypeError("xs: level= needs a MultiIndex")
+    names = level if isinstance(level, list) else [level]
+    positions = [index._get_level_number(n) for n in names]
+    keep = [i for i in range(index.nlevels) if i not in positions]
+    meta = empty_like(self.meta)
+    if drop_level:
+        meta = meta.droplevel(positions) if keep else meta
+    return map_chunks(
+        _xs_chunk, [self], (Slot(0), key, level, drop_level, meta), meta, keeps_rows=False
+    )
+
+
+def _xs_chunk(chunk: Any, key: Any, level: Any, drop_level: bool, meta: Any) -> Any:
+    try:
+        return chunk.xs(key, level=level, drop_level=drop_level)
+    except KeyError:
+        return meta
+
+
+def squeeze(self: _Frame, axis: Any = None) -> Any:
+    """One-column frames as a Series, one-row Series as a value (pandas ``squeeze``);
+    the row count must be known for the rows to be squeezed."""
+    if axis is not None:
+        axis = self.meta._get_axis_number(axis)
+    out: Any = self
+    if isinstance(self, DataFrame) and axis in (None, 1) and len(self.columns) == 1:
+        out = self.iloc[:, 0]
+    if axis in (None, 0):
+        n = node_of(self).shape[0]
+        if n == 1:
+            return out.iloc[0]
+    return out
+
+
+def edge_label(chunk: Any, last: bool) -> pd.Index:
+    valid = chunk.notna()
+    if isinstance(chunk, pd.DataFrame):
+        valid = valid.any(axis=1)
+    positions = np.flatnonzero(valid.to_numpy())
+    if not len(positions):
+        return chunk.index[:0]
+    return chunk.index[[positions[-1] if last else positions[0]]]
+
+
+def _valid_index(self: _Frame, last: bool) -> Any:
+    labels = map_chunks(
+        edge_label, [self], (Slot(0), last), self.meta.index, name="valid_index", keeps_rows=False
+    )
+    labels.execute()
+    found = labels.fetch()
+    if not len(found):
+        return None
+    return found[-1] if last else found[0]
+
+
+def first_valid_index(self: _Frame) -> Any:
+    """The label of the first row with a value (pandas ``first_valid_index``)."""
+    return _valid_index(self, last=False)
+
+
+def last_valid_index(self: _Frame) -> Any:
+    """The label of the last row with a value (pandas ``last_valid_index``)."""
+    return _valid_index(self, last=True)
+
+
+def explode_chunk(chunk: Any, kwargs: dict[str, Any]) -> Any:
+    return chunk.explode(**kwargs)
+
+
+def explode(self: _Frame, column: Any = None, ignore_index: bool = False) -> Any:
+    """A row for each element of list-likes (pandas ``explode``)."""
+    kwargs: dict[str, Any] = {}
+    if isinstance(self, DataFrame):
+        if column is None:
+            raise TypeError("explode() missing 1 required positional argument: 'column'")
+        kwargs["column"] = column
+    meta = self.meta.explode(**kwargs)  # ValueError / KeyError as pandas
+    out = map_chunks(
+        explode_chunk, [self], (Slot(0), kwargs), empty_like(meta), name="explode", keeps_rows=False
+    )
+    return renumber(out) if ignore_index else out
+
+
+def _attach() -> None:
+    for cls in (DataFrame, Series):
+        methods: dict[str, Any] = {
+            "take": take,
+            "truncate": truncate,
+            "xs": xs,
+            "squeeze": squeeze,
+            "explode": explode,
+            "first_valid_index": first_valid_index,
+            "last_valid_index": last_valid_index,
+        }
+        for attr, value in methods.items():
+            setattr(cls, attr, value)
+
+
+_attach()
