@@ -50,7 +50,6 @@ def rename_axis(
     columns: Any = None,
     axis: Any = 0,
     copy: Any = None,
-    inplace: bool = False,
 ) -> Any:
     """New names for the index or the columns (pandas ``rename_axis``)."""
     kwargs: dict[str, Any] = {"axis": axis}
@@ -62,13 +61,8 @@ def rename_axis(
         kwargs["columns"] = columns
     meta = self.meta.rename_axis(**kwargs)  # errors as pandas
     if list(meta.index.names) != list(self.meta.index.names):
-        out = relabel_chunks(self, "rename_axis", meta, **kwargs)
-    else:
-        out = per_chunk(self, "rename_axis", meta, **kwargs)
-    if inplace:
-        self._node = out._node
-        return None
-    return out
+        return relabel_chunks(self, "rename_axis", meta, **kwargs)
+    return per_chunk(self, "rename_axis", meta, **kwargs)
 
 
 def _attach() -> None:
