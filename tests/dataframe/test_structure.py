@@ -45,6 +45,9 @@ def test_aliases_divmod_and_keys(chunk_size):
         same(got, expected)
     same(d.keys(), df.keys())
     same(ds.keys(), s.keys())
+    for got, expected in zip(d.axes, df.axes, strict=True):
+        same(got, expected)
+    same(ds.axes[0], s.axes[0])
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
@@ -93,6 +96,16 @@ def test_insert_pop_isetitem(chunk_size):
     d.isetitem(1, -1)
     expected.isetitem(1, -1)
     same(d, expected)
+    d.insert(2, "lazy", d["a"] * 2)
+    expected.insert(2, "lazy", expected["a"] * 2)
+    same(d, expected)
+    d.isetitem(0, d["lazy"])
+    expected.isetitem(0, expected["lazy"])
+    same(d, expected)
+    with pytest.raises(KeyError):
+        d.pop("zz")
+    with pytest.raises(IndexError):
+        d.insert(99, "far", 1)
     s = df["a"].copy()
     ds = lazy_copy(s, chunk_size)
     assert ds.pop(104) == s.pop(104)
@@ -201,6 +214,13 @@ def test_combining(chunk_size):
     expected.update(update)
     same(d, expected)
     same(d.combine_first(md.DataFrame(update)), expected.combine_first(update))
+    s = df["b"].copy()
+    ds = lazy_copy(s, chunk_size)
+    patch = pd.Series([5.0, np.nan], index=[100, 118])
+    ds.update(patch)
+    s.update(patch)
+    same(ds, s)
+    same(ds.combine_first(md.Series(patch * 2)), s.combine_first(patch * 2))
     num = numbers()
     n = lazy_copy(num, chunk_size)
     same(n.combine(lazy_copy(num * 2, 3), np.minimum), num.combine(num * 2, np.minimum))
@@ -235,3 +255,21 @@ def test_reindex_matches_pandas_on_any_labels(n, chunk, labels):
     df = numbers(n)
     expected = df.reindex(labels)
     same(md.DataFrame(df, chunk_size=chunk).reindex(labels), expected)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    n=st.integers(1, 8),
+    chunk=st.integers(1, 4),
+    positions=st.lists(st.integers(-8, 7), max_size=5),
+    bounds=st.tuples(st.integers(-2, 80) | st.none(), st.integers(-2, 80) | st.none()),
+)
+def test_take_and_truncate_match_pandas(n, chunk, positions, bounds):
+    df = numbers(n)
+    d = md.DataFrame(df, chunk_size=chunk)
+    positions = [p for p in positions if -n <= p < n]
+    same(d.take(positions), df.take(positions))
+    before, after = bounds
+    if before is not None and after is not None and before > after:
+        return
+    same(d.truncate(before, after), df.truncate(before, after))

@@ -1,5 +1,5 @@
 """pandas' other names for methods that exist (``divide``, ``multiply``, ``subtract``,
-``product``), ``divmod``/``rdivmod`` and ``dot`` built of them, and ``keys``/``get``."""
+``product``), ``divmod``/``rdivmod`` and ``dot`` built of them, and ``keys``/``axes``/``get``."""
 
 from __future__ import annotations
 
@@ -47,6 +47,12 @@ def keys(self: _Frame) -> Any:
     if isinstance(self, DataFrame):
         return self.columns
     return lazy_index(self)
+
+
+def axes(self: _Frame) -> list[Any]:
+    """``[index, columns]`` of a DataFrame, ``[index]`` of a Series; the index lazy."""
+    index = lazy_index(self)
+    return [index, self.columns] if isinstance(self, DataFrame) else [index]
 
 
 def get(self: _Frame, key: Any, default: Any = None) -> Any:
@@ -128,6 +134,7 @@ def _attach() -> None:
             "subtract": _alias("sub"),
             "product": _alias("prod"),
             "keys": keys,
+            "axes": property(axes),
             "get": get,
             "dot": dot,
             "__matmul__": dot,
