@@ -43,6 +43,10 @@ def test_aliases_divmod_and_keys(chunk_size):
         same(got, expected)
     for got, expected in zip(ds.rdivmod(7), s.rdivmod(7)):
         same(got, expected)
+    for got, expected in zip(divmod(d, 3), divmod(df, 3)):
+        same(got, expected)
+    for got, expected in zip(divmod(7, ds), divmod(7, s)):
+        same(got, expected)
     same(d.keys(), df.keys())
     same(ds.keys(), s.keys())
     for got, expected in zip(d.axes, df.axes, strict=True):
@@ -159,9 +163,15 @@ def test_rows(chunk_size):
     same(d.take([3, 0, -1]), df.take([3, 0, -1]))
     same(d.take([2, 0], axis=1), df.take([2, 0], axis=1))
     same(d.truncate(103, 112), df.truncate(103, 112))
+    falling = df.iloc[::-1]
+    same(lazy_copy(falling, chunk_size).truncate(103, 112), falling.truncate(103, 112))
     same(d.truncate(after="b", axis=1), df.truncate(after="b", axis=1))
     with pytest.raises(ValueError, match="Truncate"):
         d.truncate(5, 1)
+    with pytest.raises(ValueError, match="sorted index"):
+        d.iloc[[1, 0, 2]].truncate(100, 104).to_pandas()
+    with pytest.raises(ValueError, match="sorted index"):  # sorted chunks, not as a whole
+        lazy_copy(pd.concat([df.iloc[3:], df.iloc[:3]]), chunk_size).truncate(100).to_pandas()
     same(d.xs(104), df.xs(104))
     same(d.xs("a", axis=1), df.xs("a", axis=1))
     same(d[["a"]].squeeze(), df[["a"]].squeeze())

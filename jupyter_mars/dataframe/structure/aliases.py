@@ -24,8 +24,8 @@ def _alias(name: str) -> Callable[..., Any]:
     return method
 
 
-def divmod_(self: Series, other: Any, level: Any = None, fill_value: Any = None) -> Any:
-    """``(self // other, self % other)`` as two Series."""
+def divmod_(self: _Frame, other: Any, level: Any = None, fill_value: Any = None) -> Any:
+    """``(self // other, self % other)``."""
     if level is not None:
         raise NotImplementedError("divmod: level= is not supported")
     return self.floordiv(other, fill_value=fill_value), self.mod(  # type: ignore[attr-defined]
@@ -33,8 +33,8 @@ def divmod_(self: Series, other: Any, level: Any = None, fill_value: Any = None)
     )
 
 
-def rdivmod(self: Series, other: Any, level: Any = None, fill_value: Any = None) -> Any:
-    """``(other // self, other % self)`` as two Series."""
+def rdivmod(self: _Frame, other: Any, level: Any = None, fill_value: Any = None) -> Any:
+    """``(other // self, other % self)``."""
     if level is not None:
         raise NotImplementedError("rdivmod: level= is not supported")
     return self.rfloordiv(other, fill_value=fill_value), self.rmod(  # type: ignore[attr-defined]
@@ -138,6 +138,8 @@ def _attach() -> None:
             "get": get,
             "dot": dot,
             "__matmul__": dot,
+            "__divmod__": divmod_,
+            "__rdivmod__": rdivmod,
         }
         for attr, value in aliases.items():
             setattr(cls, attr, value)

@@ -9,17 +9,21 @@ computed when called (each chunk reports its first or last valid label, in paral
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.renumber import renumber
 from jupyter_mars.dataframe.selection import getitem
 from jupyter_mars.dataframe.structure.common import node_of, rows_axis
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
 
 def take(self: _Frame, indices: Any, axis: Any = 0, **kwargs: Any) -> Any:
@@ -33,7 +37,34 @@ def take(self: _Frame, indices: Any, axis: Any = 0, **kwargs: Any) -> Any:
     return self.iloc[:, positions]  # type: ignore[attr-defined]
 
 
-def rows_between(chunk: Any, before: Any, after: Any) -> Any:
+@dataclass(frozen=True, eq=False)
+class Truncate(Op):
+    before: Any
+    after: Any
+
+    def label(self) -> str:
+        return "truncate"
+
+
+def index_order(chunk: Any) -> tuple[bool, bool, Any]:
+    """Whether the chunk's labels increase, decrease, and its first and last ones."""
+    index = chunk.index
+    edges = (index[0], index[-1]) if len(index) else None
+    return bool(index.is_monotonic_increasing), bool(index.is_monotonic_decreasing), edges
+
+
+def check_sorted(*orders: tuple[bool, bool, Any]) -> None:
+    """ValueError, as pandas, unless the labels of all chunks in order are sorted."""
+    edges = [e for _, _, e in orders if e is not None]
+    pairs = list(zip(edges, edges[1:]))
+    if all(inc for inc, _, _ in orders) and all(a[1] <= b[0] for a, b in pairs):
+        return
+    if all(dec for _, dec, _ in orders) and all(a[1] >= b[0] for a, b in pairs):
+        return
+    raise ValueError("truncate requires a sorted index")
+
+
+def rows_between(chunk: Any, before: Any, after: Any, checked: Any = None) -> Any:
     index = chunk.index
     keep = np.ones(len(index), dtype=bool)
     if before is not None:
@@ -43,20 +74,37 @@ def rows_between(chunk: Any, before: Any, after: Any) -> Any:
     return chunk[keep]
 
 
+@tile_rule(Truncate)
+def _tile_truncate(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, Truncate)
+    (t,) = inputs
+    n = len(t.nsplits[0])
+    orders = [(node.key, "order", i) for i in range(n)]
+    for i, key in enumerate(orders):
+        ctx.new_task(key, index_order, Ref(t.keys[i]))
+    check = (node.key, "sorted")
+    ctx.new_task(check, check_sorted, *(Ref(k) for k in orders))
+    grid = key_grid(node.key, [n])
+    for i in range(n):
+        args = (Ref(t.keys[i]), op.before, op.after, Ref(check))
+        ctx.add_blockwise(grid[i], rows_between, args, {})
+    return Tiled(((math.nan,) * n,), grid)
+
+
 def truncate(
     self: _Frame, before: Any = None, after: Any = None, axis: Any = None, copy: Any = None
 ) -> Any:
     """Rows (or a DataFrame's columns) with labels from ``before`` to ``after`` (pandas
-    ``truncate``; the index should be sorted, as pandas asks)."""
+    ``truncate``). The index must be sorted, as pandas asks: each chunk reports its
+    order and edges, and one small task raises ValueError when computed if they are not
+    sorted as a whole."""
     axis = 0 if axis is None else axis
     self.meta.truncate(before=before, after=after, axis=axis)  # ValueError as pandas
     if not rows_axis(self.meta, axis):
         kept = self.meta.truncate(before=before, after=after, axis=1).columns
         return getitem(self, list(kept))  # type: ignore[arg-type]
-    meta = empty_like(self.meta)
-    return map_chunks(
-        rows_between, [self], (Slot(0), before, after), meta, name="truncate", keeps_rows=False
-    )
+    return new_frame(Truncate(before, after), [self], math.nan, empty_like(self.meta))
 
 
 def xs(self: _Frame, key: Any, axis: Any = 0, level: Any = None, drop_level: bool = True) -> Any:
