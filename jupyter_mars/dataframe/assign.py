@@ -16,7 +16,8 @@ The value is a scalar, or a Series (lazy or pandas) aligned on the labels as pan
 aligns it; positions take scalars only. What the assignment does to the dtypes is
 learnt from pandas on a two-row sample of the frame's dtypes when the call is made, so
 a value the column cannot hold raises pandas' TypeError at that line. Labels that are
-not in the index are not appended as new rows (pandas enlarges the frame).
+not in the index raise KeyError when computed: pandas appends them as new rows, which
+here is ``concat``'s job.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe import filters
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.labels import labels_held
 from jupyter_mars.dataframe.loc import _At, _IAt, _Loc
 from jupyter_mars.dataframe.map_chunks import one_chunk
 from jupyter_mars.dataframe.node import empty_like
@@ -97,8 +99,24 @@ def _rows(chunk: Any, op: SetRows, start: int, total: int, mask: Any) -> np.ndar
     return whole[start : start + n]
 
 
+def check_present(labels: list[Any], *held: list[Any]) -> None:
+    found = pd.Index([x for part in held for x in part])
+    missing = [x for x in labels if x not in found]
+    if missing:
+        raise KeyError(
+            f"{missing} not in the index: adding rows by assignment is not supported "
+            "(concat them instead)"
+        )
+
+
 def set_chunk(
-    chunk: Any, op: SetRows, start: int, total: int, mask: Any = None, value: Any = None
+    chunk: Any,
+    op: SetRows,
+    start: int,
+    total: int,
+    mask: Any = None,
+    value: Any = None,
+    checked: Any = None,
 ) -> Any:
     rows = _rows(chunk, op, start, total, mask)
     out = chunk.copy()
@@ -126,6 +144,13 @@ def _tile_set_rows(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     frame = inputs[0]
     if op.kind == "positions":
         ctx.require_known(frame)
+    check: tuple[Any, ...] = ()
+    if op.kind == "labels":  # every label must be held by some chunk
+        held = [(node.key, "held", i) for i in range(len(frame.nsplits[0]))]
+        for i, key in enumerate(held):
+            ctx.new_task(key, labels_held, Ref(frame.keys[i]), op.key)
+        ctx.new_task((node.key, "check"), check_present, op.key, *(Ref(k) for k in held))
+        check = (Ref((node.key, "check")),)
     lengths = frame.nsplits[0]
     known = all(not np.isnan(x) for x in lengths)
     starts = offsets(lengths) if known else [0] * (len(lengths) + 1)
@@ -135,7 +160,7 @@ def _tile_set_rows(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         refs = [Ref(t.keys[0 if k in op.whole else i]) for k, t in enumerate(inputs)]
         mask = refs[op.mask_input] if op.mask_input is not None else None
         value = refs[op.value_input] if op.value_input is not None else None
-        args = (refs[0], op, int(starts[i]), total, mask, value)
+        args = (refs[0], op, int(starts[i]), total, mask, value, *check)
         ctx.add_blockwise(grid[i], set_chunk, args, {})
     return Tiled(frame.nsplits, grid)
 
@@ -184,6 +209,8 @@ def set_rows(frame: _Frame, kind: str, key: Any, columns: Any, value: Any) -> No
     value = as_lazy(value)
     _check_value(value, positional)
     meta = _sample_meta(frame, columns, value, positional)
+    if kind == "mask" and not isinstance(key, _Frame):  # a NumPy mask: split like the frame
+        key = filters.rows_like(frame, np.asarray(key, dtype=bool))
     inputs: list[Any] = [frame]
     whole: set[int] = set()
     mask_input = value_input = None
@@ -201,12 +228,8 @@ def set_rows(frame: _Frame, kind: str, key: Any, columns: Any, value: Any) -> No
         else:
             value_input = position
     scalar = None if isinstance(value, _Frame) else value
-    plain_key = None if kind == "mask" and isinstance(key, _Frame) else key
+    plain_key = None if kind == "mask" else key
     op = SetRows(kind, plain_key, columns, scalar, meta, mask_input, value_input, frozenset(whole))
-    if kind == "mask" and mask_input is None:  # a NumPy mask: split like the frame
-        mask_frame = filters.rows_like(frame, np.asarray(key, dtype=bool))
-        op = SetRows(kind, None, columns, scalar, meta, len(inputs), value_input, frozenset(whole))
-        inputs.append(mask_frame)
     out = new_frame(op, inputs, node_of(frame).shape[0], meta, node_of(frame).index_key)
     frame._node = out._node
 
@@ -255,7 +278,7 @@ def _positions(frame: _Frame, key: Any) -> Any:
     if isinstance(key, _Frame | pd.Series | pd.Index):
         raise NotImplementedError("iloc assignment takes ints, slices, or lists/arrays of them")
     positions = np.asarray(key)
-    if positions.ndim != 1 or positions.dtype.kind not in "iub" and positions.size:
+    if positions.ndim != 1 or (positions.dtype.kind not in "iub" and positions.size):
         raise IndexError(f"iloc assignment takes ints, slices, lists or arrays, got {key!r}")
     return positions
 

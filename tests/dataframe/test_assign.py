@@ -101,6 +101,9 @@ def test_bad_assignment_raises_at_the_call():
     with pytest.raises(NotImplementedError, match="scalar"):
         d.loc[d.a > 1, "a"] = [1, 2]
     pd.testing.assert_frame_equal(d.to_pandas(), labelled_frame())
+    d.at[999, "a"] = 1  # pandas appends a row: here, a KeyError when computed
+    with pytest.raises(KeyError, match=r"\[999\] not in the index"):
+        d.to_pandas()
 
 
 def test_copies_are_not_changed_by_assignment():
