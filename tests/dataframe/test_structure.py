@@ -154,6 +154,8 @@ def test_levels(chunk_size):
     same(w.swaplevel(axis=1), wide.swaplevel(axis=1))
     with pytest.raises(KeyError):
         d.droplevel("nope")
+    with pytest.raises(KeyError):
+        d.xs(99, level="a").to_pandas()
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)

@@ -3,7 +3,8 @@
 ``last_valid_index``.
 
 Selections go through ``iloc``/``loc``; ``truncate`` and ``xs`` on a level keep each
-chunk's matching rows in parallel. The valid-index lookups return a label, so they are
+chunk's matching rows in parallel, after one small task has checked what pandas checks
+(a sorted index; a key present somewhere). The valid-index lookups return a label, so they are
 computed when called (each chunk reports its first or last valid label, in parallel).
 """
 
@@ -125,16 +126,55 @@ def xs(self: _Frame, key: Any, axis: Any = 0, level: Any = None, drop_level: boo
     meta = empty_like(self.meta)
     if drop_level:
         meta = meta.droplevel(positions) if keep else meta
-    return map_chunks(
-        _xs_chunk, [self], (Slot(0), key, level, drop_level, meta), meta, keeps_rows=False
-    )
+    return new_frame(CrossSection(key, level, drop_level, meta), [self], math.nan, meta)
 
 
-def _xs_chunk(chunk: Any, key: Any, level: Any, drop_level: bool, meta: Any) -> Any:
+@dataclass(frozen=True, eq=False)
+class CrossSection(Op):
+    key: Any
+    level: Any
+    drop_level: bool
+    meta: Any
+
+    def label(self) -> str:
+        return "xs"
+
+
+def key_found(chunk: Any, key: Any, level: Any) -> bool:
     try:
-        return chunk.xs(key, level=level, drop_level=drop_level)
+        chunk.xs(key, level=level, drop_level=False)
     except KeyError:
-        return meta
+        return False
+    return True
+
+
+def check_found(key: Any, *found: bool) -> None:
+    """KeyError, as pandas, when no chunk holds the key."""
+    if not any(found):
+        raise KeyError(key)
+
+
+def xs_chunk(chunk: Any, op: CrossSection, found: bool, checked: Any) -> Any:
+    if not found:
+        return op.meta
+    return chunk.xs(op.key, level=op.level, drop_level=op.drop_level)
+
+
+@tile_rule(CrossSection)
+def _tile_cross_section(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, CrossSection)
+    (t,) = inputs
+    n = len(t.nsplits[0])
+    found = [(node.key, "found", i) for i in range(n)]
+    for i, key in enumerate(found):
+        ctx.new_task(key, key_found, Ref(t.keys[i]), op.key, op.level)
+    check = (node.key, "check")
+    ctx.new_task(check, check_found, op.key, *(Ref(k) for k in found))
+    grid = key_grid(node.key, [n])
+    for i in range(n):
+        ctx.add_blockwise(grid[i], xs_chunk, (Ref(t.keys[i]), op, Ref(found[i]), Ref(check)), {})
+    return Tiled(((math.nan,) * n,), grid)
 
 
 def squeeze(self: _Frame, axis: Any = None) -> Any:
