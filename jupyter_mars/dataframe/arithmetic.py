@@ -129,7 +129,8 @@ def _attach() -> None:
             "round": lambda self, decimals=0: unary(self, "round", decimals),
             "clip": lambda self, lower=None, upper=None: unary(self, "clip", lower, upper),
             "astype": astype,
-            "copy": lambda self, deep=True: self,  # immutable: a copy is itself
+            # nodes are immutable, but in-place methods repoint a handle: a new handle
+            "copy": lambda self, deep=True: type(self)(self._node),
         }
         for attr, value in methods.items():
             setattr(cls, attr, value)

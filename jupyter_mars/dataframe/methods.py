@@ -5,11 +5,13 @@ from __future__ import annotations
 import jupyter_mars.dataframe.accessors  # noqa: F401
 import jupyter_mars.dataframe.apply  # noqa: F401
 import jupyter_mars.dataframe.arithmetic  # noqa: F401
+import jupyter_mars.dataframe.assign  # noqa: F401
 import jupyter_mars.dataframe.construct  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.cumulative  # noqa: F401
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.groupby  # noqa: F401
+import jupyter_mars.dataframe.inplace  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
 import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
@@ -20,5 +22,6 @@ import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
+import jupyter_mars.dataframe.structure  # noqa: F401
 import jupyter_mars.dataframe.ufuncs  # noqa: F401
 import jupyter_mars.dataframe.window  # noqa: F401

@@ -177,8 +177,8 @@ def test_errors_at_build_time() -> None:
         mdf.bfill(limit_area="middle")
     with pytest.raises(ValueError, match="how"):
         mdf.dropna(how="some")
-    with pytest.raises(NotImplementedError):
-        mdf.ffill(inplace=True)
+    with pytest.raises(ValueError, match='"inplace" expected type bool'):
+        mdf.ffill(inplace="yes")
 
 
 _values = st.lists(
