@@ -21,5 +21,6 @@ import jupyter_mars.dataframe.replace  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
+import jupyter_mars.dataframe.timeseries  # noqa: F401
 import jupyter_mars.dataframe.ufuncs  # noqa: F401
 import jupyter_mars.dataframe.window  # noqa: F401
