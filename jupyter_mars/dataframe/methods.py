@@ -20,6 +20,7 @@ import jupyter_mars.dataframe.query  # noqa: F401
 import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.replace  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
+import jupyter_mars.dataframe.sample  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
 import jupyter_mars.dataframe.timeseries  # noqa: F401
