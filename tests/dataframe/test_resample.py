@@ -125,3 +125,24 @@ def test_any_chunking_of_unsorted_times(
         getattr(md.Series(s, chunk_size=chunk).resample(rule), how)(),
         getattr(s.resample(rule), how)(),
     )
+
+
+AGGREGATIONS: list[Any] = [
+    ["sum", "max"],
+    {"a": "sum", "b": ["mean", "first"]},
+    {"a": "count"},
+    ["mean"],
+]
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("func", AGGREGATIONS)
+def test_lists_and_dicts_of_functions_merge_per_bin(chunk: int | None, func: Any) -> None:
+    pdf = _frame()[["a", "b"]]
+    got = lazy_copy(pdf, chunk).resample("17min").agg(func)
+    assert type(got.op).__name__ == "ResampleMerge"  # chunk by chunk, not on one chunk
+    _same(got, pdf.resample("17min").agg(func))
+    _same(
+        lazy_copy(pdf.b, chunk).resample("h").agg(["min", "size"]),
+        pdf.b.resample("h").agg(["min", "size"]),
+    )

@@ -25,7 +25,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas as pd
 
@@ -192,14 +192,39 @@ def merge(params: ResampleParams, how: str, meta: Any, grid: Any, *partials: Any
     return out.rename_axis(meta.index.name)
 
 
+class Part(NamedTuple):
+    """One function of an aggregation, on a column (or the resampler's own selection)."""
+
+    params: ResampleParams
+    how: str
+    meta: Any
+
+
+def partials_of(parts: tuple[Part, ...], chunk: Any, grid: pd.Index | None) -> list[Any]:
+    return [partial(p.params, p.how, chunk, grid) for p in parts]
+
+
+def merge_parts(parts: tuple[Part, ...], meta: Any, grid: Any, *partials: Any) -> Any:
+    """Every part merged; several side by side under ``meta``'s columns."""
+    if grid is None:
+        return meta
+    merged = [
+        merge(p.params, p.how, p.meta, grid, *(chunk[i] for chunk in partials))
+        for i, p in enumerate(parts)
+    ]
+    if len(merged) == 1 and type(merged[0]) is type(meta):
+        return merged[0]
+    return pd.concat(merged, axis=1).set_axis(meta.columns, axis=1)
+
+
 @dataclass(frozen=True, eq=False)
 class ResampleMerge(Op):
     params: ResampleParams
-    how: str
+    parts: tuple[Part, ...]
     meta: Any = field(repr=False)
 
     def label(self) -> str:
-        return f"resample.{self.how}"
+        return "resample." + ",".join(sorted({p.how for p in self.parts}))
 
 
 @tile_rule(ResampleMerge)
@@ -215,9 +240,9 @@ def _tile_resample(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     grid = Ref(grid_key)
     partials = [(f"{node.key}-partial", i) for i in range(len(keys))]
     for part, key in zip(partials, keys, strict=True):
-        ctx.new_task(part, partial, op.params, op.how, Ref(key), grid)
+        ctx.new_task(part, partials_of, op.parts, Ref(key), grid)
     out = key_grid(node.key, [1])
-    ctx.new_task(out[0], merge, op.params, op.how, op.meta, grid, *(Ref(p) for p in partials))
+    ctx.new_task(out[0], merge_parts, op.parts, op.meta, grid, *(Ref(p) for p in partials))
     return Tiled(((float("nan"),),), out)
 
 
@@ -249,7 +274,37 @@ class Resampler:
 
     def _merged(self, how: str) -> Any:
         meta = self._named(empty_like(getattr(self._meta, how)()))
-        op = ResampleMerge(self._params, how, meta)
+        op = ResampleMerge(self._params, (Part(self._params, how, meta),), meta)
+        return new_frame(op, [self._frame], float("nan"), meta)
+
+    def _parts(self, func: Any) -> list[tuple[Any, str]] | None:
+        """(column, function) pairs of a list or dict of mergeable functions, in the
+        order of pandas' result columns; None for anything else."""
+
+        def names(f: Any) -> list[Any]:
+            return list(f) if isinstance(f, (list, tuple)) else [f]
+
+        if isinstance(func, dict):
+            pairs = [(column, f) for column, fs in func.items() for f in names(fs)]
+        elif isinstance(func, (list, tuple)):
+            sample = empty_like(self._meta.sum())
+            if isinstance(sample, pd.Series):
+                pairs = [(None, f) for f in func]
+            else:
+                pairs = [(column, f) for column in sample.columns for f in func]
+        else:
+            return None
+        ok = all(isinstance(f, str) and f in MERGED and f != "ohlc" for _, f in pairs)
+        return pairs if ok and pairs else None
+
+    def _merged_many(self, func: Any, pairs: list[tuple[Any, str]]) -> Any:
+        meta = self._named(empty_like(self._meta.aggregate(func)))
+        parts = []
+        for column, how in pairs:
+            sub = self if column is None else self[column]
+            part_meta = sub._named(empty_like(getattr(sub._meta, how)()))
+            parts.append(Part(sub._params, how, part_meta))
+        op = ResampleMerge(self._params, tuple(parts), meta)
         return new_frame(op, [self._frame], float("nan"), meta)
 
     def _whole(self, how: str, *args: Any, **kwargs: Any) -> Any:
@@ -272,6 +327,9 @@ class Resampler:
     def aggregate(self, func: Any = None, *args: Any, **kwargs: Any) -> Any:
         if isinstance(func, str) and func in MERGED and not args and not kwargs:
             return self._merged(func)
+        pairs = None if args or kwargs else self._parts(func)
+        if pairs is not None:
+            return self._merged_many(func, pairs)
         return self._whole("aggregate", func, *args, **kwargs)
 
     agg = aggregate
