@@ -6,7 +6,9 @@ Workloads, data already in memory unless they read a file:
 - sort: ``sort_values("v")`` on 10M rows;
 - merge: inner merge of 10M x 1M rows on an integer key (the right side's key unique);
 - csv: ``read_csv`` of a ~1 GiB file, then the groupby;
-- parquet: ``read_parquet`` of a dataset folder, a filter, then the groupby.
+- parquet: ``read_parquet`` of a dataset folder, a filter, then the groupby;
+- resample: ``resample("5min").mean()`` of 20M rows one second apart (bins cross chunks);
+- replace: ``replace({"k": {1: -1, 2: -2}, "v": {0.5: 0.0}})`` on the groupby's 20M rows.
 
 pandas runs single-threaded, as it does; Dask uses its threaded scheduler, and
 jupyter_mars an embedded session, both with every core. Prints a Markdown table of
@@ -36,6 +38,7 @@ FULL = {
     "left": 10_000_000,
     "right": 1_000_000,
     "csv_rows": 24_000_000,
+    "series": 20_000_000,
     "parts": 20,
 }
 QUICK = {
@@ -45,6 +48,7 @@ QUICK = {
     "left": 1_000_000,
     "right": 100_000,
     "csv_rows": 2_000_000,
+    "series": 2_000_000,
     "parts": 20,
 }
 
@@ -66,6 +70,8 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
     to_sort = pd.DataFrame({"v": rng.random(s["sort"]), "i": np.arange(s["sort"])})
     left = pd.DataFrame({"key": rng.integers(0, s["right"], s["left"]), "a": rng.random(s["left"])})
     right = pd.DataFrame({"key": rng.permutation(s["right"]), "b": rng.random(s["right"])})
+    times = pd.date_range("2024-01-01 00:00:07", periods=s["series"], freq="s")
+    series = pd.DataFrame({"v": rng.random(s["series"]), "w": rng.normal(size=s["series"])}, times)
     data_dir.mkdir(parents=True, exist_ok=True)
     rows = s["csv_rows"]
     csv_path = data_dir / f"table-{rows}.csv"
@@ -90,6 +96,7 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
         "to_sort": to_sort,
         "left": left,
         "right": right,
+        "series": series,
         "csv": str(csv_path),
         "parquet": str(parquet_dir),
     }
@@ -102,7 +109,12 @@ def pandas_workloads(d: dict[str, Any]) -> dict[str, Callable[[], Any]]:
         "merge": lambda: d["left"].merge(d["right"], on="key"),
         "csv": lambda: pd.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]),
         "parquet": lambda: _filter_group(pd.read_parquet(d["parquet"])),
+        "resample": lambda: d["series"].resample("5min").mean(),
+        "replace": lambda: d["grouped"].replace(REPLACE),
     }
+
+
+REPLACE = {"k": {1: -1, 2: -2}, "v": {0.5: 0.0}}
 
 
 def _filter_group(df: Any) -> Any:
@@ -119,12 +131,15 @@ def dask_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     to_sort = dd.from_pandas(d["to_sort"], npartitions=parts).persist()
     left = dd.from_pandas(d["left"], npartitions=parts).persist()
     right = dd.from_pandas(d["right"], npartitions=max(1, parts // 10)).persist()
+    series = dd.from_pandas(d["series"], npartitions=parts).persist()
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).compute(),
         "sort": lambda: to_sort.sort_values("v").compute(),
         "merge": lambda: left.merge(right, on="key").compute(),
         "csv": lambda: dd.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]).compute(),
         "parquet": lambda: _filter_group(dd.read_parquet(d["parquet"])).compute(),
+        "resample": lambda: series.resample("5min").mean().compute(),
+        "replace": lambda: grouped.replace(REPLACE).compute(),
     }
 
 
@@ -139,12 +154,15 @@ def mars_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     to_sort = frame(d["to_sort"], parts)
     left = frame(d["left"], parts)
     right = frame(d["right"], max(1, parts // 10))
+    series = frame(d["series"], parts)
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "sort": lambda: to_sort.sort_values("v").to_pandas(),
         "merge": lambda: left.merge(right, on="key").to_pandas(),
         "csv": lambda: md.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "parquet": lambda: _filter_group(md.read_parquet(d["parquet"])).to_pandas(),
+        "resample": lambda: series.resample("5min").mean().to_pandas(),
+        "replace": lambda: grouped.replace(REPLACE).to_pandas(),
     }
 
 

@@ -23,17 +23,33 @@ from jupyter_mars.dataframe.io import (
 )
 from jupyter_mars.dataframe.joins import merge
 from jupyter_mars.dataframe.reshape import get_dummies, melt
+from jupyter_mars.dataframe.scalars import (
+    NA,
+    DateOffset,
+    Interval,
+    NaT,
+    Timedelta,
+    Timestamp,
+    offsets,
+)
 
 __all__ = [
+    "NA",
     "DataFrame",
+    "DateOffset",
     "Index",
+    "Interval",
+    "NaT",
     "Series",
+    "Timedelta",
+    "Timestamp",
     "concat",
     "crosstab",
     "date_range",
     "get_dummies",
     "melt",
     "merge",
+    "offsets",
     "pivot_table",
     "read_csv",
     "read_json",

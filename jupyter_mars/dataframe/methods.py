@@ -12,6 +12,7 @@ import jupyter_mars.dataframe.cumulative  # noqa: F401
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.groupby  # noqa: F401
 import jupyter_mars.dataframe.inplace  # noqa: F401
+import jupyter_mars.dataframe.interpolate  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
 import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
@@ -19,9 +20,12 @@ import jupyter_mars.dataframe.loc  # noqa: F401
 import jupyter_mars.dataframe.missing  # noqa: F401
 import jupyter_mars.dataframe.query  # noqa: F401
 import jupyter_mars.dataframe.reduction  # noqa: F401
+import jupyter_mars.dataframe.replace  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
+import jupyter_mars.dataframe.sample  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
 import jupyter_mars.dataframe.structure  # noqa: F401
+import jupyter_mars.dataframe.timeseries  # noqa: F401
 import jupyter_mars.dataframe.ufuncs  # noqa: F401
 import jupyter_mars.dataframe.window  # noqa: F401

@@ -1,0 +1,141 @@
+"""``replace``: values swapped for others, one pandas call per row chunk.
+
+Every form pandas takes (scalars, lists, dicts per value or per column, nested dicts,
+regular expressions) is passed to pandas unchanged, chunk by chunk: a value's
+replacement never depends on other rows.
+
+The result's dtypes depend, in pandas, on whether a match occurs in the data (an int
+column whose 1s become 2.5 turns float only where a 1 was found). A lazy frame's dtypes
+must be known before any data is read, and all its chunks must agree on them, so a
+column is upcast whenever a replacement *could* land in it: the meta is pandas' dtype of
+a one-row column holding the old value, replaced (``_replaced_dtype``), and each chunk is
+cast to the meta's dtypes. Where every chunk holds a match, this is pandas' result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.node import empty_like
+
+_NO_DEFAULT: Any = pd.api.extensions.no_default
+
+Pair = tuple[Any, Any]
+
+
+def _as_list(obj: Any) -> list[Any]:
+    return list(obj) if isinstance(obj, (list, tuple, np.ndarray, pd.Index)) else [obj]
+
+
+def _flat_pairs(old: Any, new: Any) -> list[Pair]:
+    """(old, new) pairs of a non-dict form: one old or many, one new or as many."""
+    olds = _as_list(old)
+    if isinstance(new, (list, tuple)):
+        return list(zip(olds, new, strict=False))
+    return [(o, new) for o in olds]
+
+
+def _pairs_for(column: Any, to_replace: Any, value: Any, is_frame: bool) -> Iterator[Pair]:
+    """The (old, new) pairs that may apply to ``column`` (any column of a Series)."""
+    if isinstance(to_replace, dict):
+        nested = is_frame and any(isinstance(v, dict) for v in to_replace.values())
+        if nested:
+            yield from dict(to_replace.get(column, {})).items()
+        elif is_frame and value is not _NO_DEFAULT and value is not None:
+            if column in to_replace:
+                new = value.get(column, _NO_DEFAULT) if isinstance(value, dict) else value
+                if new is not _NO_DEFAULT:
+                    yield from _flat_pairs(to_replace[column], new)
+        else:
+            yield from to_replace.items()
+    elif isinstance(value, dict):
+        if column in value:
+            yield from _flat_pairs(to_replace, value[column])
+    elif value is not _NO_DEFAULT:
+        yield from _flat_pairs(to_replace, value)
+
+
+def _replaced_dtype(dtype: Any, pairs: list[Pair], regex: bool) -> Any:
+    """pandas' dtype for a column of ``dtype`` where each old value was found and replaced."""
+    out = [pd.Series([], dtype=dtype)]
+    for old, new in pairs:
+        if regex:  # patterns match text only
+            if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+                out.append(pd.Series(["x"], dtype=dtype).replace("x", new))
+            continue
+        try:
+            probe = pd.Series([old]).astype(dtype)
+        except (TypeError, ValueError):
+            continue
+        if not bool((probe == old).all()):
+            continue  # the old value cannot live in this column: never a match
+        out.append(probe.replace(old, new))
+    if len(out) == 1:
+        return dtype
+    return pd.concat(out).dtype
+
+
+def _meta_dtypes(meta: Any, to_replace: Any, value: Any, regex: bool) -> Any:
+    if isinstance(meta, pd.Series):
+        pairs = list(_pairs_for(None, to_replace, value, False))
+        return meta.astype(_replaced_dtype(meta.dtype, pairs, regex))
+    dtypes = {}
+    for i, column in enumerate(meta.columns):
+        pairs = list(_pairs_for(column, to_replace, value, True))
+        dtypes[i] = _replaced_dtype(meta.dtypes.iloc[i], pairs, regex)
+    columns = [meta.iloc[:, i].astype(t) for i, t in dtypes.items()]
+    if not columns:
+        return meta
+    return pd.concat(columns, axis=1).set_axis(meta.columns, axis=1)
+
+
+def replace_chunk(chunk: Any, kwargs: dict[str, Any], meta: Any) -> Any:
+    """``chunk.replace(**kwargs)``, cast to the dtypes every chunk shares."""
+    out = chunk.replace(**kwargs)
+    if isinstance(out, pd.Series):
+        return out if out.dtype == meta.dtype else out.astype(meta.dtype)
+    if (out.dtypes == meta.dtypes).all():
+        return out
+    return out.astype(dict(zip(out.columns, meta.dtypes, strict=True)))
+
+
+def replace(
+    frame: _Frame,
+    to_replace: Any = None,
+    value: Any = _NO_DEFAULT,
+    *,
+    inplace: bool = False,
+    regex: Any = False,
+) -> Any:
+    """Values equal to (or, with ``regex``, matching) ``to_replace`` swapped for ``value``."""
+    if inplace:
+        raise NotImplementedError("replace: inplace=True is not supported; use the result")
+    kwargs: dict[str, Any] = {"to_replace": to_replace, "regex": regex}
+    if value is not _NO_DEFAULT:
+        kwargs["value"] = value
+    lists = (list, tuple, np.ndarray)
+    if isinstance(to_replace, lists) and isinstance(value, lists):
+        if len(to_replace) != len(value):  # pandas checks this only where there are rows
+            raise ValueError(
+                f"Replacement lists must match in length. "
+                f"Expecting {len(to_replace)} got {len(value)} "
+            )
+    pandas_meta = frame.meta.replace(**kwargs)  # pandas checks the other arguments
+    if to_replace is None and regex is not False:
+        to_replace, regex = regex, True
+    meta = empty_like(_meta_dtypes(pandas_meta, to_replace, value, bool(regex)))
+    return map_chunks(replace_chunk, [frame], (Slot(0), kwargs, meta), meta, name="replace")
+
+
+def _attach() -> None:
+    for cls in (DataFrame, Series):
+        cls.replace = replace  # type: ignore[union-attr]
+
+
+_attach()

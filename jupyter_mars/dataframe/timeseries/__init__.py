@@ -1,0 +1,10 @@
+"""Time series: methods on datetime-indexed frames.
+
+- ``index``: per-chunk changes of the index or filters on its times (``tz_localize``,
+  ``tz_convert``, ``to_period``, ``to_timestamp``, ``at_time``, ``between_time``) and
+  ``asfreq``;
+- ``asof``: the last valid row at or before given labels;
+- ``resample``: ``resample(rule)`` with pandas' bins, aggregated chunk by chunk and merged.
+"""
+
+from jupyter_mars.dataframe.timeseries import asof, index, resample  # noqa: F401 - attach methods
