@@ -4,10 +4,28 @@ Frames are chunked by rows and run on the same engine, embedded or on a cluster,
 tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``.
 """
 
+import pandas as _pd
+
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe.arrow_types import (
+    ArrowListArray,
+    ArrowListDtype,
+    ArrowStringArray,
+    ArrowStringDtype,
+)
 from jupyter_mars.dataframe.concatenate import concat
-from jupyter_mars.dataframe.construct import date_range
+from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
+from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
+from jupyter_mars.dataframe.functions import (
+    isna,
+    isnull,
+    notna,
+    notnull,
+    to_datetime,
+    to_numeric,
+    unique,
+)
 from jupyter_mars.dataframe.groupby import crosstab, pivot_table
 from jupyter_mars.dataframe.io import (
     read_csv,
@@ -23,17 +41,34 @@ from jupyter_mars.dataframe.io import (
 )
 from jupyter_mars.dataframe.joins import merge
 from jupyter_mars.dataframe.reshape import get_dummies, melt
+from jupyter_mars.session import ExecutableTuple
+
+NamedAgg = _pd.NamedAgg
+"""pandas' ``NamedAgg`` (``groupby(...).agg(name=md.NamedAgg(column, aggfunc))``)."""
 
 __all__ = [
+    "ArrowListArray",
+    "ArrowListDtype",
+    "ArrowStringArray",
+    "ArrowStringDtype",
     "DataFrame",
+    "ExecutableTuple",
     "Index",
+    "NamedAgg",
     "Series",
     "concat",
     "crosstab",
+    "dataframe_from_tensor",
     "date_range",
+    "from_dict",
+    "from_records",
     "get_dummies",
+    "isna",
+    "isnull",
     "melt",
     "merge",
+    "notna",
+    "notnull",
     "pivot_table",
     "read_csv",
     "read_json",
@@ -41,8 +76,12 @@ __all__ = [
     "read_sql",
     "read_sql_query",
     "read_sql_table",
+    "series_from_tensor",
     "to_csv",
+    "to_datetime",
     "to_json",
+    "to_numeric",
     "to_parquet",
     "to_sql",
+    "unique",
 ]
