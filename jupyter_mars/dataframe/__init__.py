@@ -16,6 +16,7 @@ from jupyter_mars.dataframe.arrow_types import (
 from jupyter_mars.dataframe.concatenate import concat
 from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
+from jupyter_mars.dataframe.cut import cut, qcut
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.functions import (
     isna,
@@ -58,6 +59,7 @@ __all__ = [
     "Series",
     "concat",
     "crosstab",
+    "cut",
     "dataframe_from_tensor",
     "date_range",
     "from_dict",
@@ -70,6 +72,7 @@ __all__ = [
     "notna",
     "notnull",
     "pivot_table",
+    "qcut",
     "read_csv",
     "read_json",
     "read_parquet",
