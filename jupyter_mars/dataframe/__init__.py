@@ -17,6 +17,7 @@ from jupyter_mars.dataframe.concatenate import concat
 from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
 from jupyter_mars.dataframe.cut import cut, qcut
+from jupyter_mars.dataframe.eval import eval
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.functions import (
     isna,
@@ -62,6 +63,7 @@ __all__ = [
     "cut",
     "dataframe_from_tensor",
     "date_range",
+    "eval",
     "from_dict",
     "from_records",
     "get_dummies",
