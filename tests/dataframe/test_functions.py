@@ -130,37 +130,3 @@ def test_from_records_and_from_dict(chunk_size):
         md.from_dict(data, orient="index", columns=["p", "q"], chunk_size=chunk_size).to_pandas(),
         pd.DataFrame.from_dict(data, orient="index", columns=["p", "q"]),
     )
-
-
-@pytest.mark.parametrize("chunk_size", [1, 2, 5])
-def test_dataframe_and_series_from_tensor(chunk_size):
-    values = np.arange(10.0).reshape(5, 2)
-    t = mt.tensor(values, chunk_size=chunk_size)
-    pd.testing.assert_frame_equal(
-        md.dataframe_from_tensor(t, columns=["a", "b"]).to_pandas(),
-        pd.DataFrame(values, columns=["a", "b"]),
-    )
-    s = md.series_from_tensor(t[:, 0], name="first", dtype="float32")
-    pd.testing.assert_series_equal(
-        s.to_pandas(), pd.Series(values[:, 0], name="first", dtype="float32")
-    )
-    with pytest.raises(TypeError, match="tensor"):
-        md.series_from_tensor(values[:, 0])
-    with pytest.raises(ValueError, match="1-d tensor"):
-        md.series_from_tensor(t)
-
-
-def test_arrow_types_are_pandas_arrow_types():
-    assert md.ArrowStringDtype() == pd.StringDtype("pyarrow")
-    strings = md.ArrowStringArray(["a", None, "c"])
-    assert isinstance(strings, pd.arrays.ArrowStringArray)
-    assert strings.isna().tolist() == [False, True, False]
-    lists = md.ArrowListArray([[1, 2], None, [3]])
-    assert lists.dtype == md.ArrowListDtype("int64")
-    assert lists.tolist()[0] == [1, 2]
-    assert md.ArrowListDtype(str) == md.ArrowListDtype("string")
-    s = pd.Series(lists, name="l")
-    got = md.Series(s, chunk_size=2).to_pandas()
-    pd.testing.assert_series_equal(got, s)
-    with pytest.raises(TypeError, match="dtype"):
-        md.ArrowListArray([[1]], dtype="int64")
