@@ -103,11 +103,19 @@ def to_datetime(arg: Any, errors: str = "raise", **kwargs: Any) -> Any:
     return _lazy(pd.to_datetime, arg, {"errors": errors, **kwargs})
 
 
+_SELF_UNEQUAL_KINDS = "fciubmM"
+"""Tensor dtypes whose missing values (NaN, NaT; none for integers) are those unequal to
+themselves."""
+
+
 def _frame_method(name: str) -> Callable[[Any], Any]:
     def call(obj: Any) -> Any:
         if isinstance(obj, _Frame):
             return getattr(obj, name)()
         if isinstance(obj, Tensor):
+            if obj.dtype.kind in _SELF_UNEQUAL_KINDS:
+                # only NaN and NaT differ from themselves: element-wise, any shape
+                return obj != obj if name in ("isna", "isnull") else obj == obj
             return getattr(_tensor_series(obj), name)().to_tensor()
         return getattr(pd, name)(obj)
 
