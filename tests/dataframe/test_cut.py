@@ -111,3 +111,29 @@ def test_qcut_errors_and_plain_values():
     np.testing.assert_array_equal(
         md.qcut(np.arange(8), 2, labels=False), pd.qcut(np.arange(8), 2, labels=False)
     )
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    # no subnormals: pandas' own cut warns (a division by a range of ~0) on them
+    values=st.lists(
+        st.one_of(st.floats(-100, 100, allow_subnormal=False), st.just(np.nan)),
+        min_size=1,
+        max_size=20,
+    ),
+    chunk=st.integers(1, 6),
+    bins=st.integers(1, 5),
+    right=st.booleans(),
+)
+def test_cut_hypothesis_equal_width_bins(values, chunk, bins, right):
+    s = pd.Series(values)
+    if s.isna().all():
+        return  # pandas cannot spread bins over no values
+    got = md.cut(md.Series(s, chunk_size=chunk), bins, right=right)
+    pd.testing.assert_series_equal(got.to_pandas(), pd.cut(s, bins, right=right))
+
+
+def test_cut_datetimes_into_equal_bins():
+    s = pd.Series(pd.date_range("2020-01-01", periods=10, freq="D"), name="day")
+    got = md.cut(md.Series(s, chunk_size=3), 3)
+    pd.testing.assert_series_equal(got.to_pandas(), pd.cut(s, 3))
