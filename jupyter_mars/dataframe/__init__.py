@@ -18,6 +18,7 @@ from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
 from jupyter_mars.dataframe.cut import cut, qcut
 from jupyter_mars.dataframe.eval import eval
+from jupyter_mars.dataframe.from_index import series_from_index
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.functions import (
     isna,
@@ -45,8 +46,15 @@ from jupyter_mars.dataframe.joins import merge
 from jupyter_mars.dataframe.reshape import get_dummies, melt
 from jupyter_mars.session import ExecutableTuple
 
+# pandas' names that Mars's module re-exports, the same objects
 NamedAgg = _pd.NamedAgg
-"""pandas' ``NamedAgg`` (``groupby(...).agg(name=md.NamedAgg(column, aggfunc))``)."""
+DateOffset = _pd.DateOffset
+Interval = _pd.Interval
+NA = _pd.NA
+NaT = _pd.NaT
+Timedelta = _pd.Timedelta
+Timestamp = _pd.Timestamp
+offsets = _pd.offsets
 
 __all__ = [
     "ArrowListArray",
@@ -54,10 +62,16 @@ __all__ = [
     "ArrowStringArray",
     "ArrowStringDtype",
     "DataFrame",
+    "DateOffset",
     "ExecutableTuple",
     "Index",
+    "Interval",
+    "NA",
+    "NaT",
     "NamedAgg",
     "Series",
+    "Timedelta",
+    "Timestamp",
     "concat",
     "crosstab",
     "cut",
@@ -73,6 +87,7 @@ __all__ = [
     "merge",
     "notna",
     "notnull",
+    "offsets",
     "pivot_table",
     "qcut",
     "read_csv",
@@ -81,6 +96,7 @@ __all__ = [
     "read_sql",
     "read_sql_query",
     "read_sql_table",
+    "series_from_index",
     "series_from_tensor",
     "to_csv",
     "to_datetime",

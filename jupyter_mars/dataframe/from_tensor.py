@@ -78,7 +78,8 @@ def _as_index(index: Any) -> Index:
     return Index(pd.Index(index))
 
 
-def _with_index(frame: Any, index: Any) -> Any:
+def index_by_position(frame: Any, index: Any) -> Any:
+    """``frame`` with row ``r`` labelled by the ``r``-th value of ``index`` (None: as is)."""
     if index is None:
         return frame
     labels = _as_index(index)
@@ -112,7 +113,7 @@ def dataframe_from_tensor(
     labelled by ``index`` when given."""
     _check(tensor, gpu, sparse)
     frame = DataFrame(from_tensor(tensor, "frame", None, columns, None, None, None))
-    return _with_index(frame, index)  # type: ignore[no-any-return]
+    return index_by_position(frame, index)  # type: ignore[no-any-return]
 
 
 def series_from_tensor(
@@ -126,4 +127,4 @@ def series_from_tensor(
     """A lazy Series of a 1-d tensor's values, labelled by ``index`` when given."""
     _check(tensor, gpu, sparse)
     series = Series(from_tensor(tensor, "series", None, None, dtype, name, None))
-    return _with_index(series, index)  # type: ignore[no-any-return]
+    return index_by_position(series, index)  # type: ignore[no-any-return]
