@@ -4,10 +4,31 @@ Frames are chunked by rows and run on the same engine, embedded or on a cluster,
 tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``.
 """
 
+from pandas import NamedAgg
+
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe.arrow_types import (
+    ArrowListArray,
+    ArrowListDtype,
+    ArrowStringArray,
+    ArrowStringDtype,
+)
 from jupyter_mars.dataframe.concatenate import concat
-from jupyter_mars.dataframe.construct import date_range
+from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
+from jupyter_mars.dataframe.cut import cut, qcut
+from jupyter_mars.dataframe.eval import eval
+from jupyter_mars.dataframe.from_index import series_from_index
+from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
+from jupyter_mars.dataframe.functions import (
+    isna,
+    isnull,
+    notna,
+    notnull,
+    to_datetime,
+    to_numeric,
+    unique,
+)
 from jupyter_mars.dataframe.groupby import crosstab, pivot_table
 from jupyter_mars.dataframe.io import (
     read_csv,
@@ -32,6 +53,7 @@ from jupyter_mars.dataframe.scalars import (
     Timestamp,
     offsets,
 )
+from jupyter_mars.session import ExecutableTuple
 
 __all__ = [
     "NA",
@@ -40,25 +62,46 @@ __all__ = [
     "Index",
     "Interval",
     "NaT",
+    "ArrowListArray",
+    "ArrowListDtype",
+    "ArrowStringArray",
+    "ArrowStringDtype",
+    "ExecutableTuple",
+    "NamedAgg",
     "Series",
     "Timedelta",
     "Timestamp",
     "concat",
     "crosstab",
+    "cut",
+    "dataframe_from_tensor",
     "date_range",
+    "eval",
+    "from_dict",
+    "from_records",
     "get_dummies",
+    "isna",
+    "isnull",
     "melt",
     "merge",
+    "notna",
+    "notnull",
     "offsets",
     "pivot_table",
+    "qcut",
     "read_csv",
     "read_json",
     "read_parquet",
     "read_sql",
     "read_sql_query",
     "read_sql_table",
+    "series_from_index",
+    "series_from_tensor",
     "to_csv",
+    "to_datetime",
     "to_json",
+    "to_numeric",
     "to_parquet",
     "to_sql",
+    "unique",
 ]

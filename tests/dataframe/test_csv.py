@@ -174,8 +174,8 @@ def test_read_errors(tmp_path: Path) -> None:
         read_csv(path, chunk_bytes=0)
     with pytest.raises(ValueError, match="chunk_bytes"):
         read_csv(path, chunk_bytes=1.5)  # type: ignore[arg-type]
-    with pytest.raises(NotImplementedError, match="index_col"):
-        read_csv(path, index_col=0)
+    with pytest.raises(ValueError, match="index_col"):
+        read_csv(path, index_col="nowhere")
     with pytest.raises(TypeError, match="skiprows"):
         read_csv(path, skiprows=[1, 2])
     with pytest.raises(FileNotFoundError, match="no file matches"):

@@ -16,7 +16,10 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.core import wrap
 from jupyter_mars.dataframe.io.csv_chunks import ReadCSVChunks
+from jupyter_mars.dataframe.io.csv_options import check_mars_keywords, index_labels, parse_bytes
+from jupyter_mars.dataframe.labels import set_index
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.dataframe.renumber import renumber
 
@@ -64,11 +67,6 @@ def expand_paths(path: Any) -> list[str]:
 
 
 def _check_kwargs(kwargs: dict[str, Any]) -> None:
-    if kwargs.get("index_col") is not None:
-        raise NotImplementedError(
-            f"index_col={kwargs['index_col']!r} is not supported: only index_col=None; "
-            "use set_index after reading"
-        )
     for name in _REJECTED:
         if kwargs.get(name) not in (None, 0, False):
             raise NotImplementedError(f"read_csv does not support {name}={kwargs[name]!r}")
@@ -125,12 +123,14 @@ def _column_names(path: str, start: int, line: bytes, kwargs: dict[str, Any]) ->
     return list(range(len(pd.read_csv(io.BytesIO(first), header=None, **fmt).columns)))
 
 
-def _sample(path: str, start: int) -> bytes:
+def _sample(path: str, start: int, head_bytes: int, head_lines: int | None) -> bytes:
     with open(path, "rb") as f:
         f.seek(start)
-        data = f.read(SAMPLE_BYTES)
-        if len(data) == SAMPLE_BYTES and f.read(1):
+        data = f.read(head_bytes)
+        if len(data) == head_bytes and f.read(1):
             data = data[: data.rfind(b"\n") + 1]
+    if head_lines is not None:
+        data = b"".join(io.BytesIO(data).readlines()[:head_lines])
     return data
 
 
@@ -142,7 +142,22 @@ def byte_ranges(path: str, start: int, chunk_bytes: int) -> list[tuple[str, int,
     return out or [(path, start, size, True)]
 
 
-def read_csv(path: Any, chunk_bytes: int | None = None, **kwargs: Any) -> Any:
+def read_csv(
+    path: Any,
+    chunk_bytes: int | str | None = None,
+    index_col: Any = None,
+    *,
+    head_bytes: int | str | None = None,
+    head_lines: int | None = None,
+    incremental_index: bool = True,
+    use_arrow_dtype: bool | None = None,
+    gpu: bool | None = None,
+    storage_options: Any = None,
+    memory_scale: Any = None,
+    merge_small_files: bool = True,
+    merge_small_file_options: Any = None,
+    **kwargs: Any,
+) -> Any:
     """A lazy DataFrame of CSV data, like ``pandas.read_csv`` of the files one after another.
 
     ``path`` is one file, a glob pattern (the matching files in sorted order) or a list of
@@ -153,18 +168,26 @@ def read_csv(path: Any, chunk_bytes: int | None = None, **kwargs: Any) -> Any:
 
     Supported pandas arguments: ``sep``, ``usecols``, ``dtype``, ``names``, ``header``
     (None or an int), ``parse_dates``, ``nrows`` (read by a single task), an int
-    ``skiprows``, ``index_col=None`` and formatting options such as ``quotechar`` or
-    ``na_values``. The dtypes are inferred from the first ``SAMPLE_BYTES`` of the first
-    file; when later rows do not fit them, pass ``dtype=``.
+    ``skiprows``, ``index_col`` and formatting options such as ``quotechar`` or
+    ``na_values``. The dtypes are inferred from the first ``head_bytes`` (default
+    ``SAMPLE_BYTES``; at most ``head_lines`` lines) of the first file; when later rows do
+    not fit them, pass ``dtype=``. Mars's keywords are described in ``csv_options``;
+    ``memory_scale``, ``merge_small_files`` and ``merge_small_file_options`` are accepted
+    and have no effect (every byte range is one chunk).
 
     Limitation: a chunk boundary is placed at a newline, so quoted fields that contain
     newlines may be split between chunks and misparsed; read such files with one chunk
     (a ``chunk_bytes`` larger than the file).
     """
-    if chunk_bytes is None:
-        chunk_bytes = DEFAULT_CHUNK_BYTES
-    if not _is_int(chunk_bytes) or chunk_bytes <= 0:
-        raise ValueError(f"chunk_bytes must be a positive int, got {chunk_bytes!r}")
+    chunk_bytes = (
+        DEFAULT_CHUNK_BYTES if chunk_bytes is None else parse_bytes(chunk_bytes, "chunk_bytes")
+    )
+    head = SAMPLE_BYTES if head_bytes is None else parse_bytes(head_bytes, "head_bytes")
+    if head_lines is not None and not (_is_int(head_lines) and head_lines > 0):
+        raise ValueError(f"head_lines must be a positive int, got {head_lines!r}")
+    check_mars_keywords(gpu, storage_options)
+    if use_arrow_dtype:
+        kwargs.setdefault("dtype_backend", "pyarrow")
     _check_kwargs(kwargs)
     files = expand_paths(path)
     starts = [data_start(f, kwargs) for f in files]
@@ -174,11 +197,12 @@ def read_csv(path: Any, chunk_bytes: int | None = None, **kwargs: Any) -> Any:
         for k, v in kwargs.items()
         if k not in ("header", "names", "skiprows", "nrows", "index_col")
     }
-    sample = _sample(files[0], starts[0][0])
+    sample = _sample(files[0], starts[0][0], head, head_lines)
     meta = pd.read_csv(io.BytesIO(sample), header=None, names=names, **chunk_kwargs).iloc[:0]
     ranges = [r for f, (s, _) in zip(files, starts) for r in byte_ranges(f, s, chunk_bytes)]
     nrows = kwargs.get("nrows")
     op = ReadCSVChunks(tuple(ranges), tuple(names), chunk_kwargs, meta, nrows)
     parsed = FrameNode(op, [], math.nan, meta)
-
-    return renumber(parsed, meta)
+    labels = index_labels(index_col, list(meta.columns))
+    frame = renumber(parsed, meta) if incremental_index else wrap(parsed)
+    return frame if labels is None else set_index(frame, labels)

@@ -14,18 +14,29 @@ the left side, any shuffled merge, an outer merge, whose keys pandas sorts) give
 chunk's or part's rows in pandas' order for those rows, chunk after chunk: the same rows
 as pandas, in another order. ``sort=True`` gives pandas' sorted order exactly.
 
+Mars's keywords: ``method`` (``"auto"``, or ``"broadcast"`` / ``"shuffle"`` to force
+that plan), ``auto_merge`` and ``auto_merge_threshold`` (``"before"``: an input whose
+chunk lengths depend on data, with more chunks than the threshold, has its runs of small
+chunks merged first; ``"after"``: so has the result of an inner merge; ``"both"``,
+``"none"``; see ``coalesce``), ``bloom_filter`` and ``bloom_filter_options`` (a shuffled
+merge prunes, before the shuffle, the rows of one side whose keys the other side lacks:
+see ``bloom``).
+
 Not supported: keys given as arrays rather than labels, and ``how="left_anti"`` /
 ``"right_anti"`` (pandas labels their rows by position in the input).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.coalesce import coalesce
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.joins.bloom import bloom_options
 from jupyter_mars.dataframe.joins.kernels import LookupSpec
 from jupyter_mars.dataframe.joins.keys import KeySource, hash_forms, key_dtype, key_sources
 from jupyter_mars.dataframe.joins.plan import SORT_BY_INDEX, Merge
@@ -36,6 +47,38 @@ __all__ = ["merge"]
 
 _NO_DEFAULT: Any = object()
 """An argument the caller did not give (pandas warns about some that are given)."""
+
+_METHODS = ("auto", "broadcast", "shuffle")
+_AUTO_MERGE = ("both", "none", "before", "after")
+_CAN_BROADCAST = ("inner", "left", "right", "cross")
+
+
+def mars_options(
+    how: str,
+    method: Any,
+    auto_merge: Any,
+    auto_merge_threshold: Any,
+    bloom_filter: Any,
+    bloom_filter_options: Any,
+) -> dict[str, Any]:
+    """Mars's merge keywords, checked at the call (errors name the argument)."""
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    if method == "broadcast" and how not in _CAN_BROADCAST:
+        raise ValueError(f"method='broadcast' needs how in {_CAN_BROADCAST}, got how={how!r}")
+    if auto_merge not in _AUTO_MERGE:
+        raise ValueError(f"auto_merge must be one of {_AUTO_MERGE}, got {auto_merge!r}")
+    threshold = auto_merge_threshold
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 1:
+        raise ValueError(f"auto_merge_threshold must be a positive int, got {threshold!r}")
+    return dict(
+        method=method,
+        auto_merge=auto_merge,
+        auto_merge_threshold=threshold,
+        bloom_filter=bloom_filter,
+        bloom_options=bloom_options(bloom_filter, bloom_filter_options),
+    )
+
 
 _UNIQUE_LEFT = {"one_to_one", "1:1", "one_to_many", "1:m"}
 _UNIQUE_RIGHT = {"one_to_one", "1:1", "many_to_one", "m:1"}
@@ -166,8 +209,14 @@ def merge(
     suffixes: Any = ("_x", "_y"),
     indicator: Any = False,
     validate: str | None = None,
+    method: str = "auto",
+    auto_merge: str = "both",
+    auto_merge_threshold: int = 8,
+    bloom_filter: Any = "auto",
+    bloom_filter_options: dict[str, Any] | None = None,
 ) -> Any:
-    """Database-style join of two frames, as ``pd.merge`` (see the module docstring)."""
+    """Database-style join of two frames, as ``pd.merge``, with Mars's keywords (see the
+    module docstring)."""
     kw: dict[str, Any] = dict(
         how=how,
         on=on,
@@ -187,11 +236,23 @@ def merge(
     if not isinstance(rmeta0, (pd.DataFrame, pd.Series)):
         raise TypeError(f"right must be a DataFrame or a named Series, got {type(right).__name__}")
     meta = pd.merge(lmeta0, rmeta0, **kw)  # pandas' errors, at the call
+    mars = mars_options(
+        how, method, auto_merge, auto_merge_threshold, bloom_filter, bloom_filter_options
+    )
     left, right = as_lazy_frame(left, "left"), as_lazy_frame(right, "right")
-    return _build(left, right, kw, meta)
+    return _build(left, right, kw, meta, mars)
 
 
-def _build(left: Any, right: Any, kw: dict[str, Any], meta: pd.DataFrame) -> Any:
+def _merged_first(frame: Any, mars: dict[str, Any]) -> Any:
+    """An input with data-dependent chunks has its small chunks merged (``auto_merge``)."""
+    if mars["auto_merge"] not in ("both", "before") or not math.isnan(frame.node.shape[0]):
+        return frame
+    return coalesce(frame, min_chunks=mars["auto_merge_threshold"])
+
+
+def _build(
+    left: Any, right: Any, kw: dict[str, Any], meta: pd.DataFrame, mars: dict[str, Any]
+) -> Any:
     if kw["how"] in ("left_anti", "right_anti"):
         # pandas labels their rows by position in the input, which needs another plan
         raise NotImplementedError(f"merge: how={kw['how']!r} is not supported yet")
@@ -218,8 +279,15 @@ def _build(left: Any, right: Any, kw: dict[str, Any], meta: pd.DataFrame) -> Any
         lookup_right=_lookup(kw, lmeta, rmeta, lkeys, rkeys, meta, True),
         lookup_left=_lookup(kw, lmeta, rmeta, lkeys, rkeys, meta, False),
         sort_by=_sort_by(kw, lkeys, rkeys, meta) if kw["sort"] else None,
+        method=mars["method"],
+        bloom_filter=mars["bloom_filter"],
+        bloom_options=mars["bloom_options"],
     )
+    left, right = _merged_first(left, mars), _merged_first(right, mars)
     merged = new_frame(op, [left, right], float("nan"), meta)
+    if kw["how"] == "inner" and mars["auto_merge"] in ("both", "after"):
+        # an inner merge may keep few rows of many chunks
+        merged = coalesce(merged, min_chunks=mars["auto_merge_threshold"])
     on_columns = not (kw["left_index"] or kw["right_index"]) and not any(
         k.in_index for k in lkeys + rkeys
     )
@@ -237,6 +305,11 @@ def join(
     validate: str | None = None,
     *,
     suffixes: Any = _NO_DEFAULT,
+    method: str = "auto",
+    auto_merge: str = "both",
+    auto_merge_threshold: int = 8,
+    bloom_filter: Any = "auto",
+    bloom_filter_options: dict[str, Any] | None = None,
 ) -> Any:
     """``DataFrame.join``: a merge on ``other``'s index (and this frame's index, or its
     ``on`` columns), as pandas."""
@@ -248,6 +321,9 @@ def join(
     given = {"lsuffix": lsuffix, "rsuffix": rsuffix, "suffixes": suffixes}
     given = {k: v for k, v in given.items() if v is not _NO_DEFAULT}
     meta = self.meta.join(ometa, on=on, how=how, sort=sort, validate=validate, **given)
+    mars = mars_options(
+        how, method, auto_merge, auto_merge_threshold, bloom_filter, bloom_filter_options
+    )
     if suffixes is _NO_DEFAULT:
         suffixes = tuple("" if s is _NO_DEFAULT else s for s in (lsuffix, rsuffix))
     kw: dict[str, Any] = dict(
@@ -262,7 +338,7 @@ def join(
         indicator=False,
         validate=validate,
     )
-    return _build(self, as_lazy_frame(other, "other"), kw, meta)
+    return _build(self, as_lazy_frame(other, "other"), kw, meta, mars)
 
 
 def _frame_merge(self: Any, right: Any, *args: Any, **kwargs: Any) -> Any:

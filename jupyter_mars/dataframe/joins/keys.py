@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
+from pandas.util import hash_pandas_object
 
 from jupyter_mars.dataframe.partition import hash_codes, split_by_codes
 
@@ -81,6 +82,17 @@ def key_codes(
     """The part of each row of ``frame``: a hash of its keys, in their common forms."""
     columns = {i: _normal(key_values(frame, s), f) for i, (s, f) in enumerate(zip(sources, forms))}
     return hash_codes(pd.DataFrame(columns, copy=False), n_out)
+
+
+def key_hashes(
+    frame: pd.DataFrame, sources: Sequence[KeySource], forms: Sequence[str]
+) -> np.ndarray[Any, Any]:
+    """A 64-bit hash of each row's keys, in their common forms: equal keys, equal hashes."""
+    columns = {i: _normal(key_values(frame, s), f) for i, (s, f) in enumerate(zip(sources, forms))}
+    hashed: np.ndarray[Any, Any] = hash_pandas_object(
+        pd.DataFrame(columns, copy=False), index=False
+    ).to_numpy()
+    return hashed
 
 
 def split_by_keys(

@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from jupyter_mars.dataframe.joins.bloom import BloomOptions, prune_tasks, sides_to_prune
 from jupyter_mars.dataframe.joins.kernels import (
     LookupSpec,
     broadcast_merge,
@@ -71,6 +72,12 @@ class Merge(Op):
     sort_by: Any
     """For ``sort=True``: the result's key columns, ``SORT_BY_INDEX``, or None when they
     cannot be named (then the plan gathers)."""
+    method: str = "auto"
+    """Mars's ``method``: ``"broadcast"`` or ``"shuffle"`` forces that plan where it is
+    correct; ``"auto"`` chooses by size."""
+    bloom_filter: Any = False
+    """Mars's ``bloom_filter`` (True, False, ``"auto"``): prune a shuffle's rows (``bloom``)."""
+    bloom_options: BloomOptions = BloomOptions()
 
     def label(self) -> str:
         return "merge"
@@ -91,6 +98,14 @@ def choose_plan(op: Merge, left: Tiled, right: Tiled) -> str:
         return GATHER
     right_ok = (how in ("inner", "left") and not op.unique_left) or nl == 1
     left_ok = (how in ("inner", "right") and not op.unique_right and not sort) or nr == 1
+    if op.method == "shuffle":
+        return SHUFFLE
+    if op.method == "broadcast" and (left_ok or right_ok):
+        rows_l, rows_r = sum(left.nsplits[0]), sum(right.nsplits[0])
+        left_smaller = rows_l < rows_r if not math.isnan(rows_l + rows_r) else nl < nr
+        if left_ok and (left_smaller or not right_ok):
+            return BROADCAST_LEFT
+        return BROADCAST_RIGHT
     small_right = right_ok and _small(nr, sum(right.nsplits[0]))
     small_left = left_ok and _small(nl, sum(left.nsplits[0]))
     if small_left and (how == "right" or not small_right):
@@ -137,14 +152,26 @@ def _tile_merge(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
             args = (Ref(big), small, False, op.kwargs, spec)
             ctx.add_blockwise(grid[i], broadcast_merge, args, {})
     else:
+        chunks = {"left": left.flat_keys(), "right": right.flat_keys()}
+        for side in sides_to_prune(
+            op.kwargs["how"], op.bloom_filter, op.bloom_options, left, right
+        ):
+            pruned, source = (left, right) if side == "left" else (right, left)
+            keys = (
+                (op.left_keys, op.right_keys) if side == "left" else (op.right_keys, op.left_keys)
+            )
+            chunks[side] = prune_tasks(
+                ctx, f"{node.key}-{side}-bloom", pruned, keys[0], source, keys[1], op.forms,
+                op.bloom_options,
+            )  # fmt: skip
         sides = [
             shuffle_tasks(
-                ctx, f"{node.key}-{name}", t.flat_keys(), n, split_by_keys, (sources, op.forms),
+                ctx, f"{node.key}-{name}", chunks[name], n, split_by_keys, (sources, op.forms),
                 concat_parts, (meta,),
             ).flat_keys()
-            for name, t, sources, meta in (
-                ("left", left, op.left_keys, lmeta),
-                ("right", right, op.right_keys, rmeta),
+            for name, sources, meta in (
+                ("left", op.left_keys, lmeta),
+                ("right", op.right_keys, rmeta),
             )
         ]  # fmt: skip
         for j in range(n):
