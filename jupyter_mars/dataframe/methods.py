@@ -8,6 +8,7 @@ import jupyter_mars.dataframe.arithmetic  # noqa: F401
 import jupyter_mars.dataframe.construct  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.cumulative  # noqa: F401
+import jupyter_mars.dataframe.fetched  # noqa: F401
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.groupby  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
