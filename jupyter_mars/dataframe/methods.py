@@ -11,12 +11,14 @@ import jupyter_mars.dataframe.cumulative  # noqa: F401
 import jupyter_mars.dataframe.fetched  # noqa: F401
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.groupby  # noqa: F401
+import jupyter_mars.dataframe.inferred_dtypes  # noqa: F401
 import jupyter_mars.dataframe.info  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
 import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
 import jupyter_mars.dataframe.loc  # noqa: F401
 import jupyter_mars.dataframe.missing  # noqa: F401
+import jupyter_mars.dataframe.positions  # noqa: F401
 import jupyter_mars.dataframe.query  # noqa: F401
 import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
@@ -24,4 +26,5 @@ import jupyter_mars.dataframe.selection  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
 import jupyter_mars.dataframe.summaries  # noqa: F401
 import jupyter_mars.dataframe.ufuncs  # noqa: F401
+import jupyter_mars.dataframe.value_methods  # noqa: F401
 import jupyter_mars.dataframe.window  # noqa: F401
