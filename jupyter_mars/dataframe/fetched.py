@@ -28,7 +28,6 @@ FETCHED: dict[str, tuple[type[_Frame], ...]] = {
     "item": (Series, Index),
     "factorize": (Series, Index),
     "to_xarray": (DataFrame, Series),
-    "plot": (DataFrame, Series),
     "hist": (DataFrame, Series),
     "boxplot": (DataFrame,),
 }
@@ -37,6 +36,7 @@ FETCHED: dict[str, tuple[type[_Frame], ...]] = {
 FETCHED_PROPERTIES: dict[str, tuple[type[_Frame], ...]] = {
     "array": (Series, Index),
     "style": (DataFrame,),
+    "plot": (DataFrame, Series),  # pandas' accessor: df.plot(...) and df.plot.bar(...)
 }
 """Properties computed from the fetched data."""
 
