@@ -1,11 +1,12 @@
 """Methods that hand data back to Python: they fetch, as Mars does, then ask pandas.
 
-``to_dict``, ``to_list``, ``items``, ``iterrows``, ``itertuples``, ``to_records``,
+``to_dict``, ``to_list``, ``to_records``,
 ``item``, ``equals``, ``factorize``, ``searchsorted`` with many values, ``to_xarray``,
 ``array``, ``style`` and the plots return plain Python, NumPy or pandas values, so the
 lazy object is executed in its session (the default one unless ``session=`` is given)
 and pandas' own method runs on the result: its values, dtypes and exceptions are
-pandas'. Arguments that the metadata can check are checked before anything runs.
+pandas'. (``iterrows``, ``itertuples`` and ``items`` fetch a batch at a time:
+``iteration``.) Arguments that the metadata can check are checked before anything runs.
 """
 
 from __future__ import annotations
@@ -21,9 +22,6 @@ FETCHED: dict[str, tuple[type[_Frame], ...]] = {
     "to_dict": (DataFrame, Series),
     "to_list": (Series, Index),
     "tolist": (Series, Index),
-    "items": (DataFrame, Series),
-    "iterrows": (DataFrame,),
-    "itertuples": (DataFrame,),
     "to_records": (DataFrame,),
     "item": (Series, Index),
     "factorize": (Series, Index),

@@ -14,6 +14,7 @@ import jupyter_mars.dataframe.groupby  # noqa: F401
 import jupyter_mars.dataframe.inferred_dtypes  # noqa: F401
 import jupyter_mars.dataframe.info  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
+import jupyter_mars.dataframe.iteration  # noqa: F401
 import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
 import jupyter_mars.dataframe.loc  # noqa: F401

@@ -72,3 +72,20 @@ def test_to_xarray_and_style() -> None:
     df = md.DataFrame(FRAME, chunk_size=3)
     assert df.to_xarray().equals(FRAME.to_xarray())
     assert df.style.set_uuid("u").to_html() == FRAME.style.set_uuid("u").to_html()
+
+
+@pytest.mark.parametrize("batch_size", [1, 2, 1000])
+def test_iteration_fetches_in_batches(batch_size: int) -> None:
+    df = md.DataFrame(FRAME, chunk_size=3)
+    kept = df[df["a"] > 0]
+    expected = FRAME[FRAME["a"] > 0]
+    rows = list(kept.iterrows(batch_size=batch_size))
+    assert [k for k, _ in rows] == list(expected.index)
+    pd.testing.assert_series_equal(rows[-1][1], list(expected.iterrows())[-1][1])
+    got = list(kept.itertuples(index=False, name=None, batch_size=batch_size))
+    assert repr(got) == repr(list(expected.itertuples(index=False, name=None)))
+    values = list(kept["c"].items(batch_size=batch_size))
+    assert values == list(expected["c"].items())
+    assert list(df[df["a"] > 100].iterrows()) == []
+    with pytest.raises(ValueError, match="batch_size"):
+        next(df.iterrows(batch_size=0))
