@@ -1,11 +1,10 @@
 """Methods that hand data back to Python: they fetch, as Mars does, then ask pandas.
 
-``to_dict``, ``to_list``, ``to_records``,
-``item``, ``equals``, ``factorize``, ``searchsorted`` with many values, ``to_xarray``,
-``array``, ``style`` and the plots return plain Python, NumPy or pandas values, so the
-lazy object is executed in its session (the default one unless ``session=`` is given)
-and pandas' own method runs on the result: its values, dtypes and exceptions are
-pandas'. (``iterrows``, ``itertuples`` and ``items`` fetch a batch at a time:
+``to_dict``, ``to_list``, ``to_records``, ``item``, ``equals``, ``factorize``,
+``to_xarray``, ``array``, ``style`` and the plots return plain Python, NumPy or pandas
+values, so the lazy object is executed in its session (the default one unless
+``session=`` is given) and pandas' own method runs on the result: its values, dtypes and
+exceptions are pandas'. (``iterrows``, ``itertuples`` and ``items`` fetch a batch at a time:
 ``iteration``.) Arguments that the metadata can check are checked before anything runs.
 """
 
