@@ -199,7 +199,7 @@ def test_write_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at most one"):
         df.to_csv(str(tmp_path / "*-*.csv"))
     with pytest.raises(TypeError, match="path"):
-        df.to_csv(None)
+        df.to_csv(3)
     with pytest.raises(NotImplementedError, match="mode"):
         df.to_csv(str(tmp_path / "o.csv"), mode="a")
     with pytest.raises(TypeError, match="index"):

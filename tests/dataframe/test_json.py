@@ -120,10 +120,12 @@ def test_to_json_lines(tmp_path: Path, chunk_size: int | None) -> None:
     assert _read(path) == frame.to_json(orient="records", lines=True, date_format="iso")
     got = read_json(str(path), lines=True, chunk_bytes=40).to_pandas()
     pd.testing.assert_frame_equal(got, pd.read_json(path, lines=True))
-    md.DataFrame(frame.iloc[:0], chunk_size=chunk_size).to_json(str(path), date_format="iso")
+    md.DataFrame(frame.iloc[:0], chunk_size=chunk_size).to_json(
+        str(path), orient="records", lines=True, date_format="iso"
+    )
     assert _read(path) == frame.iloc[:0].to_json(orient="records", lines=True, date_format="iso")
     series = frame["f"]
-    md.Series(series, chunk_size=chunk_size).to_json(str(path))
+    md.Series(series, chunk_size=chunk_size).to_json(str(path), orient="records", lines=True)
     assert _read(path) == series.to_json(orient="records", lines=True)
 
 
@@ -137,10 +139,8 @@ def test_to_json_failure_leaves_nothing(tmp_path: Path) -> None:
     df = md.DataFrame(_frame(8), chunk_size=3)
     failing = map_chunks(_fail_on_second, [df], (Slot(0),), df.meta)
     with pytest.raises(RuntimeError, match="chunk failed"):
-        failing.to_json(str(tmp_path / "out.jsonl"))
+        failing.to_json(str(tmp_path / "out.jsonl"), orient="records", lines=True)
     assert os.listdir(tmp_path) == []
-    with pytest.raises(NotImplementedError, match="records"):
-        df.to_json(str(tmp_path / "out.json"), orient="split")
 
 
 @pytest.mark.parametrize("chunk_size", [1, 3, None])

@@ -1,4 +1,5 @@
-"""The ``.str``, ``.dt`` and ``.cat`` accessors of lazy Series, and ``as_category``.
+"""The ``.str``, ``.dt``, ``.cat``, ``.list`` and ``.struct`` accessors of lazy Series,
+and ``as_category``.
 
 Importing this package attaches the accessors to ``Series`` as properties. Each method
 is one pandas call per row chunk; the result's meta comes from the same call on a small
@@ -12,6 +13,7 @@ from typing import Any
 
 from jupyter_mars.dataframe.accessors.category import CategoryMethods, as_category
 from jupyter_mars.dataframe.accessors.datetimes import DatetimeMethods
+from jupyter_mars.dataframe.accessors.nested import ListMethods, StructMethods
 from jupyter_mars.dataframe.accessors.strings import StringMethods
 from jupyter_mars.dataframe.core import Series
 
@@ -23,4 +25,11 @@ _ACCESSORS: dict[str, Any] = {
 for _attr, _value in _ACCESSORS.items():
     setattr(Series, _attr, _value)
 
-__all__ = ["CategoryMethods", "DatetimeMethods", "StringMethods", "as_category"]
+__all__ = [
+    "CategoryMethods",
+    "DatetimeMethods",
+    "ListMethods",
+    "StringMethods",
+    "StructMethods",
+    "as_category",
+]

@@ -2,7 +2,8 @@
 
 ``read_csv``, ``read_parquet`` and ``read_json`` build lazy DataFrames; ``to_csv``,
 ``to_parquet`` and ``to_json`` are attached to DataFrame (``to_csv`` and ``to_json`` to
-Series too) and write atomically.
+Series too) and write atomically; the one-document formats (``to_pickle``, ``to_excel``,
+``to_html``...) are written by pandas from the fetched data (``pandas_write``).
 """
 
 from typing import Any
@@ -12,6 +13,7 @@ from jupyter_mars.dataframe.io.csv_read import read_csv
 from jupyter_mars.dataframe.io.csv_write import to_csv
 from jupyter_mars.dataframe.io.json_read import read_json
 from jupyter_mars.dataframe.io.json_write import to_json
+from jupyter_mars.dataframe.io.pandas_write import pandas_writer
 from jupyter_mars.dataframe.io.parquet_read import read_parquet
 from jupyter_mars.dataframe.io.parquet_write import to_parquet
 from jupyter_mars.dataframe.io.sql_read import read_sql, read_sql_query, read_sql_table
@@ -32,6 +34,7 @@ __all__ = [
     "read_sql",
     "read_sql_query",
     "read_sql_table",
+    "pandas_writer",
     "to_csv",
     "to_json",
     "to_parquet",

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.io.written import written
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -154,8 +155,14 @@ def _check_path(path: Any) -> str:
     return text
 
 
-def to_csv(df: Any, path: Any, index: bool = True, session: Any = None, **kwargs: Any) -> None:
+def to_csv(
+    df: Any, path: Any = None, index: bool = True, session: Any = None, **kwargs: Any
+) -> Any:
     """Write the frame (or Series) as CSV at once, like pandas' ``to_csv`` of all of it.
+
+    Returns the CSV text when ``path`` is None (as pandas), else an executed empty frame
+    whose ``.execute()`` does not write again (see ``written``). A file object as
+    ``path`` gets the whole text, written by this process.
 
     ``path`` is one file (the chunks written in order, the header once) or a name with
     ``*`` (one file per chunk, ``*`` replaced by the chunk number, each with a header).
@@ -175,7 +182,13 @@ def to_csv(df: Any, path: Any, index: bool = True, session: Any = None, **kwargs
     if kwargs.get("compression", "infer") not in ("infer", None):
         raise NotImplementedError("compression is not supported: chunks are joined as text")
     if "path_or_buf" in kwargs:
-        raise TypeError("pass the file as path, not path_or_buf")
+        if path is not None:
+            raise TypeError("to_csv got the file twice: as path and as path_or_buf")
+        path = kwargs.pop("path_or_buf")
+    if path is None or hasattr(path, "write"):
+        # pandas' own writer on the fetched data: text, or a buffer this process holds
+        out = df.to_pandas(session=session).to_csv(path, index=index, **kwargs)
+        return out if path is None else written(session)
     text = _check_path(path)
     if text.endswith((".gz", ".bz2", ".zip", ".xz", ".zst", ".tar")):
         raise NotImplementedError(f"path: compressed output is not supported, got {text!r}")
@@ -185,3 +198,4 @@ def to_csv(df: Any, path: Any, index: bool = True, session: Any = None, **kwargs
         sink.execute(session=session)
     finally:
         remove_temporaries(text, op.token)
+    return written(session)

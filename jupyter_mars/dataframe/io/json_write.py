@@ -1,4 +1,5 @@
-"""``DataFrame.to_json(path, orient="records", lines=True)``: JSON Lines, written atomically.
+"""``DataFrame.to_json``: JSON Lines (``orient="records", lines=True``) written atomically
+chunk by chunk; other orients are one document, written by pandas from the fetched data.
 
 Each chunk writes its records to a temporary file beside the target (in parallel); a
 commit task, which waits for every writer, joins the parts in order into one temporary
@@ -23,6 +24,7 @@ from jupyter_mars.dataframe.io.csv_write import (
     commit,
     remove_temporaries,
 )
+from jupyter_mars.dataframe.io.written import written
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -71,40 +73,47 @@ def _tile_to_json(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 
 def to_json(
     df: Any,
-    path: Any,
-    orient: str | None = "records",
-    lines: bool = True,
+    path: Any = None,
+    orient: str | None = None,
+    lines: bool = False,
     session: Any = None,
     **kwargs: Any,
-) -> None:
-    """Write the frame (or Series) as JSON Lines, like pandas'
-    ``to_json(path, orient="records", lines=True)`` of all of it.
+) -> Any:
+    """Write the frame (or Series) as JSON, like pandas' ``to_json`` of all of it.
 
-    Only ``orient="records"`` with ``lines=True`` is supported (every chunk is written
-    in parallel). Other arguments go to pandas' ``to_json`` (``date_format``,
-    ``double_precision``, ``date_unit``...). The write is atomic: the target appears only
-    once every chunk is written, and on failure no file is left behind.
+    ``orient="records"`` with ``lines=True`` to a file path is written in parallel, every
+    chunk by its own task, atomically: the target appears only once every chunk is
+    written, and on failure no file is left behind. Any other ``orient`` is one JSON
+    document, which pandas writes from the fetched data. Returns the text when ``path`` is
+    None (as pandas), else an executed empty frame whose ``.execute()`` does not write
+    again. Other arguments go to pandas' ``to_json`` (``date_format``,
+    ``double_precision``, ``date_unit``...).
     """
     from jupyter_mars.dataframe.core import DataFrame, Series
 
     if not isinstance(df, (DataFrame, Series)):
         raise TypeError(f"to_json writes a DataFrame or a Series, got {type(df).__name__}")
-    if orient != "records" or lines is not True:
-        raise NotImplementedError("to_json writes orient='records' with lines=True only")
+    if "path_or_buf" in kwargs:
+        if path is not None:
+            raise TypeError("to_json got the file twice: as path and as path_or_buf")
+        path = kwargs.pop("path_or_buf")
+    # the pandas arguments are checked on the meta now, not when a chunk is written
+    df.meta.to_json(orient=orient, lines=lines, **kwargs)
+    parallel = orient == "records" and lines is True
+    if path is None or hasattr(path, "write") or not parallel:
+        out = df.to_pandas(session=session).to_json(path, orient=orient, lines=lines, **kwargs)
+        return out if path is None else written(session)
     for name in ("compression", "mode", "storage_options"):
         if kwargs.get(name) not in (None, "infer", "w"):
             raise NotImplementedError(f"to_json does not support {name}={kwargs[name]!r}")
     kwargs = {k: v for k, v in kwargs.items() if k not in ("compression", "mode")}
-    if "path_or_buf" in kwargs:
-        raise TypeError("pass the file as path, not path_or_buf")
     text = _check_path(path)
     if "*" in os.path.basename(text):
         raise NotImplementedError("to_json writes one file: '*' patterns are not supported")
-    # the pandas arguments are checked on the meta now, not when a chunk is written
-    df.meta.to_json(orient="records", lines=True, **kwargs)
     op = ToJSONLines(text, uuid.uuid4().hex, kwargs)
     sink = DataFrame(FrameNode(op, [df.node], 0, pd.DataFrame()))
     try:
         sink.execute(session=session)
     finally:
         remove_temporaries(text, op.token)
+    return written(session)

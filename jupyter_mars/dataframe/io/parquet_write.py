@@ -39,6 +39,7 @@ from jupyter_mars.dataframe.io.csv_write import (
     raise_first_error,
     remove_temporaries,
 )
+from jupyter_mars.dataframe.io.written import written
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -269,15 +270,19 @@ def _mode(path: Any, partition_cols: Any) -> tuple[str, str]:
 
 def to_parquet(
     df: Any,
-    path: Any,
+    path: Any = None,
     engine: str = "auto",
     compression: str | None = "snappy",
     index: bool | None = None,
     partition_cols: list[str] | None = None,
     session: Any = None,
     **kwargs: Any,
-) -> None:
+) -> Any:
     """Write the frame as Parquet at once, read back equal by ``pandas.read_parquet``.
+
+    Returns the file's bytes when ``path`` is None (as pandas), else an executed empty
+    frame whose ``.execute()`` does not write again. A file object gets the bytes of the
+    whole frame, written by pandas from the fetched data.
 
     ``path`` is one file (the chunks written in order by one task, one row group per
     chunk at least); a name with ``*`` (one file per chunk, ``*`` replaced by the chunk
@@ -312,6 +317,10 @@ def to_parquet(
         missing = [c for c in cols if c not in df.columns]
         if missing:
             raise KeyError(f"partition_cols: no column {missing[0]!r}")
+    if path is None or hasattr(path, "write"):
+        whole = df.to_pandas(session=session)
+        data = whole.to_parquet(path, compression=compression, index=index, **kwargs)
+        return data if path is None else written(session)
     text, mode = _mode(path, cols)
     if len(df.columns) and not all(isinstance(c, str) for c in df.columns):
         raise ValueError("parquet must have string column names")
@@ -323,3 +332,4 @@ def to_parquet(
         sink.execute(session=session)
     finally:
         remove_temporaries(text, op.token)
+    return written(session)

@@ -30,6 +30,7 @@ from jupyter_mars.dataframe.io.sql_stage import (
     object_kinds,
     write_stage,
 )
+from jupyter_mars.dataframe.io.written import WrittenRows
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -186,7 +187,7 @@ def to_sql(
             ]
         if left:
             drop_tables(url, schema, left)
-    return int(written["rows"].iloc[0])
+    return WrittenRows(int(written["rows"].iloc[0]))
 
 
 def _frame_to_sql(self: Any, name: str, con: Any, **kwargs: Any) -> int:
