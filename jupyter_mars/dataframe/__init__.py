@@ -9,6 +9,7 @@ from jupyter_mars.dataframe.concatenate import concat
 from jupyter_mars.dataframe.construct import date_range
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
 from jupyter_mars.dataframe.groupby import crosstab, pivot_table
+from jupyter_mars.dataframe.index import series_from_index
 from jupyter_mars.dataframe.io import (
     read_csv,
     read_json,
@@ -41,6 +42,7 @@ __all__ = [
     "read_sql",
     "read_sql_query",
     "read_sql_table",
+    "series_from_index",
     "to_csv",
     "to_json",
     "to_parquet",

@@ -10,6 +10,7 @@ import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.cumulative  # noqa: F401
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.groupby  # noqa: F401
+import jupyter_mars.dataframe.index  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
 import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401

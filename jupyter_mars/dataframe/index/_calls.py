@@ -1,0 +1,93 @@
+"""The three ways an Index method runs, which every method of this package uses.
+
+- ``per_chunk``: one pandas call per row chunk, rows kept (``isna``, ``astype``,
+  ``rename``): the result lines up with its input chunk for chunk.
+- ``whole``: one pandas call on the whole index brought into one chunk, for results
+  whose rows depend on all of them (set operations, ``sort_values``, ``insert``);
+  the result's length is unknown until it runs.
+- ``value``: the same call on one chunk, for what pandas returns as a plain Python or
+  NumPy value (``get_loc``, ``slice_locs``, ``equals``): it runs on the workers and
+  only the value comes back.
+
+Each builds its meta by making the same call on the input's meta, so pandas checks
+the arguments (and raises its own exception) when the method is called, not at execute.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, meta_of, one_chunk
+from jupyter_mars.dataframe.node import empty_like
+
+
+def call(obj: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``obj.name(*args, **kwargs)``, or the attribute itself when it is not callable."""
+    attr = getattr(obj, name)
+    return attr(*args, **kwargs) if callable(attr) else attr
+
+
+def meta_call(index: Any, name: str, /, *args: Any, **kwargs: Any) -> Any:
+    """The call on the empty meta (with lazy arguments replaced by their metas)."""
+    margs = tuple(meta_of(a) for a in args)
+    mkwargs = {k: meta_of(v) for k, v in kwargs.items()}
+    return call(index.meta, name, margs, mkwargs)
+
+
+def per_chunk(index: Any, name: str, /, *args: Any, meta: Any = None, **kwargs: Any) -> Any:
+    """``chunk.name(*args, **kwargs)`` for every chunk: rows and chunking kept."""
+    if meta is None:
+        meta = empty_like(meta_call(index, name, *args, **kwargs))
+    return map_chunks(call, [index], (Slot(0), name, args, kwargs), meta, name=name)
+
+
+def _with_others(index: Any, others: list[Any]) -> tuple[list[Any], list[Any]]:
+    """The lazy inputs (``index`` and the lazy ``others``) each in one chunk, and the
+    arguments with each lazy one replaced by its ``Slot``."""
+    frames = [one_chunk(index)]
+    slots: list[Any] = []
+    for other in others:
+        if hasattr(other, "node") and hasattr(other, "meta"):
+            slots.append(Slot(len(frames)))
+            frames.append(one_chunk(other))
+        else:
+            slots.append(other)
+    return frames, slots
+
+
+def _call_whole(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> Any:
+    return call(obj, name, args, kwargs)
+
+
+def whole(index: Any, name: str, /, *args: Any, meta: Any = None, **kwargs: Any) -> Any:
+    """``whole_index.name(*args, **kwargs)`` in one task; ``args`` may be lazy frames."""
+    if meta is None:
+        meta = empty_like(meta_call(index, name, *args, **kwargs))
+    frames, slots = _with_others(index, list(args))
+    return map_chunks(
+        _call_whole, frames, (Slot(0), name, kwargs, *slots), meta, name=name, keeps_rows=False
+    )
+
+
+def boxed(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> pd.Index:
+    """The call's value as the one element of an object Index, so that it travels as a
+    chunk; ``value`` unboxes it."""
+    box = np.empty(1, dtype=object)
+    box[0] = call(obj, name, args, kwargs)
+    return pd.Index(box, dtype=object)
+
+
+BOX_META = pd.Index([], dtype=object)
+
+
+def value(index: Any, name: str, /, *args: Any, **kwargs: Any) -> Any:
+    """``whole_index.name(*args, **kwargs)`` computed on the workers, fetched (its
+    arguments are checked there: a lookup on the empty meta would always fail)."""
+    frames, slots = _with_others(index, list(args))
+    out = map_chunks(
+        boxed, frames, (Slot(0), name, kwargs, *slots), BOX_META, name=name, keeps_rows=False
+    )
+    return out.to_pandas()[0]

@@ -1,0 +1,166 @@
+"""Index methods that keep the rows: one pandas call per chunk.
+
+Also the ways into and out of an Index that keep the rows: ``df.index`` and
+``s.index`` (the row labels of each chunk), ``to_series``, ``to_frame`` and
+``series_from_index``. pandas returns NumPy arrays from ``isin``, ``isna`` and
+``notna``: here those are lazy tensors with the index's chunking, as in Mars.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.conversion import to_tensor
+from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
+from jupyter_mars.dataframe.index._calls import call, meta_call, per_chunk
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.node import empty_like
+
+_NO_DEFAULT: Any = pd.api.extensions.no_default
+
+
+def row_labels(chunk: Any) -> pd.Index:
+    out: pd.Index = chunk.index
+    return out
+
+
+def frame_index(frame: _Frame) -> Index:
+    """The row labels of a DataFrame or Series, chunked as its rows."""
+    out: Index = map_chunks(row_labels, [frame], (Slot(0),), frame.meta.index, name="index")
+    return out
+
+
+def as_array_index(obj: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The call's NumPy result as an Index, so that it travels as a frame chunk."""
+    return pd.Index(np.asarray(call(obj, name, args, kwargs)))
+
+
+def array_per_chunk(index: Index, name: str, /, *args: Any, **kwargs: Any) -> Any:
+    """A lazy tensor of what ``chunk.name(...)`` gives as a NumPy array, per chunk."""
+    dtype = np.asarray(meta_call(index, name, *args, **kwargs)).dtype
+    meta = pd.Index(np.array([], dtype=dtype))
+    mapped = map_chunks(as_array_index, [index], (Slot(0), name, args, kwargs), meta, name=name)
+    return to_tensor(mapped)
+
+
+def isin(self: Index, values: Any, level: Any = None) -> Any:
+    if isinstance(values, _Frame):
+        values = values.to_pandas()
+    elif hasattr(values, "to_numpy") and hasattr(values, "execute"):
+        values = values.to_numpy()
+    return array_per_chunk(self, "isin", values, level=level)
+
+
+def map_values(self: Index, mapper: Any, na_action: Any = None, dtype: Any = None) -> Any:
+    """``Index.map``; ``dtype`` (Mars's keyword) names the result's dtype, which pandas
+    cannot infer from an index with no rows."""
+    meta = empty_like(self.meta.map(mapper, na_action=na_action))
+    if dtype is not None:
+        meta = meta.astype(dtype)
+    elif len(self.meta) == 0 and not isinstance(meta, pd.MultiIndex):
+        meta = _sample_meta(self, "map", (mapper,), {"na_action": na_action}, meta)
+    return per_chunk(self, "map", mapper, meta=meta, na_action=na_action)
+
+
+def _sample_meta(
+    index: Index, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], fallback: Any
+) -> Any:
+    """The meta from the call on one row of sample data (a fresh index of the dtype's
+    zero-ish value), or ``fallback`` when the call fails there."""
+    try:
+        sample = pd.Index(np.zeros(1, dtype=index.meta.dtype), name=index.meta.name)
+        return empty_like(call(sample, name, args, kwargs))
+    except Exception:  # noqa: BLE001 - a user function may reject the sample
+        return fallback
+
+
+def to_series(self: Index, index: Any = None, name: Any = None) -> Series:
+    if index is not None:
+        raise NotImplementedError("to_series: index= is not supported; use set_axis")
+    return per_chunk(self, "to_series", name=name)  # type: ignore[no-any-return]
+
+
+def to_frame(self: Index, index: bool = True, name: Any = _NO_DEFAULT) -> DataFrame:
+    return per_chunk(self, "to_frame", index=index, name=name)  # type: ignore[no-any-return]
+
+
+def series_from_index(index: Any, index_arg: Any = None, name: Any = None) -> Series:
+    """A Series whose values and index are ``index``'s labels (Mars's
+    ``md.series_from_index``); ``name`` defaults to the index's name."""
+    if isinstance(index, pd.Index):
+        index = Index(index)
+    if not isinstance(index, Index):
+        raise TypeError(f"series_from_index: index must be an Index, got {type(index).__name__}")
+    return to_series(index, index_arg, name if name is not None else index.name)
+
+
+def _rows_method(name: str) -> Any:
+    def method(self: Index, *args: Any, **kwargs: Any) -> Any:
+        return per_chunk(self, name, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"``pandas.Index.{name}``, one call per chunk."
+    return method
+
+
+def _array_method(name: str) -> Any:
+    def method(self: Index) -> Any:
+        return array_per_chunk(self, name)
+
+    method.__name__ = name
+    method.__doc__ = f"``pandas.Index.{name}`` as a lazy tensor."
+    return method
+
+
+def _no_inplace(name: str, inplace: bool) -> None:
+    if inplace:
+        raise NotImplementedError(f"{name}: inplace=True is not supported; use the result")
+
+
+def rename(self: Index, name: Any, *, inplace: bool = False) -> Index:
+    _no_inplace("rename", inplace)
+    return per_chunk(self, "rename", name)  # type: ignore[no-any-return]
+
+
+def set_names(self: Index, names: Any, *, level: Any = None, inplace: bool = False) -> Index:
+    _no_inplace("set_names", inplace)
+    return per_chunk(self, "set_names", names, level=level)  # type: ignore[no-any-return]
+
+
+ROW_METHODS = (
+    "fillna astype round copy view transpose infer_objects get_level_values droplevel "
+    "to_flat_index ravel replace"
+).split()
+ARRAY_METHODS = "isna isnull notna notnull".split()
+
+
+def _attach() -> None:
+    frame_methods: dict[str, Any] = {"index": property(frame_index)}
+    for cls in (DataFrame, Series):
+        for attr, value in frame_methods.items():
+            setattr(cls, attr, value)
+    methods: dict[str, Any] = {name: _rows_method(name) for name in ROW_METHODS}
+    methods.update({name: _array_method(name) for name in ARRAY_METHODS})
+    methods.update(
+        {
+            "isin": isin,
+            "map": map_values,
+            "to_series": to_series,
+            "to_frame": to_frame,
+            "rename": rename,
+            "set_names": set_names,
+            "T": property(lambda self: self),
+            "values": property(to_tensor),
+            "to_tensor": to_tensor,
+            "names": property(lambda self: self.meta.names),
+            "nlevels": property(lambda self: self.meta.nlevels),
+        }
+    )
+    for attr, value in methods.items():
+        setattr(Index, attr, value)
+
+
+_attach()

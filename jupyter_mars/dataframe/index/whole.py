@@ -1,0 +1,130 @@
+"""Index methods whose rows depend on the whole index: one pandas call in one task.
+
+Set operations, sorting, de-duplication and edits by position (``insert``, ``delete``,
+``take``...) run on the index brought into one chunk, with any lazy Index argument
+brought into one chunk beside it; the result's length is known once it has run.
+pandas returns ``argsort``'s and ``duplicated``'s NumPy arrays: here lazy tensors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.dataframe.conversion import to_tensor
+from jupyter_mars.dataframe.core import Index
+from jupyter_mars.dataframe.index._calls import meta_call, whole
+from jupyter_mars.dataframe.index.rows import as_array_index
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
+from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.tensor.core import Tensor
+
+
+def _lazy_or_plain(obj: Any) -> Any:
+    """A pandas Index argument stays plain; a lazy frame stays lazy (brought in by
+    ``whole``); a lazy tensor (a ``where`` condition) and a list of lazy indexes
+    (``append``) are fetched."""
+    if isinstance(obj, Tensor):
+        return np.asarray(obj.to_numpy())
+    if isinstance(obj, (list, tuple)) and any(isinstance(o, Index) for o in obj):
+        return [o.to_pandas() if isinstance(o, Index) else o for o in obj]
+    return obj
+
+
+def _whole_method(name: str) -> Any:
+    def method(self: Index, *args: Any, **kwargs: Any) -> Any:
+        return whole(self, name, *(_lazy_or_plain(a) for a in args), **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"``pandas.Index.{name}`` on the whole index, in one task."
+    return method
+
+
+def array_whole(index: Index, name: str, /, *args: Any, **kwargs: Any) -> Any:
+    """A lazy tensor of what ``whole_index.name(...)`` gives as a NumPy array."""
+    dtype = np.asarray(meta_call(index, name, *args, **kwargs)).dtype
+    meta = pd.Index(np.array([], dtype=dtype))
+    mapped = map_chunks(
+        as_array_index,
+        [one_chunk(index)],
+        (Slot(0), name, args, kwargs),
+        meta,
+        name=name,
+        keeps_rows=False,
+    )
+    return to_tensor(mapped)
+
+
+def argsort(self: Index, *args: Any, **kwargs: Any) -> Any:
+    return array_whole(self, "argsort", *args, **kwargs)
+
+
+def duplicated(self: Index, keep: Any = "first") -> Any:
+    return array_whole(self, "duplicated", keep=keep)
+
+
+def _known_meta(index: Index, name: str) -> Any:
+    """The meta of a result with the input's dtype and name (pandas cannot compute
+    these edits on an index with no rows)."""
+    return empty_like(index.meta)
+
+
+def insert(self: Index, loc: int, item: Any) -> Index:
+    meta = empty_like(self.meta.append(pd.Index([item])))
+    if isinstance(self.meta, pd.MultiIndex):
+        meta = self.meta
+    else:
+        meta = meta.rename(self.meta.name)
+    return whole(self, "insert", loc, item, meta=meta)  # type: ignore[no-any-return]
+
+
+def delete(self: Index, loc: Any) -> Index:
+    return whole(self, "delete", loc, meta=_known_meta(self, "delete"))  # type: ignore[no-any-return]
+
+
+def take(
+    self: Index, indices: Any, axis: int = 0, allow_fill: bool = True, fill_value: Any = None
+) -> Index:
+    if axis != 0:
+        raise ValueError(f"No axis named {axis} for object type Index")
+    meta = meta_call(self, "take", [], allow_fill=allow_fill, fill_value=fill_value)
+    return whole(  # type: ignore[no-any-return]
+        self,
+        "take",
+        np.asarray(indices),
+        meta=empty_like(meta),
+        allow_fill=allow_fill,
+        fill_value=fill_value,
+    )
+
+
+def shift(self: Index, periods: int = 1, freq: Any = None) -> Index:
+    meta_call(self, "shift", periods, freq)  # NotImplementedError for non-datetime, as pandas
+    return whole(self, "shift", periods, freq)  # type: ignore[no-any-return]
+
+
+WHOLE_METHODS = (
+    "union intersection difference symmetric_difference unique drop_duplicates "
+    "append drop repeat diff dropna value_counts where putmask"
+).split()
+
+
+def _attach() -> None:
+    methods: dict[str, Any] = {name: _whole_method(name) for name in WHOLE_METHODS}
+    methods.update(
+        {
+            "argsort": argsort,
+            "duplicated": duplicated,
+            "insert": insert,
+            "delete": delete,
+            "take": take,
+            "shift": shift,
+        }
+    )
+    for attr, value in methods.items():
+        setattr(Index, attr, value)
+
+
+_attach()
