@@ -18,6 +18,7 @@ from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
 from jupyter_mars.dataframe.index._calls import call, meta_call, per_chunk
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.renumber import renumber
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -84,7 +85,9 @@ def to_series(self: Index, index: Any = None, name: Any = None) -> Series:
 
 
 def to_frame(self: Index, index: bool = True, name: Any = _NO_DEFAULT) -> DataFrame:
-    return per_chunk(self, "to_frame", index=index, name=name)  # type: ignore[no-any-return]
+    frame = per_chunk(self, "to_frame", index=True, name=name)
+    # without the labels as the index, the rows are numbered across all chunks
+    return frame if index else renumber(frame)  # type: ignore[no-any-return]
 
 
 def series_from_index(index: Any, index_arg: Any = None, name: Any = None) -> Series:

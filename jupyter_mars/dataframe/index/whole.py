@@ -61,27 +61,39 @@ def argsort(self: Index, *args: Any, **kwargs: Any) -> Any:
     return array_whole(self, "argsort", *args, **kwargs)
 
 
+def _check_keep(keep: Any) -> None:
+    """pandas checks ``keep`` only where there are duplicates: here, before any data."""
+    if keep not in ("first", "last", False):
+        raise ValueError('keep must be either "first", "last" or False')
+
+
 def duplicated(self: Index, keep: Any = "first") -> Any:
+    _check_keep(keep)
     return array_whole(self, "duplicated", keep=keep)
 
 
-def _known_meta(index: Index, name: str) -> Any:
-    """The meta of a result with the input's dtype and name (pandas cannot compute
-    these edits on an index with no rows)."""
-    return empty_like(index.meta)
+def drop_duplicates(self: Index, *, keep: Any = "first") -> Index:
+    _check_keep(keep)
+    return whole(self, "drop_duplicates", keep=keep)  # type: ignore[no-any-return]
+
+
+def _one_row(meta: pd.Index) -> pd.Index:
+    """A one-row index of ``meta``'s dtype and names (the empty meta itself where the
+    dtype has no zero to sample)."""
+    if isinstance(meta.dtype, np.dtype) and meta.dtype.kind in "biufcmM":
+        return pd.Index(np.zeros(1, dtype=meta.dtype), name=meta.name)
+    return meta
 
 
 def insert(self: Index, loc: int, item: Any) -> Index:
-    meta = empty_like(self.meta.append(pd.Index([item])))
-    if isinstance(self.meta, pd.MultiIndex):
-        meta = self.meta
-    else:
-        meta = meta.rename(self.meta.name)
+    # the result's dtype from inserting into a one-row sample (pandas types an insert
+    # into an empty index otherwise); the position is checked when it runs
+    meta = empty_like(_one_row(self.meta).insert(0, item))
     return whole(self, "insert", loc, item, meta=meta)  # type: ignore[no-any-return]
 
 
 def delete(self: Index, loc: Any) -> Index:
-    return whole(self, "delete", loc, meta=_known_meta(self, "delete"))  # type: ignore[no-any-return]
+    return whole(self, "delete", loc, meta=empty_like(self.meta))  # type: ignore[no-any-return]
 
 
 def take(
@@ -100,14 +112,33 @@ def take(
     )
 
 
+def drop(self: Index, labels: Any, errors: str = "raise") -> Index:
+    if errors not in ("raise", "ignore"):
+        raise ValueError(f"errors must be 'raise' or 'ignore', got {errors!r}")
+    # the labels are looked up when it runs: none is in the empty meta
+    return whole(self, "drop", labels, meta=empty_like(self.meta), errors=errors)  # type: ignore[no-any-return]
+
+
+def where(self: Index, cond: Any, other: Any = None) -> Index:
+    cond = _lazy_or_plain(cond)
+    meta = empty_like(_one_row(self.meta).where(np.array([False]), other))
+    return whole(self, "where", cond, other, meta=meta)  # type: ignore[no-any-return]
+
+
+def putmask(self: Index, mask: Any, value: Any) -> Index:
+    mask = _lazy_or_plain(mask)
+    meta = empty_like(_one_row(self.meta).putmask(np.array([True]), value))
+    return whole(self, "putmask", mask, value, meta=meta)  # type: ignore[no-any-return]
+
+
 def shift(self: Index, periods: int = 1, freq: Any = None) -> Index:
     meta_call(self, "shift", periods, freq)  # NotImplementedError for non-datetime, as pandas
     return whole(self, "shift", periods, freq)  # type: ignore[no-any-return]
 
 
 WHOLE_METHODS = (
-    "union intersection difference symmetric_difference unique drop_duplicates "
-    "append drop repeat diff dropna value_counts where putmask"
+    "union intersection difference symmetric_difference unique "
+    "append repeat diff dropna value_counts"
 ).split()
 
 
@@ -117,10 +148,14 @@ def _attach() -> None:
         {
             "argsort": argsort,
             "duplicated": duplicated,
+            "drop_duplicates": drop_duplicates,
             "insert": insert,
             "delete": delete,
             "take": take,
             "shift": shift,
+            "drop": drop,
+            "where": where,
+            "putmask": putmask,
         }
     )
     for attr, value in methods.items():
