@@ -9,6 +9,7 @@ DataFrame and Series). Every method is a pandas call run in one of three ways
 from __future__ import annotations
 
 import jupyter_mars.dataframe.index.datetimes  # noqa: F401
+import jupyter_mars.dataframe.index.operators  # noqa: F401
 import jupyter_mars.dataframe.index.strings  # noqa: F401
 import jupyter_mars.dataframe.index.values  # noqa: F401
 import jupyter_mars.dataframe.index.whole  # noqa: F401

@@ -4,7 +4,8 @@
   ``rename``): the result lines up with its input chunk for chunk.
 - ``whole``: one pandas call on the whole index brought into one chunk, for results
   whose rows depend on all of them (set operations, ``sort_values``, ``insert``);
-  the result's length is unknown until it runs.
+  the result's length is unknown until it runs. ``whole_array`` is the same for the
+  calls pandas answers with a NumPy array (``argsort``): a lazy tensor.
 - ``value``: the same call on one chunk, for what pandas returns as a plain Python or
   NumPy value (``get_loc``, ``slice_locs``, ``equals``): it runs on the workers and
   only the value comes back.
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.conversion import to_tensor
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 
@@ -70,6 +72,33 @@ def whole(index: Any, name: str, /, *args: Any, meta: Any = None, **kwargs: Any)
     return map_chunks(
         _call_whole, frames, (Slot(0), name, kwargs, *slots), meta, name=name, keeps_rows=False
     )
+
+
+def _call_whole_as_array(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> Any:
+    """The call's NumPy result as an Index, so that it travels as a frame chunk."""
+    return pd.Index(np.asarray(call(obj, name, args, kwargs)))
+
+
+def whole_array(
+    index: Any, name: str, /, *args: Any, result_dtype: Any = None, **kwargs: Any
+) -> Any:
+    """A lazy tensor of what ``whole_index.name(...)`` gives as a NumPy array (of
+    ``result_dtype`` where the call on the empty meta cannot tell)."""
+    if result_dtype is None:
+        dtype = np.asarray(meta_call(index, name, *args, **kwargs)).dtype
+    else:
+        dtype = np.dtype(result_dtype)
+    meta = pd.Index(np.array([], dtype=dtype))
+    frames, slots = _with_others(index, list(args))
+    mapped = map_chunks(
+        _call_whole_as_array,
+        frames,
+        (Slot(0), name, kwargs, *slots),
+        meta,
+        name=name,
+        keeps_rows=False,
+    )
+    return to_tensor(mapped)
 
 
 def boxed(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> pd.Index:

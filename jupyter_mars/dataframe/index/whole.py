@@ -13,11 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.conversion import to_tensor
 from jupyter_mars.dataframe.core import Index
-from jupyter_mars.dataframe.index._calls import meta_call, whole
-from jupyter_mars.dataframe.index.rows import as_array_index
-from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
+from jupyter_mars.dataframe.index._calls import meta_call, whole, whole_array
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.tensor.core import Tensor
 
@@ -42,23 +39,8 @@ def _whole_method(name: str) -> Any:
     return method
 
 
-def array_whole(index: Index, name: str, /, *args: Any, **kwargs: Any) -> Any:
-    """A lazy tensor of what ``whole_index.name(...)`` gives as a NumPy array."""
-    dtype = np.asarray(meta_call(index, name, *args, **kwargs)).dtype
-    meta = pd.Index(np.array([], dtype=dtype))
-    mapped = map_chunks(
-        as_array_index,
-        [one_chunk(index)],
-        (Slot(0), name, args, kwargs),
-        meta,
-        name=name,
-        keeps_rows=False,
-    )
-    return to_tensor(mapped)
-
-
 def argsort(self: Index, *args: Any, **kwargs: Any) -> Any:
-    return array_whole(self, "argsort", *args, **kwargs)
+    return whole_array(self, "argsort", *args, **kwargs)
 
 
 def _check_keep(keep: Any) -> None:
@@ -69,7 +51,7 @@ def _check_keep(keep: Any) -> None:
 
 def duplicated(self: Index, keep: Any = "first") -> Any:
     _check_keep(keep)
-    return array_whole(self, "duplicated", keep=keep)
+    return whole_array(self, "duplicated", keep=keep)
 
 
 def drop_duplicates(self: Index, *, keep: Any = "first") -> Index:
