@@ -15,7 +15,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.conversion import to_tensor
 from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
-from jupyter_mars.dataframe.index._calls import call, meta_call, per_chunk
+from jupyter_mars.dataframe.index._calls import call, meta_call, per_chunk, value, whole
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.renumber import renumber
@@ -79,9 +79,15 @@ def _sample_meta(
 
 
 def to_series(self: Index, index: Any = None, name: Any = None) -> Series:
-    if index is not None:
-        raise NotImplementedError("to_series: index= is not supported; use set_axis")
-    return per_chunk(self, "to_series", name=name)  # type: ignore[no-any-return]
+    """``Index.to_series``; with ``index`` (labels, a pandas or lazy Index, of the same
+    length) the Series is labelled by it, which needs the whole index in one task."""
+    if index is None:
+        return per_chunk(self, "to_series", name=name)  # type: ignore[no-any-return]
+    if not isinstance(index, (Index, pd.Index)):
+        index = pd.Index(index)
+    labels = index.meta if isinstance(index, Index) else index[:0]
+    meta = self.meta.to_series(index=labels, name=name)
+    return whole(self, "to_series", index, name, meta=meta)  # type: ignore[no-any-return]
 
 
 def to_frame(self: Index, index: bool = True, name: Any = _NO_DEFAULT) -> DataFrame:
@@ -90,14 +96,23 @@ def to_frame(self: Index, index: bool = True, name: Any = _NO_DEFAULT) -> DataFr
     return frame if index else renumber(frame)  # type: ignore[no-any-return]
 
 
-def series_from_index(index: Any, index_arg: Any = None, name: Any = None) -> Series:
-    """A Series whose values and index are ``index``'s labels (Mars's
-    ``md.series_from_index``); ``name`` defaults to the index's name."""
-    if isinstance(index, pd.Index):
-        index = Index(index)
-    if not isinstance(index, Index):
-        raise TypeError(f"series_from_index: index must be an Index, got {type(index).__name__}")
-    return to_series(index, index_arg, name if name is not None else index.name)
+def series_from_index(ind: Any, index: Any = None, name: Any = None) -> Series:
+    """A Series of the labels of ``ind`` (Mars's ``md.series_from_index``), labelled by
+    ``index`` or by ``ind`` itself; ``name`` defaults to the index's name."""
+    if isinstance(ind, pd.Index):
+        ind = Index(ind)
+    if not isinstance(ind, Index):
+        raise TypeError(f"series_from_index: ind must be an Index, got {type(ind).__name__}")
+    return to_series(ind, index, name if name is not None else ind.name)
+
+
+def infer_objects(self: Index, copy: Any = None) -> Index:
+    """The dtype pandas infers depends on every label: it is computed on the workers
+    now (as ``dropna(axis=1)`` computes its columns), then each chunk is cast to it."""
+    if self.meta.dtype != object:
+        return per_chunk(self, "copy")  # type: ignore[no-any-return]
+    dtype = value(self, "infer_objects").dtype
+    return per_chunk(self, "astype", dtype)  # type: ignore[no-any-return]
 
 
 def _rows_method(name: str) -> Any:
@@ -134,8 +149,7 @@ def set_names(self: Index, names: Any, *, level: Any = None, inplace: bool = Fal
 
 
 ROW_METHODS = (
-    "fillna astype round copy view transpose infer_objects get_level_values droplevel "
-    "to_flat_index ravel replace"
+    "fillna astype round copy view transpose get_level_values droplevel to_flat_index ravel replace"
 ).split()
 ARRAY_METHODS = "isna isnull notna notnull".split()
 
@@ -143,8 +157,8 @@ ARRAY_METHODS = "isna isnull notna notnull".split()
 def _attach() -> None:
     frame_methods: dict[str, Any] = {"index": property(frame_index)}
     for cls in (DataFrame, Series):
-        for attr, value in frame_methods.items():
-            setattr(cls, attr, value)
+        for attr, method in frame_methods.items():
+            setattr(cls, attr, method)
     methods: dict[str, Any] = {name: _rows_method(name) for name in ROW_METHODS}
     methods.update({name: _array_method(name) for name in ARRAY_METHODS})
     methods.update(
@@ -153,6 +167,7 @@ def _attach() -> None:
             "map": map_values,
             "to_series": to_series,
             "to_frame": to_frame,
+            "infer_objects": infer_objects,
             "rename": rename,
             "set_names": set_names,
             "T": property(lambda self: self),
@@ -162,8 +177,8 @@ def _attach() -> None:
             "nlevels": property(lambda self: self.meta.nlevels),
         }
     )
-    for attr, value in methods.items():
-        setattr(Index, attr, value)
+    for attr, method in methods.items():
+        setattr(Index, attr, method)
 
 
 _attach()

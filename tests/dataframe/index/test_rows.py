@@ -67,7 +67,15 @@ def test_to_series_to_frame_and_series_from_index(chunk: int | None) -> None:
     pd.testing.assert_series_equal(
         md.series_from_index(p, name="w").to_pandas(), p.to_series(name="w")
     )
-    with pytest.raises(TypeError, match="index"):
+    labels = pd.Index(list("abcdefg"), name="l")
+    pd.testing.assert_series_equal(
+        md.series_from_index(idx, index=labels).to_pandas(), p.to_series(index=labels)
+    )
+    pd.testing.assert_series_equal(
+        idx.to_series(lazy_index(labels, 2), name="v").to_pandas(),
+        p.to_series(labels, name="v"),
+    )
+    with pytest.raises(TypeError, match="ind"):
         md.series_from_index([1, 2])
 
 

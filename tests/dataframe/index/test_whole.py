@@ -100,3 +100,49 @@ def test_bad_arguments_raise_at_the_call() -> None:
         idx.drop_duplicates(keep="middle")
     with pytest.raises(ValueError, match="axis"):
         idx.take([0], axis=1)
+
+
+@settings(max_examples=15)
+@given(
+    labels=st.lists(st.sampled_from([0.5, np.nan, 2.0, -1.0]), max_size=9),
+    chunk=st.integers(1, 4),
+)
+def test_sorting_and_uniques_hypothesis(labels: list[float], chunk: int) -> None:
+    p = pd.Index(labels, dtype="float64", name="h")
+    idx = lazy_index(p, chunk)
+    pd.testing.assert_index_equal(idx.sort_values().to_pandas(), p.sort_values())
+    pd.testing.assert_index_equal(idx.unique().to_pandas(), p.unique())
+    pd.testing.assert_index_equal(idx.drop_duplicates().to_pandas(), p.drop_duplicates())
+    np.testing.assert_array_equal(idx.duplicated().to_numpy(), p.duplicated())
+    assert idx.nunique().execute().fetch() == p.nunique()
+    assert idx.is_unique == p.is_unique
+    assert idx.is_monotonic_increasing == p.is_monotonic_increasing
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_level_sorting_joins_and_other_calls(chunk: int | None) -> None:
+    p = ints()
+    idx = lazy_index(p, chunk)
+    sorted_, indexer = idx.sortlevel()
+    expected, expected_indexer = p.sortlevel()
+    pd.testing.assert_index_equal(sorted_, expected)
+    np.testing.assert_array_equal(indexer, expected_indexer)
+    other = pd.Index([1, 3, 4], name="k")
+    assert_index(idx.join(lazy_index(other, 2), how="left"), p.join(other, how="left"))
+    joined, left, right = idx.join(other, how="outer", return_indexers=True)
+    expected_joined, expected_left, expected_right = p.join(
+        other, how="outer", return_indexers=True
+    )
+    pd.testing.assert_index_equal(joined, expected_joined)
+    np.testing.assert_array_equal(left, expected_left)
+    np.testing.assert_array_equal(right, expected_right)
+    assert_index(idx.replace(3, 30), p.replace(3, 30))
+    assert_index(idx.view(), p.view())
+    assert_index(idx.ravel(), p.ravel())
+    mixed = pd.Index([1, 2], dtype=object)
+    assert_index(lazy_index(mixed, chunk).infer_objects(), mixed.infer_objects())
+    dates = pd.date_range("2024-01-01", periods=4, name="d")
+    where, mask = pd.DatetimeIndex(["2024-01-02", "2024-01-04"]), np.array([1, 1, 0, 1], bool)
+    np.testing.assert_array_equal(
+        lazy_index(dates, chunk).asof_locs(where, mask), dates.asof_locs(where, mask)
+    )
