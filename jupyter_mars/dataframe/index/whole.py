@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import Index
+from jupyter_mars.dataframe.concatenate import ConcatRows
+from jupyter_mars.dataframe.core import Index, new_frame
 from jupyter_mars.dataframe.index._calls import meta_call, whole, whole_array
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.tensor.core import Tensor
@@ -21,12 +22,9 @@ from jupyter_mars.tensor.core import Tensor
 
 def _lazy_or_plain(obj: Any) -> Any:
     """A pandas Index argument stays plain; a lazy frame stays lazy (brought in by
-    ``whole``); a lazy tensor (a ``where`` condition) and a list of lazy indexes
-    (``append``) are fetched."""
+    ``whole``); a lazy tensor (a ``where`` condition) is fetched."""
     if isinstance(obj, Tensor):
         return np.asarray(obj.to_numpy())
-    if isinstance(obj, (list, tuple)) and any(isinstance(o, Index) for o in obj):
-        return [o.to_pandas() if isinstance(o, Index) else o for o in obj]
     return obj
 
 
@@ -37,6 +35,17 @@ def _whole_method(name: str) -> Any:
     method.__name__ = name
     method.__doc__ = f"``pandas.Index.{name}`` on the whole index, in one task."
     return method
+
+
+def append(self: Index, other: Any) -> Index:
+    """The chunks of ``self`` then those of each other index, each cast to the result's
+    dtype and name: no data moves and the length stays known (``concat``'s plan)."""
+    others = list(other) if isinstance(other, (list, tuple)) else [other]
+    lazy = [o if isinstance(o, Index) else Index(pd.Index(o)) for o in others]
+    meta = self.meta.append([o.meta for o in lazy])
+    nrows = sum((o.node.shape[0] for o in lazy), self.node.shape[0])
+    out: Index = new_frame(ConcatRows(None), [self, *lazy], nrows, meta)
+    return out
 
 
 def argsort(self: Index, *args: Any, **kwargs: Any) -> Any:
@@ -119,8 +128,7 @@ def shift(self: Index, periods: int = 1, freq: Any = None) -> Index:
 
 
 WHOLE_METHODS = (
-    "union intersection difference symmetric_difference unique "
-    "append repeat diff dropna value_counts"
+    "union intersection difference symmetric_difference unique repeat diff dropna value_counts"
 ).split()
 
 
@@ -128,6 +136,7 @@ def _attach() -> None:
     methods: dict[str, Any] = {name: _whole_method(name) for name in WHOLE_METHODS}
     methods.update(
         {
+            "append": append,
             "argsort": argsort,
             "duplicated": duplicated,
             "drop_duplicates": drop_duplicates,
