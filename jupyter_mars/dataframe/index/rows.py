@@ -57,11 +57,16 @@ def isin(self: Index, values: Any, level: Any = None) -> Any:
 
 def map_values(self: Index, mapper: Any, na_action: Any = None, dtype: Any = None) -> Any:
     """``Index.map``; ``dtype`` (Mars's keyword) names the result's dtype, which pandas
-    cannot infer from an index with no rows."""
+    cannot infer from an index with no rows. A lazy Series mapper is fetched: every
+    chunk looks labels up in all of it."""
+    if isinstance(mapper, _Frame):
+        mapper = mapper.to_pandas()
     meta = empty_like(self.meta.map(mapper, na_action=na_action))
     if dtype is not None:
-        meta = meta.astype(dtype)
-    elif len(self.meta) == 0 and not isinstance(meta, pd.MultiIndex):
+        # every chunk is cast, so that one whose labels all map to missing agrees
+        mapped = per_chunk(self, "map", mapper, meta=meta, na_action=na_action)
+        return per_chunk(mapped, "astype", dtype)
+    if not isinstance(meta, pd.MultiIndex):
         meta = _sample_meta(self, "map", (mapper,), {"na_action": na_action}, meta)
     return per_chunk(self, "map", mapper, meta=meta, na_action=na_action)
 

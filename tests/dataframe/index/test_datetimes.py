@@ -42,7 +42,7 @@ def test_timedelta_and_period_fields(chunk: int | None) -> None:
 
 def test_non_dates_have_no_date_fields() -> None:
     idx = lazy_index(ints(), 2)
-    with pytest.raises(AttributeError, match="dt"):
+    with pytest.raises(AttributeError, match="datetimelike"):
         idx.dt  # noqa: B018
     with pytest.raises(AttributeError, match="year"):
         idx.year  # noqa: B018

@@ -37,6 +37,8 @@ def test_elementwise_methods_match_pandas(chunk: int | None) -> None:
     assert_index(idx.transpose(), p.transpose())
     assert_index(idx.map(lambda v: v * 2), p.map(lambda v: v * 2))
     assert_index(lazy_index(ints(), chunk).map(lambda v: f"v{v}"), ints().map(lambda v: f"v{v}"))
+    mapper = pd.Series(["one", "five"], index=[1, 5])
+    assert_index(lazy_index(ints(), chunk).map(md.Series(mapper), dtype="str"), ints().map(mapper))
     assert idx.names == p.names
     assert idx.nlevels == 1
 
