@@ -120,6 +120,22 @@ def infer_objects(self: Index, copy: Any = None) -> Index:
     return per_chunk(self, "astype", dtype)  # type: ignore[no-any-return]
 
 
+def astype(self: Index, dtype: Any, copy: bool = True) -> Index:
+    """``Index.astype``, per chunk. A categorical dtype without its categories takes
+    them from the whole index (its sorted distinct labels, computed on the workers
+    now): per chunk each would take only its own."""
+    meta = self.meta.astype(dtype)  # pandas' error for a bad dtype, at the call
+    if isinstance(meta.dtype, pd.CategoricalDtype) and not _has_categories(dtype):
+        labels = pd.Index(value(self, "unique")).dropna().rename(None)
+        dtype = pd.CategoricalDtype(labels.sort_values(), ordered=meta.dtype.ordered)
+        meta = self.meta.astype(dtype)
+    return per_chunk(self, "astype", dtype, meta=empty_like(meta))  # type: ignore[no-any-return]
+
+
+def _has_categories(dtype: Any) -> bool:
+    return isinstance(dtype, pd.CategoricalDtype) and dtype.categories is not None
+
+
 def _rows_method(name: str) -> Any:
     def method(self: Index, *args: Any, **kwargs: Any) -> Any:
         return per_chunk(self, name, *args, **kwargs)
@@ -173,6 +189,7 @@ def _attach() -> None:
             "to_series": to_series,
             "to_frame": to_frame,
             "infer_objects": infer_objects,
+            "astype": astype,
             "rename": rename,
             "set_names": set_names,
             "T": property(lambda self: self),

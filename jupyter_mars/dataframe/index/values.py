@@ -39,7 +39,7 @@ def _value_property(name: str) -> Any:
 
 def _length(self: Index) -> int:
     n = self._nrows()
-    return int(n) if not isinstance(n, float) else len(self.to_pandas())
+    return int(n) if not isinstance(n, float) else int(value(self, "size"))
 
 
 def _reduction(name: str) -> Any:

@@ -100,6 +100,9 @@ def test_str_accessor(chunk: int | None) -> None:
     p = strings()
     idx = lazy_index(p, chunk)
     assert_index(idx.str.upper(), p.str.upper())
+    assert_index(idx.astype("category"), p.astype("category"))
+    ordered = pd.CategoricalDtype(["c_y_z", "b_x", "a"], ordered=True)
+    assert_index(idx.astype(ordered), p.astype(ordered))
     # pandas' dtype of lengths depends on whether any label is missing: the meta
     # (from a sample) is right where none is
     full = lazy_index(p.dropna(), chunk)
