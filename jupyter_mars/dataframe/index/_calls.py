@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.conversion import to_tensor
-from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, meta_of, one_chunk
+from jupyter_mars.dataframe.core import new_frame
+from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 
 
@@ -64,14 +65,26 @@ def _call_whole(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> Any:
     return call(obj, name, args, kwargs)
 
 
-def whole(index: Any, name: str, /, *args: Any, meta: Any = None, **kwargs: Any) -> Any:
+def one_task(
+    kernel: Any, frames: list[Any], args: tuple[Any, ...], meta: Any, name: str, same_length: bool
+) -> Any:
+    """``kernel(*args)`` on ``frames``, each one chunk. ``same_length``: the result has
+    as many rows as ``frames[0]`` (a sort, a mask), so its length stays known; its rows
+    are new ones all the same, with an index of their own."""
+    if not same_length:
+        return map_chunks(kernel, frames, args, meta, name=name, keeps_rows=False)
+    op = MapChunks(kernel, args, {}, name, frozenset(), True)
+    return new_frame(op, frames, frames[0].node.shape[0], meta)
+
+
+def whole(
+    index: Any, name: str, /, *args: Any, meta: Any = None, same_length: bool = False, **kwargs: Any
+) -> Any:
     """``whole_index.name(*args, **kwargs)`` in one task; ``args`` may be lazy frames."""
     if meta is None:
         meta = empty_like(meta_call(index, name, *args, **kwargs))
     frames, slots = _with_others(index, list(args))
-    return map_chunks(
-        _call_whole, frames, (Slot(0), name, kwargs, *slots), meta, name=name, keeps_rows=False
-    )
+    return one_task(_call_whole, frames, (Slot(0), name, kwargs, *slots), meta, name, same_length)
 
 
 def _call_whole_as_array(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> Any:
@@ -80,7 +93,13 @@ def _call_whole_as_array(obj: Any, name: str, kwargs: dict[str, Any], *args: Any
 
 
 def whole_array(
-    index: Any, name: str, /, *args: Any, result_dtype: Any = None, **kwargs: Any
+    index: Any,
+    name: str,
+    /,
+    *args: Any,
+    result_dtype: Any = None,
+    same_length: bool = False,
+    **kwargs: Any,
 ) -> Any:
     """A lazy tensor of what ``whole_index.name(...)`` gives as a NumPy array (of
     ``result_dtype`` where the call on the empty meta cannot tell)."""
@@ -90,15 +109,8 @@ def whole_array(
         dtype = np.dtype(result_dtype)
     meta = pd.Index(np.array([], dtype=dtype))
     frames, slots = _with_others(index, list(args))
-    mapped = map_chunks(
-        _call_whole_as_array,
-        frames,
-        (Slot(0), name, kwargs, *slots),
-        meta,
-        name=name,
-        keeps_rows=False,
-    )
-    return to_tensor(mapped)
+    args_ = (Slot(0), name, kwargs, *slots)
+    return to_tensor(one_task(_call_whole_as_array, frames, args_, meta, name, same_length))
 
 
 def boxed(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> pd.Index:

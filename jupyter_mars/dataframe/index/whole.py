@@ -28,9 +28,10 @@ def _lazy_or_plain(obj: Any) -> Any:
     return obj
 
 
-def _whole_method(name: str) -> Any:
+def _whole_method(name: str, same_length: bool = False) -> Any:
     def method(self: Index, *args: Any, **kwargs: Any) -> Any:
-        return whole(self, name, *(_lazy_or_plain(a) for a in args), **kwargs)
+        plain = (_lazy_or_plain(a) for a in args)
+        return whole(self, name, *plain, same_length=same_length, **kwargs)
 
     method.__name__ = name
     method.__doc__ = f"``pandas.Index.{name}`` on the whole index, in one task."
@@ -49,7 +50,7 @@ def append(self: Index, other: Any) -> Index:
 
 
 def argsort(self: Index, *args: Any, **kwargs: Any) -> Any:
-    return whole_array(self, "argsort", *args, **kwargs)
+    return whole_array(self, "argsort", *args, same_length=True, **kwargs)
 
 
 def _check_keep(keep: Any) -> None:
@@ -60,7 +61,7 @@ def _check_keep(keep: Any) -> None:
 
 def duplicated(self: Index, keep: Any = "first") -> Any:
     _check_keep(keep)
-    return whole_array(self, "duplicated", keep=keep)
+    return whole_array(self, "duplicated", same_length=True, keep=keep)
 
 
 def drop_duplicates(self: Index, *, keep: Any = "first") -> Index:
@@ -113,27 +114,29 @@ def drop(self: Index, labels: Any, errors: str = "raise") -> Index:
 def where(self: Index, cond: Any, other: Any = None) -> Index:
     cond = _lazy_or_plain(cond)
     meta = empty_like(_one_row(self.meta).where(np.array([False]), other))
-    return whole(self, "where", cond, other, meta=meta)  # type: ignore[no-any-return]
+    return whole(self, "where", cond, other, meta=meta, same_length=True)  # type: ignore[no-any-return]
 
 
 def putmask(self: Index, mask: Any, value: Any) -> Index:
     mask = _lazy_or_plain(mask)
     meta = empty_like(_one_row(self.meta).putmask(np.array([True]), value))
-    return whole(self, "putmask", mask, value, meta=meta)  # type: ignore[no-any-return]
+    return whole(self, "putmask", mask, value, meta=meta, same_length=True)  # type: ignore[no-any-return]
 
 
 def shift(self: Index, periods: int = 1, freq: Any = None) -> Index:
     meta_call(self, "shift", periods, freq)  # NotImplementedError for non-datetime, as pandas
-    return whole(self, "shift", periods, freq)  # type: ignore[no-any-return]
+    return whole(self, "shift", periods, freq, same_length=True)  # type: ignore[no-any-return]
 
 
 WHOLE_METHODS = (
-    "union intersection difference symmetric_difference unique repeat diff dropna value_counts"
+    "union intersection difference symmetric_difference unique repeat dropna value_counts"
 ).split()
+SAME_LENGTH_METHODS = ["diff"]
 
 
 def _attach() -> None:
     methods: dict[str, Any] = {name: _whole_method(name) for name in WHOLE_METHODS}
+    methods.update({name: _whole_method(name, True) for name in SAME_LENGTH_METHODS})
     methods.update(
         {
             "append": append,

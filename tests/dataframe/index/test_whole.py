@@ -48,6 +48,8 @@ def test_sorting_and_duplicates(chunk: int | None) -> None:
     p = ints()
     idx = lazy_index(p, chunk)
     assert_index(idx.sort_values(), p.sort_values())
+    assert len(idx.sort_values()) == len(p)
+    assert idx.argsort().shape == (len(p),)
     assert_index(idx.sort_values(ascending=False), p.sort_values(ascending=False))
     got, indexer = idx.sort_values(return_indexer=True)
     expected, expected_indexer = p.sort_values(return_indexer=True)
