@@ -70,10 +70,12 @@ class IndexDatetimeMethods:
 
 def index_getattr(self: Index, name: str) -> Any:
     """The fields and methods pandas puts on date-like indexes (``idx.year``)."""
-    meta = self._node.meta
+    if name.startswith("_"):  # never reads self._node, which may be unset (unpickling)
+        raise AttributeError(name)
     if name == "dt":  # the property's own error, which Python replaced by this lookup
         raise AttributeError("Can only use .dt accessor with datetimelike values")
-    if not name.startswith("_") and is_datetimelike(meta) and hasattr(type(meta), name):
+    meta = self._node.meta
+    if is_datetimelike(meta) and hasattr(type(meta), name):
         return getattr(IndexDatetimeMethods(self), name)
     raise AttributeError(f"'Index' object has no attribute {name!r}")
 
