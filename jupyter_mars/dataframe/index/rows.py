@@ -16,7 +16,7 @@ import pandas as pd
 from jupyter_mars.dataframe.conversion import to_tensor
 from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
 from jupyter_mars.dataframe.index._calls import call, meta_call, per_chunk, value, whole
-from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
+from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.renumber import renumber
 
@@ -169,6 +169,26 @@ def set_names(self: Index, names: Any, *, level: Any = None, inplace: bool = Fal
     return per_chunk(self, "set_names", names, level=level)  # type: ignore[no-any-return]
 
 
+def _relabel(self: Index, renamed: Index) -> None:
+    """``idx.name = ...`` makes the handle point at the renamed index, as pandas renames
+    in place. An index taken from a frame cannot rename the frame's rows that way."""
+    op = self.op
+    if isinstance(op, MapChunks) and op.func is row_labels:
+        raise NotImplementedError(
+            "setting the name of df.index does not rename the frame's index; "
+            "use df.index.rename(...) for a renamed Index"
+        )
+    self._node = renamed.node  # type: ignore[assignment]
+
+
+def _set_name(self: Index, name: Any) -> None:
+    _relabel(self, per_chunk(self, "rename", name))
+
+
+def _set_names(self: Index, names: Any) -> None:
+    _relabel(self, per_chunk(self, "set_names", names))
+
+
 ROW_METHODS = (
     "fillna astype round copy view transpose get_level_values droplevel to_flat_index ravel replace"
 ).split()
@@ -195,7 +215,8 @@ def _attach() -> None:
             "T": property(lambda self: self),
             "values": property(to_tensor),
             "to_tensor": to_tensor,
-            "names": property(lambda self: self.meta.names),
+            "name": property(lambda self: self.meta.name, _set_name),
+            "names": property(lambda self: self.meta.names, _set_names),
             "nlevels": property(lambda self: self.meta.nlevels),
         }
     )

@@ -21,6 +21,8 @@ def test_frame_and_series_index_are_lazy_indexes(chunk: int | None) -> None:
     assert_index(mdf["b"].index, df["b"].index)
     assert_index(mdf[mdf["a"] > 1].index, df[df["a"] > 1].index)
     pd.testing.assert_index_equal(mdf.columns, df.columns)
+    with pytest.raises(NotImplementedError, match="rename"):
+        mdf.index.name = "other"
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
@@ -41,6 +43,12 @@ def test_elementwise_methods_match_pandas(chunk: int | None) -> None:
     assert_index(lazy_index(ints(), chunk).map(md.Series(mapper), dtype="str"), ints().map(mapper))
     assert idx.names == p.names
     assert idx.nlevels == 1
+    renamed, expected = lazy_index(p, chunk), p.copy()
+    renamed.name, expected.name = "new", "new"
+    assert_index(renamed, expected)
+    renamed.names = ["newer"]
+    expected.names = ["newer"]
+    assert_index(renamed, expected)
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
