@@ -16,6 +16,9 @@ the arguments (and raises its own exception) when the method is called, not at e
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,8 +26,10 @@ import pandas as pd
 
 from jupyter_mars.dataframe.conversion import to_tensor
 from jupyter_mars.dataframe.core import new_frame
-from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, meta_of, one_chunk
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.engine.graph import Ref
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
 
 def call(obj: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -65,26 +70,49 @@ def _call_whole(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> Any:
     return call(obj, name, args, kwargs)
 
 
+@dataclass(frozen=True, eq=False)
+class WholeCall(Op):
+    """``kernel(*args)`` in one task, on inputs that are one chunk each."""
+
+    kernel: Callable[..., Any]
+    args: tuple[Any, ...]
+    """``Slot(i)`` for input i's one chunk; anything else passed as is."""
+    name: str
+
+    def label(self) -> str:
+        return self.name
+
+
+@tile_rule(WholeCall)
+def _tile_whole_call(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
+    op = node.op
+    assert isinstance(op, WholeCall)
+    chunks = [Ref(t.keys[0]) for t in inputs]
+    args = tuple(chunks[a.index] if isinstance(a, Slot) else a for a in op.args)
+    grid = key_grid(node.key, [1])
+    ctx.add_blockwise(grid[0], op.kernel, args, {})
+    # the node's length: known where the method tells it (``nan`` otherwise)
+    return Tiled(((node.shape[0],),), grid)
+
+
 def one_task(
-    kernel: Any, frames: list[Any], args: tuple[Any, ...], meta: Any, name: str, same_length: bool
+    kernel: Any, frames: list[Any], args: tuple[Any, ...], meta: Any, name: str, length: Any
 ) -> Any:
-    """``kernel(*args)`` on ``frames``, each one chunk. ``same_length``: the result has
-    as many rows as ``frames[0]`` (a sort, a mask), so its length stays known; its rows
-    are new ones all the same, with an index of their own."""
-    if not same_length:
-        return map_chunks(kernel, frames, args, meta, name=name, keeps_rows=False)
-    op = MapChunks(kernel, args, {}, name, frozenset(), True)
-    return new_frame(op, frames, frames[0].node.shape[0], meta)
+    """``kernel(*args)`` on ``frames`` brought into one chunk each; ``length`` is the
+    result's when the method tells it without data (a sort keeps it, ``insert`` adds
+    one), None when it depends on the data. The result has an index of its own."""
+    nrows = math.nan if length is None else length
+    return new_frame(WholeCall(kernel, args, name), frames, nrows, meta)
 
 
 def whole(
-    index: Any, name: str, /, *args: Any, meta: Any = None, same_length: bool = False, **kwargs: Any
+    index: Any, name: str, /, *args: Any, meta: Any = None, length: Any = None, **kwargs: Any
 ) -> Any:
     """``whole_index.name(*args, **kwargs)`` in one task; ``args`` may be lazy frames."""
     if meta is None:
         meta = empty_like(meta_call(index, name, *args, **kwargs))
     frames, slots = _with_others(index, list(args))
-    return one_task(_call_whole, frames, (Slot(0), name, kwargs, *slots), meta, name, same_length)
+    return one_task(_call_whole, frames, (Slot(0), name, kwargs, *slots), meta, name, length)
 
 
 def _call_whole_as_array(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> Any:
@@ -98,7 +126,7 @@ def whole_array(
     /,
     *args: Any,
     result_dtype: Any = None,
-    same_length: bool = False,
+    length: Any = None,
     **kwargs: Any,
 ) -> Any:
     """A lazy tensor of what ``whole_index.name(...)`` gives as a NumPy array (of
@@ -110,7 +138,7 @@ def whole_array(
     meta = pd.Index(np.array([], dtype=dtype))
     frames, slots = _with_others(index, list(args))
     args_ = (Slot(0), name, kwargs, *slots)
-    return to_tensor(one_task(_call_whole_as_array, frames, args_, meta, name, same_length))
+    return to_tensor(one_task(_call_whole_as_array, frames, args_, meta, name, length))
 
 
 def boxed(obj: Any, name: str, kwargs: dict[str, Any], *args: Any) -> pd.Index:
@@ -128,7 +156,5 @@ def value(index: Any, name: str, /, *args: Any, **kwargs: Any) -> Any:
     """``whole_index.name(*args, **kwargs)`` computed on the workers, fetched (its
     arguments are checked there: a lookup on the empty meta would always fail)."""
     frames, slots = _with_others(index, list(args))
-    out = map_chunks(
-        boxed, frames, (Slot(0), name, kwargs, *slots), BOX_META, name=name, keeps_rows=False
-    )
+    out = one_task(boxed, frames, (Slot(0), name, kwargs, *slots), BOX_META, name, 1)
     return out.to_pandas()[0]

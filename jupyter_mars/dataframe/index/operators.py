@@ -47,7 +47,7 @@ def _arithmetic(dunder: str) -> Any:
         if _is_scalar(other):
             return per_chunk(self, dunder, other)
         meta = empty_like(getattr(self.meta, dunder)(_meta_other(other)))
-        return whole(self, dunder, other, meta=meta, same_length=True)
+        return whole(self, dunder, other, meta=meta, length=self.node.shape[0])
 
     operator.__name__ = dunder
     return operator
@@ -59,7 +59,7 @@ def _comparison(dunder: str) -> Any:
         if _is_scalar(other):
             return array_per_chunk(self, dunder, other)
         getattr(self.meta, dunder)(_meta_other(other))  # pandas' TypeError, if any
-        return whole_array(self, dunder, other, result_dtype=bool, same_length=True)
+        return whole_array(self, dunder, other, result_dtype=bool, length=self.node.shape[0])
 
     operator.__name__ = dunder
     return operator

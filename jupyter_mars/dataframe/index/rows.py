@@ -92,7 +92,7 @@ def to_series(self: Index, index: Any = None, name: Any = None) -> Series:
         index = pd.Index(index)
     labels = index.meta if isinstance(index, Index) else index[:0]
     meta = self.meta.to_series(index=labels, name=name)
-    return whole(self, "to_series", index, name, meta=meta, same_length=True)  # type: ignore[no-any-return]
+    return whole(self, "to_series", index, name, meta=meta, length=self.node.shape[0])  # type: ignore[no-any-return]
 
 
 def to_frame(self: Index, index: bool = True, name: Any = _NO_DEFAULT) -> DataFrame:

@@ -60,7 +60,7 @@ def nunique(self: Index, dropna: bool = True) -> Any:
 def sort_values(self: Index, *args: Any, return_indexer: bool = False, **kwargs: Any) -> Any:
     if return_indexer:
         return value(self, "sort_values", *args, return_indexer=True, **kwargs)
-    return whole(self, "sort_values", *args, same_length=True, **kwargs)
+    return whole(self, "sort_values", *args, length=self.node.shape[0], **kwargs)
 
 
 def join(self: Index, other: Any, *args: Any, return_indexers: bool = False, **kwargs: Any) -> Any:

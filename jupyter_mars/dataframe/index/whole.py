@@ -8,6 +8,7 @@ pandas returns ``argsort``'s and ``duplicated``'s NumPy arrays: here lazy tensor
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,8 @@ def _lazy_or_plain(obj: Any) -> Any:
 def _whole_method(name: str, same_length: bool = False) -> Any:
     def method(self: Index, *args: Any, **kwargs: Any) -> Any:
         plain = (_lazy_or_plain(a) for a in args)
-        return whole(self, name, *plain, same_length=same_length, **kwargs)
+        length = self.node.shape[0] if same_length else None
+        return whole(self, name, *plain, length=length, **kwargs)
 
     method.__name__ = name
     method.__doc__ = f"``pandas.Index.{name}`` on the whole index, in one task."
@@ -50,7 +52,7 @@ def append(self: Index, other: Any) -> Index:
 
 
 def argsort(self: Index, *args: Any, **kwargs: Any) -> Any:
-    return whole_array(self, "argsort", *args, same_length=True, **kwargs)
+    return whole_array(self, "argsort", *args, length=self.node.shape[0], **kwargs)
 
 
 def _check_keep(keep: Any) -> None:
@@ -61,7 +63,7 @@ def _check_keep(keep: Any) -> None:
 
 def duplicated(self: Index, keep: Any = "first") -> Any:
     _check_keep(keep)
-    return whole_array(self, "duplicated", same_length=True, keep=keep)
+    return whole_array(self, "duplicated", length=self.node.shape[0], keep=keep)
 
 
 def drop_duplicates(self: Index, *, keep: Any = "first") -> Index:
@@ -81,11 +83,14 @@ def insert(self: Index, loc: int, item: Any) -> Index:
     # the result's dtype from inserting into a one-row sample (pandas types an insert
     # into an empty index otherwise); the position is checked when it runs
     meta = empty_like(_one_row(self.meta).insert(0, item))
-    return whole(self, "insert", loc, item, meta=meta)  # type: ignore[no-any-return]
+    return whole(self, "insert", loc, item, meta=meta, length=self.node.shape[0] + 1)  # type: ignore[no-any-return]
 
 
 def delete(self: Index, loc: Any) -> Index:
-    return whole(self, "delete", loc, meta=empty_like(self.meta))  # type: ignore[no-any-return]
+    n = self.node.shape[0]
+    # the positions are checked now where the length is known, as pandas does
+    length = None if math.isnan(n) else len(np.delete(np.arange(int(n)), loc))
+    return whole(self, "delete", loc, meta=empty_like(self.meta), length=length)  # type: ignore[no-any-return]
 
 
 def take(
@@ -93,15 +98,20 @@ def take(
 ) -> Index:
     if axis != 0:
         raise ValueError(f"No axis named {axis} for object type Index")
-    meta = meta_call(self, "take", [], allow_fill=allow_fill, fill_value=fill_value)
+    kwargs = {"allow_fill": allow_fill, "fill_value": fill_value}
+    meta = empty_like(meta_call(self, "take", [], **kwargs))
+    positions = np.asarray(indices)
     return whole(  # type: ignore[no-any-return]
-        self,
-        "take",
-        np.asarray(indices),
-        meta=empty_like(meta),
-        allow_fill=allow_fill,
-        fill_value=fill_value,
+        self, "take", positions, meta=meta, length=positions.size, **kwargs
     )
+
+
+def repeat(self: Index, repeats: Any, axis: Any = None) -> Index:
+    if axis is not None and axis != 0:
+        raise ValueError(f"No axis named {axis} for object type Index")
+    counts = np.asarray(repeats)
+    length = self.node.shape[0] * int(counts) if counts.ndim == 0 else int(counts.sum())
+    return whole(self, "repeat", repeats, meta=empty_like(self.meta), length=length)  # type: ignore[no-any-return]
 
 
 def drop(self: Index, labels: Any, errors: str = "raise") -> Index:
@@ -114,22 +124,22 @@ def drop(self: Index, labels: Any, errors: str = "raise") -> Index:
 def where(self: Index, cond: Any, other: Any = None) -> Index:
     cond = _lazy_or_plain(cond)
     meta = empty_like(_one_row(self.meta).where(np.array([False]), other))
-    return whole(self, "where", cond, other, meta=meta, same_length=True)  # type: ignore[no-any-return]
+    return whole(self, "where", cond, other, meta=meta, length=self.node.shape[0])  # type: ignore[no-any-return]
 
 
 def putmask(self: Index, mask: Any, value: Any) -> Index:
     mask = _lazy_or_plain(mask)
     meta = empty_like(_one_row(self.meta).putmask(np.array([True]), value))
-    return whole(self, "putmask", mask, value, meta=meta, same_length=True)  # type: ignore[no-any-return]
+    return whole(self, "putmask", mask, value, meta=meta, length=self.node.shape[0])  # type: ignore[no-any-return]
 
 
 def shift(self: Index, periods: int = 1, freq: Any = None) -> Index:
     meta_call(self, "shift", periods, freq)  # NotImplementedError for non-datetime, as pandas
-    return whole(self, "shift", periods, freq, same_length=True)  # type: ignore[no-any-return]
+    return whole(self, "shift", periods, freq, length=self.node.shape[0])  # type: ignore[no-any-return]
 
 
 WHOLE_METHODS = (
-    "union intersection difference symmetric_difference unique repeat dropna value_counts"
+    "union intersection difference symmetric_difference unique dropna value_counts"
 ).split()
 SAME_LENGTH_METHODS = ["diff"]
 
@@ -148,6 +158,7 @@ def _attach() -> None:
             "take": take,
             "shift": shift,
             "drop": drop,
+            "repeat": repeat,
             "where": where,
             "putmask": putmask,
         }

@@ -80,6 +80,11 @@ def test_edits_by_position_and_label(chunk: int | None) -> None:
     assert_index(idx.drop([3, 9]), p.drop([3, 9]))
     assert_index(idx.drop([3, 99], errors="ignore"), p.drop([3, 99], errors="ignore"))
     assert_index(idx.repeat(2), p.repeat(2))
+    assert_index(idx.repeat(np.arange(7)), p.repeat(np.arange(7)))
+    lengths = [idx.insert(2, 42), idx.delete([0, -1]), idx.take([1, 1, 1]), idx.repeat(3)]
+    assert [len(x) for x in lengths] == [8, 5, 3, 21]
+    with pytest.raises(IndexError):
+        idx.delete(7)
     assert_index(idx.take([4, 0, 0]), p.take([4, 0, 0]))
     assert_index(idx.diff(), p.diff())
     mask = np.array([True, False, True, True, False, True, False])
