@@ -3,15 +3,19 @@
 - ``per_chunk``: one pandas call per row chunk, rows kept (``isna``, ``astype``,
   ``rename``): the result lines up with its input chunk for chunk.
 - ``whole``: one pandas call on the whole index brought into one chunk, for results
-  whose rows depend on all of them (set operations, ``sort_values``, ``insert``);
-  the result's length is unknown until it runs. ``whole_array`` is the same for the
-  calls pandas answers with a NumPy array (``argsort``): a lazy tensor.
+  whose rows depend on all of them (set operations, ``sort_values``, ``insert``),
+  as one ``WholeCall`` task. Its length is the method's where it tells it without
+  data (a sort keeps it, ``insert`` adds one), else known once it has run.
+  ``whole_array`` is the same for the calls pandas answers with a NumPy array
+  (``argsort``): a lazy tensor.
 - ``value``: the same call on one chunk, for what pandas returns as a plain Python or
   NumPy value (``get_loc``, ``slice_locs``, ``equals``): it runs on the workers and
   only the value comes back.
 
-Each builds its meta by making the same call on the input's meta, so pandas checks
-the arguments (and raises its own exception) when the method is called, not at execute.
+Each builds its meta by making the same call on the input's meta (or, where pandas
+types an empty index otherwise, on a one-row sample), so pandas checks the arguments
+and raises its own exception when the method is called, not at execute. Lookups skip
+that check: none would succeed on an empty index.
 """
 
 from __future__ import annotations

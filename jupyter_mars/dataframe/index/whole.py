@@ -2,7 +2,9 @@
 
 Set operations, sorting, de-duplication and edits by position (``insert``, ``delete``,
 ``take``...) run on the index brought into one chunk, with any lazy Index argument
-brought into one chunk beside it; the result's length is known once it has run.
+brought into one chunk beside it. The result's length is known at once where the
+method tells it (``insert``: one more, ``take``: the positions), else once it has run.
+``append`` moves no data: it is ``concat``'s plan, chunks after chunks.
 pandas returns ``argsort``'s and ``duplicated``'s NumPy arrays: here lazy tensors.
 """
 
