@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
 from tests.dataframe.helpers import CHUNKS as FRAME_CHUNKS
@@ -132,3 +134,21 @@ def test_bad_arguments_raise_at_the_call() -> None:
         idx.astype("no such dtype")
     with pytest.raises(NotImplementedError, match="inplace"):
         idx.rename("x", inplace=True)
+
+
+@settings(max_examples=15)
+@given(
+    labels=st.lists(st.sampled_from([1.5, np.nan, -2.0, 0.0]), min_size=1, max_size=9),
+    chunk=st.integers(1, 4),
+)
+def test_per_chunk_methods_hypothesis(labels: list[float], chunk: int) -> None:
+    p = pd.Index(labels, dtype="float64", name="h")
+    idx = lazy_index(p, chunk)
+    assert_index(idx.fillna(9.0), p.fillna(9.0))
+    assert_index(idx.round(0).astype("float32"), p.round(0).astype("float32"))
+    assert_index(idx.map(lambda v: v + 1), p.map(lambda v: v + 1))
+    np.testing.assert_array_equal(idx.isin([0.0, np.nan]).to_numpy(), p.isin([0.0, np.nan]))
+    np.testing.assert_array_equal(idx.isna().to_numpy(), p.isna())
+    pd.testing.assert_index_equal(
+        md.DataFrame({"v": labels}, index=p, chunk_size=chunk).index.to_pandas(), p
+    )
