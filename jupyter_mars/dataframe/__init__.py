@@ -18,7 +18,6 @@ from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
 from jupyter_mars.dataframe.cut import cut, qcut
 from jupyter_mars.dataframe.eval import eval
-from jupyter_mars.dataframe.from_index import series_from_index
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.functions import (
     isna,
@@ -30,6 +29,7 @@ from jupyter_mars.dataframe.functions import (
     unique,
 )
 from jupyter_mars.dataframe.groupby import crosstab, pivot_table
+from jupyter_mars.dataframe.index import series_from_index
 from jupyter_mars.dataframe.io import (
     read_csv,
     read_json,

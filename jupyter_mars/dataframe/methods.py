@@ -12,10 +12,11 @@ import jupyter_mars.dataframe.cumulative  # noqa: F401
 import jupyter_mars.dataframe.fetched  # noqa: F401
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.groupby  # noqa: F401
-import jupyter_mars.dataframe.inplace  # noqa: F401
-import jupyter_mars.dataframe.interpolate  # noqa: F401
+import jupyter_mars.dataframe.index  # noqa: F401
 import jupyter_mars.dataframe.inferred_dtypes  # noqa: F401
 import jupyter_mars.dataframe.info  # noqa: F401
+import jupyter_mars.dataframe.inplace  # noqa: F401
+import jupyter_mars.dataframe.interpolate  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
 import jupyter_mars.dataframe.iteration  # noqa: F401
 import jupyter_mars.dataframe.joins  # noqa: F401
@@ -31,8 +32,8 @@ import jupyter_mars.dataframe.sample  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
 import jupyter_mars.dataframe.structure  # noqa: F401
-import jupyter_mars.dataframe.timeseries  # noqa: F401
 import jupyter_mars.dataframe.summaries  # noqa: F401
+import jupyter_mars.dataframe.timeseries  # noqa: F401
 import jupyter_mars.dataframe.ufuncs  # noqa: F401
 import jupyter_mars.dataframe.value_methods  # noqa: F401
 import jupyter_mars.dataframe.window  # noqa: F401

@@ -16,9 +16,8 @@ import pandas as pd
 
 import jupyter_mars.dataframe.cumulative  # noqa: F401 - shift
 import jupyter_mars.dataframe.reduction  # noqa: F401 - corr
-from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of
-from jupyter_mars.dataframe.renumber import renumber
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -106,25 +105,6 @@ def to_frame(self: Series, name: Any = _NO_DEFAULT) -> DataFrame:
     return out
 
 
-def index_to_frame(self: Index, index: bool = True, name: Any = _NO_DEFAULT) -> DataFrame:
-    """A DataFrame of the labels (indexed by them too unless ``index=False``)."""
-    meta = self.meta.to_frame(index=index, name=name)
-    kwargs = {"index": index, "name": name}
-    out: DataFrame = map_chunks(call_method, [self], ("to_frame", Slot(0)), meta, kwargs)
-    # each chunk numbers its own rows from 0: the whole frame's run on
-    return out if index else renumber(out)
-
-
-def index_to_series(self: Index, index: Any = None, name: Any = None) -> Series:
-    """A Series of the labels, indexed by them."""
-    if index is not None:
-        raise NotImplementedError("to_series(index=...) is not supported: the labels index it")
-    meta = self.meta.to_series(name=name)
-    kwargs = {"name": name}
-    out: Series = map_chunks(call_method, [self], ("to_series", Slot(0)), meta, kwargs)
-    return out
-
-
 def set_flags(
     self: _Frame, *, copy: bool = False, allows_duplicate_labels: bool | None = None
 ) -> Any:
@@ -169,7 +149,7 @@ def from_arrow_method(cls: Any) -> Any:
 ATTACHED: dict[str, tuple[Any, tuple[type[_Frame], ...]]] = {
     "between": (between, (Series,)),
     "case_when": (case_when, (Series,)),
-    "repeat": (repeat, (Series, Index)),
+    "repeat": (repeat, (Series,)),
     "to_frame": (to_frame, (Series,)),
     "autocorr": (autocorr, (Series,)),
     "set_flags": (set_flags, (DataFrame, Series)),
@@ -183,8 +163,6 @@ def _attach() -> None:
     for name, (value, kinds) in ATTACHED.items():
         for cls in kinds:
             setattr(cls, name, value)
-    setattr(Index, "to_frame", index_to_frame)  # noqa: B010 - Index's own signature
-    setattr(Index, "to_series", index_to_series)  # noqa: B010
     for cls in (DataFrame, Series):
         setattr(cls, "from_arrow", from_arrow_method(cls))  # noqa: B010
 

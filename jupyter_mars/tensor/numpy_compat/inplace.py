@@ -17,7 +17,6 @@ from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.products import matmul
 
 
-
 def _operand_ok(x: Any) -> bool:
     return isinstance(x, (Tensor, np.ndarray, np.generic, int, float, complex, bool, list, tuple))
 
