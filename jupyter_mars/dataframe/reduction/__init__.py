@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
-from jupyter_mars.dataframe.reduction import frame, labels, pairwise, series, shape  # noqa: F401
+from jupyter_mars.dataframe.reduction import (  # noqa: F401 - aggregate, shape attach
+    aggregate,
+    frame,
+    labels,
+    pairwise,
+    series,
+    shape,
+)
 
 NAMES = ("sum", "prod", "mean", "count", "min", "max", "var", "std", "sem", "any", "all")
 
