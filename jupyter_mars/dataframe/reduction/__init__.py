@@ -17,6 +17,7 @@ from jupyter_mars.dataframe.reduction import (  # noqa: F401 - aggregate, shape 
     aggregate,
     frame,
     labels,
+    mode,
     pairwise,
     series,
     shape,
