@@ -59,7 +59,7 @@ class FrameModes:
         return out
 
 
-def series_mode(s: Series, dropna: bool = True) -> Any:
+def series_mode(s: Any, dropna: bool = True) -> Any:
     """The most frequent value(s) as a lazy Series (several when tied), sorted."""
     drop = check_flag(dropna, "dropna")
     meta = s.meta.mode(dropna=drop)
