@@ -8,7 +8,7 @@ from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches 
 from jupyter_mars.dataframe.concatenate import concat
 from jupyter_mars.dataframe.construct import date_range
 from jupyter_mars.dataframe.core import DataFrame, Index, Series
-from jupyter_mars.dataframe.groupby import crosstab, pivot_table
+from jupyter_mars.dataframe.groupby import NamedAgg, crosstab, pivot_table
 from jupyter_mars.dataframe.io import (
     read_csv,
     read_json,
@@ -27,6 +27,7 @@ from jupyter_mars.dataframe.reshape import get_dummies, melt
 __all__ = [
     "DataFrame",
     "Index",
+    "NamedAgg",
     "Series",
     "concat",
     "crosstab",
