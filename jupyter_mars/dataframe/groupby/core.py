@@ -285,8 +285,9 @@ class GroupBy:
     def median(self, numeric_only: bool = False) -> Any:
         return self._reduce("median", numeric_only=numeric_only)
 
-    def nunique(self, dropna: bool = True) -> Any:
-        return self._reduce("nunique", dropna=dropna)
+    def nunique(self, dropna: bool = True, method: str = "auto") -> Any:
+        """Distinct values per group; ``method`` as for ``agg``."""
+        return self._build("nunique", (), {"dropna": dropna}, None, method)
 
     def agg(self, func: Any = None, *args: Any, method: str = "auto", **kwargs: Any) -> Any:
         """``func``: a name, a list of names, a dict column -> name(s), or named

@@ -7,6 +7,7 @@ Importing the package attaches the methods to DataFrame and Series:
 - ``topn``: ``nlargest`` and ``nsmallest`` (tree of per-chunk top rows);
 - ``duplicated``: ``duplicated`` and ``drop_duplicates`` (hash shuffle of the keys);
 - ``unique``: ``unique``, ``nunique`` and ``value_counts`` (tree of distinct values);
+- ``tree_or_shuffle``: Mars's ``method=`` on those (a tree of distinct rows or a shuffle);
 - ``rank``, ``quantile`` (and ``median``), ``describe``: exact, on the gathered columns.
 """
 
@@ -18,6 +19,7 @@ from jupyter_mars.dataframe.sort import (  # noqa: F401 - attach the methods
     quantile,
     rank,
     topn,
+    tree_or_shuffle,  # noqa: F401 - Mars's method=
     unique,
     values,
 )
