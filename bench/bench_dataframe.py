@@ -6,7 +6,10 @@ Workloads, data already in memory unless they read a file:
 - sort: ``sort_values("v")`` on 10M rows;
 - merge: inner merge of 10M x 1M rows on an integer key (the right side's key unique);
 - csv: ``read_csv`` of a ~1 GiB file, then the groupby;
-- parquet: ``read_parquet`` of a dataset folder, a filter, then the groupby.
+- parquet: ``read_parquet`` of a dataset folder, a filter, then the groupby;
+- describe, quantile, agg: ``describe()``, ``quantile([0.1, 0.5, 0.9])`` and
+  ``agg(["sum", "mean", "std", "min", "max", "skew"])`` of 10M rows x 4 float columns
+  (Dask's quantiles are approximate, pandas' and jupyter_mars's exact).
 
 pandas runs single-threaded, as it does; Dask uses its threaded scheduler, and
 jupyter_mars an embedded session, both with every core. Prints a Markdown table of
@@ -37,6 +40,7 @@ FULL = {
     "right": 1_000_000,
     "csv_rows": 24_000_000,
     "parts": 20,
+    "stats": 10_000_000,
 }
 QUICK = {
     "groupby": 2_000_000,
@@ -46,7 +50,10 @@ QUICK = {
     "right": 100_000,
     "csv_rows": 2_000_000,
     "parts": 20,
+    "stats": 1_000_000,
 }
+QUANTILES = [0.1, 0.5, 0.9]
+AGGREGATIONS = ["sum", "mean", "std", "min", "max", "skew"]
 
 
 def median_time(run: Callable[[], Any], repeats: int) -> float:
@@ -66,6 +73,7 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
     to_sort = pd.DataFrame({"v": rng.random(s["sort"]), "i": np.arange(s["sort"])})
     left = pd.DataFrame({"key": rng.integers(0, s["right"], s["left"]), "a": rng.random(s["left"])})
     right = pd.DataFrame({"key": rng.permutation(s["right"]), "b": rng.random(s["right"])})
+    stats = pd.DataFrame(rng.normal(size=(s["stats"], 4)), columns=list("abcd"))
     data_dir.mkdir(parents=True, exist_ok=True)
     rows = s["csv_rows"]
     csv_path = data_dir / f"table-{rows}.csv"
@@ -90,6 +98,7 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
         "to_sort": to_sort,
         "left": left,
         "right": right,
+        "stats": stats,
         "csv": str(csv_path),
         "parquet": str(parquet_dir),
     }
@@ -102,6 +111,9 @@ def pandas_workloads(d: dict[str, Any]) -> dict[str, Callable[[], Any]]:
         "merge": lambda: d["left"].merge(d["right"], on="key"),
         "csv": lambda: pd.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]),
         "parquet": lambda: _filter_group(pd.read_parquet(d["parquet"])),
+        "describe": lambda: d["stats"].describe(),
+        "quantile": lambda: d["stats"].quantile(QUANTILES),
+        "agg": lambda: d["stats"].agg(AGGREGATIONS),
     }
 
 
@@ -119,12 +131,21 @@ def dask_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     to_sort = dd.from_pandas(d["to_sort"], npartitions=parts).persist()
     left = dd.from_pandas(d["left"], npartitions=parts).persist()
     right = dd.from_pandas(d["right"], npartitions=max(1, parts // 10)).persist()
+    stats = dd.from_pandas(d["stats"], npartitions=parts).persist()
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).compute(),
         "sort": lambda: to_sort.sort_values("v").compute(),
         "merge": lambda: left.merge(right, on="key").compute(),
         "csv": lambda: dd.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]).compute(),
         "parquet": lambda: _filter_group(dd.read_parquet(d["parquet"])).compute(),
+        "describe": lambda: stats.describe().compute(),
+        "quantile": lambda: stats.quantile(QUANTILES).compute(),
+        # Dask DataFrame has no agg: the same reductions, computed together
+        "agg": lambda: (
+            pd.DataFrame(
+                dict(zip(AGGREGATIONS, dask.compute(*(getattr(stats, f)() for f in AGGREGATIONS))))
+            ).T
+        ),
     }
 
 
@@ -139,12 +160,16 @@ def mars_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     to_sort = frame(d["to_sort"], parts)
     left = frame(d["left"], parts)
     right = frame(d["right"], max(1, parts // 10))
+    stats = frame(d["stats"], parts)
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "sort": lambda: to_sort.sort_values("v").to_pandas(),
         "merge": lambda: left.merge(right, on="key").to_pandas(),
         "csv": lambda: md.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "parquet": lambda: _filter_group(md.read_parquet(d["parquet"])).to_pandas(),
+        "describe": lambda: stats.describe().to_pandas(),
+        "quantile": lambda: stats.quantile(QUANTILES).to_pandas(),
+        "agg": lambda: stats.agg(AGGREGATIONS).to_pandas(),
     }
 
 
