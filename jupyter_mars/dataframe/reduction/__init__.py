@@ -15,6 +15,7 @@ from typing import Any
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.reduction import (  # noqa: F401 - aggregate, shape attach
     aggregate,
+    corrwith,
     frame,
     labels,
     mode,
