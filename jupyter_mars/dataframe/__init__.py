@@ -22,9 +22,11 @@ from jupyter_mars.dataframe.io import (
     to_sql,
 )
 from jupyter_mars.dataframe.joins import merge
+from jupyter_mars.dataframe.reduction.custom import CustomReduction
 from jupyter_mars.dataframe.reshape import get_dummies, melt
 
 __all__ = [
+    "CustomReduction",
     "DataFrame",
     "Index",
     "NamedAgg",

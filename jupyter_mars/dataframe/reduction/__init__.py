@@ -16,6 +16,7 @@ from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.reduction import (  # noqa: F401 - aggregate, shape attach
     aggregate,
     corrwith,
+    custom,
     frame,
     labels,
     mode,
