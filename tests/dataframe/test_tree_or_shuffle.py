@@ -80,3 +80,16 @@ def test_tree_drop_duplicates_over_chunkings(
     data = pd.Series([np.nan if v is None else v for v in values], dtype=np.float64)
     got = lazy_copy(data, chunk).drop_duplicates(keep=keep, method="tree").execute().fetch()
     pd.testing.assert_series_equal(got, data.drop_duplicates(keep=keep))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("how", ["size", "count", "sum", "mean", "max", "std", "median"])
+def test_grouped_reductions_take_either_method(method: str, how: str) -> None:
+    data = _frame()
+    lazy = lazy_copy(data, 3)
+    got = getattr(lazy.groupby("b"), how)(method=method).execute().fetch()
+    expected = getattr(data.groupby("b"), how)()
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, expected)
+    else:
+        pd.testing.assert_series_equal(got, expected)
