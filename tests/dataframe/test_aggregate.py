@@ -82,3 +82,13 @@ def test_frame_agg_axis_1_and_bad_input() -> None:
         lazy.agg("nope")
     with pytest.raises(ValueError, match="axis"):
         lazy_copy(data["a"], 3).agg("sum", axis=1)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_frame_agg_across_rows_and_series_size(chunk: int | None) -> None:
+    data = _frame()[["a", "b"]]
+    lazy = lazy_copy(data, chunk)
+    got = _run(lazy.agg(["sum", "mean"], axis=1))
+    pd.testing.assert_frame_equal(got, data.agg(["sum", "mean"], axis=1))
+    got = _run(lazy["b"].agg(["size", "count"]))
+    pd.testing.assert_series_equal(got, data["b"].agg(["size", "count"]))

@@ -21,6 +21,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.reduction._args import frame_axis, probe_frame
 from jupyter_mars.executable import Executable
@@ -50,6 +51,8 @@ def func_label(func: Any) -> Any:
 
 
 def _check_func(obj: Any, func: Any) -> None:
+    if func == "size":
+        return
     if isinstance(func, str) and not callable(getattr(obj, func, None)):
         raise AttributeError(f"{func!r} is not a valid function for {type(obj).__name__!r} object")
     if not isinstance(func, str) and not callable(func):
@@ -61,8 +64,8 @@ def apply_one(obj: Any, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
     name = NUMPY_NAMES.get(func, func)
     _check_func(obj, name)
     if isinstance(name, str):
-        if name == "size":
-            return len(obj) if isinstance(obj, Series) else obj.size
+        if name == "size":  # every row, missing values included
+            return obj.isna().count()  # type: ignore[attr-defined] if isinstance(obj, Series) else obj.size
         return getattr(obj, name)(*args, **kwargs)
     return name(obj, *args, **kwargs)
 
@@ -111,6 +114,25 @@ class ValuesOf:
     def __call__(self, values: list[Any]) -> pd.Series:
         got = [values[p] if key is None else values[p][key] for p, key in self.cells]
         return pd.Series(got, index=pd.Index(self.columns))
+
+
+@dataclass(frozen=True)
+class Assemble:
+    """Columns taken from several row-aligned results, under new labels."""
+
+    cells: tuple[tuple[int, int | None], ...]
+    """Per output column: the result it comes from and its column position there (None:
+    the result is a Series)."""
+    columns: pd.Index
+
+    def __call__(self, *chunks: Any) -> pd.DataFrame:
+        picked = [
+            chunks[p] if position is None else chunks[p].iloc[:, position]
+            for p, position in self.cells
+        ]
+        out = pd.concat(picked, axis=1) if picked else pd.DataFrame(index=chunks[0].index)
+        out.columns = self.columns
+        return out
 
 
 def _as_list(funcs: Any) -> list[Any]:
@@ -180,14 +202,28 @@ def _column_parts(
     return parts, cells
 
 
+def _rows_agg(df: Any, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``axis=1``: each named statistic across every row (row chunks line up with the
+    frame's), a list of them side by side as columns."""
+    funcs = func if isinstance(func, (list, tuple)) else [func]
+    for f in funcs:
+        if not (isinstance(f, str) or f in NUMPY_NAMES):
+            raise NotImplementedError("agg with axis=1 takes method names")
+    parts = [apply_one(df, f, args, dict(kwargs, axis=1)) for f in funcs]
+    if not isinstance(func, (list, tuple)):
+        return parts[0]
+    build = Assemble(tuple((i, None) for i in range(len(parts))), pd.Index(map(func_label, funcs)))
+    meta = build(*(p.meta for p in parts))
+    slots = tuple(Slot(i) for i in range(len(parts)))
+    return map_chunks(build, parts, slots, meta, name="agg")
+
+
 def frame_agg(df: Any, func: Any = None, axis: Any = 0, *args: Any, **kwargs: Any) -> Any:
     """A name or function: per column (a lazy Series); a list: a DataFrame of functions
     by columns; a dict column -> function(s): a Series (one function each) or a
     DataFrame (some lists), with NaN where a column lacks a function."""
     if frame_axis(axis) == 1:
-        if isinstance(func, str) or func in NUMPY_NAMES:
-            return apply_one(df, func, args, dict(kwargs, axis=1))
-        raise NotImplementedError("agg with axis=1 takes one function name")
+        return _rows_agg(df, func, args, kwargs)
     meta = probe_frame(df.meta).agg(func, *args, **kwargs)  # pandas checks the arguments
     columns = list(df.columns)
     if isinstance(func, dict):

@@ -9,35 +9,15 @@ each. No data moves beyond what each method already needs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
-from jupyter_mars.dataframe.reduction.aggregate import NUMPY_NAMES, func_label
+from jupyter_mars.dataframe.reduction.aggregate import NUMPY_NAMES, Assemble, func_label
 from jupyter_mars.dataframe.window.ewm import EWM
 from jupyter_mars.dataframe.window.expanding import Expanding
 from jupyter_mars.dataframe.window.rolling import Rolling
-
-
-@dataclass(frozen=True)
-class Assemble:
-    """Columns taken from several row-aligned results, under new labels."""
-
-    cells: tuple[tuple[int, int | None], ...]
-    """Per output column: the result it comes from and its column position there (None:
-    the result is a Series)."""
-    columns: pd.Index
-
-    def __call__(self, *chunks: Any) -> pd.DataFrame:
-        picked = [
-            chunks[p] if position is None else chunks[p].iloc[:, position]
-            for p, position in self.cells
-        ]
-        out = pd.concat(picked, axis=1) if picked else pd.DataFrame(index=chunks[0].index)
-        out.columns = self.columns
-        return out
 
 
 def _method(window: Any, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
