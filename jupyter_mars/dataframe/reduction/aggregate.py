@@ -65,7 +65,9 @@ def apply_one(obj: Any, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
     _check_func(obj, name)
     if isinstance(name, str):
         if name == "size":  # every row, missing values included
-            return obj.isna().count()  # type: ignore[attr-defined] if isinstance(obj, Series) else obj.size
+            if isinstance(obj, Series):
+                return obj.isna().count()  # type: ignore[attr-defined]
+            return obj.size
         return getattr(obj, name)(*args, **kwargs)
     return name(obj, *args, **kwargs)
 
