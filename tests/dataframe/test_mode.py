@@ -55,3 +55,15 @@ def test_series_mode_over_chunkings(values: list[int | None], chunk: int) -> Non
     data = pd.Series([np.nan if v is None else v for v in values], dtype=np.float64, name="x")
     got = lazy_copy(data, chunk).mode().execute().fetch()
     pd.testing.assert_series_equal(got, data.mode())
+
+
+@pytest.mark.parametrize("chunk", [1, 3])
+@pytest.mark.parametrize("dropna", [True, False])
+def test_categorical_and_empty_modes(chunk: int, dropna: bool) -> None:
+    for data in (
+        pd.Series(pd.Categorical(["a", "b", "b", None], categories=["a", "b", "c"]), name="c"),
+        pd.Series(pd.Categorical([None, None], categories=["a", "b"])),
+        pd.Series([], dtype=np.float64),
+    ):
+        got = lazy_copy(data, chunk).mode(dropna=dropna).execute().fetch()
+        pd.testing.assert_series_equal(got, data.mode(dropna=dropna))

@@ -23,7 +23,10 @@ from jupyter_mars.dataframe.reduction._args import check_flag, frame_axis, is_nu
 def modes_of(counts: pd.Series, dtype: Any, name: Any) -> pd.Series:
     """The values of ``counts`` (a value_counts result) that occur most often, sorted,
     in the counted column's dtype, on a fresh RangeIndex."""
+    # categories that never occur are counted 0 and are no mode, even of an empty column
     top = counts.index[counts == counts.max()] if len(counts) else counts.index
+    if len(counts) and counts.max() == 0:
+        top = counts.index[:0]
     values = pd.Series(top, dtype=top.dtype, name=name)
     try:
         values = values.sort_values(kind="stable")
