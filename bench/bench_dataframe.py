@@ -9,6 +9,9 @@ Workloads, data already in memory unless they read a file:
 - parquet: ``read_parquet`` of a dataset folder, a filter, then the groupby;
 - resample: ``resample("5min").mean()`` of 20M rows one second apart (bins cross chunks);
 - replace: ``replace({"k": {1: -1, 2: -2}, "v": {0.5: 0.0}})`` on the groupby's 20M rows.
+- describe, quantile, agg: ``describe()``, ``quantile([0.1, 0.5, 0.9])`` and
+  ``agg(["sum", "mean", "std", "min", "max", "skew"])`` of 10M rows x 4 float columns
+  (Dask's quantiles are approximate, pandas' and jupyter_mars's exact).
 
 pandas runs single-threaded, as it does; Dask uses its threaded scheduler, and
 jupyter_mars an embedded session, both with every core. Prints a Markdown table of
@@ -40,6 +43,7 @@ FULL = {
     "csv_rows": 24_000_000,
     "series": 20_000_000,
     "parts": 20,
+    "stats": 10_000_000,
 }
 QUICK = {
     "groupby": 2_000_000,
@@ -50,7 +54,10 @@ QUICK = {
     "csv_rows": 2_000_000,
     "series": 2_000_000,
     "parts": 20,
+    "stats": 1_000_000,
 }
+QUANTILES = [0.1, 0.5, 0.9]
+AGGREGATIONS = ["sum", "mean", "std", "min", "max", "skew"]
 
 
 def median_time(run: Callable[[], Any], repeats: int) -> float:
@@ -72,6 +79,7 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
     right = pd.DataFrame({"key": rng.permutation(s["right"]), "b": rng.random(s["right"])})
     times = pd.date_range("2024-01-01 00:00:07", periods=s["series"], freq="s")
     series = pd.DataFrame({"v": rng.random(s["series"]), "w": rng.normal(size=s["series"])}, times)
+    stats = pd.DataFrame(rng.normal(size=(s["stats"], 4)), columns=list("abcd"))
     data_dir.mkdir(parents=True, exist_ok=True)
     rows = s["csv_rows"]
     csv_path = data_dir / f"table-{rows}.csv"
@@ -97,6 +105,7 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
         "left": left,
         "right": right,
         "series": series,
+        "stats": stats,
         "csv": str(csv_path),
         "parquet": str(parquet_dir),
     }
@@ -111,6 +120,9 @@ def pandas_workloads(d: dict[str, Any]) -> dict[str, Callable[[], Any]]:
         "parquet": lambda: _filter_group(pd.read_parquet(d["parquet"])),
         "resample": lambda: d["series"].resample("5min").mean(),
         "replace": lambda: d["grouped"].replace(REPLACE),
+        "describe": lambda: d["stats"].describe(),
+        "quantile": lambda: d["stats"].quantile(QUANTILES),
+        "agg": lambda: d["stats"].agg(AGGREGATIONS),
     }
 
 
@@ -132,6 +144,7 @@ def dask_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     left = dd.from_pandas(d["left"], npartitions=parts).persist()
     right = dd.from_pandas(d["right"], npartitions=max(1, parts // 10)).persist()
     series = dd.from_pandas(d["series"], npartitions=parts).persist()
+    stats = dd.from_pandas(d["stats"], npartitions=parts).persist()
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).compute(),
         "sort": lambda: to_sort.sort_values("v").compute(),
@@ -140,6 +153,14 @@ def dask_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
         "parquet": lambda: _filter_group(dd.read_parquet(d["parquet"])).compute(),
         "resample": lambda: series.resample("5min").mean().compute(),
         "replace": lambda: grouped.replace(REPLACE).compute(),
+        "describe": lambda: stats.describe().compute(),
+        "quantile": lambda: stats.quantile(QUANTILES).compute(),
+        # Dask DataFrame has no agg: the same reductions, computed together
+        "agg": lambda: (
+            pd.DataFrame(
+                dict(zip(AGGREGATIONS, dask.compute(*(getattr(stats, f)() for f in AGGREGATIONS))))
+            ).T
+        ),
     }
 
 
@@ -155,6 +176,7 @@ def mars_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     left = frame(d["left"], parts)
     right = frame(d["right"], max(1, parts // 10))
     series = frame(d["series"], parts)
+    stats = frame(d["stats"], parts)
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "sort": lambda: to_sort.sort_values("v").to_pandas(),
@@ -163,6 +185,9 @@ def mars_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
         "parquet": lambda: _filter_group(md.read_parquet(d["parquet"])).to_pandas(),
         "resample": lambda: series.resample("5min").mean().to_pandas(),
         "replace": lambda: grouped.replace(REPLACE).to_pandas(),
+        "describe": lambda: stats.describe().to_pandas(),
+        "quantile": lambda: stats.quantile(QUANTILES).to_pandas(),
+        "agg": lambda: stats.agg(AGGREGATIONS).to_pandas(),
     }
 
 

@@ -4,8 +4,6 @@ Frames are chunked by rows and run on the same engine, embedded or on a cluster,
 tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``.
 """
 
-from pandas import NamedAgg
-
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
 from jupyter_mars.dataframe.arrow_types import (
     ArrowListArray,
@@ -28,7 +26,7 @@ from jupyter_mars.dataframe.functions import (
     to_numeric,
     unique,
 )
-from jupyter_mars.dataframe.groupby import crosstab, pivot_table
+from jupyter_mars.dataframe.groupby import NamedAgg, crosstab, pivot_table
 from jupyter_mars.dataframe.index import series_from_index
 from jupyter_mars.dataframe.io import (
     read_csv,
@@ -43,6 +41,7 @@ from jupyter_mars.dataframe.io import (
     to_sql,
 )
 from jupyter_mars.dataframe.joins import merge
+from jupyter_mars.dataframe.reduction.custom import CustomReduction
 from jupyter_mars.dataframe.reshape import get_dummies, melt
 from jupyter_mars.dataframe.scalars import (
     NA,
@@ -57,6 +56,7 @@ from jupyter_mars.session import ExecutableTuple
 
 __all__ = [
     "NA",
+    "CustomReduction",
     "DataFrame",
     "DateOffset",
     "Index",

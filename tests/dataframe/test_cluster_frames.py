@@ -43,6 +43,11 @@ def _data(n: int = 600) -> pd.DataFrame:
     )
 
 
+def _tree(frame: Any) -> dict[str, str]:
+    """Mars's ``method="tree"`` for a lazy frame; nothing for pandas, which lacks it."""
+    return {"method": "tree"} if isinstance(frame, md.DataFrame) else {}
+
+
 def _sorted(obj: Any) -> Any:
     return obj.sort_index() if isinstance(obj, pd.Series) else obj.sort_index(axis=0)
 
@@ -62,6 +67,12 @@ OPERATIONS: dict[str, tuple[Callable[[Any], Any], bool]] = {
     "str_and_dt": (lambda d: d.s.str.upper() + d.t.dt.day_name(), False),
     "nlargest": (lambda d: d.nlargest(7, "i", keep="all"), False),
     "describe": (lambda d: d[["v", "i"]].describe(), False),
+    "describe_all": (lambda d: d[["v", "s"]].describe(include="all"), False),
+    "agg_list": (lambda d: d[["v", "i"]].agg(["sum", "skew", "median"]), False),
+    "quantiles": (lambda d: d[["v", "i"]].quantile([0.1, 0.5, 0.9]), False),
+    "mode": (lambda d: d[["k", "s"]].mode(), False),
+    "drop_duplicates_tree": (lambda d: d.drop_duplicates(["k", "s"], **_tree(d)), False),
+    "expanding_agg": (lambda d: d.v.expanding().agg(["kurt", "mean"]), False),
     "pivot_table": (
         lambda d: d.pivot_table(values="v", index="k", columns="s", aggfunc="sum"),
         False,

@@ -6,6 +6,7 @@ DataFrame.
 """
 
 from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, SeriesGroupBy
+from jupyter_mars.dataframe.groupby.extras import NamedAgg
 from jupyter_mars.dataframe.groupby.pivot import crosstab, pivot_table
 
-__all__ = ["DataFrameGroupBy", "SeriesGroupBy", "crosstab", "pivot_table"]
+__all__ = ["DataFrameGroupBy", "NamedAgg", "SeriesGroupBy", "crosstab", "pivot_table"]

@@ -7,7 +7,8 @@ the groups hashed to ``j`` and runs pandas' own grouped call on them.
 
 - ``apply``: the results of all parts are gathered into one chunk (sorted by keys when
   ``sort``; with ``sort=False`` the groups come in hash-partition order);
-- ``filter`` and ``transform``: their rows go back where they came from: a second shuffle
+- ``filter``, ``select`` (``head``, ``tail``, ``sample``: rows that pandas picks from each
+  group) and ``transform``: their rows go back where they came from: a second shuffle
   by chunk number, and each output chunk puts its rows in their original order. A
   transform keeps the input's chunking, so it lines up with the grouped object.
 """
@@ -29,13 +30,17 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.shuffle import shuffle_tasks
 
+ROW_SUBSETS = frozenset({"filter", "select"})
+"""Modes whose result is some of the grouped object's rows, as they are."""
+
 
 @dataclass(frozen=True)
 class RowsSpec:
     """A function of whole groups and how to rebuild the grouped object around it."""
 
     mode: str
-    """``"apply"``, ``"filter"`` or ``"transform"``."""
+    """``"apply"``, ``"filter"``, ``"select"`` (``func`` names the pandas method) or
+    ``"transform"``."""
     func: Any
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
@@ -105,11 +110,14 @@ class RowsSpec:
                 return self.meta.iloc[:0]
             return self._grouped(rows, False).apply(self.func, *self.args, **self.kwargs)
         if not len(rows):
-            return rows.iloc[:0] if self.mode == "filter" else None
+            return rows.iloc[:0] if self.mode in ROW_SUBSETS else None
         gb = self._grouped(rows, True)
         place = rows.iloc[:, rows.shape[1] - 2 :]
-        if self.mode == "filter":
-            kept = gb.filter(self.func, *self.args, **self.kwargs)
+        if self.mode in ROW_SUBSETS:
+            if self.mode == "filter":
+                kept = gb.filter(self.func, *self.args, **self.kwargs)
+            else:  # head, tail, sample, nth: pandas picks the rows of each group
+                kept = getattr(gb, self.func)(*self.args, **self.kwargs)
             taken = rows.iloc[np.asarray(kept.index, dtype=np.intp)]
             return taken
         if gb.ngroups:
@@ -139,7 +147,7 @@ class RowsSpec:
             return self.meta.iloc[:0]
         rows = pd.concat(nonempty) if len(nonempty) > 1 else nonempty[0]
         rows = rows.iloc[np.argsort(rows.iloc[:, -1].to_numpy(), kind="stable")]
-        if self.mode == "filter":
+        if self.mode in ROW_SUBSETS:
             data = self._data(rows, rows.index)
             if isinstance(self.meta, pd.DataFrame) and isinstance(data, pd.DataFrame):
                 return data[list(self.meta.columns)]
@@ -200,7 +208,7 @@ def _selection(gb: Any, mode: str) -> tuple[Any, ...] | None:
     selected; ``apply`` and ``transform`` see the value columns (keys left out)."""
     if isinstance(gb._obj.meta, pd.Series) or gb._series_selected:
         return None
-    if mode == "filter" and not gb._has_selection:
+    if mode in ROW_SUBSETS and not gb._has_selection:
         return None
     columns: tuple[Any, ...] | None = gb._value_columns()
     return columns

@@ -228,7 +228,8 @@ class GroupBy:
         spec = self._spec(outputs or (), inner, final, call)
         return aggregate(spec, self._frames, method)
 
-    def _reduce(self, name: str, **kwargs: Any) -> Any:
+    def _reduce(self, name: str, method: str = "auto", **kwargs: Any) -> Any:
+        """pandas' grouped ``name``; ``method`` (Mars's keyword) as for ``agg``."""
         allowed = _PLAIN_KWARGS.get(name)
         plain = allowed is not None and all(
             k in allowed and (allowed[k] is None or allowed[k] == v) for k, v in kwargs.items()
@@ -245,48 +246,49 @@ class GroupBy:
                     for p, t in enumerate(self._dtypes())
                     if not only or is_numeric(t)
                 )
-        return self._build(name, (), kwargs, outputs)
+        return self._build(name, (), kwargs, outputs, method)
 
     # -- the aggregations ------------------------------------------------------------
 
-    def size(self) -> Any:
-        return self._reduce("size")
+    def size(self, method: str = "auto") -> Any:
+        return self._reduce("size", method)
 
-    def count(self) -> Any:
-        return self._reduce("count")
+    def count(self, method: str = "auto") -> Any:
+        return self._reduce("count", method)
 
-    def sum(self, numeric_only: bool = False, min_count: int = 0) -> Any:
-        return self._reduce("sum", numeric_only=numeric_only, min_count=min_count)
+    def sum(self, numeric_only: bool = False, min_count: int = 0, method: str = "auto") -> Any:
+        return self._reduce("sum", method, numeric_only=numeric_only, min_count=min_count)
 
-    def prod(self, numeric_only: bool = False, min_count: int = 0) -> Any:
-        return self._reduce("prod", numeric_only=numeric_only, min_count=min_count)
+    def prod(self, numeric_only: bool = False, min_count: int = 0, method: str = "auto") -> Any:
+        return self._reduce("prod", method, numeric_only=numeric_only, min_count=min_count)
 
-    def mean(self, numeric_only: bool = False) -> Any:
-        return self._reduce("mean", numeric_only=numeric_only)
+    def mean(self, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("mean", method, numeric_only=numeric_only)
 
-    def min(self, numeric_only: bool = False) -> Any:
-        return self._reduce("min", numeric_only=numeric_only)
+    def min(self, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("min", method, numeric_only=numeric_only)
 
-    def max(self, numeric_only: bool = False) -> Any:
-        return self._reduce("max", numeric_only=numeric_only)
+    def max(self, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("max", method, numeric_only=numeric_only)
 
-    def first(self, numeric_only: bool = False) -> Any:
-        return self._reduce("first", numeric_only=numeric_only)
+    def first(self, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("first", method, numeric_only=numeric_only)
 
-    def last(self, numeric_only: bool = False) -> Any:
-        return self._reduce("last", numeric_only=numeric_only)
+    def last(self, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("last", method, numeric_only=numeric_only)
 
-    def var(self, ddof: int = 1, numeric_only: bool = False) -> Any:
-        return self._reduce("var", ddof=ddof, numeric_only=numeric_only)
+    def var(self, ddof: int = 1, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("var", method, ddof=ddof, numeric_only=numeric_only)
 
-    def std(self, ddof: int = 1, numeric_only: bool = False) -> Any:
-        return self._reduce("std", ddof=ddof, numeric_only=numeric_only)
+    def std(self, ddof: int = 1, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("std", method, ddof=ddof, numeric_only=numeric_only)
 
-    def median(self, numeric_only: bool = False) -> Any:
-        return self._reduce("median", numeric_only=numeric_only)
+    def median(self, numeric_only: bool = False, method: str = "auto") -> Any:
+        return self._reduce("median", method, numeric_only=numeric_only)
 
-    def nunique(self, dropna: bool = True) -> Any:
-        return self._reduce("nunique", dropna=dropna)
+    def nunique(self, dropna: bool = True, method: str = "auto") -> Any:
+        """Distinct values per group; ``method`` as for ``agg``."""
+        return self._build("nunique", (), {"dropna": dropna}, None, method)
 
     def agg(self, func: Any = None, *args: Any, method: str = "auto", **kwargs: Any) -> Any:
         """``func``: a name, a list of names, a dict column -> name(s), or named

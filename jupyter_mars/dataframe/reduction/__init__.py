@@ -13,7 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
-from jupyter_mars.dataframe.reduction import frame, labels, pairwise, series
+from jupyter_mars.dataframe.reduction import (  # noqa: F401 - aggregate, shape attach
+    aggregate,
+    corrwith,
+    custom,
+    frame,
+    labels,
+    mode,
+    pairwise,
+    series,
+    shape,
+)
 
 NAMES = ("sum", "prod", "mean", "count", "min", "max", "var", "std", "sem", "any", "all")
 

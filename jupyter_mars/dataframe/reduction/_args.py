@@ -53,6 +53,8 @@ def probe_value(dtype: Any) -> Any:
         return np.ones(1, dtype=dtype)
     if kind in "mM" and isinstance(dtype, np.dtype):
         return np.zeros(1, dtype=dtype)
+    if isinstance(dtype, pd.CategoricalDtype):  # its first category (missing if none)
+        return pd.Categorical.from_codes([0 if len(dtype.categories) else -1], dtype=dtype)
     try:
         return pd.array([1], dtype=dtype)
     except (TypeError, ValueError):

@@ -24,13 +24,13 @@ from jupyter_mars.dataframe.reduction._args import (
     probe_frame,
     series_axis,
 )
-from jupyter_mars.dataframe.reduction._kernels import MOMENTS, ReduceSpec, reduce_rows
+from jupyter_mars.dataframe.reduction._kernels import MOMENTS, SHAPES, ReduceSpec, reduce_rows
 from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
 from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.tensor.core import Tensor
 
-NEEDS_NUMBERS = MOMENTS | {"prod"}
+NEEDS_NUMBERS = MOMENTS | SHAPES | {"prod"}
 """Reductions that only make sense on numbers (and booleans)."""
 
 

@@ -11,6 +11,7 @@ they pickle to workers. A partial result is a list with one state per reduced co
 - ``mean``/``var``/``std``/``sem``: ``(n, total, m2)`` moments (see ``_moments``); the
   mean of datetimes and timedeltas is taken on their integer ticks, as pandas does, and
   turned back into a Timestamp or Timedelta at the end;
+- ``skew``/``kurt``: ``(n, mean, m2, m3, m4)`` (see ``_shape_moments``);
 - ``sum``/``prod`` with ``min_count``: ``(pandas' result, non-missing count)``, NaN at the
   end where the count falls short.
 
@@ -27,8 +28,15 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.reduction._moments import column_moments, finish_moments, merge_moments
+from jupyter_mars.dataframe.reduction._shape_moments import (
+    column_shape_moments,
+    finish_shape,
+    merge_all,
+)
 
 MOMENTS = frozenset({"mean", "var", "std", "sem"})
+SHAPES = frozenset({"skew", "kurt"})
+"""Reductions from moments up to the fourth (see ``_shape_moments``)."""
 EXTREMES = frozenset({"min", "max"})
 MERGE_AS = {"sum": "sum", "prod": "prod", "count": "sum", "any": "any", "all": "all"}
 """The pandas reduction that merges partials of each simple reduction."""
@@ -59,6 +67,8 @@ class ReduceSpec:
 
     def _chunk_one(self, column: pd.Series) -> Any:
         how = self.how
+        if how in SHAPES:
+            return column_shape_moments(column, self.skipna)
         if how in MOMENTS:
             return column_moments(_as_numbers(column), self.skipna)
         if self.min_count and how in ("sum", "prod"):
@@ -75,6 +85,8 @@ class ReduceSpec:
 
     def _merge_one(self, states: list[Any]) -> Any:
         how = self.how
+        if how in SHAPES:
+            return merge_all(states)
         if how in MOMENTS:
             merged = states[0]
             for s in states[1:]:
@@ -95,6 +107,8 @@ class ReduceSpec:
         return [self._merge_one(list(states)) for states in zip(*parts)]
 
     def _finish_one(self, state: Any, dtype: Any = None) -> Any:
+        if self.how in SHAPES:
+            return finish_shape(state, self.how)
         if self.how in MOMENTS:
             value = finish_moments(state, self.how, self.ddof)
             return _as_dates(value, dtype) if self.how == "mean" else value
@@ -107,7 +121,9 @@ class ReduceSpec:
 
     def _finish_flat(self, part: list[Any]) -> Any:
         how = self.how
-        if how in MOMENTS:
+        if how in SHAPES:
+            value: Any = finish_shape(merge_all(part), how)
+        elif how in MOMENTS:
             merged = part[0] if part else (0, 0.0, 0.0)
             for s in part[1:]:
                 merged = merge_moments(merged, s)

@@ -1,9 +1,11 @@
 """``describe`` of DataFrame and Series: pandas' summary, exact.
 
-The percentiles and the most frequent value depend on all the rows, so the described
-columns (those pandas picks for ``include`` / ``exclude``, not the others) are gathered in
-row order into one task by a tree of concatenations, where pandas summarises them: the
-same statistics, labels and dtypes as pandas on the whole data.
+Numeric, string, boolean and categorical columns are summarised from small parts
+(``describe_parts``): reductions, exact quantiles by selection and value counts. When
+another kind of column (dates, say) is described, the described columns (those pandas
+picks for ``include`` / ``exclude``, not the others) are gathered in row order into one
+task by a tree of concatenations, where pandas summarises them. Both give the same
+statistics, labels and dtypes as pandas on the whole data.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.reduction._args import probe_frame
 from jupyter_mars.dataframe.sort._tree import Gather, tree_frame
+from jupyter_mars.dataframe.sort.describe_parts import describe_from_parts
 
 
 def describe(frame: Any, percentiles: Any = None, include: Any = None, exclude: Any = None) -> Any:
@@ -27,8 +30,14 @@ def describe(frame: Any, percentiles: Any = None, include: Any = None, exclude: 
     if isinstance(meta, pd.Series):
         probe = probe_frame(meta.to_frame()).iloc[:, 0]
         out_meta = probe.describe(**kwargs)
+        parted = describe_from_parts(frame, out_meta, percentiles)
+        if parted is not None:
+            return parted
         return tree_frame(frame, Gather("describe", kwargs), "describe", empty_like(out_meta))
     out_meta = probe_frame(meta).describe(**kwargs)  # pandas checks the arguments
+    parted = describe_from_parts(frame, out_meta, percentiles)
+    if parted is not None:
+        return parted
     kernels = Gather("describe", kwargs, tuple(out_meta.columns))
     return tree_frame(frame, kernels, "describe", empty_like(out_meta), math.nan)
 

@@ -1,11 +1,12 @@
 """``median`` and ``quantile`` of DataFrame and Series, exact.
 
-An exact quantile depends on the order of all the values of a column. The values of the
-columns involved (the numeric ones, or those pandas would use) are gathered in row order
-into one task by a tree of concatenations, and pandas computes the result there: the
-same numbers, dtypes and labels as pandas, bit for bit. The memory of that task is that
-of the columns it gathers (not the other columns); a Series gives a lazy 0-d tensor for
-a scalar ``q`` and a lazy Series for a list.
+Columns of NumPy integers and floats go by parallel selection (``selection``): sketches
+up a tree choose a narrow window of values around each wanted rank, chunks count and
+keep what falls in it, and one task reads the ranks from those few values. Other columns
+(dates, booleans, extension types) and pandas' ``method="table"`` are gathered in row
+order into one task by a tree of concatenations, where pandas computes the result. Both
+give pandas' numbers, dtypes and labels; a Series gives a lazy 0-d tensor for a scalar
+``q`` and a lazy Series for a list.
 """
 
 from __future__ import annotations
@@ -17,18 +18,68 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.reduction._args import probe_frame
 from jupyter_mars.dataframe.sort._tree import Gather, tree_frame, tree_tensor
+from jupyter_mars.dataframe.sort.selection import (
+    FrameLayout,
+    scalar_of,
+    select_quantiles,
+    selectable,
+)
+
+
+def _selection_args(how: str, kwargs: dict[str, Any]) -> tuple[tuple[float, ...], bool, str] | None:
+    """``(quantiles, scalar q, interpolation)`` when the selection path computes the
+    call exactly; None for what it leaves to the gathering path."""
+    if how == "median":
+        return ((0.5,), True, "linear") if kwargs["skipna"] else None
+    if kwargs.get("method", "single") != "single":
+        return None
+    q = kwargs["q"]
+    scalar = np.ndim(q) == 0
+    qs = tuple(float(v) for v in np.atleast_1d(np.asarray(q, dtype=np.float64)))
+    return qs, scalar, kwargs["interpolation"]
 
 
 def _frame_result(frame: DataFrame, how: str, kwargs: dict[str, Any]) -> Any:
     meta = getattr(frame.meta, how)(**kwargs)  # pandas checks q, dtypes and arguments
     labels = meta.index if isinstance(meta, pd.Series) else meta.columns
+    chosen = _selection_args(how, kwargs)
+    columns = frame.meta.columns
+    if chosen is not None and columns.is_unique and len(labels):
+        positions = tuple(int(columns.get_loc(c)) for c in labels)
+        dtypes = [frame.meta.dtypes.iloc[p] for p in positions]
+        if selectable(dtypes):
+            qs, scalar, interpolation = chosen
+            probe = getattr(probe_frame(frame.meta.iloc[:, list(positions)]), how)(**kwargs)
+            out_dtypes = (
+                probe.dtypes if isinstance(probe, pd.DataFrame) else [probe.dtype] * len(labels)
+            )
+            layout = FrameLayout(
+                qs,
+                scalar,
+                pd.Index(labels),
+                tuple(out_dtypes),
+                row_name="q" if how == "quantile" else None,
+            )
+            return select_quantiles(frame, positions, qs, interpolation, layout, empty_like(meta))
     kernels = Gather(how, kwargs, tuple(labels))
     return tree_frame(frame, kernels, how, empty_like(meta), len(meta))
 
 
 def _series_result(series: Series, how: str, kwargs: dict[str, Any]) -> Any:
     meta = getattr(series.meta, how)(**kwargs)
+    chosen = _selection_args(how, kwargs)
+    if chosen is not None and selectable([series.meta.dtype]):
+        qs, scalar, interpolation = chosen
+        probe = getattr(probe_frame(series.meta.to_frame()).iloc[:, 0], how)(**kwargs)
+        dtype = np.asarray(probe).dtype
+        layout = FrameLayout(qs, scalar, pd.Index([]), (dtype,), series=True, name=series.name)
+        lazy_meta = pd.Series(
+            [], index=pd.Index([], dtype=np.float64), dtype=dtype, name=series.name
+        )
+        found = select_quantiles(series, (None,), qs, interpolation, layout, lazy_meta)
+        return scalar_of(found, dtype) if scalar else found
     if isinstance(meta, pd.Series):
         return tree_frame(series, Gather(how, kwargs), how, empty_like(meta), len(meta))
     return tree_tensor(series, Gather(how, kwargs), how, (), np.asarray(meta).dtype)

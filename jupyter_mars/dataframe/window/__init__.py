@@ -17,6 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
+from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem
+    aggregate,
+    expanding_shape,
+)
 from jupyter_mars.dataframe.window.ewm import EWM, ewm
 from jupyter_mars.dataframe.window.expanding import Expanding, expanding
 from jupyter_mars.dataframe.window.rolling import Rolling, rolling

@@ -1,0 +1,80 @@
+"""Grouped statistics of whole groups, running and filling methods, rows picked per
+group, and named aggregations, against pandas over several chunkings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import jupyter_mars.dataframe as md
+from tests.dataframe.helpers import CHUNKS, lazy_copy
+
+
+def _frame() -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    n = 15
+    return pd.DataFrame(
+        {
+            "k": np.arange(n) % 3,
+            "x": rng.normal(size=n),
+            "y": np.where(rng.random(n) > 0.6, np.nan, rng.random(n)),
+        },
+        index=pd.Index(np.arange(n) * 3, name="i"),
+    )
+
+
+def _same(got: Any, expected: Any) -> None:
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, expected)
+    else:
+        pd.testing.assert_series_equal(got, expected)
+
+
+CALLS = {
+    "skew": lambda g: g.skew(),
+    "kurt": lambda g: g.kurt(),
+    "sem": lambda g: g.sem(ddof=0),
+    "describe": lambda g: g.describe(),
+    "quantile": lambda g: g.quantile(0.3),
+    "quantiles": lambda g: g.quantile([0.25, 0.75]),
+    "corr": lambda g: g.corr(),
+    "cov": lambda g: g.cov(),
+    "cummin": lambda g: g.cummin(),
+    "cummax": lambda g: g.cummax(),
+    "ffill": lambda g: g.ffill(),
+    "bfill": lambda g: g.bfill(limit=1),
+    "head": lambda g: g.head(2),
+    "tail": lambda g: g.tail(1),
+    "series_skew": lambda g: g["x"].skew(),
+    "series_ffill": lambda g: g["y"].ffill(),
+    "series_head": lambda g: g["y"].head(3),
+}
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("call", list(CALLS))
+def test_grouped_method_matches_pandas(chunk: int | None, call: str) -> None:
+    data = _frame()
+    got = CALLS[call](lazy_copy(data, chunk).groupby("k")).execute().fetch()
+    _same(got, CALLS[call](data.groupby("k")))
+
+
+@pytest.mark.parametrize("chunk", [2, None])
+def test_sample_picks_rows_of_each_group(chunk: int | None) -> None:
+    data = _frame()
+    got = lazy_copy(data, chunk).groupby("k").sample(n=2, random_state=0).execute().fetch()
+    assert got.groupby("k").size().tolist() == [2, 2, 2]
+    _same(got, data.loc[got.index])
+    assert got.index.is_monotonic_increasing  # the rows come back in their order
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_named_aggregation_with_named_agg(chunk: int | None) -> None:
+    data = _frame()
+    named = dict(total=md.NamedAgg("x", "sum"), top=("y", "max"), n=md.NamedAgg("y", "count"))
+    got = lazy_copy(data, chunk).groupby("k").agg(**named).execute().fetch()
+    _same(got, data.groupby("k").agg(**named))
+    assert md.NamedAgg is pd.NamedAgg

@@ -1,0 +1,95 @@
+"""Mars's method='tree'|'shuffle' on drop_duplicates, duplicated and nunique, grouped
+nunique included: both give pandas' result over several chunkings."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.dataframe.helpers import CHUNKS, lazy_copy
+
+METHODS = ["tree", "shuffle", "auto"]
+
+
+def _frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        {"a": [1, 2, 2, 3, 1, np.nan, np.nan, 4], "b": list("xyyzxwwq")},
+        index=list("ABCDEFGH"),
+    )
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("keep", ["first", "last", False])
+def test_drop_duplicates_and_duplicated_by_either_method(
+    chunk: int | None, method: str, keep: str | bool
+) -> None:
+    data = _frame()
+    lazy = lazy_copy(data, chunk)
+    for subset in (None, "a", ["b"]):
+        got = lazy.drop_duplicates(subset, keep=keep, method=method).execute().fetch()
+        pd.testing.assert_frame_equal(got, data.drop_duplicates(subset, keep=keep))
+    got = lazy.drop_duplicates(keep=keep, ignore_index=True, method=method).execute().fetch()
+    pd.testing.assert_frame_equal(got, data.drop_duplicates(keep=keep, ignore_index=True))
+    got = lazy["a"].drop_duplicates(keep=keep, method=method).execute().fetch()
+    pd.testing.assert_series_equal(got, data["a"].drop_duplicates(keep=keep))
+    got = lazy.duplicated(keep=keep, method=method).execute().fetch()
+    pd.testing.assert_series_equal(got, data.duplicated(keep=keep))
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("dropna", [True, False])
+def test_nunique_by_either_method(chunk: int | None, method: str, dropna: bool) -> None:
+    data = _frame()
+    lazy = lazy_copy(data, chunk)
+    assert lazy["a"].nunique(dropna=dropna, method=method).execute().fetch() == data["a"].nunique(
+        dropna=dropna
+    )
+    got = lazy.nunique(dropna=dropna, method=method).execute().fetch()
+    pd.testing.assert_series_equal(got, data.nunique(dropna=dropna))
+    got = lazy.groupby("b")["a"].nunique(dropna=dropna, method=method).execute().fetch()
+    pd.testing.assert_series_equal(got, data.groupby("b")["a"].nunique(dropna=dropna))
+
+
+def test_unknown_method_is_refused_at_the_call() -> None:
+    lazy = lazy_copy(_frame(), 3)
+    for call in (
+        lambda: lazy.drop_duplicates(method="hash"),
+        lambda: lazy.duplicated(method="hash"),
+        lambda: lazy.nunique(method="hash"),
+        lambda: lazy["a"].nunique(method="hash"),
+        lambda: lazy.groupby("b").nunique(method="hash"),
+    ):
+        with pytest.raises(ValueError, match="method"):
+            call()
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    values=st.lists(st.one_of(st.none(), st.integers(0, 3)), max_size=12),
+    chunk=st.integers(1, 4),
+    keep=st.sampled_from(["first", "last", False]),
+)
+def test_tree_drop_duplicates_over_chunkings(
+    values: list[int | None], chunk: int, keep: str | bool
+) -> None:
+    data = pd.Series([np.nan if v is None else v for v in values], dtype=np.float64)
+    got = lazy_copy(data, chunk).drop_duplicates(keep=keep, method="tree").execute().fetch()
+    pd.testing.assert_series_equal(got, data.drop_duplicates(keep=keep))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("how", ["size", "count", "sum", "mean", "max", "std", "median"])
+def test_grouped_reductions_take_either_method(method: str, how: str) -> None:
+    data = _frame()
+    lazy = lazy_copy(data, 3)
+    got = getattr(lazy.groupby("b"), how)(method=method).execute().fetch()
+    expected = getattr(data.groupby("b"), how)()
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, expected)
+    else:
+        pd.testing.assert_series_equal(got, expected)
