@@ -100,7 +100,8 @@ def assemble_grid(chunks: list[Any], numblocks: tuple[int, ...]) -> list[Any]:
     return [concat_columns(*chunks[i * cols : (i + 1) * cols]) for i in range(rows)]
 
 
-def column_offsets(widths: tuple[int, ...]) -> np.ndarray[Any, Any]:
+def column_offsets(widths: tuple[float, ...]) -> np.ndarray[Any, Any]:
+    """Where each column chunk starts, and the width of all of them last."""
     return np.concatenate([[0], np.cumsum(widths, dtype=np.int64)])
 
 

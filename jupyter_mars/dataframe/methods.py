@@ -5,6 +5,7 @@ from __future__ import annotations
 import jupyter_mars.dataframe.accessors  # noqa: F401
 import jupyter_mars.dataframe.apply  # noqa: F401
 import jupyter_mars.dataframe.arithmetic  # noqa: F401
+import jupyter_mars.dataframe.column_ops  # noqa: F401
 import jupyter_mars.dataframe.construct  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.cumulative  # noqa: F401
