@@ -33,6 +33,27 @@ def column_moments(column: pd.Series, skipna: bool) -> Moments:
     return (n, total, float(np.dot(deviations, deviations)))
 
 
+def many_moments(values: np.ndarray[Any, Any], skipna: bool) -> list[Moments]:
+    """``column_moments`` of each column of a 2-d float64 array, computed together."""
+    missing = np.isnan(values)
+    present = ~missing
+    n = present.sum(axis=0)
+    totals = np.where(present, values, 0.0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = totals / n
+    deviations = np.where(present, values - means, 0.0)
+    m2 = (deviations * deviations).sum(axis=0)
+    out: list[Moments] = []
+    for k in range(values.shape[1]):
+        if not skipna and missing[:, k].any():
+            out.append((len(values), math.nan, math.nan))
+        elif n[k] == 0:
+            out.append((0, 0.0, 0.0))
+        else:
+            out.append((int(n[k]), float(totals[k]), float(m2[k])))
+    return out
+
+
 def merge_moments(a: Moments, b: Moments) -> Moments:
     """The moments of two disjoint parts together."""
     na, ta, ma = a
