@@ -6,7 +6,10 @@ Workloads, data already in memory unless they read a file:
 - sort: ``sort_values("v")`` on 10M rows;
 - merge: inner merge of 10M x 1M rows on an integer key (the right side's key unique);
 - csv: ``read_csv`` of a ~1 GiB file, then the groupby;
-- parquet: ``read_parquet`` of a dataset folder, a filter, then the groupby.
+- parquet: ``read_parquet`` of a dataset folder, a filter, then the groupby;
+- wide_sum, wide_mean, wide_filter: column sums, column means and a row filter by one
+  column (``df[df[0] > 0]``) of a 5,000 x 10,000 frame of floats, which jupyter_mars
+  splits by columns as well as rows (``chunk_size=(rows, 1000)``) and Dask by rows.
 
 pandas runs single-threaded, as it does; Dask uses its threaded scheduler, and
 jupyter_mars an embedded session, both with every core. Prints a Markdown table of
@@ -37,6 +40,8 @@ FULL = {
     "right": 1_000_000,
     "csv_rows": 24_000_000,
     "parts": 20,
+    "wide_rows": 5_000,
+    "wide_cols": 10_000,
 }
 QUICK = {
     "groupby": 2_000_000,
@@ -46,7 +51,11 @@ QUICK = {
     "right": 100_000,
     "csv_rows": 2_000_000,
     "parts": 20,
+    "wide_rows": 500,
+    "wide_cols": 10_000,
 }
+WIDE_COLUMN_CHUNK = 1000
+"""Columns per chunk of the wide frame in jupyter_mars."""
 
 
 def median_time(run: Callable[[], Any], repeats: int) -> float:
@@ -85,7 +94,9 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
         parquet_dir.mkdir(exist_ok=True)
         for i, part in enumerate(np.array_split(np.arange(rows), s["parts"])):
             table.iloc[part].to_parquet(parquet_dir / f"part-{i:03d}.parquet", index=False)
+    wide = pd.DataFrame(rng.standard_normal((s["wide_rows"], s["wide_cols"])))
     return {
+        "wide": wide,
         "grouped": grouped,
         "to_sort": to_sort,
         "left": left,
@@ -102,7 +113,14 @@ def pandas_workloads(d: dict[str, Any]) -> dict[str, Callable[[], Any]]:
         "merge": lambda: d["left"].merge(d["right"], on="key"),
         "csv": lambda: pd.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]),
         "parquet": lambda: _filter_group(pd.read_parquet(d["parquet"])),
+        "wide_sum": lambda: d["wide"].sum(),
+        "wide_mean": lambda: d["wide"].mean(),
+        "wide_filter": lambda: _filter_wide(d["wide"]),
     }
+
+
+def _filter_wide(df: Any) -> Any:
+    return df[df[0] > 0]
 
 
 def _filter_group(df: Any) -> Any:
@@ -119,12 +137,16 @@ def dask_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     to_sort = dd.from_pandas(d["to_sort"], npartitions=parts).persist()
     left = dd.from_pandas(d["left"], npartitions=parts).persist()
     right = dd.from_pandas(d["right"], npartitions=max(1, parts // 10)).persist()
+    wide = dd.from_pandas(d["wide"], npartitions=4).persist()
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).compute(),
         "sort": lambda: to_sort.sort_values("v").compute(),
         "merge": lambda: left.merge(right, on="key").compute(),
         "csv": lambda: dd.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]).compute(),
         "parquet": lambda: _filter_group(dd.read_parquet(d["parquet"])).compute(),
+        "wide_sum": lambda: wide.sum().compute(),
+        "wide_mean": lambda: wide.mean().compute(),
+        "wide_filter": lambda: _filter_wide(wide).compute(),
     }
 
 
@@ -139,12 +161,17 @@ def mars_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     to_sort = frame(d["to_sort"], parts)
     left = frame(d["left"], parts)
     right = frame(d["right"], max(1, parts // 10))
+    rows = max(1, -(-len(d["wide"]) // 4))
+    wide = md.DataFrame(d["wide"], chunk_size=(rows, WIDE_COLUMN_CHUNK)).execute()
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "sort": lambda: to_sort.sort_values("v").to_pandas(),
         "merge": lambda: left.merge(right, on="key").to_pandas(),
         "csv": lambda: md.read_csv(d["csv"]).groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "parquet": lambda: _filter_group(md.read_parquet(d["parquet"])).to_pandas(),
+        "wide_sum": lambda: wide.sum().to_pandas(),
+        "wide_mean": lambda: wide.mean().to_pandas(),
+        "wide_filter": lambda: _filter_wide(wide).to_pandas(),
     }
 
 

@@ -17,6 +17,7 @@ import jupyter_mars.dataframe.labels  # noqa: F401
 import jupyter_mars.dataframe.loc  # noqa: F401
 import jupyter_mars.dataframe.missing  # noqa: F401
 import jupyter_mars.dataframe.query  # noqa: F401
+import jupyter_mars.dataframe.rechunk  # noqa: F401
 import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401

@@ -269,3 +269,34 @@ def test_split_frames_match_pandas_on_any_grid(
     _same(df.max(), pdf.max())
     _same(df[df.c0 > 0], pdf[pdf.c0 > 0])
     _same((df * 2)[list(reversed(pdf.columns))], (pdf * 2)[list(reversed(pdf.columns))])
+
+
+@pytest.mark.parametrize("chunk_size", [(2, 3), (None, 2), 5, (9, 1), (None, None), (20, 20)])
+@pytest.mark.parametrize("grid", [4, (3, 2)])
+def test_rechunk_keeps_the_data_in_new_chunks(chunk_size: Any, grid: Any) -> None:
+    pdf = _numbers()
+    lazy = md.DataFrame(pdf, chunk_size=grid).rechunk(chunk_size)
+    _same(lazy, pdf)
+    _same(lazy.sum(), pdf.sum())
+    _same(lazy[lazy.a > 0], pdf[pdf.a > 0])
+
+
+def test_rechunk_splits_frames_of_unknown_length_and_read_from_files(tmp_path: Any) -> None:
+    pdf = _numbers()
+    _same(md.DataFrame(pdf, chunk_size=2)[lambda d: d.a > 0].rechunk((3, 2)), pdf[pdf.a > 0])
+    path = tmp_path / "wide.csv"
+    pdf.to_csv(path, index=False)
+    read = md.read_csv(str(path)).rechunk((4, 2))
+    _same(read.mean(), pdf.mean())
+    _same(md.Series(pdf.a, chunk_size=2).rechunk(4), pdf.a)
+    _same(md.DataFrame(pdf.iloc[:0], chunk_size=2).rechunk((3, 2)), pdf.iloc[:0])
+
+
+def test_rechunk_checks_chunk_size_where_it_is_called() -> None:
+    df = md.DataFrame(_numbers(), chunk_size=4)
+    with pytest.raises(ValueError, match="cols"):
+        df.rechunk((3, 0))
+    with pytest.raises(TypeError, match="chunk_size"):
+        df.rechunk("x")
+    with pytest.raises(ValueError, match="rows"):
+        md.Series(_numbers().a).rechunk((3, 2))
