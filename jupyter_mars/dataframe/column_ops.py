@@ -85,7 +85,8 @@ def _elementwise(op: MapChunks) -> bool:
 def _column_positions(op: MapChunks, meta: pd.DataFrame) -> np.ndarray[Any, Any] | None:
     """The positions of the columns a selection takes, in its order (None: not one)."""
     if op.func is selection.take_columns:
-        probe = pd.DataFrame([np.arange(meta.shape[1])], columns=meta.columns)
+        # one row of positions, from a 2-d array: one block, however wide
+        probe = pd.DataFrame(np.arange(meta.shape[1])[None, :], columns=meta.columns)
         picked: np.ndarray[Any, Any] = np.asarray(probe[op.args[1]]).ravel()
         return picked
     if op.func is selection.take_column_positions:
