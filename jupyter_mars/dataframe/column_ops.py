@@ -29,7 +29,7 @@ from jupyter_mars.dataframe.column_split import column_offsets, is_split, split_
 from jupyter_mars.dataframe.filters import Filter, filter_aligned, filter_rows
 from jupyter_mars.dataframe.map_chunks import MapChunks, _fill
 from jupyter_mars.dataframe.reduction._build import FrameReduction
-from jupyter_mars.dataframe.reduction._kernels import ReduceSpec
+from jupyter_mars.dataframe.reduction._kernels import ReduceSpec, reduce_rows
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, key_grid
 from jupyter_mars.engine.primitives.blockwise import Slot
@@ -102,6 +102,8 @@ def _tile_split_map(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled 
     if op.broadcast or not op.keeps_rows:
         return None
     source = node.inputs[0]
+    if op.func is reduce_rows and len(inputs) == 1:
+        return _reduce_rows_split(node, op, inputs[0], ctx)
     positions = _column_positions(op, getattr(source, "meta", None))
     if positions is not None and len(inputs) == 1:
         return _select_columns(node, inputs[0], positions, ctx)
@@ -153,6 +155,57 @@ def _select_columns(
                 grid[i, r], selection.take_column_positions, (Ref(source.keys[i, j]), qs), {}
             )
     return Tiled((source.nsplits[0], tuple(len(qs) for _, qs in runs)), grid)
+
+
+ACROSS_CHUNKS = frozenset({"sum", "prod", "count", "min", "max", "mean"})
+"""Row reductions (``axis=1``) merged from per-column-chunk partials."""
+
+
+def _reduce_rows_split(node: Node, op: MapChunks, source: Tiled, ctx: TileContext) -> Tiled | None:
+    """``axis=1`` reductions of a frame of numbers: a partial per chunk of the grid, and
+    per row chunk one task merging the partials of its column chunks."""
+    _, how, kwargs = op.args
+    meta = node.inputs[0].meta  # type: ignore[attr-defined]
+    numbers = all(isinstance(t, np.dtype) and t.kind in "iuf" for t in meta.dtypes)
+    if how not in ACROSS_CHUNKS or kwargs.get("min_count") or not (numbers or how == "count"):
+        return None
+    if kwargs.get("numeric_only") and not numbers:
+        return None  # the partials would count the columns numeric_only leaves out
+    skipna = bool(kwargs.get("skipna", True))
+    rows, cols = source.keys.shape
+    keys: Any = source.keys
+    grid = key_grid(node.key, [rows])
+    for i in range(rows):
+        parts = []
+        for j in range(cols):
+            part = (f"{node.key}-part", i, j)
+            ctx.add_blockwise(part, row_partial, (Ref(keys[i, j]), how, skipna), {})
+            parts.append(Ref(part))
+        ctx.new_task(grid[i], merge_row_partials, how, skipna, *parts)
+    return Tiled((source.nsplits[0],), grid)
+
+
+def row_partial(chunk: pd.DataFrame, how: str, skipna: bool) -> Any:
+    """One column chunk's share of a row reduction (sum and count for a mean)."""
+    if how == "mean":
+        return pd.DataFrame({"s": chunk.sum(axis=1, skipna=skipna), "n": chunk.count(axis=1)})
+    if how == "count":
+        return chunk.count(axis=1)
+    return getattr(chunk, how)(axis=1, skipna=skipna)
+
+
+def merge_row_partials(how: str, skipna: bool, *parts: Any) -> pd.Series:
+    """The row reduction from the shares of every column chunk."""
+    if how == "mean":
+        total = pd.concat([p["s"] for p in parts], axis=1).sum(axis=1, skipna=False)
+        count = pd.concat([p["n"] for p in parts], axis=1).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (total / count).astype(np.float64)
+    joined = pd.concat(parts, axis=1)
+    if how in ("min", "max"):
+        return getattr(joined, how)(axis=1, skipna=skipna)
+    merge = "sum" if how == "count" else how
+    return getattr(joined, merge)(axis=1, skipna=False)
 
 
 def key_at(tiled: Tiled, index: tuple[int, ...]) -> Any:

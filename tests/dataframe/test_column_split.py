@@ -113,6 +113,28 @@ def test_reductions_down_the_rows_work_per_column_chunk(
     _kept_split(lazy)
 
 
+@pytest.mark.parametrize("grid", [(2, 2), (4, 3), (9, 1)])
+@pytest.mark.parametrize("how", ["sum", "prod", "count", "min", "max", "mean"])
+def test_row_reductions_merge_the_partials_of_column_chunks(
+    grid: tuple[int, int], how: str
+) -> None:
+    pdf = _numbers()
+    pdf.iloc[4, :] = np.nan
+    pdf["i"] = np.arange(9)
+    pdf["j"] = np.arange(9, dtype="int32")
+    for frame in (pdf, pdf[["i", "j"]], pdf.iloc[:0]):
+        df = md.DataFrame(frame, chunk_size=grid)
+        for skipna in (True, False):
+            kwargs = {} if how == "count" else {"skipna": skipna}
+            lazy = getattr(df, how)(axis=1, **kwargs)
+            _same(lazy, getattr(frame, how)(axis=1, **kwargs))
+            _kept_split(lazy)
+    with_text = _frame()
+    df = md.DataFrame(with_text, chunk_size=grid)
+    only = {} if how == "count" else {"numeric_only": True}
+    _same(getattr(df, how)(axis=1, **only), getattr(with_text, how)(axis=1, **only))
+
+
 @pytest.mark.parametrize("grid", GRIDS)
 def test_element_wise_operations_keep_the_split(grid: tuple[int, int]) -> None:
     pdf = _numbers()
@@ -178,8 +200,8 @@ def test_other_operations_merge_the_column_chunks_and_match_pandas(grid: tuple[i
     df = md.DataFrame(pdf, chunk_size=grid)
     dn = md.DataFrame(nums, chunk_size=grid)
     cases = [
-        (dn.sum(axis=1), nums.sum(axis=1)),
-        (dn.mean(axis=1), nums.mean(axis=1)),
+        (dn.sum(axis=1, min_count=3), nums.sum(axis=1, min_count=3)),
+        (dn.var(axis=1), nums.var(axis=1)),
         (dn[(dn > 0).all(axis=1)], nums[(nums > 0).all(axis=1)]),
         (df.sort_values("f"), pdf.sort_values("f")),
         (df.head(3), pdf.head(3)),
