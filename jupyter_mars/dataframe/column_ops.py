@@ -111,10 +111,7 @@ def _tile_split_map(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled 
     same = all(
         is_split(t) and t.nsplits[1] == first.nsplits[1] and t.nsplits[0] == first.nsplits[0]
         for t in inputs
-    ) and all(
-        getattr(i, "meta", None) is not None and i.meta.columns.equals(source.meta.columns)  # type: ignore[attr-defined]
-        for i in (*node.inputs, node)
-    )
+    ) and all(_same_columns(i, source) for i in (*node.inputs, node))
     if not same or not _elementwise(op):
         return None
     grid: Any = key_grid(node.key, first.keys.shape)
@@ -123,6 +120,14 @@ def _tile_split_map(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled 
         args = tuple(_fill(a, refs) for a in op.args)
         ctx.add_blockwise(grid[index], op.func, args, dict(op.kwargs))
     return Tiled(first.nsplits, grid)
+
+
+def _same_columns(node: Node, source: Node) -> bool:
+    """Whether ``node`` is a DataFrame with the columns of ``source`` (one)."""
+    meta, columns = getattr(node, "meta", None), getattr(source, "meta", None)
+    if not isinstance(meta, pd.DataFrame) or not isinstance(columns, pd.DataFrame):
+        return False
+    return bool(meta.columns.equals(columns.columns))
 
 
 def _select_columns(

@@ -213,6 +213,15 @@ def test_other_operations_merge_the_column_chunks_and_match_pandas(grid: tuple[i
         (dn.cumsum(), nums.cumsum()),
         (df.astype({"i": "float64"}), pdf.astype({"i": "float64"})),
         (md.concat([df, df]), pd.concat([pdf, pdf])),
+        (dn.idxmax(), nums.idxmax()),
+        (dn.corr(), nums.corr()),
+        (dn.describe(), nums.describe()),
+        (
+            dn.apply(lambda row: row.a - row.e, axis=1),
+            nums.apply(lambda row: row.a - row.e, axis=1),
+        ),
+        (dn.assign(z=dn.a + dn.e), nums.assign(z=nums.a + nums.e)),
+        (df.merge(df[["j", "f"]], on="j"), pdf.merge(pdf[["j", "f"]], on="j")),
     ]
     for lazy, expected in cases:
         _same(lazy, expected)
