@@ -43,15 +43,13 @@ def many_moments(values: np.ndarray[Any, Any], skipna: bool) -> list[Moments]:
         means = totals / n
     deviations = np.where(present, values - means, 0.0)
     m2 = (deviations * deviations).sum(axis=0)
-    out: list[Moments] = []
-    for k in range(values.shape[1]):
-        if not skipna and missing[:, k].any():
-            out.append((len(values), math.nan, math.nan))
-        elif n[k] == 0:
-            out.append((0, 0.0, 0.0))
-        else:
-            out.append((int(n[k]), float(totals[k]), float(m2[k])))
-    return out
+    # Python numbers from whole arrays (``tolist``), not one NumPy scalar at a time
+    spoilt = missing.any(axis=0).tolist() if not skipna else [False] * values.shape[1]
+    rows = len(values)
+    return [
+        (rows, math.nan, math.nan) if bad else (0, 0.0, 0.0) if not count else (count, t, m)
+        for bad, count, t, m in zip(spoilt, n.tolist(), totals.tolist(), m2.tolist())
+    ]
 
 
 def merge_moments(a: Moments, b: Moments) -> Moments:
