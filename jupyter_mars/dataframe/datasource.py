@@ -10,6 +10,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.chunks import column_splits, row_splits
 from jupyter_mars.dataframe.node import FrameNode, empty_like
+from jupyter_mars.dataframe.rechunk import Rechunk
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -137,7 +138,9 @@ def from_tensor(
         t = t.rechunk({0: row_splits(len(t), chunk_size, 1)})
     if t.ndim == 2:
         t = t.rechunk({1: int(t.shape[1])})  # every row chunk holds all columns
-    return FrameNode(FromTensor(meta), [t.node], t.node.shape[0], meta)
+    node = FrameNode(FromTensor(meta), [t.node], t.node.shape[0], meta)
+    cols = column_splits(meta.shape[1], chunk_size) if kind == "frame" else None
+    return node if cols is None else FrameNode(Rechunk(None, cols), [node], node.shape[0], meta)
 
 
 def _tensor_meta(t: Tensor, kind: str, columns: Any, name: Any) -> Any:

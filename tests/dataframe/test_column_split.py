@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
+import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.chunks import column_splits
 from jupyter_mars.engine.plan import inputs_for, plan_context, tile_rule_for
 
@@ -331,3 +332,13 @@ def test_rechunk_checks_chunk_size_where_it_is_called() -> None:
         df.rechunk("x")
     with pytest.raises(ValueError, match="rows"):
         md.Series(_numbers().a).rechunk((3, 2))
+
+
+def test_frames_from_tensors_split_their_columns_too() -> None:
+    expected = pd.DataFrame(np.arange(30).reshape(6, 5), columns=list("abcde"))
+    df = md.DataFrame(
+        mt.arange(30, chunk_size=7).reshape(6, 5), columns=list("abcde"), chunk_size=(4, 2)
+    )
+    _same(df, expected)
+    _same(df.sum(), expected.sum())
+    _kept_split(df.sum())
