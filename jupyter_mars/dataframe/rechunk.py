@@ -81,9 +81,10 @@ def _tile_rechunk(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled((rows.nsplits[0], op.cols), grid)
 
 
-def rechunk(frame: _Frame, chunk_size: Any) -> Any:
+def rechunk(frame: _Frame, chunk_size: Any, reassign_worker: bool = False) -> Any:
     """The same data in chunks of ``chunk_size``: rows, or ``(rows, cols)`` for a DataFrame
-    (``rows`` None keeps the row chunks; no ``cols``, full-width chunks)."""
+    (``rows`` None keeps the row chunks; no ``cols``, full-width chunks).
+    ``reassign_worker`` is Mars's, accepted and unused: the scheduler places chunks."""
     node = frame.node
     assert isinstance(node, FrameNode)
     pair = isinstance(chunk_size, (tuple, list))
