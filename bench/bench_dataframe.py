@@ -12,6 +12,9 @@ Workloads, data already in memory unless they read a file:
 - describe, quantile, agg: ``describe()``, ``quantile([0.1, 0.5, 0.9])`` and
   ``agg(["sum", "mean", "std", "min", "max", "skew"])`` of 10M rows x 4 float columns
   (Dask's quantiles are approximate, pandas' and jupyter_mars's exact).
+- wide_sum, wide_mean, wide_filter: column sums, column means and a row filter by one
+  column (``df[df[0] > 0]``) of a 5,000 x 10,000 frame of floats, which jupyter_mars
+  splits by columns as well as rows (``chunk_size=(rows, 1000)``) and Dask by rows.
 
 pandas runs single-threaded, as it does; Dask uses its threaded scheduler, and
 jupyter_mars an embedded session, both with every core. Prints a Markdown table of
@@ -44,6 +47,8 @@ FULL = {
     "series": 20_000_000,
     "parts": 20,
     "stats": 10_000_000,
+    "wide_rows": 5_000,
+    "wide_cols": 10_000,
 }
 QUICK = {
     "groupby": 2_000_000,
@@ -55,9 +60,13 @@ QUICK = {
     "series": 2_000_000,
     "parts": 20,
     "stats": 1_000_000,
+    "wide_rows": 500,
+    "wide_cols": 10_000,
 }
 QUANTILES = [0.1, 0.5, 0.9]
 AGGREGATIONS = ["sum", "mean", "std", "min", "max", "skew"]
+WIDE_COLUMN_CHUNK = 1000
+"""Columns per chunk of the wide frame in jupyter_mars."""
 
 
 def median_time(run: Callable[[], Any], repeats: int) -> float:
@@ -99,7 +108,9 @@ def make_data(s: dict[str, int], data_dir: Path) -> dict[str, Any]:
         parquet_dir.mkdir(exist_ok=True)
         for i, part in enumerate(np.array_split(np.arange(rows), s["parts"])):
             table.iloc[part].to_parquet(parquet_dir / f"part-{i:03d}.parquet", index=False)
+    wide = pd.DataFrame(rng.standard_normal((s["wide_rows"], s["wide_cols"])))
     return {
+        "wide": wide,
         "grouped": grouped,
         "to_sort": to_sort,
         "left": left,
@@ -123,10 +134,17 @@ def pandas_workloads(d: dict[str, Any]) -> dict[str, Callable[[], Any]]:
         "describe": lambda: d["stats"].describe(),
         "quantile": lambda: d["stats"].quantile(QUANTILES),
         "agg": lambda: d["stats"].agg(AGGREGATIONS),
+        "wide_sum": lambda: d["wide"].sum(),
+        "wide_mean": lambda: d["wide"].mean(),
+        "wide_filter": lambda: _filter_wide(d["wide"]),
     }
 
 
 REPLACE = {"k": {1: -1, 2: -2}, "v": {0.5: 0.0}}
+
+
+def _filter_wide(df: Any) -> Any:
+    return df[df[0] > 0]
 
 
 def _filter_group(df: Any) -> Any:
@@ -145,6 +163,7 @@ def dask_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     right = dd.from_pandas(d["right"], npartitions=max(1, parts // 10)).persist()
     series = dd.from_pandas(d["series"], npartitions=parts).persist()
     stats = dd.from_pandas(d["stats"], npartitions=parts).persist()
+    wide = dd.from_pandas(d["wide"], npartitions=4).persist()
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).compute(),
         "sort": lambda: to_sort.sort_values("v").compute(),
@@ -161,6 +180,9 @@ def dask_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
                 dict(zip(AGGREGATIONS, dask.compute(*(getattr(stats, f)() for f in AGGREGATIONS))))
             ).T
         ),
+        "wide_sum": lambda: wide.sum().compute(),
+        "wide_mean": lambda: wide.mean().compute(),
+        "wide_filter": lambda: _filter_wide(wide).compute(),
     }
 
 
@@ -177,6 +199,8 @@ def mars_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
     right = frame(d["right"], max(1, parts // 10))
     series = frame(d["series"], parts)
     stats = frame(d["stats"], parts)
+    rows = max(1, -(-len(d["wide"]) // 4))
+    wide = md.DataFrame(d["wide"], chunk_size=(rows, WIDE_COLUMN_CHUNK)).execute()
     return {
         "groupby": lambda: grouped.groupby("k").v.agg(["mean", "sum"]).to_pandas(),
         "sort": lambda: to_sort.sort_values("v").to_pandas(),
@@ -188,6 +212,9 @@ def mars_workloads(d: dict[str, Any], s: dict[str, int]) -> dict[str, Callable[[
         "describe": lambda: stats.describe().to_pandas(),
         "quantile": lambda: stats.quantile(QUANTILES).to_pandas(),
         "agg": lambda: stats.agg(AGGREGATIONS).to_pandas(),
+        "wide_sum": lambda: wide.sum().to_pandas(),
+        "wide_mean": lambda: wide.mean().to_pandas(),
+        "wide_filter": lambda: _filter_wide(wide).to_pandas(),
     }
 
 

@@ -1,7 +1,8 @@
 """The pandas-compatible lazy API: ``import jupyter_mars.dataframe as md``.
 
 Frames are chunked by rows and run on the same engine, embedded or on a cluster, as
-tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``.
+tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``;
+``chunk_size=(rows, cols)`` splits the columns too, for wide frames (``column_split``).
 """
 
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods

@@ -10,9 +10,8 @@ from jupyter_mars.engine.chunks import split_evenly
 def row_splits(nrows: int, chunk_size: Any, row_bytes: int) -> tuple[int, ...]:
     """Lengths of the row chunks of ``nrows`` rows.
 
-    ``chunk_size`` is a row count, a ``(rows, cols)`` pair as Mars takes it (frames are
-    split by rows only here, every chunk holding all columns, so ``cols`` is not used),
-    or None: as many rows as fit ``options.chunk_store_limit`` bytes.
+    ``chunk_size`` is a row count, a ``(rows, cols)`` pair as Mars takes it (``cols``
+    is read by ``column_splits``), or None: as many rows as fit ``options.chunk_store_limit`` bytes.
 
     >>> row_splits(10, 4, 8), row_splits(10, (5, None), 8), row_splits(0, 3, 8)
     ((4, 4, 2), (5, 5), (0,))
@@ -34,3 +33,22 @@ def row_splits(nrows: int, chunk_size: Any, row_bytes: int) -> tuple[int, ...]:
             raise ValueError(f"chunk_size must be a positive number of rows, got {chunk_size}")
         rows = chunk_size
     return split_evenly(nrows, rows)
+
+
+def column_splits(ncols: int, chunk_size: Any) -> tuple[int, ...] | None:
+    """Widths of the column chunks for a ``(rows, cols)`` ``chunk_size``, or None when the
+    frame is not split by columns (no ``cols``, or one chunk holds them all).
+
+    >>> column_splits(5, (10, 2)), column_splits(5, 10), column_splits(5, (None, 5))
+    ((2, 2, 1), None, None)
+    """
+    if not isinstance(chunk_size, (tuple, list)) or len(chunk_size) != 2:
+        return None
+    cols = chunk_size[1]
+    if cols is None:
+        return None
+    if isinstance(cols, bool) or not isinstance(cols, int):
+        raise TypeError(f"chunk_size's cols must be an int number of columns, got {cols!r}")
+    if cols <= 0:
+        raise ValueError(f"chunk_size's cols must be a positive number of columns, got {cols}")
+    return None if cols >= ncols else split_evenly(ncols, cols)

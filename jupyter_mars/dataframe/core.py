@@ -68,10 +68,13 @@ class _Frame(Executable):
         raise NotImplementedError
 
     def _chunks(self) -> str:
-        """How many row chunks the object has, or '?' when that depends on data not yet
-        computed (a groupby's choice of plan, say)."""
+        """How many row chunks the object has (``rows x cols`` when its columns are split
+        too), or '?' when that depends on data not yet computed (a groupby's choice of
+        plan, say)."""
         nsplits = self._layout()
-        return "?" if nsplits is None else str(len(nsplits[0]))
+        if nsplits is None:
+            return "?"
+        return " x ".join(str(len(axis)) for axis in nsplits)
 
     def __repr__(self) -> str:
         data = self._executed_data()
@@ -94,7 +97,8 @@ REPR_COLUMNS = 12
 
 
 class DataFrame(_Frame):
-    """A lazy pandas DataFrame; ``md.DataFrame(data, chunk_size=rows)`` builds one."""
+    """A lazy pandas DataFrame; ``md.DataFrame(data, chunk_size=rows)`` builds one, and
+    ``chunk_size=(rows, cols)`` one split by columns too."""
 
     __slots__ = ()
 

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.chunks import row_splits
+from jupyter_mars.dataframe.chunks import column_splits, row_splits
 from jupyter_mars.dataframe.node import FrameNode, empty_like
+from jupyter_mars.dataframe.rechunk import Rechunk
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -22,6 +23,8 @@ class FromPandas(Op):
     data: Any
     """The DataFrame, Series or Index, split into row chunks when tiled."""
     splits: tuple[int, ...]
+    col_splits: tuple[int, ...] | None = None
+    """Widths of the column chunks of a DataFrame split by columns too."""
 
     def label(self) -> str:
         return "from_pandas"
@@ -35,6 +38,8 @@ def copy_rows(data: Any) -> Any:
 def _tile_from_pandas(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
     assert isinstance(op, FromPandas)
+    if op.col_splits is not None:
+        return _tile_split_frame(node.key, op.data, op.splits, op.col_splits, ctx)
     grid = key_grid(node.key, [len(op.splits)])
     starts = offsets(op.splits)
     for i in range(len(op.splits)):
@@ -42,6 +47,19 @@ def _tile_from_pandas(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
         part = op.data[start:stop] if isinstance(op.data, pd.Index) else op.data.iloc[start:stop]
         ctx.new_task(grid[i], copy_rows, part)
     return Tiled((op.splits,), grid)
+
+
+def _tile_split_frame(
+    key: str, data: pd.DataFrame, rows: tuple[int, ...], cols: tuple[int, ...], ctx: TileContext
+) -> Tiled:
+    grid = key_grid(key, [len(rows), len(cols)])
+    row_starts, col_starts = offsets(rows), offsets(cols)
+    for i in range(len(rows)):
+        block = data.iloc[int(row_starts[i]) : int(row_starts[i + 1])]
+        for j in range(len(cols)):
+            part = block.iloc[:, int(col_starts[j]) : int(col_starts[j + 1])]
+            ctx.new_task(grid[i, j], copy_rows, part)
+    return Tiled((rows, cols), grid)
 
 
 def _row_bytes(data: Any) -> int:
@@ -68,7 +86,8 @@ def from_pandas(data: Any, chunk_size: Any = None) -> FrameNode:
     """A node over a pandas DataFrame, Series or Index, split into row chunks."""
     data = snapshot(data)
     splits = row_splits(len(data), chunk_size, _row_bytes(data))
-    return FrameNode(FromPandas(data, splits), [], len(data), empty_like(data))
+    cols = column_splits(data.shape[1], chunk_size) if isinstance(data, pd.DataFrame) else None
+    return FrameNode(FromPandas(data, splits, cols), [], len(data), empty_like(data))
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,7 +138,9 @@ def from_tensor(
         t = t.rechunk({0: row_splits(len(t), chunk_size, 1)})
     if t.ndim == 2:
         t = t.rechunk({1: int(t.shape[1])})  # every row chunk holds all columns
-    return FrameNode(FromTensor(meta), [t.node], t.node.shape[0], meta)
+    node = FrameNode(FromTensor(meta), [t.node], t.node.shape[0], meta)
+    cols = column_splits(meta.shape[1], chunk_size) if kind == "frame" else None
+    return node if cols is None else FrameNode(Rechunk(None, cols), [node], node.shape[0], meta)
 
 
 def _tensor_meta(t: Tensor, kind: str, columns: Any, name: Any) -> Any:

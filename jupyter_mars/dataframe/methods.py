@@ -6,6 +6,7 @@ import jupyter_mars.dataframe.accessors  # noqa: F401
 import jupyter_mars.dataframe.apply  # noqa: F401
 import jupyter_mars.dataframe.arithmetic  # noqa: F401
 import jupyter_mars.dataframe.assign  # noqa: F401
+import jupyter_mars.dataframe.column_ops  # noqa: F401
 import jupyter_mars.dataframe.construct  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.cumulative  # noqa: F401
@@ -25,6 +26,7 @@ import jupyter_mars.dataframe.loc  # noqa: F401
 import jupyter_mars.dataframe.missing  # noqa: F401
 import jupyter_mars.dataframe.positions  # noqa: F401
 import jupyter_mars.dataframe.query  # noqa: F401
+import jupyter_mars.dataframe.rechunk  # noqa: F401
 import jupyter_mars.dataframe.reduction  # noqa: F401
 import jupyter_mars.dataframe.replace  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401

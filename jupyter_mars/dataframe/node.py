@@ -5,7 +5,8 @@ rows only (``nan`` when data-dependent) and whose chunks are pandas objects: row
 a DataFrame, Series or Index, in order. Its ``meta`` is an empty pandas object of the
 same kind, columns, dtypes, index type and names; the result's columns are never
 data-dependent. Because the engine sees one axis, its primitives (blockwise maps, tree
-reductions along rows, iterative tiling of unknown lengths) serve frames unchanged.
+reductions along rows, iterative tiling of unknown lengths) serve frames unchanged. A
+frame may also be split by columns (see ``column_split``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.engine.node import Node, Op, Tiled
+from jupyter_mars.dataframe.column_split import assemble_grid, tiled_for
+from jupyter_mars.engine.node import Node, Op, TileContext, Tiled
 
 FRAME_DTYPE = np.dtype(object)
 """What the engine's ``dtype`` slot holds for frames: their dtypes live in ``meta``."""
@@ -43,8 +45,11 @@ class FrameNode(Node):
         operations, column selections) share it with their input, so their chunks line up
         row for row without aligning labels."""
 
+    def tiled_for(self, reader: Node, tiled: Tiled, ctx: TileContext) -> Tiled:
+        return tiled_for(self, reader, tiled, ctx)
+
     def assemble(self, tiled: Tiled, chunks: list[Any]) -> Any:
-        return concat_chunks(chunks, self.meta)
+        return concat_chunks(assemble_grid(chunks, tiled.numblocks), self.meta)
 
 
 def concat_chunks(chunks: list[Any], meta: Any) -> Any:

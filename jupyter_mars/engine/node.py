@@ -54,6 +54,12 @@ class Node:
     def __repr__(self) -> str:
         return f"Node({self.key}, shape={self.shape}, dtype={self.dtype})"
 
+    def tiled_for(self, reader: Node, tiled: Tiled, ctx: TileContext) -> Tiled:
+        """This node's chunks as ``reader``'s tile rule is given them: as tiled here. A
+        node whose layout only some rules understand (a frame split by columns as well as
+        rows) overrides this to give the others a layout they know."""
+        return tiled
+
     def assemble(self, tiled: Tiled, chunks: list[Any]) -> Any:
         """The whole result from its chunks (in ``tiled.flat_keys()`` order)."""
         from jupyter_mars.engine.assemble import assemble

@@ -80,6 +80,11 @@ def tile_rule_for(node: Node) -> Any:
         raise NotImplementedError(f"no tile rule for operator {type(node.op).__name__}") from None
 
 
+def inputs_for(node: Node, tiled: Mapping[str, Tiled], ctx: TileContext) -> list[Tiled]:
+    """The tiled inputs of ``node``, each as its node gives it to this reader."""
+    return [i.tiled_for(node, tiled[i.key], ctx) for i in node.inputs]
+
+
 def plan_context(
     targets: list[Node], executed: Mapping[str, Tiled], n_cpu: int = 1
 ) -> tuple[TileContext, list[Node]]:
@@ -113,7 +118,7 @@ def plan_stages(
             tiled[node.key] = executed[node.key]
             continue
         rule = tile_rule_for(node)
-        inputs = [tiled[i.key] for i in node.inputs]
+        inputs = inputs_for(node, tiled, ctx)
         while True:
             try:
                 result = rule(node, inputs, ctx)
@@ -131,8 +136,10 @@ def plan_stages(
         t = tiled[node.key]
         if not t.known:
             fill_unknown(t, shapes)
+        # a node's own axes only: a frame's column chunks are a layout, not an axis
         node.shape = tuple(
-            sum(axis) if not any(math.isnan(n) for n in axis) else math.nan for axis in t.nsplits
+            sum(axis) if not any(math.isnan(n) for n in axis) else math.nan
+            for axis in t.nsplits[: node.ndim]
         )
     return {node.key: tiled[node.key] for node in targets}
 
@@ -145,7 +152,7 @@ def tile_without_running(node: Node, n_cpu: int) -> Tiled | None:
     tiled: dict[str, Tiled] = {}
     for each in order:
         try:
-            tiled[each.key] = tile_rule_for(each)(each, [tiled[i.key] for i in each.inputs], ctx)
+            tiled[each.key] = tile_rule_for(each)(each, inputs_for(each, tiled, ctx), ctx)
         except NeedSizes:
             return None
     return tiled[node.key]

@@ -63,7 +63,13 @@ def probe_value(dtype: Any) -> Any:
 
 def probe_frame(meta: pd.DataFrame) -> pd.DataFrame:
     """A one-row frame with the columns and dtypes of ``meta`` and no missing values."""
-    data = {i: pd.Series(probe_value(t)) for i, t in enumerate(meta.dtypes)}
+    dtypes = list(meta.dtypes)
+    if dtypes and isinstance(dtypes[0], np.dtype) and all(t == dtypes[0] for t in dtypes):
+        # one NumPy dtype (wide frames often are): one block, however many columns
+        row = np.repeat(probe_value(dtypes[0])[None, :], len(dtypes), axis=1)
+        return pd.DataFrame(row, index=pd.RangeIndex(1), columns=meta.columns)
+    # arrays, not Series: a Series per column costs a reindex each, seconds on wide frames
+    data = {i: probe_value(t) for i, t in enumerate(dtypes)}
     frame = pd.DataFrame(data, index=pd.RangeIndex(1))
     frame.columns = meta.columns
     return frame

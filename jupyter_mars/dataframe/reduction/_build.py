@@ -16,6 +16,7 @@ import pandas as pd
 
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
+from jupyter_mars.dataframe.map_chunks import map_chunks
 from jupyter_mars.dataframe.reduction._args import (
     check_ddof,
     check_flag,
@@ -26,7 +27,7 @@ from jupyter_mars.dataframe.reduction._args import (
 )
 from jupyter_mars.dataframe.reduction._kernels import MOMENTS, SHAPES, ReduceSpec, reduce_rows
 from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, tile_rule
-from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
+from jupyter_mars.engine.primitives.blockwise import Slot
 from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.tensor.core import Tensor
 
@@ -149,8 +150,8 @@ def frame_reduce(
         return _scalar(reduction_op(spec, None, spec.how), df, np.dtype(dtype))
     if ax == 1:
         out_meta = getattr(probe, how)(axis=1, **kwargs).iloc[:0]
-        op = Blockwise(reduce_rows, (Slot(0), how, kwargs), name=how)
-        return new_frame(op, [df], df.node.shape[0], out_meta)
+        # the same rows, index and chunking as ``df``
+        return map_chunks(reduce_rows, [df], (Slot(0), how, kwargs), out_meta, name=how)
     out_meta = getattr(probe, how)(**kwargs).iloc[:0]
     spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns, dtypes, mc)
     return new_frame(reduction_op(spec, len(keep), spec.how), [df], len(keep), out_meta)

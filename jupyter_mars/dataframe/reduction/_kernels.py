@@ -27,7 +27,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.reduction._moments import column_moments, finish_moments, merge_moments
+from jupyter_mars.dataframe.reduction._moments import (
+    column_moments,
+    finish_moments,
+    many_moments,
+    merge_moments,
+)
 from jupyter_mars.dataframe.reduction._shape_moments import (
     column_shape_moments,
     finish_shape,
@@ -38,6 +43,8 @@ MOMENTS = frozenset({"mean", "var", "std", "sem"})
 SHAPES = frozenset({"skew", "kurt"})
 """Reductions from moments up to the fourth (see ``_shape_moments``)."""
 EXTREMES = frozenset({"min", "max"})
+WHOLE_BLOCK_FROM = 16
+"""Blocks of more reduced columns than this reduce their columns dtype by dtype."""
 MERGE_AS = {"sum": "sum", "prod": "prod", "count": "sum", "any": "any", "all": "all"}
 """The pandas reduction that merges partials of each simple reduction."""
 
@@ -81,7 +88,44 @@ class ReduceSpec:
 
     def chunk(self, block: Any, axis: Any = None, keepdims: bool = True) -> list[Any]:
         """One state per column of a row chunk."""
+        if self.positions is not None and len(self.positions) > WHOLE_BLOCK_FROM:
+            return self._chunk_by_dtype(block)
         return [self._chunk_one(c) for c in self._columns(block)]
+
+    def _chunk_by_dtype(self, block: pd.DataFrame) -> list[Any]:
+        """The states of a wide block: the columns of each NumPy number dtype at once
+        (one pandas or NumPy call instead of one per column), the others one by one."""
+        assert self.positions is not None
+        states: list[Any] = [None] * len(self.positions)
+        groups: dict[Any, list[int]] = {}
+        dtypes = list(block.dtypes)
+        for k, p in enumerate(self.positions):
+            groups.setdefault(dtypes[p], []).append(k)
+        for dtype, picks in groups.items():
+            columns = block.iloc[:, [self.positions[k] for k in picks]]
+            found = self._chunk_many(columns, dtype)
+            if found is None:
+                found = [self._chunk_one(columns.iloc[:, n]) for n in range(len(picks))]
+            for k, state in zip(picks, found):
+                states[k] = state
+        return states
+
+    def _chunk_many(self, columns: pd.DataFrame, dtype: Any) -> list[Any] | None:
+        """The states of columns of one NumPy number dtype together, as ``_chunk_one``
+        gives them, or None where only ``_chunk_one`` knows how."""
+        how = self.how
+        if not isinstance(dtype, np.dtype) or dtype.kind not in "biuf" or self.min_count:
+            return None
+        if how in MOMENTS:
+            return many_moments(columns.to_numpy(dtype=np.float64), self.skipna)
+        if how in EXTREMES and not len(columns):
+            return None
+        if how == "count":
+            return list(columns.count().to_numpy(dtype=np.int64))
+        if how not in MERGE_AS and how not in EXTREMES:
+            return None
+        # one dtype in, so the frame's per-column results have the column's own type
+        return list(getattr(columns, how)(skipna=self.skipna).to_numpy())
 
     def _merge_one(self, states: list[Any]) -> Any:
         how = self.how
@@ -104,7 +148,35 @@ class ReduceSpec:
 
     def combine(self, parts: list[list[Any]], axis: Any = None) -> list[Any]:
         """Merge the partials of several chunks, column by column."""
+        if len(parts[0]) > WHOLE_BLOCK_FROM:
+            merged = self._merge_numbers(parts)
+            if merged is not None:
+                return merged
         return [self._merge_one(list(states)) for states in zip(*parts)]
+
+    def _merge_numbers(self, parts: list[list[Any]]) -> list[Any] | None:
+        """``combine`` of wide partials that are all NumPy numbers, one NumPy reduction
+        per state type (None where ``_merge_one`` must merge column by column)."""
+        how = self.how
+        merge = _NUMPY_MERGE.get(how if how in EXTREMES else MERGE_AS.get(how, ""))
+        if merge is None or self.min_count:
+            return None
+        types = [type(state) for state in parts[0]]
+        if not all(issubclass(t, (np.number, np.bool_)) for t in types) or any(
+            [type(state) for state in part] != types for part in parts[1:]
+        ):
+            return None
+        if how in EXTREMES and self.skipna:
+            merge = np.fmin if how == "min" else np.fmax  # NaN only where all are NaN
+        out: list[Any] = [None] * len(types)
+        groups: dict[Any, list[int]] = {}
+        for k, t in enumerate(types):
+            groups.setdefault(t, []).append(k)
+        for t, picks in groups.items():
+            values = np.array([[part[k] for k in picks] for part in parts], dtype=t)
+            for k, value in zip(picks, merge.reduce(values, axis=0)):
+                out[k] = t(value)
+        return out
 
     def _finish_one(self, state: Any, dtype: Any = None) -> Any:
         if self.how in SHAPES:
@@ -153,6 +225,17 @@ class ReduceSpec:
         return values_to_series(values, self.columns)
 
 
+_NUMPY_MERGE: dict[str, Any] = {
+    "sum": np.add,
+    "prod": np.multiply,
+    "any": np.logical_or,
+    "all": np.logical_and,
+    "min": np.minimum,
+    "max": np.maximum,
+}
+"""The NumPy ufunc whose reduction merges partials of NumPy numbers of one type."""
+
+
 def _as_numbers(column: pd.Series) -> pd.Series:
     """Datetimes and timedeltas as their integer ticks (missing ones NaN); others as is."""
     if column.dtype.kind not in "mM":
@@ -178,7 +261,11 @@ def _as_dates(value: Any, dtype: Any) -> Any:
 def values_to_series(values: list[Any], columns: pd.Index) -> pd.Series:
     """Per-column results as pandas gathers them: a one-row frame whose row is taken, so
     mixed result types find a common dtype the way ``DataFrame.sum()`` does."""
-    row = pd.DataFrame({i: pd.Series([v]) for i, v in enumerate(values)})
+    kinds = {type(v) for v in values}
+    if len(kinds) == 1 and issubclass(next(iter(kinds)), (np.number, np.bool_)):
+        # NumPy numbers of one type: their array is that row (no frame to build)
+        return pd.Series(np.array(values), index=columns)
+    row = pd.DataFrame({i: [v] for i, v in enumerate(values)})
     out = row.iloc[0]
     out.index = columns
     out.name = None

@@ -33,6 +33,25 @@ def column_moments(column: pd.Series, skipna: bool) -> Moments:
     return (n, total, float(np.dot(deviations, deviations)))
 
 
+def many_moments(values: np.ndarray[Any, Any], skipna: bool) -> list[Moments]:
+    """``column_moments`` of each column of a 2-d float64 array, computed together."""
+    missing = np.isnan(values)
+    present = ~missing
+    n = present.sum(axis=0)
+    totals = np.where(present, values, 0.0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = totals / n
+    deviations = np.where(present, values - means, 0.0)
+    m2 = (deviations * deviations).sum(axis=0)
+    # Python numbers from whole arrays (``tolist``), not one NumPy scalar at a time
+    spoilt = missing.any(axis=0).tolist() if not skipna else [False] * values.shape[1]
+    rows = len(values)
+    return [
+        (rows, math.nan, math.nan) if bad else (0, 0.0, 0.0) if not count else (count, t, m)
+        for bad, count, t, m in zip(spoilt, n.tolist(), totals.tolist(), m2.tolist())
+    ]
+
+
 def merge_moments(a: Moments, b: Moments) -> Moments:
     """The moments of two disjoint parts together."""
     na, ta, ma = a

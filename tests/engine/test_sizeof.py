@@ -1,0 +1,22 @@
+"""Chunk sizes for memory accounting: wide frames sized from their dtypes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from jupyter_mars.engine.sizeof import WIDE_FRAME_COLUMNS, sizeof
+
+
+def test_wide_frames_of_fixed_width_columns_are_sized_as_pandas_sizes_them() -> None:
+    n = WIDE_FRAME_COLUMNS + 3
+    frame = pd.DataFrame(np.zeros((7, n)), index=pd.Index(np.arange(7) * 2, name="k"))
+    frame[0] = frame[0].astype("int8")
+    frame[1] = pd.Timestamp("2020")
+    assert sizeof(frame) == frame.memory_usage(deep=True).sum()
+    frame.index = frame.index.astype(str)  # strings in the index are measured too
+    assert sizeof(frame) == frame.memory_usage(deep=True).sum()
+    frame[2] = "some text"  # an object column: pandas measures the strings
+    assert sizeof(frame) == frame.memory_usage(deep=True).sum()
+    narrow = pd.DataFrame({"a": [1.0, 2.0]})
+    assert sizeof(narrow) == narrow.memory_usage(deep=True).sum()
