@@ -34,6 +34,10 @@ NUMPY_TARGET = 0.90
 # NumPy callables that are not functions of arrays, by group: (why, names). A name that
 # the installed NumPy lacks is ignored, so the table can name several NumPy versions.
 EXCLUDED: dict[str, tuple[str, tuple[str, ...]]] = {
+    "not NumPy's": (
+        "put into NumPy's namespace by numexpr, which pandas imports when it is installed",
+        ("expm1x",),
+    ),
     "text formatting": (
         "they turn arrays or numbers into text for display; an executed tensor prints "
         "through NumPy's own functions",

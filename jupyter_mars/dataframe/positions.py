@@ -18,7 +18,7 @@ import jupyter_mars.dataframe.labels  # noqa: F401 - reset_index
 import jupyter_mars.dataframe.reduction  # noqa: F401 - idxmax / idxmin
 import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.conversion import to_tensor
-from jupyter_mars.dataframe.core import Index, Series, _Frame
+from jupyter_mars.dataframe.core import Series, _Frame
 from jupyter_mars.dataframe.value_methods import _chunk_rows
 
 
@@ -31,8 +31,6 @@ def _positional(self: _Frame, axis: Any, skipna: bool, name: str) -> Any:
     _check_axis(self, axis)
     if not isinstance(skipna, bool):
         raise ValueError(f'For argument "skipna" expected type bool, received {skipna!r}')
-    if isinstance(self, Index):
-        return getattr(self.to_pandas(), f"arg{name}")(skipna=skipna)
     renumbered = self.reset_index(drop=True)  # type: ignore[attr-defined]
     return getattr(renumbered, f"idx{name}")(skipna=skipna)
 
@@ -50,8 +48,6 @@ def argmin(self: _Frame, axis: Any = None, skipna: bool = True, *args: Any, **kw
 def argsort(self: _Frame, *args: Any, **kwargs: Any) -> Any:
     """The positions that would sort the values (pandas' result, from the fetched values)."""
     whole = self.to_pandas().argsort(*args, **kwargs)
-    if isinstance(self, Index):
-        return whole
     return Series(whole, chunk_size=_chunk_rows(self))
 
 
@@ -66,7 +62,8 @@ def searchsorted(self: _Frame, value: Any, side: str = "left", sorter: Any = Non
 
 
 def _attach() -> None:
-    for cls in (Series, Index):
+    # md.Index has its own (index/)
+    for cls in (Series,):
         for name, value in {
             "argmax": argmax,
             "argmin": argmin,

@@ -120,10 +120,6 @@ def vector_memory_usage(self: _Frame, index: bool = True, deep: bool = False) ->
     return int(values + (index_bytes([p[1] for p in parts], deep) if index else 0))
 
 
-def index_memory_usage(self: Index, deep: bool = False) -> int:
-    return vector_memory_usage(self, deep=deep)
-
-
 def chunk_nbytes(chunk: Any) -> Any:
     if isinstance(chunk, pd.RangeIndex):
         return (chunk.start, chunk.stop, chunk.step)
@@ -192,15 +188,16 @@ def is_monotonic_decreasing(self: _Frame) -> bool:
 
 
 ATTACHED: dict[str, tuple[Any, tuple[type[_Frame], ...]]] = {
-    "empty": (property(empty), (DataFrame, Series, Index)),
-    "size": (property(size), (DataFrame, Series, Index)),
-    "nbytes": (property(nbytes), (Series, Index)),
-    "hasnans": (property(hasnans), (Series, Index)),
-    "is_unique": (property(is_unique), (Series, Index)),
-    "is_monotonic_increasing": (property(is_monotonic_increasing), (Series, Index)),
-    "is_monotonic_decreasing": (property(is_monotonic_decreasing), (Series, Index)),
+    "empty": (property(empty), (DataFrame, Series)),
+    "size": (property(size), (DataFrame, Series)),
+    "nbytes": (property(nbytes), (Series,)),
+    "hasnans": (property(hasnans), (Series,)),
+    "is_unique": (property(is_unique), (Series,)),
+    "is_monotonic_increasing": (property(is_monotonic_increasing), (Series,)),
+    "is_monotonic_decreasing": (property(is_monotonic_decreasing), (Series,)),
 }
-"""Name -> (method or property, the kinds that get it)."""
+"""Name -> (method or property, the kinds that get it); ``md.Index`` has its own
+(``index/``)."""
 
 
 def _attach() -> None:
@@ -209,7 +206,6 @@ def _attach() -> None:
             setattr(cls, name, value)
     DataFrame.memory_usage = memory_usage  # type: ignore[attr-defined]
     Series.memory_usage = vector_memory_usage  # type: ignore[attr-defined]
-    Index.memory_usage = index_memory_usage  # type: ignore[attr-defined]
 
 
 _attach()

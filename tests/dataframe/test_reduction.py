@@ -47,12 +47,12 @@ def _chunk(n: int | None, rows: int) -> int:
     return max(rows, 1) if n is None else n
 
 
-def _assert_scalar(got: Any, expected: Any) -> None:
+def _assert_scalar(got: Any, expected: Any, atol: float = 0.0) -> None:
     if isinstance(expected, (float, np.floating)) and np.isnan(expected):
         assert np.isnan(got)
     else:
         assert np.asarray(got).dtype == np.asarray(expected).dtype
-        np.testing.assert_allclose(got, expected, rtol=1e-10)
+        np.testing.assert_allclose(got, expected, rtol=1e-10, atol=atol)
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
@@ -195,7 +195,10 @@ def test_hypothesis_shapes(rows: int, chunk: int, data: st.DataObject) -> None:
     for how in ("sum", "mean", "std", "max"):
         got = getattr(mdf, how)().to_pandas()
         pd.testing.assert_series_equal(got, getattr(df, how)(), rtol=1e-7, atol=1e-6)
-    _assert_scalar(_series(df["f"], chunk_size=chunk).var().to_numpy(), df["f"].var())
+    # a variance near 0 is rounding error of the squares: pandas' and a tree's differ there
+    scale = float(np.abs(df["f"]).max(skipna=True)) ** 2 if df["f"].notna().any() else 1.0
+    got = _series(df["f"], chunk_size=chunk).var().to_numpy()
+    _assert_scalar(got, df["f"].var(), atol=1e-12 * scale)
 
 
 def _labelled() -> pd.DataFrame:
