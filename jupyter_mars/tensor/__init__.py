@@ -2,13 +2,20 @@
 
 Each family of functions lives in its own module and lists its public names in
 ``__all__``; methods of ``Tensor`` are attached by the module that implements them.
+
+The families that load heavy libraries (``special``, ``stats`` and ``spatial`` SciPy's
+submodules, the file readers h5py, zarr, Pillow and pandas) are loaded on first use
+(``__getattr__``): every worker process imports this package to run any chunk task, and
+loading them all would cost each one a second and over a hundred MiB.
 """
+
+import importlib
+from typing import Any
 
 from jupyter_mars.tensor import (
     arithmetic,
     creation,
     datasource,
-    datastore,
     indexing,
     numpy_compat,
     numpy_extras,
@@ -25,14 +32,10 @@ from jupyter_mars.tensor import (
 from jupyter_mars.tensor import fft as fft
 from jupyter_mars.tensor import linalg as linalg
 from jupyter_mars.tensor import random as random
-from jupyter_mars.tensor import spatial as spatial
-from jupyter_mars.tensor import special as special
-from jupyter_mars.tensor import stats as stats
 from jupyter_mars.tensor.arithmetic import *  # noqa: F403
 from jupyter_mars.tensor.core import Tensor as Tensor
 from jupyter_mars.tensor.creation import *  # noqa: F403
 from jupyter_mars.tensor.datasource import *  # noqa: F403
-from jupyter_mars.tensor.datastore import *  # noqa: F403
 from jupyter_mars.tensor.elemwise import elemwise as elemwise
 from jupyter_mars.tensor.indexing import *  # noqa: F403
 from jupyter_mars.tensor.linalg.products import innerproduct as innerproduct
@@ -46,6 +49,34 @@ from jupyter_mars.tensor.shape import *  # noqa: F403
 from jupyter_mars.tensor.sorting import *  # noqa: F403
 from jupyter_mars.tensor.statistics import *  # noqa: F403
 from jupyter_mars.tensor.ufuncs import *  # noqa: F403
+
+_LAZY_PACKAGES = ("spatial", "special", "stats")
+"""Subpackages loaded when first used."""
+_DATASTORE = (
+    "from_dataframe",
+    "from_hdf5",
+    "from_zarr",
+    "fromhdf5",
+    "fromzarr",
+    "imread",
+    "to_hdf5",
+    "to_zarr",
+    "tohdf5",
+    "tozarr",
+)
+"""``datastore``'s names, loaded with it when first used."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_PACKAGES:
+        value: Any = importlib.import_module(f"{__name__}.{name}")
+    elif name in _DATASTORE:
+        value = getattr(importlib.import_module(f"{__name__}.datastore"), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = sorted(
     {
@@ -61,7 +92,7 @@ __all__ = sorted(
         *arithmetic.__all__,
         *creation.__all__,
         *datasource.__all__,
-        *datastore.__all__,
+        *_DATASTORE,
         *indexing.__all__,
         *numpy_compat.__all__,
         *numpy_extras.__all__,

@@ -44,6 +44,7 @@ from jupyter_mars.engine.worker.events import (
     WorkerEvent,
 )
 from jupyter_mars.engine.worker.instructions import (
+    Admit,
     Cancelled,
     Collect,
     Done,
@@ -94,7 +95,12 @@ class _Call:
     local: frozenset[Key] = frozenset()
     """Its inputs held here when it came (chunk store or copies of peers' chunks)."""
     pinned: list[Key] = field(default_factory=list)
-    """Inputs in the chunk store, pinned from its run's start until the call ends."""
+    """Inputs in the chunk store, pinned from its admission until the call ends (the
+    admission counted on them staying in memory)."""
+    copies: dict[Key, Any] = field(default_factory=dict)
+    """Inputs read from the copies of peers' chunks when it was admitted."""
+    gone: list[Key] = field(default_factory=list)
+    """Inputs held here when it came but no longer when it was admitted."""
     stores: list[asyncio.Future[None]] = field(default_factory=list)
     """Its results being stored with a spill to disk when it replied."""
 
@@ -253,6 +259,8 @@ class WorkerTasks:
                 self.runner.interrupt(ins.runs)
             elif isinstance(ins, Forget):
                 self.worker.store.delete(ins.key)
+            elif isinstance(ins, Admit):
+                self._hold_local_inputs(self._calls[ins.attempt])
             elif isinstance(ins, Spill):
                 self._background(self._spill(ins.nbytes))
             elif isinstance(ins, Shed):
@@ -266,20 +274,18 @@ class WorkerTasks:
                 raise AssertionError(f"unknown instruction {ins!r}")
         return instructions
 
-    def _hold_local_inputs(self, call: _Call) -> dict[Key, Any]:
-        """As its run starts, the task's inputs held here: chunks are pinned (not spilled
-        mid-task, read as it runs), copies of peers' chunks are read now (they may be
-        evicted later). Raises ``InputLost`` for one that is gone since the call came."""
-        copies = {}
+    def _hold_local_inputs(self, call: _Call) -> None:
+        """As the task is admitted, its inputs held here: chunks are pinned (neither
+        spilled nor counted as memory spilling could free, read when it runs), copies
+        of peers' chunks are read now (they may be evicted later)."""
         for dep in call.local:
             if dep in self.worker.store:
                 self.worker.store.pin(dep)
                 call.pinned.append(dep)
             elif dep in self.worker.replicas:
-                copies[dep] = self.worker.replicas.get(dep)
-            else:  # evicted or deleted while it waited: retried once it is back
-                raise InputLost(f"input chunk {dep!r} was dropped from this worker")
-        return copies
+                call.copies[dep] = self.worker.replicas.get(dep)
+            else:  # evicted or deleted while it waited for memory
+                call.gone.append(dep)
 
     def _start_run(self, ins: Run) -> None:
         call = self._calls[ins.attempt]
@@ -293,7 +299,10 @@ class WorkerTasks:
             data = dict(ins.inputs)
             if ins.runs == call.key:
                 task = call.task
-                data.update(self._hold_local_inputs(call))
+                if call.gone:  # retried once they are back
+                    raise InputLost(f"input chunks {call.gone!r} were dropped from this worker")
+                data.update(call.copies)
+                call.copies = {}
                 for dep in call.pinned:
                     data[dep] = await self._read_local(dep)
                 value, seconds = await self._run(run, task, data)

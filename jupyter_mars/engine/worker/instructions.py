@@ -23,6 +23,15 @@ class Fetch(Instruction):
 
 
 @dataclass(frozen=True, slots=True)
+class Admit(Instruction):
+    """``key``'s ``attempt`` is admitted under the soft memory limit: hold its local
+    inputs from now on (pinned in memory, or copied), as its reservation assumes."""
+
+    key: Key
+    attempt: int
+
+
+@dataclass(frozen=True, slots=True)
 class Run(Instruction):
     """Compute ``runs`` (the task of ``key``, or its follower) in the slot the core gave it.
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from jupyter_mars.engine.worker.instructions import (
+    Admit,
     Cancelled,
     Done,
     Interrupt,
@@ -51,6 +52,7 @@ def _t_waiting_admitted(core: WorkerState, ts: _Task, outcome: Outcome | None) -
     del core._waiting[ts]
     core._reserved += ts.nbytes
     ts.local, ts.locations = frozenset(), {}
+    core._out.append(Admit(core._stimulus_id, ts.key, ts.attempt))
     if ts.missing:
         ts.state = FETCHING
     else:

@@ -18,6 +18,7 @@ from jupyter_mars.engine.worker.events import (
     WorkerEvent,
 )
 from jupyter_mars.engine.worker.instructions import (
+    Admit,
     Cancelled,
     Collect,
     Done,
@@ -122,9 +123,12 @@ def cancel(*keys: Hashable, attempt: int | None = None) -> CancelRequested:
 
 
 def kinds(out: list[Instruction]) -> list[tuple[object, ...]]:
-    """Instructions without stimulus ids or values, for compact assertions."""
+    """Instructions without stimulus ids or values, for compact assertions; ``Admit`` is
+    left out (``admitted`` lists those)."""
     result: list[tuple[object, ...]] = []
     for ins in out:
+        if isinstance(ins, Admit):
+            continue
         if isinstance(ins, Fetch):
             result.append(("fetch", ins.peer, ins.keys))
         elif isinstance(ins, Run):
@@ -148,6 +152,11 @@ def kinds(out: list[Instruction]) -> list[tuple[object, ...]]:
         else:  # pragma: no cover
             raise AssertionError(ins)
     return result
+
+
+def admitted(out: list[Instruction]) -> list[Hashable]:
+    """The keys ``out`` admits, in order."""
+    return [ins.key for ins in out if isinstance(ins, Admit)]
 
 
 def _outcome_name(outcome: object) -> str:

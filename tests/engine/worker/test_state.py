@@ -8,6 +8,7 @@ import pytest
 
 from jupyter_mars.engine.worker.events import ResetRequested, TaskAssigned, WorkerEvent
 from jupyter_mars.engine.worker.instructions import (
+    Admit,
     Cancelled,
     Done,
     Failed,
@@ -51,7 +52,7 @@ def test_a_task_whose_inputs_are_local_runs_at_once() -> None:
 def test_stimulus_ids_and_values_are_carried_through() -> None:
     core = make()
     ev = TaskAssigned("go", "t", 7, (), frozenset(), {})
-    assert core(ev) == [Run("go", "t", 7, "t", {})]
+    assert core(ev) == [Admit("go", "t", 7), Run("go", "t", 7, "t", {})]
     out = core(finished("t", 7, value="v", nbytes=3))
     assert out[0] == Store(out[0].stimulus_id, "t", "v")
     assert out[1] == Reply(out[0].stimulus_id, "t", 7, Done({"nbytes": 3}))
@@ -332,6 +333,7 @@ def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
     assigned: dict[int, tuple[str, tuple[str, ...], frozenset[str], str | None]] = {}
     computing: dict[int, str] = {}  # attempt -> what its slot runs
     answered: set[int] = set()
+    admits: set[int] = set()
     attempt = 0
     for _ in range(400):
         roll = rng.random()
@@ -372,6 +374,9 @@ def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
             if rng.random() < 0.3 and assigned:  # a dropped call
                 event = cancel(assigned[some][0], attempt=some)
         for ins in core(event):
+            if isinstance(ins, Admit):
+                assert ins.attempt not in admits, f"attempt {ins.attempt} admitted twice"
+                admits.add(ins.attempt)
             if isinstance(ins, Fetch):
                 for dep in ins.keys:
                     assert dep not in in_flight, f"{dep} fetched twice at once"
@@ -380,6 +385,7 @@ def test_random_events_keep_every_promise_of_the_core(seed: int) -> None:
                 key, deps, local, follower = assigned[ins.attempt]
                 assert ins.attempt not in answered
                 if ins.runs == key:
+                    assert ins.attempt in admits, f"attempt {ins.attempt} runs unadmitted"
                     assert ins.attempt not in computing, f"attempt {ins.attempt} runs twice"
                     assert set(ins.inputs) | local == set(deps), f"{key}: inputs missing"
                 else:  # in the slot its task had
