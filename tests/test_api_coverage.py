@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import pandas as pd
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "api_coverage.py"
@@ -29,10 +30,10 @@ def coverage() -> ModuleType:
 
 def test_committed_page_is_up_to_date(coverage: ModuleType) -> None:
     committed = coverage.DOC.read_text()
-    version = re.search(r"\(NumPy ([^)]+)\)", committed)
-    assert version is not None
-    if version.group(1) != np.__version__:
-        pytest.skip(f"the page describes NumPy {version.group(1)}, not {np.__version__}")
+    versions = re.search(r"\(NumPy ([^,]+), pandas ([^)]+)\)", committed)
+    assert versions is not None
+    if versions.groups() != (np.__version__, pd.__version__):
+        pytest.skip(f"the page describes NumPy and pandas {versions.groups()}, not these")
     assert coverage.render() == committed, "run scripts/api_coverage.py and commit the page"
 
 
@@ -42,9 +43,18 @@ def test_numpy_coverage_reaches_the_target(coverage: ModuleType) -> None:
 
 
 def test_every_missing_name_has_a_reason(coverage: ModuleType) -> None:
-    sections = [coverage.numpy_section(), *coverage.mars_sections()]
+    sections = [
+        coverage.numpy_section(),
+        *coverage.pandas_sections(),
+        *coverage.mars_sections(),
+    ]
     unexplained = [f"{s.title}.{n}" for s in sections for n, why in s.missing.items() if not why]
     assert not unexplained
+
+
+def test_pandas_coverage_reaches_ninety_percent(coverage: ModuleType) -> None:
+    for section in coverage.pandas_sections():
+        assert section.coverage >= 0.9, (section.title, sorted(section.missing))
 
 
 def test_excluded_groups_hold_no_counted_name(coverage: ModuleType) -> None:
