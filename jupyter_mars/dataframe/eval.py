@@ -22,6 +22,7 @@ import pandas as pd
 from jupyter_mars.dataframe.core import DataFrame, _Frame
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.scopes import first_found
 
 __all__ = ["eval"]
 
@@ -45,13 +46,7 @@ def _scope(
 ) -> dict[str, Any]:
     frame = sys._getframe(level + 1)
     scopes = [*resolvers, local_dict or {}, global_dict or {}, frame.f_locals, frame.f_globals]
-    found: dict[str, Any] = {}
-    for name in names:
-        for scope in scopes:
-            if name in scope:
-                found[name] = scope[name]
-                break
-    return found
+    return first_found(names, scopes)
 
 
 def eval_chunk(

@@ -18,6 +18,7 @@ from jupyter_mars.dataframe.core import DataFrame, _Frame
 from jupyter_mars.dataframe.filters import boolean_filter, call_method, is_bool_dtype
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.scopes import first_found
 
 _LOCAL_NAME = re.compile(r"@([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -32,12 +33,7 @@ def _scope(expr: str, level: int, local_dict: Any, global_dict: Any) -> dict[str
         return {}
     frame = sys._getframe(level + 1)
     scopes = [local_dict or {}, global_dict or {}, frame.f_locals, frame.f_globals]
-    found: dict[str, Any] = {}
-    for name in names:
-        for scope in scopes:
-            if name in scope:
-                found[name] = scope[name]
-                break
+    found = first_found(names, scopes)
     for name, value in found.items():
         if isinstance(value, _Frame):
             raise TypeError(f"@{name}: a lazy frame cannot be used in an expression")
