@@ -152,7 +152,7 @@ def _merge_ordered(how: str, partials: tuple[Any, ...]) -> Any:
     firsts = pd.concat([p[1] for p in partials])
     lasts = pd.concat([p[2] for p in partials])
     if isinstance(values, pd.Series):
-        return _pick(values, firsts, how == "last")
+        return _pick(values, lasts if how == "last" else firsts, how == "last")
     columns = []
     for i, column in enumerate(values.columns):
         if how == "ohlc":
