@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
+from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner, uninterruptible
 from jupyter_mars.engine.graph import Task
 
 
@@ -137,3 +137,46 @@ def test_an_interrupt_never_lands_in_the_caller_after_the_run():
     assert stray == []
     assert outcomes["done"] + outcomes["interrupted"] == 3000
     assert outcomes["interrupted"] > 0
+
+
+class _Marks:
+    """What a kernel reached (an object, not a list: task arguments that are lists are
+    rebuilt when the task runs)."""
+
+    def __init__(self) -> None:
+        self.reached: list[str] = []
+
+
+def _shielded_spin(started: threading.Event, marks: _Marks) -> str:
+    with uninterruptible():
+        started.set()
+        deadline = time.monotonic() + 0.3
+        while time.monotonic() < deadline:
+            pass
+        marks.reached.append("block ended")
+    marks.reached.append("after the block")  # never: the deferred interrupt comes first
+    return "finished"
+
+
+def test_an_interrupt_inside_an_uninterruptible_block_waits_for_its_end():
+    runner = TaskRunner(n_slots=1, n_cpu=1)
+    started = threading.Event()
+    marks = _Marks()
+    outcome: list[object] = []
+    run = runner.begin("a")
+
+    def compute() -> None:
+        try:
+            outcome.append(runner.run(run, Task("a", _shielded_spin, (started, marks)), {}))
+        except TaskInterrupted as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=compute)
+    thread.start()
+    assert started.wait(10)
+    assert runner.interrupt("a", _OutOfRoom) == 1
+    thread.join(10)
+    assert not thread.is_alive()
+    runner.end(run)
+    assert marks.reached == ["block ended"]
+    assert [type(o) for o in outcome] == [_OutOfRoom]

@@ -26,6 +26,7 @@ from jupyter_mars.dataframe.io.csv_write import (
 )
 from jupyter_mars.dataframe.io.written import written
 from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.engine.executors.runner import uninterruptible
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
@@ -45,9 +46,12 @@ class ToJSONLines(Op):
 def write_records(chunk: Any, temp: str, final: str, kwargs: dict[str, Any]) -> Status:
     """Write one chunk's records (nothing for an empty chunk) to ``temp``."""
     try:
-        text = chunk.to_json(orient="records", lines=True, **kwargs) if len(chunk) else ""
-        with open(temp, "w", encoding="utf-8") as f:
-            f.write(text)
+        # pandas' JSON encoder calls back into Python and crashes the process if an
+        # interrupt (its job failed or was cancelled) is raised there
+        with uninterruptible():
+            text = chunk.to_json(orient="records", lines=True, **kwargs) if len(chunk) else ""
+            with open(temp, "w", encoding="utf-8") as f:
+                f.write(text)
     except Exception as exc:  # reported by the commit, which cleans up after every writer
         _remove(temp)
         return (temp, final, exc)

@@ -19,13 +19,17 @@ bytecodes, so Python code stops within moments, and code in C (a NumPy or pandas
 it returns to Python. At most one exception is sent per run, only while the run computes,
 and one that arrives after the computation is cleared, so it never lands in the caller.
 A run that was interrupted raises ``TaskInterrupted`` even if the chunk function caught it:
-its result is not kept.
+its result is not kept. A kernel calling C code that calls back into Python and cannot
+take an exception raised there (pandas' JSON writer crashes the process) does so inside
+``uninterruptible()``: an interrupt that comes meanwhile is raised when the block ends.
 """
 
 from __future__ import annotations
 
 import ctypes
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +49,31 @@ class TaskInterrupted(BaseException):
     A ``BaseException``, as ``KeyboardInterrupt`` is, so that a chunk function's ``except
     Exception`` does not swallow it.
     """
+
+
+_shield_lock = threading.Lock()
+_shielded: dict[int, type[TaskInterrupted] | None] = {}
+"""Threads inside an ``uninterruptible`` block -> the interrupt waiting for its end."""
+
+
+@contextmanager
+def uninterruptible() -> Iterator[None]:
+    """Defers an interrupt of the task computing on this thread to the end of the block."""
+    me = threading.get_ident()
+    with _shield_lock:
+        nested = me in _shielded
+        if not nested:
+            _shielded[me] = None
+    if nested:
+        yield
+        return
+    try:
+        yield
+    finally:
+        with _shield_lock:
+            pending = _shielded.pop(me)
+    if pending is not None:
+        raise pending("the task was interrupted")
 
 
 @dataclass(eq=False)
@@ -127,6 +156,10 @@ class TaskRunner:
                 run.interrupted = True
                 run.reason = reason
                 if run.thread is not None:
+                    with _shield_lock:
+                        if run.thread in _shielded:  # raised when its block ends
+                            _shielded[run.thread] = reason
+                            continue
                     _set_async_exc(ctypes.c_ulong(run.thread), ctypes.py_object(reason))
                     run.sent = True
         return len(runs)
