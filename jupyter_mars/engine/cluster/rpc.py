@@ -24,6 +24,7 @@ operation may have run even though its reply was lost.
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import itertools
 import logging
@@ -74,7 +75,11 @@ def _error_reply(call_id: int, exc: BaseException) -> dict[str, Any]:
     """The reply for a failed call; the exception itself when it survives a round trip."""
     type_name, message = _type_name(exc), str(exc)
     try:
-        error = Pickled.wrap(exc)
+        # the exception alone: a library that teaches pickle to send tracebacks (tblib,
+        # which Dask's distributed installs) would otherwise send frames and file paths
+        bare = copy.copy(exc)
+        bare.__traceback__ = bare.__context__ = bare.__cause__ = None
+        error = Pickled.wrap(bare)
         loads(error.frames)  # e.g. a custom __init__ can pickle fine and fail to unpickle
     except Exception:
         error = Pickled.wrap(RemoteError(type_name, message))

@@ -6,6 +6,8 @@ import asyncio
 import gc
 import logging
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -460,3 +462,17 @@ def test_a_connection_lost_under_a_dropped_client_logs_no_error(
     with caplog.at_level(logging.ERROR, logger="asyncio"):
         asyncio.run(main())
     assert "never retrieved" not in caplog.text
+
+
+def test_error_reply_carries_no_traceback_where_pickle_was_taught_to_send_them() -> None:
+    # Dask's distributed installs tblib's pickling of tracebacks for the whole process
+    script = (
+        "import tblib.pickling_support; tblib.pickling_support.install()\n"
+        "from jupyter_mars.engine.cluster.rpc import _error_reply\n"
+        "from jupyter_mars.engine.cluster.serialize import dumps\n"
+        "try:\n    raise ValueError('boom')\nexcept ValueError as exc:\n    error = exc\n"
+        "sent = b''.join(bytes(f) for f in dumps(_error_reply(3, error)))\n"
+        "assert b'<string>' not in sent and b'co_firstlineno' not in sent, sent\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
