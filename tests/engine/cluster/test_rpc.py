@@ -47,6 +47,11 @@ class UnbuildableError(Exception):
     def __init__(self, code: int, detail: str) -> None:
         super().__init__(f"code {code}: {detail}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # spelled out, as BaseException's own: a library that teaches pickle to rebuild
+        # such exceptions from their attributes (tblib, once installed) would mend it
+        return (type(self), self.args)
+
 
 class Calls:
     """Handlers that record what they were asked."""
