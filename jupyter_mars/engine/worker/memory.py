@@ -3,8 +3,10 @@
 Three rules keep a worker within its limits (``limits.py``):
 
 - **Admission.** A task is admitted (and only then fetches or reads anything) while the
-  process's resident size, the bytes reserved by the tasks admitted before it and its own
-  inputs' bytes fit under the soft limit, once what spilling can still free is counted
+  process's resident size (the last sample's, plus the results stored since: a sample
+  every tenth of a second lags tasks that finish every few milliseconds), the bytes
+  reserved by the tasks admitted before it and its own inputs' bytes fit under the soft
+  limit, once what spilling can still free is counted
   (``MemoryState.fits``). A task that waits longer than ``admission_timeout`` fails with a
   ``MemoryError``; when no task here is admitted, nothing here can free memory, and it
   fails after ``hopeless_wait`` (for releases in flight), so that the supervisor can try it
@@ -61,6 +63,8 @@ class MemoryState:
     """The last sample's resident size."""
     reclaimable: int = 0
     """The last sample's bytes that spilling could free."""
+    unsampled: int = 0
+    """Bytes of the results stored since the last sample."""
     above_soft: bool = False
     spilling: bool = False
     """A ``Spill`` is under way (until ``SpillDone``)."""
@@ -77,7 +81,8 @@ class MemoryState:
         reserved by the tasks admitted before it."""
         if self.limits is None:
             return True
-        return self.rss + reserved + nbytes - self.reclaimable <= self.limits.soft
+        held = self.rss + self.unsampled - self.reclaimable
+        return held + reserved + nbytes <= self.limits.soft
 
     def figures(self) -> dict[str, Any]:
         """For the heartbeat and the dashboard."""
@@ -95,7 +100,7 @@ class MemoryState:
 def on_sample(core: WorkerState, ev: MemorySampled) -> None:
     """Act on a sample of the process's memory (the ``MemorySampled`` handler)."""
     m = core._memory
-    m.rss, m.reclaimable = ev.rss, ev.reclaimable
+    m.rss, m.reclaimable, m.unsampled = ev.rss, ev.reclaimable, 0
     if m.limits is None:
         return
     if m.shed is not None and core._current(*m.shed) is None:

@@ -302,6 +302,8 @@ class WorkerState:
         ts = self._current(ev.key, ev.attempt)
         if ts is None:
             return
+        if ts.epoch == self._epoch:
+            self._memory.unsampled += int(ev.figures.get("nbytes", 0))
         if ts.state == RUNNING:
             if ts.epoch == self._epoch:
                 self._out.append(Store(self._stimulus_id, ts.key, ev.value))

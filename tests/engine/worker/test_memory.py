@@ -66,6 +66,18 @@ def test_tasks_admitted_together_must_all_fit() -> None:
     assert kinds(out) == [("store", "a"), ("reply", "a", "done"), ("run", "b")]
 
 
+def test_results_stored_since_the_last_sample_count_toward_admission() -> None:
+    core = make(n_slots=1, limits=LIMITS)
+    core(sampled(600 * MIB, now=1.0))
+    assert kinds(core(assign("a", now=1.0, attempt=1))) == [("run", "a")]
+    # a finished 100 MiB result, not sampled yet: 700 MiB held, 100 MiB more would not fit
+    out = core(finished("a", 1, nbytes=100 * MIB), assign("b", nbytes=100 * MIB, attempt=2))
+    assert kinds(out) == [("store", "a"), ("reply", "a", "done")]
+    assert core.task_state("b") == "waiting"
+    # the next sample has it (and no more counted twice): the result was spilled
+    assert admitted(core(sampled(600 * MIB, now=1.1))) == ["b"]
+
+
 def test_a_task_waiting_too_long_fails_with_a_memory_error() -> None:
     core = make(n_slots=2, limits=LIMITS)
     core.memory.where = "w:1"
