@@ -12,7 +12,10 @@ from jupyter_mars.engine.node import Tiled
 def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
     """Put chunk arrays together into one NumPy array, following the chunk grid."""
     if len(chunks) == 1:
-        return chunks[0]
+        only = chunks[0]
+        # a 0-d result is a NumPy scalar, as NumPy's reductions and ufuncs give it, even
+        # where a chunk function left a 0-d array
+        return only[()] if isinstance(only, np.ndarray) and only.ndim == 0 else only
     grid = tiled.numblocks
     shape = tuple(
         sum(chunks[_flat(grid, axis, i)].shape[axis] for i in range(n))

@@ -43,3 +43,9 @@ def test_chunks_both_c_and_fortran_ordered_give_c_order():
     out = assemble(tiled(nsplits), chunks_of(whole, nsplits, "F"), whole.dtype)
     np.testing.assert_array_equal(out, whole)
     assert out.flags.c_contiguous
+
+
+def test_a_0d_result_is_a_numpy_scalar_as_numpy_gives_it():
+    out = assemble(tiled(()), [np.array(2.5)], np.dtype(np.float64))
+    assert type(out) is np.float64
+    assert out == 2.5

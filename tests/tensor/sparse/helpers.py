@@ -24,6 +24,8 @@ def check(result: Any, expected: Any, *, sparse: bool, **kwargs: Any) -> None:
     if sparse:
         assert isinstance(got, sps.csr_matrix)
         got = got.toarray()
+    elif isinstance(expected, np.generic):  # a whole reduction: a scalar, as in NumPy
+        assert isinstance(got, np.generic), type(got)
     else:
         assert isinstance(got, np.ndarray)
     dense = expected.toarray() if sps.issparse(expected) else np.asarray(expected)
