@@ -26,8 +26,6 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
 
 @accepts_out(np.clip)
 def clip(a: Any, a_min: Any = None, a_max: Any = None, **kwargs: Any) -> Tensor:
-    if a_min is None and a_max is None:
-        raise ValueError("clip(): at least one of a_min and a_max must be given")
     if kwargs.get("out") is not None:
         raise TypeError("clip(): the 'out' argument is not supported on tensors")
     return elemwise(np.clip, a, a_min, a_max, name="clip")

@@ -29,9 +29,10 @@ def test_clip_matches_numpy(low, high):
     assert_same(mt.tensor(a, chunk_size=4).clip(None, high), np.clip(a, None, high))
 
 
-def test_clip_needs_a_bound():
-    with pytest.raises(ValueError, match="a_min and a_max"):
-        mt.clip(mt.tensor([1.0]), None, None)
+def test_clip_without_bounds_is_a_copy_as_in_numpy():
+    a = np.array([3, -1, 2])
+    assert_same(mt.clip(mt.tensor(a, chunk_size=2)), np.clip(a))
+    assert_same(mt.tensor(a, chunk_size=2).clip(), a.clip())
 
 
 def test_isclose_and_allclose_match_numpy():
