@@ -55,16 +55,53 @@ def test_median_and_series_quantile_are_exact(chunk: int) -> None:
     pd.testing.assert_series_equal(got, data["u"].quantile([0.2, 0.8]), check_exact=True)
 
 
-def test_windows_hold_a_small_part_of_the_column() -> None:
-    data = _frame(20000)
-    parts = np.array_split(data["f"].dropna().to_numpy(), 8)
-    sketches = [selection._sketch(part) for part in parts]
-    n = sum(s[0] for s in sketches)
-    spec = selection.Sketches((0,), (0.5,), "linear")
-    lo, hi = spec._window(sketches, 0.5, n)
-    inside = data["f"].between(lo, hi).sum()
-    assert lo <= data["f"].median() <= hi
-    assert inside < 4 * n / selection.SAMPLES + 16
+def _long_frame(order: str) -> pd.DataFrame:
+    """Chunks longer than ``SAMPLES`` (they are sampled, not given whole), in orders a
+    strided sample would misjudge."""
+    n = 6 * selection.SAMPLES
+    rng = np.random.default_rng(5)
+    f = rng.normal(size=n)
+    if order == "sorted":
+        f.sort()
+    elif order == "periodic":
+        f = np.tile(np.sort(f[:64]), n // 64)
+    f[rng.random(n) < 0.05] = np.nan
+    return pd.DataFrame({"f": f, "i": rng.integers(-(10**6), 10**6, n)})
+
+
+@pytest.mark.parametrize("order", ["random", "sorted", "periodic"])
+def test_sampled_chunks_give_exact_quantiles_from_narrow_windows(order: str) -> None:
+    data = _long_frame(order)
+    qs = [0.0, 0.01, 0.5, 0.9, 1.0]
+    lazy = lazy_copy(data, 2 * selection.SAMPLES + 5)
+    pd.testing.assert_frame_equal(
+        lazy.quantile(qs).execute().fetch(), data.quantile(qs), check_exact=True
+    )
+    # the windows of the median hold a small part of the column
+    parts = np.array_split(data["i"].to_numpy(np.float64), 3)
+    spec = selection.Samples((None,), (0.5,), "linear")
+    state = spec.combine([spec.chunk(pd.Series(part)) for part in parts])
+    n, lo, hi = spec.aggregate(state)[0]
+    assert n == len(data)
+    inside = int(data["i"].between(lo, hi).sum())
+    assert lo <= data["i"].median() <= hi
+    assert inside < 0.1 * n
+
+
+@pytest.mark.parametrize("interpolation", INTERPOLATIONS)
+def test_windows_that_miss_their_ranks_are_widened(
+    interpolation: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a negative margin makes windows that exclude the ranks they are for
+    monkeypatch.setattr(selection, "MARGIN_SE", -40.0)
+    data = _long_frame("random")
+    qs = [0.02, 0.5, 0.97]
+    lazy = lazy_copy(data, 2 * selection.SAMPLES + 5)
+    got = lazy.quantile(qs, interpolation=interpolation).execute().fetch()
+    pd.testing.assert_frame_equal(
+        got, data.quantile(qs, interpolation=interpolation), check_exact=True
+    )
+    assert lazy["f"].median().execute().fetch() == data["f"].median()
 
 
 @settings(max_examples=25, deadline=None)

@@ -1,21 +1,26 @@
 """Exact quantiles of numeric columns by parallel selection, never gathering a column.
 
 An exact quantile needs the values of one or two ranks ``k`` of a column's sorted,
-non-missing values. Three steps find them:
+non-missing values. Three steps find them, each a pass of comparisons at most:
 
-1. a tree of per-chunk sketches: each chunk sorts its values and keeps its count and
-   about ``SAMPLES`` of its order statistics with their ranks in the chunk. From those,
-   the last step of the tree picks, per column and quantile, a window ``[lo, hi]`` that
-   surely holds the wanted ranks: at most ``k`` values lie below ``lo`` and at least
-   ``k + 2`` at or below ``hi`` (each chunk's sample brackets its own count below or at
-   any value), about ``2 / SAMPLES`` of the values between them;
+1. a tree of per-chunk random samples: each chunk counts its values and draws
+   ``SAMPLES`` of its rows (a chunk that short gives all its values). From the pooled
+   samples, each weighted by the rows it stands for, the last step of the tree estimates
+   how many values lie below any value, and picks per column and quantile a window
+   ``[lo, hi]`` that holds the wanted ranks unless the estimate is off by more than
+   ``MARGIN_SE`` standard errors (never, for chunks given whole);
 2. a map over the chunks that counts, per window, the values below ``lo`` and keeps the
    values inside it;
-3. one task that adds the counts, sorts the few values kept and reads the ranks, then
-   interpolates as NumPy does.
+3. a task that adds the counts and checks each window: at most ``k`` values below ``lo``
+   and ``k + 1`` at or below ``hi``. Windows that hold their ranks (all but about one in
+   a million, whatever the order of the data, since the samples are random) give the
+   ranks from the few values kept; a window that missed is widened to the side it missed
+   by, and a second map, which does nothing when no window missed, keeps the values of
+   the widened windows. The last task reads the ranks and interpolates as NumPy does.
 
-The bytes that meet in one place are the sketches and the windows, a small fraction
-of the column, and the result is bit for bit pandas' (which uses NumPy's quantile).
+Sampling and counting are cheap next to sorting or partitioning a chunk; the bytes that
+meet in one place are the samples and the windows, a small part of the column, and the
+result is bit for bit pandas' (which uses NumPy's quantile).
 """
 
 from __future__ import annotations
@@ -31,53 +36,49 @@ from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.sort._tree import tree_frame, tree_tensor
 
-SAMPLES = 128
-"""Order statistics kept per chunk and column; the windows hold about 2/SAMPLES of a
-column's values."""
-CANDIDATES = 4096
-"""At most this many sample values are tried as window ends (any subset stays exact)."""
+SAMPLES = 8192
+"""Rows drawn per chunk and column; a chunk of at most this many gives all its values."""
+MARGIN_SE = 5.0
+"""Standard errors of the estimated ranks that a window reaches beyond the wanted ones."""
 
-Sketch = tuple[int, np.ndarray[Any, Any], np.ndarray[Any, Any]]
-"""``(count, ranks, values)`` of one chunk of one column."""
+Sample = tuple[int, int, bool, np.ndarray[Any, Any]]
+"""``(count, rows, whole, values)`` of one chunk of one column: its non-missing values,
+its rows, whether the values are all of them (else ``SAMPLES`` rows drawn at random,
+missing ones left out), and the values (sorted)."""
+
+SLACK = 6 / math.sqrt(SAMPLES)
+"""How far the share of a chunk's rows below a window's end may be from that below the
+estimated quantile (the variance is taken at the worst share within it)."""
 
 
-def _values(block: Any, position: int | None) -> np.ndarray[Any, Any]:
+def _numbers(block: Any, position: int | None) -> np.ndarray[Any, Any]:
+    """The column's values as float64, missing ones NaN (no copy for float64)."""
     column = block if position is None else block.iloc[:, position]
-    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
-    kept: np.ndarray[Any, Any] = values[~np.isnan(values)]
-    return kept
+    values: np.ndarray[Any, Any] = (
+        column.to_numpy()
+        if column.dtype == np.float64
+        else column.to_numpy(dtype=np.float64, na_value=np.nan)
+    )
+    return values
 
 
-def _sketch(values: np.ndarray[Any, Any]) -> Sketch:
-    n = len(values)
-    if n == 0:
-        return (0, np.empty(0, np.int64), np.empty(0))
-    step = max(1, -(-n // SAMPLES))
-    ranks = np.unique(np.r_[np.arange(0, n, step), n - 1])
-    # the order statistics at those ranks alone: a partition, not a sort, of the chunk
-    return (n, ranks, np.partition(values, ranks)[ranks])
+def _sample(values: np.ndarray[Any, Any]) -> Sample:
+    rows = len(values)
+    missing = np.isnan(values)
+    n = rows - int(np.count_nonzero(missing))
+    if rows <= SAMPLES:
+        return (n, rows, True, np.sort(values[~missing]))
+    # the same draw for the same chunk length: a quantile gives the same windows each run
+    drawn = values[np.random.default_rng(rows).integers(0, rows, SAMPLES)]
+    return (n, rows, False, np.sort(drawn[~np.isnan(drawn)]))
 
 
-def _below_at_most(sketches: list[Sketch], x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """For each candidate in ``x``: a count that the values ``< x`` never exceed."""
-    total = np.zeros(len(x), np.int64)
-    for n, ranks, values in sketches:
-        if n == 0:
-            continue
-        i = np.searchsorted(values, x, side="left")
-        total += np.where(i < len(ranks), ranks[np.minimum(i, len(ranks) - 1)], n)
-    return total
-
-
-def _at_or_below_at_least(sketches: list[Sketch], x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """For each candidate in ``x``: a count that the values ``<= x`` always reach."""
-    total = np.zeros(len(x), np.int64)
-    for n, ranks, values in sketches:
-        if n == 0:
-            continue
-        i = np.searchsorted(values, x, side="right")
-        total += np.where(i > 0, ranks[np.maximum(i - 1, 0)] + 1, 0)
-    return total
+def _share_variance(p: float) -> float:
+    """The largest ``p (1 - p)`` for shares within ``SLACK`` of ``p``."""
+    if abs(p - 0.5) <= SLACK:
+        return 0.25
+    nearest = p + SLACK if p < 0.5 else p - SLACK
+    return nearest * (1 - nearest)
 
 
 def wanted_ranks(n: int, q: float, interpolation: str) -> tuple[int, int]:
@@ -91,59 +92,133 @@ def wanted_ranks(n: int, q: float, interpolation: str) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class Sketches:
+class Samples:
     """Step 1's kernels; the finish gives, per column, ``[n, lo_0, hi_0, lo_1, ...]``."""
 
     positions: tuple[int | None, ...]
     qs: tuple[float, ...]
     interpolation: str
 
-    def chunk(self, block: Any) -> list[list[Sketch]]:
-        return [[_sketch(_values(block, p))] for p in self.positions]
+    def chunk(self, block: Any) -> list[list[Sample]]:
+        return [[_sample(_numbers(block, p))] for p in self.positions]
 
-    def combine(self, parts: list[list[list[Sketch]]]) -> list[list[Sketch]]:
+    def combine(self, parts: list[list[list[Sample]]]) -> list[list[Sample]]:
         return [sum((part[c] for part in parts), []) for c in range(len(self.positions))]
 
-    def _window(self, sketches: list[Sketch], q: float, n: int) -> tuple[float, float]:
-        low, high = wanted_ranks(n, q, self.interpolation)
-        candidates = np.unique(np.concatenate([s[2] for s in sketches]))
-        if len(candidates) > CANDIDATES:
-            candidates = candidates[np.linspace(0, len(candidates) - 1, CANDIDATES).astype(int)]
-        fits_lo = candidates[_below_at_most(sketches, candidates) <= low]
-        fits_hi = candidates[_at_or_below_at_least(sketches, candidates) >= high + 1]
-        lo = fits_lo[-1] if len(fits_lo) else -np.inf
-        hi = fits_hi[0] if len(fits_hi) else np.inf
-        return float(lo), float(hi)
+    def _windows(self, samples: list[Sample], n: int) -> list[float]:
+        values = np.concatenate([s[3] for s in samples])
+        weights = np.concatenate(
+            [np.full(len(s[3]), 1.0 if s[2] else s[1] / SAMPLES) for s in samples]
+        )
+        order = np.argsort(values, kind="stable")
+        values, through = values[order], np.cumsum(weights[order])
+        # estimated values below each sampled value (at most, for whole chunks) and at
+        # or below it (at least), give or take the margin
+        before = through - weights[order]
+        drawn = [(s[1], s[3]) for s in samples if not s[2]]
+        out: list[float] = []
+        for q in self.qs:
+            low, high = wanted_ranks(n, q, self.interpolation)
+            # a chunk's estimated count below x has a variance of rows^2 p (1 - p) / SAMPLES,
+            # p its share of rows below x: taken near the estimated quantile
+            at = values[min(int(np.searchsorted(through, low + 1)), len(values) - 1)]
+            variance = sum(
+                rows * rows * _share_variance(np.searchsorted(v, at) / SAMPLES) / SAMPLES
+                for rows, v in drawn
+            )
+            margin = MARGIN_SE * math.sqrt(variance)
+            fits_lo = np.flatnonzero(before <= low - margin)
+            fits_hi = np.flatnonzero(through >= high + 1 + margin)
+            out.append(float(values[fits_lo[-1]]) if len(fits_lo) else -math.inf)
+            out.append(float(values[fits_hi[0]]) if len(fits_hi) else math.inf)
+        return out
 
-    def aggregate(self, part: list[list[Sketch]]) -> pd.DataFrame:
+    def aggregate(self, part: list[list[Sample]]) -> pd.DataFrame:
         columns = {}
-        for c, sketches in enumerate(part):
-            n = sum(s[0] for s in sketches)
+        for c, samples in enumerate(part):
+            n = sum(s[0] for s in samples)
             row = [float(n)]
-            for q in self.qs:
-                row.extend(self._window(sketches, q, n) if n else (math.nan, math.nan))
+            row.extend(self._windows(samples, n) if n else [math.nan] * (2 * len(self.qs)))
             columns[c] = row
         return pd.DataFrame(columns)
 
 
+PIECES_META = pd.DataFrame(
+    {
+        "column": pd.Series(dtype=np.int64),
+        "q": pd.Series(dtype=np.int64),
+        "below": pd.Series(dtype=np.int64),
+        "values": pd.Series(dtype=object),
+    }
+)
+"""Steps 2's output: per column and quantile, the count below the window and the values
+inside it (an array)."""
+
+
 def windows_of(block: Any, bounds: pd.DataFrame, positions: tuple[int | None, ...]) -> pd.DataFrame:
-    """Step 2: per column ``c`` and quantile ``j``, a row ``(c, j, count below lo, nan)``
-    and a row ``(c, j, -1, value)`` per value inside the window."""
-    pieces = []
+    """Step 2: per column ``c`` and quantile ``j`` whose window is set (not NaN), a row
+    ``(c, j, values below lo, values inside [lo, hi])``."""
     nq = (len(bounds) - 1) // 2
+    windows = bounds.to_numpy()
+    rows: dict[str, list[Any]] = {"column": [], "q": [], "below": [], "values": []}
     for c, p in enumerate(positions):
-        values = _values(block, p)
-        for j in range(nq):
-            lo, hi = bounds.iloc[1 + 2 * j, c], bounds.iloc[2 + 2 * j, c]
-            inside = values[(values >= lo) & (values <= hi)]
-            below = int(np.count_nonzero(values < lo))
-            piece = np.empty((len(inside) + 1, 4))
-            piece[:, 0], piece[:, 1] = c, j
-            piece[0, 2:] = (below, np.nan)
-            piece[1:, 2], piece[1:, 3] = -1, inside
-            pieces.append(piece)
-    data = np.concatenate(pieces) if pieces else np.empty((0, 4))
-    return pd.DataFrame(data, columns=["column", "q", "below", "value"])
+        wanted = [j for j in range(nq) if not math.isnan(windows[1 + 2 * j, c])]
+        if not wanted:
+            continue
+        values = _numbers(block, p)  # NaN is neither below nor inside any window
+        present = len(values) - int(np.count_nonzero(np.isnan(values)))
+        for j in wanted:
+            lo, hi = windows[1 + 2 * j, c], windows[2 + 2 * j, c]
+            from_lo = values >= lo
+            rows["column"].append(c)
+            rows["q"].append(j)
+            rows["below"].append(present - int(np.count_nonzero(from_lo)))
+            rows["values"].append(values[from_lo & (values <= hi)])
+    out = pd.DataFrame(rows, columns=list(PIECES_META.columns))
+    return out.astype(PIECES_META.dtypes.to_dict())
+
+
+def _gathered(pieces: pd.DataFrame) -> dict[tuple[int, int], tuple[int, np.ndarray[Any, Any]]]:
+    """Step 2's rows of all chunks, per (column, quantile): the count below, the values."""
+    found: dict[tuple[int, int], tuple[int, list[Any]]] = {}
+    for c, j, below, values in zip(
+        pieces["column"].tolist(), pieces["q"].tolist(), pieces["below"].tolist(), pieces["values"]
+    ):
+        total, kept = found.setdefault((c, j), (0, []))
+        kept.append(values)
+        found[(c, j)] = (total + below, kept)
+    return {key: (below, np.concatenate(kept)) for key, (below, kept) in found.items()}
+
+
+@dataclass(frozen=True)
+class Check:
+    """Step 3's check: the widened windows (NaN: the window held its ranks)."""
+
+    qs: tuple[float, ...]
+    interpolation: str
+
+    def __call__(self, values: list[Any]) -> pd.DataFrame:
+        pieces, bounds = values
+        gathered = _gathered(pieces)
+        windows = np.full(bounds.shape, math.nan)
+        windows[0] = bounds.iloc[0].to_numpy()
+        for c in range(bounds.shape[1]):
+            n = int(bounds.iloc[0, c])
+            for j, q in enumerate(self.qs):
+                if n == 0:
+                    continue
+                below, inside = gathered[(c, j)]
+                low, high = wanted_ranks(n, q, self.interpolation)
+                lo, hi = bounds.iloc[1 + 2 * j, c], bounds.iloc[2 + 2 * j, c]
+                # at most ``low`` values below lo, at least ``high + 1`` at or below hi
+                # (known from the counts when lo <= hi); where not, that side goes to
+                # the end of the values
+                lo_holds = below <= low
+                hi_holds = lo <= hi and below + len(inside) >= high + 1
+                if not (lo_holds and hi_holds):
+                    windows[1 + 2 * j, c] = lo if lo_holds else -math.inf
+                    windows[2 + 2 * j, c] = hi if hi_holds else math.inf
+        return pd.DataFrame(windows)
 
 
 def _interpolate(a: float, b: float, n: int, q: float, interpolation: str) -> float:
@@ -164,7 +239,8 @@ def _interpolate(a: float, b: float, n: int, q: float, interpolation: str) -> fl
 
 @dataclass(frozen=True)
 class Finish:
-    """Step 3: the quantiles from the counts and windows, laid out as pandas does."""
+    """Step 3: the quantiles from the counts and windows (the widened ones where a window
+    missed), laid out as pandas does."""
 
     qs: tuple[float, ...]
     interpolation: str
@@ -172,20 +248,21 @@ class Finish:
     """Turns the ``(columns x quantiles)`` array of results into the pandas result."""
 
     def __call__(self, values: list[Any]) -> Any:
-        pieces, bounds = values
+        pieces, bounds, widened = values
+        gathered = _gathered(pieces)
+        gathered.update(_gathered(widened))
         ncol = bounds.shape[1]
         out = np.full((ncol, len(self.qs)), np.nan)
-        groups = {key: g for key, g in pieces.groupby(["column", "q"], sort=False)}
         for c in range(ncol):
             n = int(bounds.iloc[0, c])
             if n == 0:
                 continue
             for j, q in enumerate(self.qs):
-                group = groups[(float(c), float(j))]
-                below = int(group.loc[group["below"] >= 0, "below"].sum())
-                inside = np.sort(group.loc[group["below"] < 0, "value"].to_numpy())
+                below, inside = gathered[(c, j)]
                 low, high = wanted_ranks(n, q, self.interpolation)
-                a, b = inside[low - below], inside[high - below]
+                ranks = sorted({low - below, high - below})
+                picked = np.partition(inside, ranks)
+                a, b = picked[low - below], picked[high - below]
                 out[c, j] = _interpolate(a, b, n, q, self.interpolation)
         return self.layout(out)
 
@@ -245,20 +322,28 @@ def select_quantiles(
     """Steps 1-3 over ``frame``'s columns at ``positions`` (None: a Series)."""
     bounds_meta = pd.DataFrame({c: pd.Series(dtype=np.float64) for c in range(len(positions))})
     bounds = tree_frame(
-        frame, Sketches(positions, qs, interpolation), "quantile_sketch", bounds_meta
+        frame, Samples(positions, qs, interpolation), "quantile_sample", bounds_meta
     )
-    pieces_meta = windows_of(pd.DataFrame(), bounds_meta, ())
-    pieces = map_chunks(
-        windows_of,
-        [frame, bounds],
-        (Slot(0), Slot(1), positions),
-        pieces_meta,
-        name="quantile_windows",
-        keeps_rows=False,
-        broadcast=frozenset({1}),
+
+    def windows(of: Any, name: str) -> Any:
+        return map_chunks(
+            windows_of,
+            [frame, of],
+            (Slot(0), Slot(1), positions),
+            PIECES_META,
+            name=name,
+            keeps_rows=False,
+            broadcast=frozenset({1}),
+        )
+
+    pieces = windows(bounds, "quantile_windows")
+    widened = collect(
+        Check(qs, interpolation), [pieces, bounds], bounds_meta, 1 + 2 * len(qs), "quantile_check"
     )
+    rest = windows(widened, "quantile_widened")
     nrows = len(meta) if hasattr(meta, "__len__") else 1
-    return collect(Finish(qs, interpolation, layout), [pieces, bounds], meta, nrows, "quantile")
+    finish = Finish(qs, interpolation, layout)
+    return collect(finish, [pieces, bounds, rest], meta, nrows, "quantile")
 
 
 def scalar_of(series_result: Any, dtype: Any) -> Any:
