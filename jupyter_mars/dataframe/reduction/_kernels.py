@@ -77,7 +77,7 @@ class ReduceSpec:
         if how in SHAPES:
             return column_shape_moments(column, self.skipna)
         if how in MOMENTS:
-            return column_moments(_as_numbers(column), self.skipna)
+            return column_moments(_as_numbers(column), self.skipna, how != "mean")
         if self.min_count and how in ("sum", "prod"):
             return (getattr(column, how)(skipna=self.skipna), int(column.count()))
         if how == "count":

@@ -17,20 +17,70 @@ Moments = tuple[int, float, float]
 """``(non-missing count, sum, sum of squared deviations from the mean)``."""
 
 
-def column_moments(column: pd.Series, skipna: bool) -> Moments:
-    """The moments of one chunk of a column, as float64 like pandas' own ``nanvar``."""
-    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+def float_values(column: pd.Series) -> np.ndarray[Any, Any]:
+    """A column's values as float64, missing ones NaN: a view where they already are."""
+    values: np.ndarray[Any, Any] = (
+        column.to_numpy()
+        if column.dtype == np.float64
+        else column.to_numpy(dtype=np.float64, na_value=np.nan)
+    )
+    return values
+
+
+def present_values(column: pd.Series, skipna: bool) -> np.ndarray[Any, Any] | None:
+    """The values a moment is taken of: all of them, or the non-missing ones with
+    ``skipna``; None when one is missing without ``skipna`` (the moment is NaN)."""
+    values = float_values(column)
+    # a finite sum rules NaN out at the cost of the sum alone (infinities give NaN too, and
+    # are told apart the slow way)
+    with np.errstate(invalid="ignore"):
+        total = values.sum()
+    if not math.isnan(total):
+        return values
     missing = np.isnan(values)
-    if skipna:
-        values = values[~missing]
-    elif missing.any():
-        return (len(values), math.nan, math.nan)
+    if not missing.any():
+        return values
+    return values[~missing] if skipna else None
+
+
+BLOCK = 1 << 15
+"""Values per step of ``deviation_sums``: its temporaries stay in the CPU's cache (fresh
+whole-column temporaries cost more in page faults than in arithmetic)."""
+
+
+def deviation_sums(values: np.ndarray[Any, Any], mean: float, highest: int) -> list[float]:
+    """The sums of the 2nd to ``highest`` (at most 4th) powers of ``values - mean``."""
+    size = min(BLOCK, len(values))
+    deviation, square = np.empty(size), np.empty(size)
+    sums = [0.0] * (highest - 1)
+    for start in range(0, len(values), BLOCK):
+        part = values[start : start + BLOCK]
+        d = np.subtract(part, mean, out=deviation[: len(part)])
+        if highest == 2:
+            sums[0] += float(np.dot(d, d))
+            continue
+        d2 = np.multiply(d, d, out=square[: len(part)])
+        sums[0] += float(d2.sum())
+        sums[1] += float(np.dot(d2, d))
+        if highest == 4:
+            sums[2] += float(np.dot(d2, d2))
+    return sums
+
+
+def column_moments(column: pd.Series, skipna: bool, spread: bool = True) -> Moments:
+    """The moments of one chunk of a column, as float64 like pandas' own ``nanvar``;
+    without ``spread`` (a mean) the squared deviations are left at 0."""
+    values = present_values(column, skipna)
+    if values is None:
+        return (len(column), math.nan, math.nan)
     n = len(values)
     if n == 0:
         return (0, 0.0, 0.0)
     total = float(values.sum())
-    deviations = values - total / n
-    return (n, total, float(np.dot(deviations, deviations)))
+    if not spread:
+        return (n, total, 0.0)
+    (m2,) = deviation_sums(values, total / n, 2)
+    return (n, total, m2)
 
 
 def many_moments(values: np.ndarray[Any, Any], skipna: bool) -> list[Moments]:

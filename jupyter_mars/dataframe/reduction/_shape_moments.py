@@ -15,6 +15,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.reduction._moments import deviation_sums, present_values
+
 ShapeMoments = tuple[int, float, float, float, float]
 """``(count, mean, m2, m3, m4)``; a count of -1 marks a missing value under skipna=False."""
 
@@ -24,19 +26,15 @@ POISONED: ShapeMoments = (-1, math.nan, math.nan, math.nan, math.nan)
 
 def column_shape_moments(column: pd.Series, skipna: bool) -> ShapeMoments:
     """The moments of one chunk of a column, in float64 as pandas' ``nanskew``."""
-    values = column.to_numpy(dtype=np.float64, na_value=np.nan)
-    missing = np.isnan(values)
-    if missing.any():
-        if not skipna:
-            return POISONED
-        values = values[~missing]
+    values = present_values(column, skipna)
+    if values is None:
+        return POISONED
     n = len(values)
     if n == 0:
         return EMPTY
-    mean = float(values.mean())
-    d = values - mean
-    d2 = d * d
-    return (n, mean, float(d2.sum()), float((d2 * d).sum()), float((d2 * d2).sum()))
+    mean = float(values.sum()) / n
+    m2, m3, m4 = deviation_sums(values, mean, 4)
+    return (n, mean, m2, m3, m4)
 
 
 def merge_shape_moments(a: ShapeMoments, b: ShapeMoments) -> ShapeMoments:
