@@ -47,6 +47,10 @@ class _Frame(Executable):
             raise ValueError("the length is unknown until the object is executed")
         return int(n)
 
+    def __bool__(self) -> bool:
+        # ambiguous, as pandas says: the empty meta raises pandas' own ValueError
+        return bool(self.meta)
+
     def to_pandas(self, session: Any = None) -> Any:
         """The data as a pandas object, executing first if needed."""
         data = self._executed_data() if session is None else None

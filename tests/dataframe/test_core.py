@@ -130,3 +130,14 @@ def test_a_lazy_repr_shows_columns_dtypes_and_chunks() -> None:
     wide = md.DataFrame(pd.DataFrame(np.zeros((2, 40))))
     assert "columns=[0: float64, 1: float64" in repr(wide)
     assert "11: float64, … 28 more]" in repr(wide)
+
+
+def test_truth_value_is_ambiguous_as_in_pandas() -> None:
+    data = pd.DataFrame({"a": [1, 2]})
+    lazy = md.DataFrame(data, chunk_size=1)
+    for obj, real in ((lazy, data), (lazy["a"], data["a"]), (lazy.index, data.index)):
+        with pytest.raises(ValueError, match="truth value of a") as info:
+            bool(obj)
+        with pytest.raises(ValueError, match="ambiguous") as expected:
+            bool(real)
+        assert str(info.value) == str(expected.value)
