@@ -32,6 +32,8 @@ DOC = ROOT / "docs" / "api-coverage.md"
 MARS_API = Path(__file__).resolve().parent / "mars_public_api.json"
 DIVERGENCES = Path(__file__).resolve().parent / "api_divergences.md"
 """Where ``mt`` differs from NumPy and Mars: prose, kept by hand, put in the page as is."""
+FRAME_DIVERGENCES = Path(__file__).resolve().parent / "api_divergences_dataframe.md"
+"""Where ``md`` differs from pandas and Mars, likewise."""
 NUMPY_TARGET = 0.90
 
 # NumPy callables that are not functions of arrays, by group: (why, names). A name that
@@ -348,6 +350,7 @@ def render() -> str:
             "",
             *_missing_table(s),
         ]
+    lines += ["## Where `md` differs", "", FRAME_DIVERGENCES.read_text().rstrip(), ""]
     lines += ["## Mars modules", ""]
     lines += [
         "Mars's public names per module (its `__all__` lists, in "
