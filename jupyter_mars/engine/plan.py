@@ -26,7 +26,7 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jupyter_mars.engine.graph import Graph, Key, toposort
+from jupyter_mars.engine.graph import Graph, Key
 from jupyter_mars.engine.node import (
     TILE_RULES,
     NeedSizes,
@@ -37,6 +37,7 @@ from jupyter_mars.engine.node import (
     walk,
 )
 from jupyter_mars.engine.optimize import fuse
+from jupyter_mars.engine.ordering import run_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ def _cull(graph: Graph, keys: list[Key], held: set[Key]) -> Graph:
 
 def make_stage(graph: Graph, outputs: list[Key], held: set[Key]) -> Stage:
     culled = _cull(graph, outputs, held)
-    order = toposort(culled, outputs)
+    order = run_order(culled, outputs)
     fused = fuse(culled, keep=set(outputs), order=order)
     priorities = {k: i for i, k in enumerate(order) if k in fused}
     return Stage(fused, tuple(outputs), priorities)
