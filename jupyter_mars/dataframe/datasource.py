@@ -102,7 +102,11 @@ class FromTensor(Op):
 def tensor_to_pandas(block: np.ndarray[Any, Any], start: int, meta: Any) -> Any:
     index = pd.RangeIndex(start, start + len(block))
     if isinstance(meta, pd.DataFrame):
-        return pd.DataFrame(block, index=index, columns=meta.columns).astype(meta.dtypes)
+        dtypes = meta.dtypes
+        if len(dtypes) and (dtypes == dtypes.iloc[0]).all():
+            # one dtype (a tensor's): the frame is made in it, not cast column by column
+            return pd.DataFrame(block, index=index, columns=meta.columns, dtype=dtypes.iloc[0])
+        return pd.DataFrame(block, index=index, columns=meta.columns).astype(dtypes)
     if isinstance(meta, pd.Series):
         return pd.Series(block, index=index, name=meta.name, dtype=meta.dtype)
     return pd.Index(block, name=meta.name, dtype=meta.dtype)
