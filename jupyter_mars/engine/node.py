@@ -33,6 +33,13 @@ class Op:
         return type(self).__name__.lower()
 
 
+@dataclass(frozen=True)
+class Held(Op):
+    """The operator of a node sent in place of one whose result the receiving session
+    already holds: its key, shape and meta travel, not its operator and inputs (whose
+    data may be large). Plans read a held node's chunks and never tile it."""
+
+
 class Node:
     """A lazy tensor expression."""
 

@@ -35,7 +35,6 @@ from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import cloudpickle
 import numpy as np
 
 from jupyter_mars.engine.future import ExecutionFuture, Progress
@@ -54,6 +53,7 @@ from jupyter_mars.remote.http import (
     token_for,
 )
 from jupyter_mars.remote.lease import Lease, session_timeout_of
+from jupyter_mars.remote.request_body import request_body
 from jupyter_mars.session import Session
 
 logger = logging.getLogger(__name__)
@@ -92,7 +92,6 @@ class _Run:
 
     def __init__(self, nodes: list[Node]) -> None:
         self.nodes = nodes
-        self.body = cloudpickle.dumps({"nodes": nodes}, protocol=5)
         self.term: _Term | None = None
         self.execution_id = ""
         self.cancelled = False
@@ -259,7 +258,10 @@ class RemoteSession(Session):
             if run.cancelled:
                 raise CancelledError("the execution was cancelled")
             response = term.http.request(
-                "POST", f"{term.base}/executions", run.body, "application/octet-stream"
+                "POST",
+                f"{term.base}/executions",
+                request_body(run.nodes, self._executed),
+                "application/octet-stream",
             )
             run.execution_id = term.http.check(response)["execution_id"]
             run.term = term
