@@ -20,3 +20,8 @@ def test_wide_frames_of_fixed_width_columns_are_sized_as_pandas_sizes_them() -> 
     assert sizeof(frame) == frame.memory_usage(deep=True).sum()
     narrow = pd.DataFrame({"a": [1.0, 2.0]})
     assert sizeof(narrow) == narrow.memory_usage(deep=True).sum()
+    nested = pd.DataFrame(
+        np.ones((3, 2)), columns=pd.MultiIndex.from_tuples([("v", "s"), ("v", "n")])
+    )
+    assert sizeof(nested) == nested.memory_usage(deep=True).sum()
+    assert sizeof(pd.DataFrame()) == pd.DataFrame().memory_usage(deep=True).sum()
