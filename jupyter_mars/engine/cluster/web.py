@@ -400,10 +400,21 @@ class DataHandler(ApiHandler):
         self.set_header("Content-Type", "application/octet-stream")
         header = {"nsplits": tiled.nsplits, "n_chunks": int(tiled.keys.size)}
         self._write_piece(header)
-        for key in tiled.flat_keys():
-            data = await self.service.runtime.fetch(key)
-            self._write_piece(data)
-            await self.flush()
+        keys = list(tiled.flat_keys())
+        fetch = self.service.runtime.fetch
+        # one chunk ahead: the next comes from its worker while this one goes to the client
+        ahead = asyncio.ensure_future(fetch(keys[0])) if keys else None
+        try:
+            for i in range(len(keys)):
+                assert ahead is not None
+                data = await ahead
+                ahead = asyncio.ensure_future(fetch(keys[i + 1])) if i + 1 < len(keys) else None
+                self._write_piece(data)
+                del data
+                await self.flush()
+        finally:
+            if ahead is not None:
+                ahead.cancel()
         self.finish()
 
     def _write_piece(self, obj: Any) -> None:
