@@ -96,16 +96,35 @@ def number_plan(
     return tuple(plan)
 
 
+BLOCK = 1 << 16
+"""Values per pass: a block, its copy and its masks stay in the CPU's cache, so each value
+is read from memory once however many pairs there are (a pass per pair over the whole
+column reads it again each time)."""
+
+
+def _found(values: np.ndarray[Any, Any], old: Any) -> np.ndarray[Any, Any]:
+    found: np.ndarray[Any, Any] = np.isnan(values) if np.isnan(old) else values == old
+    return found
+
+
 def _swapped(values: np.ndarray[Any, Any], swaps: ColumnSwaps) -> np.ndarray[Any, Any]:
     """The column with its swaps made; ``values`` itself where nothing changes."""
-    out = values if swaps.out == values.dtype else values.astype(swaps.out)
-    for old, new in swaps.pairs:
-        found = np.isnan(values) if np.isnan(old) else values == old
-        if not found.any():
-            continue
-        if out is values:
-            out = values.copy()
-        np.putmask(out, found, new)
+    out: np.ndarray[Any, Any] | None = None
+    for start in range(0, len(values), BLOCK):
+        block = values[start : start + BLOCK]
+        masks = [(_found(block, old), new) for old, new in swaps.pairs]
+        masks = [(found, new) for found, new in masks if found.any()]
+        if out is None:
+            if not masks:
+                continue
+            out = np.empty(len(values), dtype=swaps.out)
+            out[:start] = values[:start]  # the blocks before the first match
+        target = out[start : start + BLOCK]
+        target[...] = block
+        for found, new in masks:
+            np.putmask(target, found, new)
+    if out is None:  # no match: pandas keeps the column, cast to the shared dtype
+        return values if swaps.out == values.dtype else values.astype(swaps.out)
     return out
 
 

@@ -162,3 +162,16 @@ def test_replace_numbers_takes_numpy_where_pandas_is_not_needed() -> None:
     assert number_plan([i8, o], [i8, o], [[(1, -1)], [(1, -1)]]) is None
     assert number_plan([i8], [i8], [[(True, 2)]]) is None
     assert number_plan([np.dtype(bool)], [np.dtype(bool)], [[(1, 0)]]) is None
+
+
+@pytest.mark.parametrize("chunk", [None, 70_001])
+def test_replace_numbers_across_blocks_matches_pandas(chunk: int | None) -> None:
+    """Columns longer than a NumPy pass: matches first found in a later block, or none."""
+    from jupyter_mars.dataframe.replace_numbers import BLOCK
+
+    n = 3 * BLOCK + 5
+    pdf = pd.DataFrame({"i": np.arange(n) % 1000, "f": np.linspace(0, 1, n)})
+    pdf.iloc[-3, 0] = -7
+    for args in [({"i": {-7: 7}},), ({"i": {5: 0, 0: 5}, "f": {0.0: np.nan}},), (1.5, 2.5)]:
+        got = lazy_copy(pdf, chunk).replace(*args).to_pandas()
+        pd.testing.assert_frame_equal(got, pdf.replace(*args))
