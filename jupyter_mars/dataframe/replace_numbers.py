@@ -96,7 +96,7 @@ def number_plan(
     return tuple(plan)
 
 
-BLOCK = 1 << 16
+BLOCK = 1 << 18
 """Values per pass: a block, its copy and its masks stay in the CPU's cache, so each value
 is read from memory once however many pairs there are (a pass per pair over the whole
 column reads it again each time)."""
