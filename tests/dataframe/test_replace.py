@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
+from jupyter_mars.dataframe.replace_numbers import BLOCK, number_plan
 from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 
@@ -154,8 +155,6 @@ def test_replace_numbers_leaves_the_input_alone() -> None:
 
 
 def test_replace_numbers_takes_numpy_where_pandas_is_not_needed() -> None:
-    from jupyter_mars.dataframe.replace_numbers import number_plan
-
     i8, f8, o = np.dtype("int64"), np.dtype("float64"), np.dtype("O")
     assert number_plan([i8, f8], [i8, f8], [[(1, -1)], [(0.5, 0.0)]]) is not None
     assert number_plan([i8, o], [i8, o], [[(1, -1)], []]) is not None  # o untouched
@@ -167,8 +166,6 @@ def test_replace_numbers_takes_numpy_where_pandas_is_not_needed() -> None:
 @pytest.mark.parametrize("chunk", [None, 70_001])
 def test_replace_numbers_across_blocks_matches_pandas(chunk: int | None) -> None:
     """Columns longer than a NumPy pass: matches first found in a later block, or none."""
-    from jupyter_mars.dataframe.replace_numbers import BLOCK
-
     n = 3 * BLOCK + 5
     pdf = pd.DataFrame({"i": np.arange(n) % 1000, "f": np.linspace(0, 1, n)})
     pdf.iloc[-3, 0] = -7

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
+from jupyter_mars.dataframe.timeseries.sorted_bins import sorted_partial
 from tests.dataframe.helpers import lazy_copy
 
 CHUNKS = [1, 4, None]
@@ -194,8 +195,6 @@ def test_sorted_times_with_a_time_zone_match_pandas(chunk: int | None) -> None:
 def test_sorted_partials_are_pandas_partials() -> None:
     """The NumPy partial of a chunk is pandas' resampler result on it, or None where it
     declines: NaN, NaT, unsorted times, other dtypes."""
-    from jupyter_mars.dataframe.timeseries.sorted_bins import sorted_partial
-
     pdf = _sorted_frame()
     grid = pdf.resample("17min").sum().index
     step = pd.Timedelta("17min")
