@@ -10,6 +10,9 @@ must be known before any data is read, and all its chunks must agree on them, so
 column is upcast whenever a replacement *could* land in it: the meta is pandas' dtype of
 a one-row column holding the old value, replaced (``_replaced_dtype``), and each chunk is
 cast to the meta's dtypes. Where every chunk holds a match, this is pandas' result.
+
+Numbers swapped for numbers in number columns, the common case, skip pandas' general
+path for NumPy's (``replace_numbers``), several times faster per chunk.
 """
 
 from __future__ import annotations
@@ -23,10 +26,15 @@ import pandas as pd
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.replace_numbers import (
+    ColumnSwaps,
+    Pair,
+    is_number,
+    number_plan,
+    swap_numbers,
+)
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
-
-Pair = tuple[Any, Any]
 
 
 def _as_list(obj: Any) -> list[Any]:
@@ -71,7 +79,7 @@ def _replaced_dtype(dtype: Any, pairs: list[Pair], regex: bool) -> Any:
             continue
         try:
             probe = pd.Series([old]).astype(dtype)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # 2**70 in an int64 column
             continue
         if not bool((probe == old).all()):
             continue  # the old value cannot live in this column: never a match
@@ -81,23 +89,61 @@ def _replaced_dtype(dtype: Any, pairs: list[Pair], regex: bool) -> Any:
     return pd.concat(out).dtype
 
 
-def _meta_dtypes(meta: Any, to_replace: Any, value: Any, regex: bool) -> Any:
+def _column_pairs(meta: Any, to_replace: Any, value: Any) -> list[list[Pair]]:
+    """The (old, new) pairs that may apply to each column (the one of a Series)."""
     if isinstance(meta, pd.Series):
-        pairs = list(_pairs_for(None, to_replace, value, False))
-        return meta.astype(_replaced_dtype(meta.dtype, pairs, regex))
-    dtypes = {}
-    for i, column in enumerate(meta.columns):
-        pairs = list(_pairs_for(column, to_replace, value, True))
-        dtypes[i] = _replaced_dtype(meta.dtypes.iloc[i], pairs, regex)
-    columns = [meta.iloc[:, i].astype(t) for i, t in dtypes.items()]
+        return [list(_pairs_for(None, to_replace, value, False))]
+    return [list(_pairs_for(column, to_replace, value, True)) for column in meta.columns]
+
+
+def _dtypes(meta: Any) -> list[Any]:
+    return [meta.dtype] if isinstance(meta, pd.Series) else list(meta.dtypes)
+
+
+def _meta_dtypes(meta: Any, pairs: list[list[Pair]], regex: bool) -> Any:
+    if isinstance(meta, pd.Series):
+        return meta.astype(_replaced_dtype(meta.dtype, pairs[0], regex))
+    columns = [
+        meta.iloc[:, i].astype(_replaced_dtype(meta.dtypes.iloc[i], column_pairs, regex))
+        for i, column_pairs in enumerate(pairs)
+    ]
     if not columns:
         return meta
     return pd.concat(columns, axis=1).set_axis(meta.columns, axis=1)
 
 
-def replace_chunk(chunk: Any, kwargs: dict[str, Any], meta: Any) -> Any:
-    """``chunk.replace(**kwargs)``, cast to the dtypes every chunk shares."""
-    out = chunk.replace(**kwargs)
+def _numbers(obj: Any) -> bool:
+    """A number, or a list or tuple of numbers."""
+    if isinstance(obj, (list, tuple)):
+        return all(is_number(x) for x in obj)
+    return is_number(obj)
+
+
+def _plain_numbers(to_replace: Any, value: Any, regex: Any) -> bool:
+    """Whether the call is one of the forms ``replace_numbers`` takes: ``{old: new}``,
+    ``{column: {old: new}}``, ``old(s), new`` and ``[olds], [news]``, all numbers."""
+    if regex is not False:
+        return False
+    if value is _NO_DEFAULT:
+        if not isinstance(to_replace, dict):
+            return False
+        inner = list(to_replace.values())
+        if all(isinstance(v, dict) for v in inner):  # per column
+            return all(is_number(o) and is_number(n) for d in inner for o, n in d.items())
+        return all(is_number(o) and is_number(n) for o, n in to_replace.items())
+    if is_number(value):
+        return _numbers(to_replace)
+    return isinstance(value, (list, tuple)) and _numbers(value) and _numbers(to_replace)
+
+
+def replace_chunk(
+    chunk: Any, kwargs: dict[str, Any], meta: Any, plan: tuple[ColumnSwaps, ...] | None = None
+) -> Any:
+    """``chunk.replace(**kwargs)``, cast to the dtypes every chunk shares; with NumPy where
+    ``plan`` (numbers swapped in number columns) fits the chunk."""
+    out = None if plan is None else swap_numbers(chunk, plan)
+    if out is None:
+        out = chunk.replace(**kwargs)
     if isinstance(out, pd.Series):
         return out if out.dtype == meta.dtype else out.astype(meta.dtype)
     if (out.dtypes == meta.dtypes).all():
@@ -129,8 +175,13 @@ def replace(
     pandas_meta = frame.meta.replace(**kwargs)  # pandas checks the other arguments
     if to_replace is None and regex is not False:
         to_replace, regex = regex, True
-    meta = empty_like(_meta_dtypes(pandas_meta, to_replace, value, bool(regex)))
-    return map_chunks(replace_chunk, [frame], (Slot(0), kwargs, meta), meta, name="replace")
+    pairs = _column_pairs(pandas_meta, to_replace, value)
+    meta = empty_like(_meta_dtypes(pandas_meta, pairs, bool(regex)))
+    plan = None
+    if _plain_numbers(to_replace, value, regex):
+        plan = number_plan(_dtypes(frame.meta), _dtypes(meta), pairs)
+    args = (Slot(0), kwargs, meta, plan)
+    return map_chunks(replace_chunk, [frame], args, meta, name="replace")
 
 
 def _attach() -> None:

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
+from jupyter_mars.dataframe.replace_numbers import BLOCK, number_plan
 from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 
@@ -87,3 +88,87 @@ def test_replace_any_chunking(values: list[int], chunk: int, olds: list[int]) ->
     s = pd.Series(values, dtype=np.int64)
     got = md.Series(s, chunk_size=chunk).replace(olds, -1).to_pandas()
     pd.testing.assert_series_equal(got, s.replace(olds, -1))
+
+
+def _numbers() -> pd.DataFrame:
+    """Number columns of several widths, with NaN, on a named index."""
+    return pd.DataFrame(
+        {
+            "i": np.array([1, 2, 3, 1, 2, 0, 7], dtype=np.int64),
+            "u": np.array([1, 2, 200, 1, 0, 255, 3], dtype=np.uint8),
+            "f": [0.5, np.nan, 1.0, 0.5, 2.0, -0.0, 0.1],
+            "g": np.array([0.5, 0.1, 1.0, 2.0, 0.5, 3.0, 1.0], dtype=np.float32),
+            "b": [True, False, True, True, False, False, True],
+            "s": list("abcabca"),
+        },
+        index=pd.Index(list("pqrstuv"), name="k"),
+    )
+
+
+NUMBER_CASES: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    (({"i": {1: -1, 2: -2}, "f": {0.5: 0.0}},), {}),  # the NumPy path
+    (({"i": {1: 2, 2: 1}},), {}),  # a swap: every match found on the original values
+    (({"i": {1: 2.5}},), {}),  # an upcast to float
+    (({"i": {1.5: 9, 1.0: 8}},), {}),  # 1.5 never matches an int, 1.0 matches 1
+    (({"u": {1: -1}},), {}),  # a value the uint8 cannot hold: pandas upcasts
+    (({"u": {200: 300}},), {}),
+    (({"u": {1: 250}},), {}),
+    (({"g": {0.1: 9.0, 0.5: 0.25}},), {}),  # float32 cannot hold 0.1: never a match
+    (({"f": {np.nan: 0.0, 0.0: 5.0}},), {}),  # NaN matches NaN; 0.0 matches -0.0
+    (({"f": {0.5: np.nan}},), {}),
+    (({1: 10, 2: 20},), {}),  # every column, the bool and string ones included
+    ((1, 100), {}),
+    (([1, 2], [2, 1]), {}),
+    (([0.5, 2], -1), {}),
+    (({"b": {True: False}},), {}),  # bools go to pandas
+    (({"i": {True: 5}},), {}),  # True is not 1 for pandas
+    (({"s": {"a": 1}, "i": {1: 0}},), {}),  # one column needs pandas: all do
+    (({"i": {2**70: 1, 7: 5}},), {}),  # an old value beyond int64 never matches
+]
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize(("args", "kwargs"), NUMBER_CASES)
+def test_replace_numbers_matches_pandas(chunk: int | None, args: Any, kwargs: Any) -> None:
+    pdf = _numbers()
+    got = lazy_copy(pdf, chunk).replace(*args, **kwargs)
+    expected = pdf.replace(*args, **kwargs)
+    pd.testing.assert_series_equal(got.dtypes, expected.dtypes)
+    pd.testing.assert_frame_equal(got.to_pandas(), expected)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("column", ["i", "u", "f", "g"])
+def test_replace_numbers_in_a_series_matches_pandas(chunk: int | None, column: str) -> None:
+    s = _numbers()[column]
+    for args in [(1, 0), ({0.5: 1, 2: 3},), ([1, 2, 3], [3, 2, 1]), (np.nan, 4)]:
+        got = lazy_copy(s, chunk).replace(*args).to_pandas()
+        pd.testing.assert_series_equal(got, s.replace(*args))
+
+
+def test_replace_numbers_leaves_the_input_alone() -> None:
+    pdf = _numbers()
+    lazy = md.DataFrame(pdf, chunk_size=3)
+    got = lazy.replace({"i": {1: -1}}).to_pandas()
+    pd.testing.assert_frame_equal(lazy.to_pandas(), pdf)
+    assert (got["i"] == -1).sum() == 2
+
+
+def test_replace_numbers_takes_numpy_where_pandas_is_not_needed() -> None:
+    i8, f8, o = np.dtype("int64"), np.dtype("float64"), np.dtype("O")
+    assert number_plan([i8, f8], [i8, f8], [[(1, -1)], [(0.5, 0.0)]]) is not None
+    assert number_plan([i8, o], [i8, o], [[(1, -1)], []]) is not None  # o untouched
+    assert number_plan([i8, o], [i8, o], [[(1, -1)], [(1, -1)]]) is None
+    assert number_plan([i8], [i8], [[(True, 2)]]) is None
+    assert number_plan([np.dtype(bool)], [np.dtype(bool)], [[(1, 0)]]) is None
+
+
+@pytest.mark.parametrize("chunk", [None, 70_001])
+def test_replace_numbers_across_blocks_matches_pandas(chunk: int | None) -> None:
+    """Columns longer than a NumPy pass: matches first found in a later block, or none."""
+    n = 3 * BLOCK + 5
+    pdf = pd.DataFrame({"i": np.arange(n) % 1000, "f": np.linspace(0, 1, n)})
+    pdf.iloc[-3, 0] = -7
+    for args in [({"i": {-7: 7}},), ({"i": {5: 0, 0: 5}, "f": {0.0: np.nan}},), (1.5, 2.5)]:
+        got = lazy_copy(pdf, chunk).replace(*args).to_pandas()
+        pd.testing.assert_frame_equal(got, pdf.replace(*args))

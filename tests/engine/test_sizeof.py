@@ -1,15 +1,15 @@
-"""Chunk sizes for memory accounting: wide frames sized from their dtypes."""
+"""Chunk sizes for memory accounting: frames of fixed-width columns sized from their dtypes."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.engine.sizeof import WIDE_FRAME_COLUMNS, sizeof
+from jupyter_mars.engine.sizeof import sizeof
 
 
-def test_wide_frames_of_fixed_width_columns_are_sized_as_pandas_sizes_them() -> None:
-    n = WIDE_FRAME_COLUMNS + 3
+def test_frames_of_fixed_width_columns_are_sized_as_pandas_sizes_them() -> None:
+    n = 67
     frame = pd.DataFrame(np.zeros((7, n)), index=pd.Index(np.arange(7) * 2, name="k"))
     frame[0] = frame[0].astype("int8")
     frame[1] = pd.Timestamp("2020")

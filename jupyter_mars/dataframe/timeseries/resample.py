@@ -9,7 +9,8 @@ them. The plan is:
    its labels are exactly pandas' labels for the whole frame, empty bins included, and
    any of them is an edge of the bin grid (``bin_grid``);
 3. every chunk is resampled with that edge as ``origin`` (so all chunks cut the same
-   bins) into a partial result (``partial``): sums, counts, minima, firsts, ...;
+   bins) into a partial result (``partial``): sums, counts, minima, firsts, ...; where
+   its times are sorted, by NumPy on the grid's edges (``sorted_bins``);
 4. one task concatenates the partials in row order and merges each bin's partials
    (sum of sums, min of minima, first of firsts, ...), then reindexes on the labels of
    step 2, so bins no row falls in appear as pandas shows them (``merge``).
@@ -32,6 +33,7 @@ import pandas as pd
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.timeseries.sorted_bins import SORTED_HOWS, sorted_partial
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
@@ -70,8 +72,12 @@ class ResampleParams:
 
 def time_bounds(params: ResampleParams, chunk: Any) -> tuple[Any, Any] | None:
     times = params.times(chunk)
-    times = times[times.notna()]
-    return (times.min(), times.max()) if len(times) else None
+    if not len(times):
+        return None
+    if isinstance(times, pd.DatetimeIndex) and not times.hasnans and times.is_monotonic_increasing:
+        return times[0], times[-1]  # pandas keeps both flags with the index: no pass
+    first, last = times.min(), times.max()  # NaT skipped
+    return None if pd.isna(first) else (first, last)
 
 
 def bin_grid(params: ResampleParams, *bounds: tuple[Any, Any] | None) -> pd.Index | None:
@@ -112,6 +118,12 @@ def partial(params: ResampleParams, how: str, chunk: Any, grid: pd.Index | None)
         side = "right" if params.kwargs["origin"] in ("end", "end_day") else "left"
         changes = {"origin": grid[0], "offset": None}
         changes.update(closed=params.kwargs["closed"] or side, label=params.kwargs["label"] or side)
+        if params.kwargs.get("on") is None and how in SORTED_HOWS:
+            obj = chunk if params.selection is None else chunk[params.selection]
+            step = pd.Timedelta(pd.tseries.frequencies.to_offset(params.kwargs["rule"]))
+            fast = sorted_partial(obj, how, grid, step, changes["closed"], changes["label"])
+            if fast is not None:
+                return fast
     r = _quiet(lambda: params.resampler(chunk, **changes))
     if how == "mean":
         return r.sum(), r.count()
