@@ -48,13 +48,16 @@ def stacked_moments(
     A column that ``skipna=False`` spoils is ``(rows, nan, nan)``, an empty one
     ``(0, 0.0, 0.0)``, as ``column_moments`` gives them."""
     rows, width = values.shape
-    missing = np.isnan(values)
-    spoilt = missing.any(axis=0)
-    if not spoilt.any():  # no missing value: no masking, no copy
-        n = np.full(width, rows, dtype=np.int64)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, as a missing value gives
         totals = values.sum(axis=0)
+    # a missing value makes its column's total NaN: without one, no mask to make
+    if not np.isnan(totals).any():
+        n = np.full(width, rows, dtype=np.int64)
         deviations = values - totals / n if second and rows else None
+        spoilt = np.zeros(width, dtype=bool)
     else:
+        missing = np.isnan(values)
+        spoilt = missing.any(axis=0)
         present = ~missing
         n = present.sum(axis=0)
         totals = np.where(present, values, 0.0).sum(axis=0)

@@ -64,8 +64,23 @@ def stack_chunk(how: str, skipna: bool, frame: pd.DataFrame) -> StackedStates | 
         return StackedStates((frame.count().to_numpy(dtype=np.int64),))
     if how not in SIMPLE_MERGE or (how in ("min", "max") and not len(frame)):
         return None
+    if how == "sum" and frame.dtypes.iloc[0] in (np.float32, np.float64):
+        return StackedStates((_float_sums(frame, skipna),))
     # one dtype in, so pandas' per-column results have the column's own type
     return StackedStates((getattr(frame, how)(skipna=skipna).to_numpy(),))
+
+
+def _float_sums(frame: pd.DataFrame, skipna: bool) -> Array:
+    """pandas' column sums of a float32 or float64 frame in one pass where a column has
+    no missing value (pandas first masks the missing values, a second pass over all of
+    them). The sum of a column with a NaN is NaN, so only those are summed again by
+    pandas; the others are the very sum pandas takes once it finds nothing to mask."""
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, summed again by pandas
+        totals: Array = frame.to_numpy().sum(axis=0)
+    again = np.isnan(totals)
+    if again.any():
+        totals[again] = frame.iloc[:, np.flatnonzero(again)].sum(skipna=skipna).to_numpy()
+    return totals
 
 
 def can_merge(parts: list[Any]) -> bool:
