@@ -285,17 +285,18 @@ def _spec_of(op: Reduction) -> ReduceSpec | None:
 
 
 def _part_spec(
-    spec: ReduceSpec, positions: np.ndarray[Any, Any], lo: int, hi: int
+    spec: ReduceSpec, positions: Any, dtypes: Any, lo: int, hi: int
 ) -> tuple[ReduceSpec, int]:
     """``spec`` for the columns ``lo`` to ``hi`` of the frame, as positions in that chunk,
-    and how many columns it reduces; ``positions`` are ``spec``'s as an array (picked
-    with one comparison, not a loop over every column for every column chunk)."""
+    and how many columns it reduces; ``positions`` and ``dtypes`` are ``spec``'s as
+    arrays (picked with one comparison, not a loop over every column for every column
+    chunk)."""
     picks = np.flatnonzero((positions >= lo) & (positions < hi))
     part = dataclasses.replace(
         spec,
         positions=tuple((positions[picks] - lo).tolist()),
         columns=spec.columns[picks],
-        dtypes=tuple(spec.dtypes[k] for k in picks.tolist()) if spec.dtypes else (),
+        dtypes=tuple(dtypes[picks].tolist()) if spec.dtypes else (),
     )
     return part, len(picks)
 
@@ -312,10 +313,12 @@ def _tile_split_reduction(node: Node, inputs: list[Tiled], ctx: TileContext) -> 
         return None
     starts = column_offsets(source.nsplits[1])
     positions = np.asarray(spec.positions, dtype=np.int64)
+    dtypes = np.empty(len(spec.dtypes), dtype=object)
+    dtypes[:] = spec.dtypes
     keys, lengths = [], []
     tree_rule: Callable[[Node, list[Tiled], TileContext], Tiled] = TILE_RULES[Reduction]
     for j in range(len(source.nsplits[1])):
-        part, n = _part_spec(spec, positions, int(starts[j]), int(starts[j + 1]))
+        part, n = _part_spec(spec, positions, dtypes, int(starts[j]), int(starts[j + 1]))
         if not n:
             continue
         part_op = dataclasses.replace(

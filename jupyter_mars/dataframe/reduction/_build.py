@@ -75,7 +75,7 @@ def _takes(how: str, dtype: Any) -> bool:
 
 def _check_numbers(how: str, dtypes: pd.Series) -> None:
     # each distinct dtype once: a wide frame has thousands of columns and a few dtypes
-    refused = {t for t in set(dtypes) if not _takes(how, t)}
+    refused = {t for t in set(dtypes.tolist()) if not _takes(how, t)}
     if refused:
         bad = [str(c) for c, t in dtypes.items() if t in refused]
         raise TypeError(
@@ -145,12 +145,12 @@ def frame_reduce(
     only = check_flag(numeric_only, only_name)
     dd = check_ddof(ddof)
     meta: pd.DataFrame = df.meta
-    keep = _kept_positions(list(meta.dtypes), only, only_name)
+    keep = _kept_positions(meta.dtypes.tolist(), only, only_name)
     kept = meta if len(keep) == meta.shape[1] else meta.iloc[:, keep]
     _check_numbers(how, kept.dtypes)
     kwargs = _pandas_kwargs(how, skip, dd, only, mc)
     probe = probe_frame(meta)
-    dtypes = tuple(kept.dtypes)
+    dtypes = tuple(kept.dtypes.tolist())
     if flat:
         value = getattr(probe, how)(axis=None, **kwargs)
         dtype = np.asarray(value).dtype if np.asarray(value).dtype.kind in "biuf" else object
