@@ -152,7 +152,7 @@ def _one_block_dtype(chunks: tuple[Any, ...]) -> np.dtype[Any] | None:
     None."""
     if not all(isinstance(c, pd.DataFrame) and c.shape[1] for c in chunks):
         return None
-    dtypes = {t for c in chunks for t in set(c.dtypes)}
+    dtypes = {t for c in chunks for t in set(c.dtypes.tolist())}  # no Series iteration
     dtype = dtypes.pop() if len(dtypes) == 1 else None
     return dtype if isinstance(dtype, np.dtype) and dtype.kind in "biufcmM" else None
 
