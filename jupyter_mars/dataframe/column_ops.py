@@ -6,7 +6,9 @@
 - column selections (``df[cols]``, ``df.iloc[:, cols]``): only the column chunks that hold
   the selected columns are read; a single column comes out as a Series of row chunks;
 - row filters by a boolean Series (``df[df.a > 0]``): each row chunk's mask is computed
-  once and applied to every column chunk of that row chunk;
+  once and applied to every column chunk of that row chunk; where a whole column chunk
+  fits one chunk's budget, one task filters its row chunks into one chunk, so the result
+  is fetched by joining blocks side by side rather than copied again to stack row chunks;
 - reductions down the rows (``sum``, ``mean``, ``count``, ``min``, ``max``, ``std``, ...
   with ``axis=0``): one tree reduction per column chunk, so a wide frame's columns reduce
   in parallel; the result is a Series with one chunk per column chunk.
@@ -18,15 +20,22 @@ from ``column_split``'s fallback.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.config import options
 from jupyter_mars.dataframe import arithmetic, missing, selection
 from jupyter_mars.dataframe.column_split import column_offsets, is_split, split_rule
-from jupyter_mars.dataframe.filters import Filter, filter_aligned, filter_rows
+from jupyter_mars.dataframe.filters import (
+    Filter,
+    filter_aligned,
+    filter_row_chunks,
+    filter_rows,
+)
 from jupyter_mars.dataframe.map_chunks import MapChunks, _fill
 from jupyter_mars.dataframe.reduction._build import FrameReduction
 from jupyter_mars.dataframe.reduction._kernels import ReduceSpec, reduce_rows
@@ -229,6 +238,8 @@ def _tile_split_filter(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
     frame, mask = inputs
     if is_split(mask) or not is_split(frame):
         return None
+    if not op.broadcast and _column_chunk_fits(node.inputs[0], frame):
+        return _filter_by_column_chunk(node, frame, mask, ctx)
     grid: Any = key_grid(node.key, frame.keys.shape)
     keys: Any = frame.keys
     for i, j in np.ndindex(*frame.keys.shape):
@@ -238,6 +249,34 @@ def _tile_split_filter(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
     return Tiled(((float("nan"),) * frame.keys.shape[0], frame.nsplits[1]), grid)
 
 
+def _column_chunk_fits(source: Node, frame: Tiled) -> bool:
+    """Whether each column chunk of ``frame``, all its rows, fits one chunk's budget
+    (``options.chunk_store_limit``, what a frame built without ``chunk_size`` gets), so
+    that filtering it can give one chunk."""
+    rows = frame.nsplits[0]
+    if len(rows) < 2 or any(math.isnan(r) for r in rows):
+        return False
+    meta = getattr(source, "meta", None)
+    if not isinstance(meta, pd.DataFrame):
+        return False
+    widest = max((getattr(t, "itemsize", 8) for t in set(meta.dtypes)), default=8)
+    return sum(rows) * max(frame.nsplits[1]) * widest <= options.chunk_store_limit
+
+
+def _filter_by_column_chunk(node: Node, frame: Tiled, mask: Tiled, ctx: TileContext) -> Tiled:
+    """A row filter giving one chunk per column chunk: each task filters the column
+    chunk's row chunks into one block, so fetching the result joins the blocks side by
+    side (no copy) instead of copying every kept row once more to stack row chunks."""
+    rows, cols = frame.keys.shape
+    keys: Any = frame.keys
+    grid: Any = key_grid(node.key, [1, cols])
+    masks = [Ref(key_at(mask, (i,))) for i in range(rows)]
+    for j in range(cols):
+        chunks = [Ref(keys[i, j]) for i in range(rows)]
+        ctx.new_task(grid[0, j], filter_row_chunks, rows, *chunks, *masks)
+    return Tiled(((math.nan,), frame.nsplits[1]), grid)
+
+
 def _spec_of(op: Reduction) -> ReduceSpec | None:
     spec = getattr(op.chunk, "__self__", None)
     if not isinstance(spec, ReduceSpec) or spec.positions is None or spec.flat:
@@ -245,16 +284,19 @@ def _spec_of(op: Reduction) -> ReduceSpec | None:
     return spec
 
 
-def _part_spec(spec: ReduceSpec, lo: int, hi: int) -> tuple[ReduceSpec, int]:
+def _part_spec(
+    spec: ReduceSpec, positions: Any, dtypes: Any, lo: int, hi: int
+) -> tuple[ReduceSpec, int]:
     """``spec`` for the columns ``lo`` to ``hi`` of the frame, as positions in that chunk,
-    and how many columns it reduces."""
-    assert spec.positions is not None
-    picks = [k for k, p in enumerate(spec.positions) if lo <= p < hi]
+    and how many columns it reduces; ``positions`` and ``dtypes`` are ``spec``'s as
+    arrays (picked with one comparison, not a loop over every column for every column
+    chunk)."""
+    picks = np.flatnonzero((positions >= lo) & (positions < hi))
     part = dataclasses.replace(
         spec,
-        positions=tuple(spec.positions[k] - lo for k in picks),
+        positions=tuple((positions[picks] - lo).tolist()),
         columns=spec.columns[picks],
-        dtypes=tuple(spec.dtypes[k] for k in picks) if spec.dtypes else (),
+        dtypes=tuple(dtypes[picks].tolist()) if spec.dtypes else (),
     )
     return part, len(picks)
 
@@ -270,10 +312,13 @@ def _tile_split_reduction(node: Node, inputs: list[Tiled], ctx: TileContext) -> 
     if spec is None or op.axis != (0,):
         return None
     starts = column_offsets(source.nsplits[1])
+    positions = np.asarray(spec.positions, dtype=np.int64)
+    dtypes = np.empty(len(spec.dtypes), dtype=object)
+    dtypes[:] = spec.dtypes
     keys, lengths = [], []
     tree_rule: Callable[[Node, list[Tiled], TileContext], Tiled] = TILE_RULES[Reduction]
     for j in range(len(source.nsplits[1])):
-        part, n = _part_spec(spec, int(starts[j]), int(starts[j + 1]))
+        part, n = _part_spec(spec, positions, dtypes, int(starts[j]), int(starts[j + 1]))
         if not n:
             continue
         part_op = dataclasses.replace(

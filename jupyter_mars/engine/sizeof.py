@@ -7,6 +7,7 @@ of a list of arrays is a few dozen bytes whatever the data behind it.
 
 from __future__ import annotations
 
+import collections
 import sys
 from typing import Any
 
@@ -71,13 +72,16 @@ def _fixed_width_frame_bytes(value: Any) -> int | None:
     columns, dtypes, index = (getattr(value, a, None) for a in ("columns", "dtypes", "index"))
     if columns is None or dtypes is None or index is None:
         return None
-    if not all(isinstance(t, np.dtype) and t.kind in "biufcmM" for t in dtypes):
+    # each distinct dtype once (counted in C), not a Python step per column: this runs
+    # inside the runtime's lock for every chunk a task gives back
+    counts = collections.Counter(np.asarray(dtypes, dtype=object).tolist())
+    if not all(isinstance(t, np.dtype) and t.kind in "biufcmM" for t in counts):
         return None
     usage = getattr(index, "memory_usage", None)
     index_bytes = _pandas_memory_usage(usage) if callable(usage) else None
     if index_bytes is None:
         index_bytes = _sizeof(index, 0)
-    return int(len(index) * sum(t.itemsize for t in dtypes)) + index_bytes
+    return int(len(index) * sum(t.itemsize * n for t, n in counts.items())) + index_bytes
 
 
 def _pandas_memory_usage(memory_usage: Any) -> int | None:

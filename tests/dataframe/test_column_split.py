@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
+from jupyter_mars.config import option_context
 from jupyter_mars.dataframe.chunks import column_splits
 from jupyter_mars.engine.plan import inputs_for, plan_context, tile_rule_for
 
@@ -342,3 +343,47 @@ def test_frames_from_tensors_split_their_columns_too() -> None:
     _same(df, expected)
     _same(df.sum(), expected.sum())
     _kept_split(df.sum())
+
+
+def _filter_cases() -> list[pd.DataFrame]:
+    rng = np.random.default_rng(4)
+    floats = pd.DataFrame(rng.standard_normal((11, 7)), index=[f"r{k}" for k in range(11)])
+    ints = pd.DataFrame(rng.integers(-9, 9, (11, 7)), columns=list("abcdefg"))
+    dates = pd.DataFrame({k: pd.date_range("2021", periods=11, freq=f"{k + 1}D") for k in range(7)})
+    mixed = floats.assign(**{"1": np.arange(11), "4": list("abcdefghijk")})
+    return [floats, ints, ints > 0, dates, mixed]
+
+
+@pytest.mark.parametrize("grid", [(11, 3), (4, 3), (3, 2), (5, 1)])
+@pytest.mark.parametrize("case", range(5))
+def test_a_filter_gives_one_chunk_per_column_chunk(grid: tuple[int, int], case: int) -> None:
+    pdf = _filter_cases()[case]
+    df = md.DataFrame(pdf, chunk_size=grid)
+    first = pdf.iloc[:, 0]
+    bound = np.asarray(first)[3]  # a NumPy scalar (a datetime64 for the dates)
+    mask = first > bound if case != 2 else first
+    lazy_mask = df.iloc[:, 0] > bound if case != 2 else df.iloc[:, 0]
+    for lazy, expected in [
+        (df[lazy_mask], pdf[mask]),
+        (df[~lazy_mask & lazy_mask], pdf[~mask & mask]),  # no row kept
+        (df[lazy_mask | ~lazy_mask], pdf),  # every row kept
+    ]:
+        tiled, merged = _tile(lazy)
+        assert not merged
+        assert tiled.keys.shape == (1, -(-pdf.shape[1] // grid[1]))
+        _same(lazy, expected)
+
+
+def test_a_filter_keeps_the_row_chunks_beyond_the_chunk_budget_or_unknown_lengths() -> None:
+    pdf = _filter_cases()[0]
+    df = md.DataFrame(pdf, chunk_size=(4, 3))
+    with option_context(chunk_store_limit=100):
+        kept = df[df[0] > 0]
+        assert _tile(kept)[0].keys.shape == (3, 3)
+        _same(kept, pdf[pdf[0] > 0])
+    # a mask on another index keeps the grid, and then the rows' lengths are unknown:
+    # one task per chunk of the grid
+    aligned = df[md.Series(pdf[0] > 0, chunk_size=5)]
+    twice = aligned[aligned[1] > 0]
+    assert _tile(aligned)[0].keys.shape == _tile(twice)[0].keys.shape == (3, 3)
+    _same(twice, pdf[(pdf[0] > 0) & (pdf[1] > 0)])

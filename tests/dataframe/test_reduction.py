@@ -371,3 +371,14 @@ def _check_datetimes(chunk: int | None, tz: str | None) -> None:
     mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(t)))
     for how in ("min", "max", "mean"):
         pd.testing.assert_series_equal(getattr(mdf, how)().to_pandas(), getattr(df, how)())
+
+
+@pytest.mark.parametrize("chunk", [None, 2])
+def test_moments_of_float32_stay_float32(chunk: int | None) -> None:
+    pdf = pd.DataFrame({"a": [1.5, 2.25, 3.0, np.nan], "b": [0.5, -1.0, 4.0, 2.0]}, dtype="f4")
+    df = md.DataFrame(pdf, chunk_size=chunk)
+    for how in ("mean", "var", "std", "sem", "skew"):
+        pd.testing.assert_series_equal(getattr(df, how)().to_pandas(), getattr(pdf, how)())
+        got = getattr(md.Series(pdf["a"], chunk_size=chunk), how)().execute().fetch()
+        assert type(got) is np.float32
+        assert np.isclose(got, getattr(pdf["a"], how)())

@@ -63,8 +63,8 @@ def probe_value(dtype: Any) -> Any:
 
 def probe_frame(meta: pd.DataFrame) -> pd.DataFrame:
     """A one-row frame with the columns and dtypes of ``meta`` and no missing values."""
-    dtypes = list(meta.dtypes)
-    if dtypes and isinstance(dtypes[0], np.dtype) and all(t == dtypes[0] for t in dtypes):
+    dtypes = meta.dtypes.tolist()
+    if dtypes and isinstance(dtypes[0], np.dtype) and len(set(dtypes)) == 1:
         # one NumPy dtype (wide frames often are): one block, however many columns
         row = np.repeat(probe_value(dtypes[0])[None, :], len(dtypes), axis=1)
         return pd.DataFrame(row, index=pd.RangeIndex(1), columns=meta.columns)

@@ -74,12 +74,25 @@ def _takes(how: str, dtype: Any) -> bool:
 
 
 def _check_numbers(how: str, dtypes: pd.Series) -> None:
-    bad = [str(c) for c, t in dtypes.items() if not _takes(how, t)]
-    if bad:
+    # each distinct dtype once: a wide frame has thousands of columns and a few dtypes
+    refused = {t for t in set(dtypes.tolist()) if not _takes(how, t)}
+    if refused:
+        bad = [str(c) for c, t in dtypes.items() if t in refused]
         raise TypeError(
             f"{how} needs numeric or boolean data; column(s) {', '.join(bad)} are not "
             "(pass numeric_only=True to leave them out)"
         )
+
+
+def _kept_positions(dtypes: list[Any], only: bool, only_name: str) -> list[int]:
+    """The positions of the columns a reduction keeps: those of a number (or, with
+    ``bool_only``, a boolean) dtype when ``only``, else all. Each distinct dtype is
+    judged once, however many columns have it."""
+    if not only:
+        return list(range(len(dtypes)))
+    judge = pd.api.types.is_bool_dtype if only_name == "bool_only" else is_numeric
+    kept = {t: judge(t) for t in set(dtypes)}
+    return [i for i, t in enumerate(dtypes) if kept[t]]
 
 
 def _pandas_kwargs(
@@ -132,17 +145,12 @@ def frame_reduce(
     only = check_flag(numeric_only, only_name)
     dd = check_ddof(ddof)
     meta: pd.DataFrame = df.meta
-    keep = [
-        i
-        for i, t in enumerate(meta.dtypes)
-        if not only
-        or (pd.api.types.is_bool_dtype(t) if only_name == "bool_only" else is_numeric(t))
-    ]
-    kept = meta.iloc[:, keep]
+    keep = _kept_positions(meta.dtypes.tolist(), only, only_name)
+    kept = meta if len(keep) == meta.shape[1] else meta.iloc[:, keep]
     _check_numbers(how, kept.dtypes)
     kwargs = _pandas_kwargs(how, skip, dd, only, mc)
     probe = probe_frame(meta)
-    dtypes = tuple(kept.dtypes)
+    dtypes = tuple(kept.dtypes.tolist())
     if flat:
         value = getattr(probe, how)(axis=None, **kwargs)
         dtype = np.asarray(value).dtype if np.asarray(value).dtype.kind in "biuf" else object

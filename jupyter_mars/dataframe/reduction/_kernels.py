@@ -15,6 +15,10 @@ they pickle to workers. A partial result is a list with one state per reduced co
 - ``sum``/``prod`` with ``min_count``: ``(pandas' result, non-missing count)``, NaN at the
   end where the count falls short.
 
+A wide block whose reduced columns share one NumPy number dtype holds those same states
+as arrays instead of a list (``StackedStates``, see ``_stacked``), merged and finished
+in a few NumPy calls; partials of both kinds meet as lists.
+
 With ``flat`` (``axis=None``) the per-column results are reduced once more into one
 scalar: moments of all columns merged, the others reduced by pandas.
 """
@@ -37,6 +41,13 @@ from jupyter_mars.dataframe.reduction._shape_moments import (
     column_shape_moments,
     finish_shape,
     merge_all,
+)
+from jupyter_mars.dataframe.reduction._stacked import (
+    StackedStates,
+    can_merge,
+    stack_chunk,
+    stack_finish,
+    stack_merge,
 )
 
 MOMENTS = frozenset({"mean", "var", "std", "sem"})
@@ -86,11 +97,29 @@ class ReduceSpec:
             return column
         return getattr(column, how)(skipna=self.skipna)
 
-    def chunk(self, block: Any, axis: Any = None, keepdims: bool = True) -> list[Any]:
-        """One state per column of a row chunk."""
+    def chunk(self, block: Any, axis: Any = None, keepdims: bool = True) -> Any:
+        """One state per column of a row chunk (as arrays for a wide block of one dtype)."""
         if self.positions is not None and len(self.positions) > WHOLE_BLOCK_FROM:
+            stacked = self._chunk_stacked(block)
+            if stacked is not None:
+                return stacked
             return self._chunk_by_dtype(block)
         return [self._chunk_one(c) for c in self._columns(block)]
+
+    def _chunk_stacked(self, block: pd.DataFrame) -> StackedStates | None:
+        """The states of a block whose reduced columns share one NumPy number dtype, as
+        arrays; None where the per-column states are needed."""
+        assert self.positions is not None
+        if self.min_count or self.how in SHAPES:
+            return None
+        positions = list(self.positions)
+        dtypes = set(block.dtypes.iloc[positions])
+        dtype = dtypes.pop() if len(dtypes) == 1 else None
+        if not isinstance(dtype, np.dtype) or dtype.kind not in "biuf":
+            return None
+        # all the block's columns in order: the block itself, no copy taken
+        whole = positions == list(range(block.shape[1]))
+        return stack_chunk(self.how, self.skipna, block if whole else block.iloc[:, positions])
 
     def _chunk_by_dtype(self, block: pd.DataFrame) -> list[Any]:
         """The states of a wide block: the columns of each NumPy number dtype at once
@@ -146,8 +175,12 @@ class ReduceSpec:
             return (values, sum(n for _, n in states))
         return getattr(pd.Series(states), MERGE_AS[how])(skipna=False)
 
-    def combine(self, parts: list[list[Any]], axis: Any = None) -> list[Any]:
-        """Merge the partials of several chunks, column by column."""
+    def combine(self, parts: list[Any], axis: Any = None) -> Any:
+        """Merge the partials of several chunks, column by column (all at once where they
+        are stacked alike)."""
+        if can_merge(parts):
+            return stack_merge(self.how, self.skipna, parts)
+        parts = [_as_list(p) for p in parts]
         if len(parts[0]) > WHOLE_BLOCK_FROM:
             merged = self._merge_numbers(parts)
             if merged is not None:
@@ -180,10 +213,10 @@ class ReduceSpec:
 
     def _finish_one(self, state: Any, dtype: Any = None) -> Any:
         if self.how in SHAPES:
-            return finish_shape(state, self.how)
+            return _in_float(finish_shape(state, self.how), dtype)
         if self.how in MOMENTS:
             value = finish_moments(state, self.how, self.ddof)
-            return _as_dates(value, dtype) if self.how == "mean" else value
+            return _in_float(_as_dates(value, dtype) if self.how == "mean" else value, dtype)
         if isinstance(state, pd.Series):  # min/max of no rows at all
             return getattr(state, self.how)(skipna=self.skipna)
         if self.min_count and self.how in ("sum", "prod"):
@@ -212,8 +245,14 @@ class ReduceSpec:
             return np.asarray(value).astype(dtype)[()]
         return np.float64(value) if pd.isna(value) else value
 
-    def aggregate(self, part: list[Any], axis: Any = None, keepdims: bool = False) -> Any:
+    def aggregate(self, part: Any, axis: Any = None, keepdims: bool = False) -> Any:
         """The scalar (Series input) or the per-column Series (DataFrame input)."""
+        if isinstance(part, StackedStates) and not self.flat:
+            finished = stack_finish(self.how, self.ddof, part)
+            if self.how in MOMENTS and self.dtypes:
+                finished = _in_float(finished, self.dtypes[0])
+            return pd.Series(finished, index=self.columns)
+        part = _as_list(part)
         if self.flat:
             return self._finish_flat(part)
         dtypes = self.dtypes or (None,) * len(part)
@@ -234,6 +273,19 @@ _NUMPY_MERGE: dict[str, Any] = {
     "max": np.maximum,
 }
 """The NumPy ufunc whose reduction merges partials of NumPy numbers of one type."""
+
+
+def _in_float(value: Any, dtype: Any) -> Any:
+    """A moment of columns of a float dtype in that dtype (pandas gives float32 columns
+    float32 means); of others (ints, dates) as it is."""
+    if not isinstance(dtype, np.dtype) or dtype.kind != "f" or dtype == np.float64:
+        return value
+    return value.astype(dtype) if isinstance(value, np.ndarray) else dtype.type(value)
+
+
+def _as_list(part: Any) -> list[Any]:
+    """A partial as its list of per-column states."""
+    return part.to_list() if isinstance(part, StackedStates) else part
 
 
 def _as_numbers(column: pd.Series) -> pd.Series:

@@ -85,21 +85,41 @@ def column_moments(column: pd.Series, skipna: bool, spread: bool = True) -> Mome
 
 def many_moments(values: np.ndarray[Any, Any], skipna: bool) -> list[Moments]:
     """``column_moments`` of each column of a 2-d float64 array, computed together."""
-    missing = np.isnan(values)
-    present = ~missing
-    n = present.sum(axis=0)
-    totals = np.where(present, values, 0.0).sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = totals / n
-    deviations = np.where(present, values - means, 0.0)
-    m2 = (deviations * deviations).sum(axis=0)
+    n, totals, m2 = stacked_moments(values, skipna)
     # Python numbers from whole arrays (``tolist``), not one NumPy scalar at a time
-    spoilt = missing.any(axis=0).tolist() if not skipna else [False] * values.shape[1]
-    rows = len(values)
-    return [
-        (rows, math.nan, math.nan) if bad else (0, 0.0, 0.0) if not count else (count, t, m)
-        for bad, count, t, m in zip(spoilt, n.tolist(), totals.tolist(), m2.tolist())
-    ]
+    return list(zip(n.tolist(), totals.tolist(), m2.tolist()))
+
+
+def stacked_moments(
+    values: np.ndarray[Any, Any], skipna: bool, second: bool = True
+) -> tuple[np.ndarray[Any, Any], ...]:
+    """The moments of each column of a 2-d float64 array as three arrays: counts, totals
+    and, with ``second``, sums of squared deviations (zeros without: a mean needs none).
+    A column that ``skipna=False`` spoils is ``(rows, nan, nan)``, an empty one
+    ``(0, 0.0, 0.0)``, as ``column_moments`` gives them."""
+    rows, width = values.shape
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, as a missing value gives
+        totals = values.sum(axis=0)
+    # a missing value makes its column's total NaN: without one, no mask to make
+    if not np.isnan(totals).any():
+        n = np.full(width, rows, dtype=np.int64)
+        deviations = values - totals / n if second and rows else None
+        spoilt = np.zeros(width, dtype=bool)
+    else:
+        missing = np.isnan(values)
+        spoilt = missing.any(axis=0)
+        present = ~missing
+        n = present.sum(axis=0)
+        totals = np.where(present, values, 0.0).sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = totals / n
+        deviations = np.where(present, values - means, 0.0) if second else None
+    m2 = (deviations * deviations).sum(axis=0) if deviations is not None else np.zeros(width)
+    if not skipna and spoilt.any():
+        n = np.where(spoilt, rows, n)
+        totals = np.where(spoilt, np.nan, totals)
+        m2 = np.where(spoilt, np.nan, m2)
+    return (n.astype(np.int64, copy=False), totals, m2)
 
 
 def merge_moments(a: Moments, b: Moments) -> Moments:
