@@ -60,6 +60,10 @@ class StringMethods:
     def _rows(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return map_accessor(self._series, self._sample, "str", name, True, args, kwargs)
 
+    def __getitem__(self, key: int | slice) -> Any:
+        """The character (or slice) at ``key`` of each string, as ``str.get``/``str.slice``."""
+        return self._rows("__getitem__", (key,), {})
+
     def split(
         self, pat: Any = None, *, n: int = -1, expand: bool = False, regex: Any = None
     ) -> Any:
