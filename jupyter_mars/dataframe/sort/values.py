@@ -297,7 +297,10 @@ def sort_index(
     sort_remaining: bool = True,
     ignore_index: bool = False,
 ) -> Any:
-    """Rows ordered by their index labels (every level of a MultiIndex)."""
+    """Rows ordered by their index labels (every level of a MultiIndex); with ``axis=1``
+    the columns of a DataFrame ordered by their labels."""
+    if isinstance(frame, DataFrame) and axis in (1, "columns"):
+        return _sort_columns(frame, level, ascending, inplace, kind, na_position, ignore_index)
     _check_call(axis, inplace)
     if level is not None:
         raise NotImplementedError("sort_index(level=...) is not supported")
@@ -313,6 +316,25 @@ def sort_index(
         )
     spec = SortSpec("index", (), directions, na_position, kind)
     return _sorted(frame, spec, meta, ignore_index)
+
+
+def _sort_columns(
+    frame: DataFrame,
+    level: Any,
+    ascending: Any,
+    inplace: bool,
+    kind: str,
+    na_position: str,
+    ignore_index: bool,
+) -> Any:
+    """The columns are known without the data: their new order is worked out here and
+    taken by position (labels may repeat)."""
+    _check_call(0, inplace, kind)
+    options = {"level": level, "ascending": ascending, "kind": kind, "na_position": na_position}
+    meta = frame.meta.sort_index(axis=1, ignore_index=ignore_index, **options)
+    order = pd.Series(np.arange(frame.meta.shape[1]), index=frame.meta.columns)
+    out = frame.iloc[:, order.sort_index(**options).to_numpy()]
+    return out.set_axis(meta.columns, axis=1) if ignore_index else out
 
 
 def _attach() -> None:
