@@ -175,6 +175,7 @@ FRAME_CASES: list[Case] = [
     ("groupby-nunique", lambda df: df.groupby("b")["s"].nunique()),
     ("groupby-apply", lambda df: df.groupby("b")["i"].apply(lambda g: g.max() - g.min())),
     ("agg-list", lambda df: df[["i", "f"]].agg(["sum", "max"])),
+    ("agg-dict-lists", lambda df: df.agg({"i": ["sum", "min"], "f": ["max"], "b": ["sum"]})),
     ("aggregate-dict", lambda df: df.aggregate({"i": "min", "f": "sum"})),
     # reshape and combine
     ("melt", lambda df: df[["i", "f"]].melt()),
@@ -442,7 +443,6 @@ KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
         tuple(CHUNK_SIZES),
         "DataFrameGroupBy and SeriesGroupBy have no cumsum/cumprod/cummax/cummin",
     ),
-    "agg-list": (tuple(CHUNK_SIZES), "agg with a list of names turns int columns to float"),
     "compare-eq": (tuple(CHUNK_SIZES), "iloc with a negative slice step raises ValueError"),
     "merge": (("uneven",), "merge of several chunks loses the left frame's row order"),
 }
