@@ -170,6 +170,16 @@ FRAME_CASES: list[Case] = [
     ("groupby-size", lambda df: df.groupby("s").size()),
     ("groupby-count", lambda df: df.groupby("b")[["f", "s"]].count()),
     ("groupby-cumsum", lambda df: df.groupby("b")[["i"]].cumsum()),
+    ("groupby-cumprod", lambda df: df.groupby("i")["f"].cumprod()),
+    ("groupby-cummax", lambda df: df.groupby("b")[["i", "f"]].cummax()),
+    ("groupby-diff", lambda df: df.groupby("b")[["i", "f"]].diff()),
+    ("groupby-shift", lambda df: df.groupby("b")["s"].shift(1)),
+    ("groupby-pct-change", lambda df: df.groupby("b")["i"].pct_change()),
+    ("groupby-rank", lambda df: df.groupby("b")[["i", "f"]].rank(method="dense")),
+    ("groupby-ffill", lambda df: df.groupby("b")["f"].ffill()),
+    ("groupby-all-any", lambda df: df.groupby("i")[["b"]].all() & df.groupby("i")[["b"]].any()),
+    ("groupby-idxmax", lambda df: df.groupby("b")[["i", "f"]].idxmax()),
+    ("groupby-idxmin", lambda df: df.groupby("b")["i"].idxmin()),
     ("groupby-transform", lambda df: df.groupby("b")[["i"]].transform("mean")),
     ("groupby-first", lambda df: df.groupby("b")[["f", "s"]].first()),
     ("groupby-nunique", lambda df: df.groupby("b")["s"].nunique()),
@@ -439,10 +449,6 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
 
 
 KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "groupby-cumsum": (
-        tuple(CHUNK_SIZES),
-        "DataFrameGroupBy and SeriesGroupBy have no cumsum/cumprod/cummax/cummin",
-    ),
     "compare-eq": (tuple(CHUNK_SIZES), "iloc with a negative slice step raises ValueError"),
     "merge": (("uneven",), "merge of several chunks loses the left frame's row order"),
 }
