@@ -78,6 +78,8 @@ FRAME_CASES: list[Case] = [
     ("head", lambda df: df.head(4)),
     ("tail", lambda df: df.tail(4)),
     ("iloc-slice", lambda df: df.iloc[2:8:2]),
+    ("iloc-backwards", lambda df: df.iloc[8:1:-3]),
+    ("reversed-rows", lambda df: df[::-1]),
     ("iloc-list", lambda df: df.iloc[[0, 9, 4]]),
     ("loc-labels", lambda df: df.loc[[16, 4], ["s", "i"]]),
     ("loc-slice", lambda df: df.loc[16:8]),
@@ -294,6 +296,7 @@ SERIES_CASES: list[Case] = [
     ("s-expanding", lambda df: df["f"].expanding().mean()),
     ("s-ewm", lambda df: df["i"].ewm(span=3).mean()),
     ("s-head-tail", lambda df: df["s"].head(3)),
+    ("s-iloc-backwards", lambda df: df["s"].iloc[::-2]),
     ("s-iloc", lambda df: df["i"].iloc[[1, 8]]),
     ("s-loc", lambda df: df["i"].loc[[8, 18]]),
     ("s-reindex", lambda df: df["f"].reindex([2, 3, 4])),
@@ -449,7 +452,6 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
 
 
 KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "compare-eq": (tuple(CHUNK_SIZES), "iloc with a negative slice step raises ValueError"),
     "merge": (("uneven",), "merge of several chunks loses the left frame's row order"),
 }
 """Cases where md is known to differ from pandas: expected to fail (strictly, so that a
