@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.dataframe.map_chunks import (
     Slot,
@@ -24,6 +25,7 @@ from jupyter_mars.dataframe.map_chunks import (
     one_chunk,
 )
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.tensor.core import Tensor
 
 _BINARY: dict[str, Callable[..., Any]] = {
     "add": operator.add,
@@ -50,8 +52,34 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     return getattr(obj, name)(*args, **kwargs)
 
 
+def call_with_scalar(obj: Any, name: str, value: Any, **kwargs: Any) -> Any:
+    """``obj.name(value)`` where ``value`` is a 0-d tensor's chunk, handed to pandas as
+    a NumPy scalar (``[()]`` keeps a datetime a datetime, where ``item()`` gives an int)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    return getattr(obj, name)(value, **kwargs)
+
+
+def _is_lazy_scalar(other: Any) -> bool:
+    """A 0-d tensor: what a reduction of a Series gives (``s - s.mean()``)."""
+    return isinstance(other, Tensor) and other.ndim == 0
+
+
+def _scalar_sample(left: _Frame, other: Tensor) -> Any:
+    """A value of ``other``'s dtype to work the result's dtypes out with."""
+    if other.dtype != np.dtype(object):
+        return np.zeros((), dtype=other.dtype)[()]
+    # an object tensor (the min of a Series of times) tells nothing of its values: one of
+    # the left side's own values stands for it
+    probe = sample_like(left.meta, 1)
+    return probe.iloc[0] if isinstance(probe, pd.Series) else probe.iloc[0, 0]
+
+
 def _check_other(other: Any, name: str) -> None:
-    if isinstance(other, _Frame) or np.isscalar(other) or other is None:
+    # pandas' scalars include Timestamp, Timedelta, Period and date offsets
+    if isinstance(other, _Frame) or pd.api.types.is_scalar(other) or other is None:
+        return
+    if _is_lazy_scalar(other):
         return
     if isinstance(other, (pd.DataFrame, pd.Series, np.ndarray, list, tuple)):
         return
@@ -69,6 +97,13 @@ def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwarg
     method = f"r{name}" if reflected and name not in ("eq", "ne", "lt", "le", "gt", "ge") else name
     if name in ("and", "or", "xor"):
         method = f"__{'r' if reflected else ''}{name}__"
+    if _is_lazy_scalar(other):
+        meta = empty_like(call_method(left.meta, method, _scalar_sample(left, other), **kwargs))
+        args = (Slot(0), method, Slot(1))
+        # the tensor's one chunk is read by every chunk of the frame
+        return map_chunks(
+            call_with_scalar, [left, other], args, meta, kwargs, name, broadcast=frozenset({1})
+        )
     meta = empty_like(call_method(left.meta, method, meta_of(other), **kwargs))
     if not isinstance(other, _Frame):
         return map_chunks(call_method, [left], (Slot(0), method, other), meta, kwargs, name)
