@@ -162,7 +162,7 @@ def _attach() -> None:
             "__invert__": lambda self: unary(self, "__invert__"),
             "__abs__": lambda self: unary(self, "abs"),
             "round": lambda self, decimals=0: unary(self, "round", decimals),
-            "clip": lambda self, lower=None, upper=None: unary(self, "clip", lower, upper),
+            "clip": clip,
             "astype": astype,
             # nodes are immutable, but in-place methods repoint a handle: a new handle
             "copy": lambda self, deep=True: type(self)(self._node),
@@ -171,6 +171,46 @@ def _attach() -> None:
             setattr(cls, attr, value)
         for method in ("abs", "isna", "notna", "isnull", "notnull"):
             setattr(cls, method, _simple(method))
+
+
+def _lazy_bound(bound: Any) -> Any:
+    if isinstance(bound, pd.DataFrame):
+        return DataFrame(bound)
+    if isinstance(bound, pd.Series):
+        return Series(bound)
+    return bound
+
+
+def clip(
+    frame: _Frame, lower: Any = None, upper: Any = None, *, axis: Any = None, **kwargs: Any
+) -> Any:
+    """Values bounded below by ``lower`` and above by ``upper``: scalars or list-likes per
+    chunk, Series and DataFrames aligned on labels as pandas aligns them (a Series along
+    the columns, ``axis=1``, is read whole by every chunk)."""
+    if axis is not None:
+        kwargs["axis"] = axis
+    bounds = [_lazy_bound(b) for b in (lower, upper)]
+    meta = empty_like(call_method(frame.meta, "clip", *map(meta_of, bounds), **kwargs))
+    lazy = [b for b in bounds if isinstance(b, _Frame)]
+    per_column = isinstance(frame, DataFrame) and axis in (1, "columns")
+    if per_column:
+        lazy = [one_chunk(b) for b in lazy]
+        frames = [frame, *lazy]
+    else:
+        frames = aligned([frame, *lazy])
+    args: list[Any] = [Slot(0), "clip"]
+    slot = 1
+    for bound in bounds:
+        if isinstance(bound, _Frame):
+            args.append(Slot(slot))
+            slot += 1
+        else:
+            args.append(bound)
+    broadcast = frozenset(range(1, len(frames))) if per_column else frozenset()
+    same = frames[0] is frame
+    return map_chunks(
+        call_method, frames, tuple(args), meta, kwargs, "clip", same, broadcast=broadcast
+    )
 
 
 def _is_category(dtype: Any) -> bool:

@@ -228,6 +228,9 @@ FRAME_CASES: list[Case] = [
     ("neg-invert", lambda df: (-df[["i", "f"]]).join(~df[["b"]])),
     ("lt-ge-rdiv", lambda df: df[["i"]].lt(3) | df[["f"]].ge(1).set_axis(["i"], axis=1)),
     ("rdiv-rpow", lambda df: df[["i"]].rdiv(12) + df[["i"]].rpow(2)),
+    ("clip-columns", lambda df: df[["i", "f"]].clip(upper=pd.Series({"i": 3, "f": 1.0}), axis=1)),
+    ("clip-frame", lambda df: df[["i", "f"]].clip(df[["i", "f"]] * 0 + 2)),
+    ("s-clip-series", lambda df: df["f"].clip(df["i"] - 3, df["i"])),
     ("clip-series", lambda df: df[["i", "f"]].clip(lower=df["i"] - 1, axis=0)),
     ("at-iat", lambda df: (df.at[16, "s"], df.iat[3, 0])),
     ("xs", lambda df: df.xs(16)),
@@ -640,7 +643,6 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
 
 
 KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "clip-series": (tuple(CHUNK_SIZES), "clip with axis= raises TypeError"),
     "sort-values-key": (tuple(CHUNK_SIZES), "sort_values has no key="),
     "s-sort-values-key": (tuple(CHUNK_SIZES), "Series.sort_values has no key="),
     "nunique-axis1": (tuple(CHUNK_SIZES), "nunique(axis=1) is not supported"),
