@@ -253,6 +253,8 @@ FRAME_CASES: list[Case] = [
     ("cumsum-axis1", lambda df: df[["i", "f"]].cumsum(axis=1)),
     ("diff-axis1", lambda df: df[["i", "f"]].diff(axis=1)),
     ("shift-axis1", lambda df: df[["i", "f"]].shift(1, axis=1)),
+    ("rank-axis1-pct", lambda df: df[["i", "f", "b"]].rank(axis=1, pct=True, method="max")),
+    ("nunique-axis1-nan", lambda df: df[["i", "f"]].nunique(axis=1, dropna=False)),
     ("rank-axis1", lambda df: df[["i", "f"]].rank(axis=1)),
     ("fillna-axis1-ffill", lambda df: df[["f", "i"]].ffill(axis=1)),
     ("replace-regex", lambda df: df[["s"]].replace(r"^a", "Z", regex=True)),
@@ -645,8 +647,6 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
 KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
     "sort-values-key": (tuple(CHUNK_SIZES), "sort_values has no key="),
     "s-sort-values-key": (tuple(CHUNK_SIZES), "Series.sort_values has no key="),
-    "nunique-axis1": (tuple(CHUNK_SIZES), "nunique(axis=1) is not supported"),
-    "rank-axis1": (tuple(CHUNK_SIZES), "rank(axis=1) is not supported"),
     "rolling-time": (tuple(CHUNK_SIZES), "rolling windows given as a time span"),
     "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
     "corr-spearman": (tuple(CHUNK_SIZES), "corr supports method='pearson' only"),
