@@ -458,6 +458,16 @@ SERIES_CASES: list[Case] = [
     ("s-floordiv-neg", lambda df: -df["i"] // 4),
     ("s-pow-float", lambda df: df["f"] ** 2),
     ("s-align", lambda df: df["i"].align(df["f"].iloc[3:], join="outer")[1]),
+    (
+        "s-sort-values-key-unnamed",
+        lambda df: (
+            df["s"]
+            .rename(None)
+            .sort_values(
+                key=lambda c: c.str.lower(), ascending=False, kind="stable", ignore_index=True
+            )
+        ),
+    ),
     ("s-sort-values-key", lambda df: df["s"].sort_values(key=lambda c: c.str.len(), kind="stable")),
     ("s-value-counts-dropna", lambda df: df["f"].value_counts(dropna=False)),
     ("s-value-counts-bins", lambda df: df["i"].value_counts(bins=3)),
@@ -645,8 +655,6 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
 
 
 KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "sort-values-key": (tuple(CHUNK_SIZES), "sort_values has no key="),
-    "s-sort-values-key": (tuple(CHUNK_SIZES), "Series.sort_values has no key="),
     "rolling-time": (tuple(CHUNK_SIZES), "rolling windows given as a time span"),
     "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
     "corr-spearman": (tuple(CHUNK_SIZES), "corr supports method='pearson' only"),
