@@ -651,6 +651,36 @@ INDEX_CASES: list[Case] = [
     ("ix-reindex-like-sort", lambda df: df.index.sort_values(ascending=False)),
     ("ix-min-skipna", lambda df: df.set_index("f").index.min()),
     ("ix-join", lambda df: df.index.join(pd.Index([2, 4, 7]), how="inner")),
+    ("ix-slice-locs", lambda df: df.sort_index().index.slice_locs(5, 15)),
+    ("ix-get-slice-bound", lambda df: df.sort_index().index.get_slice_bound(7, "left")),
+    (
+        "ix-get-indexer-non-unique",
+        lambda df: df.set_index("i").index.get_indexer_non_unique([1, 7])[0],
+    ),
+    ("ix-sort-return-indexer", lambda df: df.index.sort_values(return_indexer=True)[1]),
+    ("ix-to-flat-index", lambda df: df.set_index(["i", "s"]).index.to_flat_index()),
+    ("ix-multi-droplevel", lambda df: df.set_index(["i", "s"]).index.droplevel(0)),
+    ("ix-multi-swaplevel", lambda df: df.set_index(["i", "s"]).index.swaplevel()),
+    ("ix-str-min-max", lambda df: (df.set_index("s").index.min(), df.set_index("s").index.max())),
+    ("ix-union-lazy", lambda df: df.index.union(df.set_index("i").index)),
+    ("ix-intersection-lazy", lambda df: df.index.intersection(df.set_index("i").index * 2)),
+    ("ix-notna", lambda df: df.set_index("f").index.notna()),
+    ("ix-nunique-dropna", lambda df: df.set_index("f").index.nunique(dropna=False)),
+    ("ix-astype-category", lambda df: df.set_index("s").index.astype("category")),
+    ("ix-is-monotonic-inc", lambda df: df.sort_index().index.is_monotonic_increasing),
+    ("ix-names", lambda df: df.set_index(["i", "s"]).index.names),
+    ("ix-arith-index", lambda df: df.index - df.index),
+    ("ix-compare", lambda df: df.index > 8),
+    ("ix-size-shape", lambda df: (df.index.size, df.index.shape)),
+    ("ix-empty", lambda df: df.index.empty),
+    ("ix-item", lambda df: df.index[:1].item()),
+    ("ix-getitem-position", lambda df: df.index[3]),
+    ("ix-getitem-slice", lambda df: df.index[2:7:2]),
+    ("ix-getitem-mask", lambda df: df.index[df.index > 10]),
+    ("ix-dt-strftime-month", lambda df: df.set_index("t").index.month_name()),
+    ("ix-dt-tz", lambda df: df.set_index("t").index.tz_localize("UTC")),
+    ("ix-dt-to-period", lambda df: df.set_index("t").index.to_period("W")),
+    ("ix-dt-normalize", lambda df: df.set_index("t").index.normalize()),
     ("ix-diff", lambda df: df.index.diff()),
 ]
 
@@ -760,6 +790,11 @@ KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
     "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
     "corr-spearman": (tuple(CHUNK_SIZES), "corr supports method='pearson' only"),
     "s-str-get-dummies": (tuple(CHUNK_SIZES), "Series.str has no get_dummies"),
+    "ix-multi-swaplevel": (tuple(CHUNK_SIZES), "md.Index of a MultiIndex has no swaplevel"),
+    "ix-dt-normalize": (
+        ("uneven",),
+        "DatetimeIndex.normalize infers a freq from the whole index; chunks give none",
+    ),
 }
 """Cases where md is known to differ from pandas: expected to fail (strictly, so that a
 fix shows), for the chunkings listed."""
