@@ -660,6 +660,10 @@ INDEX_CASES: list[Case] = [
     ("ix-sort-return-indexer", lambda df: df.index.sort_values(return_indexer=True)[1]),
     ("ix-to-flat-index", lambda df: df.set_index(["i", "s"]).index.to_flat_index()),
     ("ix-multi-droplevel", lambda df: df.set_index(["i", "s"]).index.droplevel(0)),
+    (
+        "ix-multi-reorder-levels",
+        lambda df: df.set_index(["i", "s", "b"]).index.reorder_levels([2, 0, 1]),
+    ),
     ("ix-multi-swaplevel", lambda df: df.set_index(["i", "s"]).index.swaplevel()),
     ("ix-str-min-max", lambda df: (df.set_index("s").index.min(), df.set_index("s").index.max())),
     ("ix-union-lazy", lambda df: df.index.union(df.set_index("i").index)),
@@ -790,7 +794,6 @@ KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
     "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
     "corr-spearman": (tuple(CHUNK_SIZES), "corr supports method='pearson' only"),
     "s-str-get-dummies": (tuple(CHUNK_SIZES), "Series.str has no get_dummies"),
-    "ix-multi-swaplevel": (tuple(CHUNK_SIZES), "md.Index of a MultiIndex has no swaplevel"),
     "ix-dt-normalize": (
         ("uneven",),
         "DatetimeIndex.normalize infers a freq from the whole index; chunks give none",
