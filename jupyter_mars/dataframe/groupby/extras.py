@@ -39,8 +39,7 @@ WHOLE_GROUP_STATISTICS = (
     "idxmax",
     "idxmin",
 )
-RUNNING = ("cumsum", "cumprod", "cummin", "cummax", "ffill", "bfill")
-RUNNING += ("diff", "shift", "pct_change", "rank")
+RUNNING = "cumsum cumprod cummin cummax ffill bfill diff shift pct_change rank".split()
 
 
 def _whole_group(name: str) -> Any:
