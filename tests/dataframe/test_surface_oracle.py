@@ -486,6 +486,7 @@ SERIES_CASES: list[Case] = [
     ("s-unstack", lambda df: df.groupby(["b", "i"])["f"].sum().unstack()),
     ("s-str-findall", lambda df: df["s"].str.findall("[a-z]")),
     ("s-str-extract", lambda df: df["s"].str.extract(r"(\w)(\w)")),
+    ("s-str-get-dummies-sep", lambda df: df["s"].str.get_dummies(sep="b", dtype=bool)),
     ("s-str-get-dummies", lambda df: df["s"].str.get_dummies()),
     ("s-str-pad", lambda df: df["s"].str.pad(4, fillchar="-")),
     ("s-str-startswith", lambda df: df["s"].str.startswith("a")),
@@ -793,7 +794,6 @@ KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
     "rolling-time": (tuple(CHUNK_SIZES), "rolling windows given as a time span"),
     "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
     "corr-spearman": (tuple(CHUNK_SIZES), "corr supports method='pearson' only"),
-    "s-str-get-dummies": (tuple(CHUNK_SIZES), "Series.str has no get_dummies"),
     "ix-dt-normalize": (
         ("uneven",),
         "DatetimeIndex.normalize infers a freq from the whole index; chunks give none",
