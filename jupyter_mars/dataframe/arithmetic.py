@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.dataframe.map_chunks import (
     Slot,
@@ -24,6 +25,7 @@ from jupyter_mars.dataframe.map_chunks import (
     one_chunk,
 )
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.tensor.core import Tensor
 
 _BINARY: dict[str, Callable[..., Any]] = {
     "add": operator.add,
@@ -50,8 +52,34 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     return getattr(obj, name)(*args, **kwargs)
 
 
+def call_with_scalar(obj: Any, name: str, value: Any, **kwargs: Any) -> Any:
+    """``obj.name(value)`` where ``value`` is a 0-d tensor's chunk, handed to pandas as
+    a NumPy scalar (``[()]`` keeps a datetime a datetime, where ``item()`` gives an int)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    return getattr(obj, name)(value, **kwargs)
+
+
+def _is_lazy_scalar(other: Any) -> bool:
+    """A 0-d tensor: what a reduction of a Series gives (``s - s.mean()``)."""
+    return isinstance(other, Tensor) and other.ndim == 0
+
+
+def _scalar_sample(left: _Frame, other: Tensor) -> Any:
+    """A value of ``other``'s dtype to work the result's dtypes out with."""
+    if other.dtype != np.dtype(object):
+        return np.zeros((), dtype=other.dtype)[()]
+    # an object tensor (the min of a Series of times) tells nothing of its values: one of
+    # the left side's own values stands for it
+    probe = sample_like(left.meta, 1)
+    return probe.iloc[0] if isinstance(probe, pd.Series) else probe.iloc[0, 0]
+
+
 def _check_other(other: Any, name: str) -> None:
-    if isinstance(other, _Frame) or np.isscalar(other) or other is None:
+    # pandas' scalars include Timestamp, Timedelta, Period and date offsets
+    if isinstance(other, _Frame) or pd.api.types.is_scalar(other) or other is None:
+        return
+    if _is_lazy_scalar(other):
         return
     if isinstance(other, (pd.DataFrame, pd.Series, np.ndarray, list, tuple)):
         return
@@ -69,6 +97,13 @@ def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwarg
     method = f"r{name}" if reflected and name not in ("eq", "ne", "lt", "le", "gt", "ge") else name
     if name in ("and", "or", "xor"):
         method = f"__{'r' if reflected else ''}{name}__"
+    if _is_lazy_scalar(other):
+        meta = empty_like(call_method(left.meta, method, _scalar_sample(left, other), **kwargs))
+        args = (Slot(0), method, Slot(1))
+        # the tensor's one chunk is read by every chunk of the frame
+        return map_chunks(
+            call_with_scalar, [left, other], args, meta, kwargs, name, broadcast=frozenset({1})
+        )
     meta = empty_like(call_method(left.meta, method, meta_of(other), **kwargs))
     if not isinstance(other, _Frame):
         return map_chunks(call_method, [left], (Slot(0), method, other), meta, kwargs, name)
@@ -127,7 +162,7 @@ def _attach() -> None:
             "__invert__": lambda self: unary(self, "__invert__"),
             "__abs__": lambda self: unary(self, "abs"),
             "round": lambda self, decimals=0: unary(self, "round", decimals),
-            "clip": lambda self, lower=None, upper=None: unary(self, "clip", lower, upper),
+            "clip": clip,
             "astype": astype,
             # nodes are immutable, but in-place methods repoint a handle: a new handle
             "copy": lambda self, deep=True: type(self)(self._node),
@@ -136,6 +171,46 @@ def _attach() -> None:
             setattr(cls, attr, value)
         for method in ("abs", "isna", "notna", "isnull", "notnull"):
             setattr(cls, method, _simple(method))
+
+
+def _lazy_bound(bound: Any) -> Any:
+    if isinstance(bound, pd.DataFrame):
+        return DataFrame(bound)
+    if isinstance(bound, pd.Series):
+        return Series(bound)
+    return bound
+
+
+def clip(
+    frame: _Frame, lower: Any = None, upper: Any = None, *, axis: Any = None, **kwargs: Any
+) -> Any:
+    """Values bounded below by ``lower`` and above by ``upper``: scalars or list-likes per
+    chunk, Series and DataFrames aligned on labels as pandas aligns them (a Series along
+    the columns, ``axis=1``, is read whole by every chunk)."""
+    if axis is not None:
+        kwargs["axis"] = axis
+    bounds = [_lazy_bound(b) for b in (lower, upper)]
+    meta = empty_like(call_method(frame.meta, "clip", *map(meta_of, bounds), **kwargs))
+    lazy = [b for b in bounds if isinstance(b, _Frame)]
+    per_column = isinstance(frame, DataFrame) and axis in (1, "columns")
+    if per_column:
+        lazy = [one_chunk(b) for b in lazy]
+        frames = [frame, *lazy]
+    else:
+        frames = aligned([frame, *lazy])
+    args: list[Any] = [Slot(0), "clip"]
+    slot = 1
+    for bound in bounds:
+        if isinstance(bound, _Frame):
+            args.append(Slot(slot))
+            slot += 1
+        else:
+            args.append(bound)
+    broadcast = frozenset(range(1, len(frames))) if per_column else frozenset()
+    same = frames[0] is frame
+    return map_chunks(
+        call_method, frames, tuple(args), meta, kwargs, "clip", same, broadcast=broadcast
+    )
 
 
 def _is_category(dtype: Any) -> bool:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from pandas.api.extensions import no_default
 
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.engine.graph import Ref
@@ -48,12 +49,20 @@ def to_tensor(frame: _Frame) -> Tensor:
     return new_tensor(ToTensor(), [frame], shape, dtype)  # type: ignore[list-item]
 
 
+def to_numpy(
+    frame: _Frame, dtype: Any = None, copy: bool = False, na_value: Any = no_default
+) -> Any:
+    """The values fetched as a NumPy array, with pandas' ``dtype``, ``copy`` and
+    ``na_value`` (pandas converts the fetched object, mixed dtypes giving objects)."""
+    return frame.to_pandas().to_numpy(dtype=dtype, copy=copy, na_value=na_value)
+
+
 def _attach() -> None:
     for cls in (DataFrame, Series):
         methods: dict[str, Any] = {
             "to_tensor": to_tensor,
             "values": property(to_tensor),
-            "to_numpy": lambda self: to_tensor(self).to_numpy(),
+            "to_numpy": to_numpy,
         }
         for attr, value in methods.items():
             setattr(cls, attr, value)

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.projection import column_rule, needed_columns
@@ -227,8 +228,14 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
 
 
 def _lazy_like(frame: _Frame, value: Any) -> Any:
-    """``value`` made lazy where it is row data: NumPy arrays of the frame's shape by
-    position, pandas objects as lazy frames (aligned on labels later)."""
+    """``value`` made lazy where it is row data: NumPy arrays and tensors of the frame's
+    shape by position, pandas objects as lazy frames (aligned on labels later)."""
+    if isinstance(value, Tensor) and value.ndim in (1, 2) and value.ndim == frame.meta.ndim:
+        # labelled with the frame's own index, so that aligning it is taking row by row
+        index = frame.index  # type: ignore[attr-defined]
+        if isinstance(frame, DataFrame):
+            return dataframe_from_tensor(value, index=index, columns=frame.meta.columns)
+        return series_from_tensor(value, index=index, name=frame.meta.name)
     if isinstance(value, pd.DataFrame):
         return DataFrame(value)
     if isinstance(value, pd.Series):

@@ -139,7 +139,7 @@ def _interpolate_column(
         x.append(n + after.gap if linear else after.label)
         values.append(after.value)
     index = _joined_index(column.index, x, lead, n, linear)
-    extended = pd.Series(values, index=index, dtype=column.dtype)
+    extended = pd.Series(values, index=index, dtype=column.dtype, name=column.name)
     method = "index" if linear else options["method"]
     if method not in NUMPY_METHODS and extended.notna().sum() < 2:
         # SciPy's curves need two points; holes outside the valid values stay NaN anyway

@@ -57,7 +57,10 @@ def _tile_map_chunks(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     first = inputs[0]
     grid = key_grid(node.key, [len(first.nsplits[0])])
     for i in range(len(first.nsplits[0])):
-        refs = [Ref(t.keys[0 if n in op.broadcast else i]) for n, t in enumerate(inputs)]
+        # a broadcast input has one chunk: a frame's, or a 0-d tensor's (a 0-d key grid)
+        refs = [
+            Ref(t.flat_keys()[0] if n in op.broadcast else t.keys[i]) for n, t in enumerate(inputs)
+        ]
         args = tuple(_fill(a, refs) for a in op.args)
         ctx.add_blockwise(grid[i], op.func, args, dict(op.kwargs))
     if not op.keeps_rows:

@@ -145,11 +145,18 @@ def iloc_rows(frame: _Frame, rows: slice) -> Any:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise TypeError(f"iloc: slice {name} must be an int or None, got {value!r}")
     step = 1 if rows.step is None else rows.step
-    if step <= 0:
-        raise ValueError(f"iloc: slice step must be positive, got {step}")
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
     node = frame.node
     assert isinstance(node, FrameNode)
     n = node.shape[0]
+    if step < 0:
+        # backwards: the positions the slice picks, once the row count is known
+        if math.isnan(n):
+            raise NotImplementedError(
+                "iloc: a negative slice step needs the row count; execute the object first"
+            )
+        return take_rows(frame, np.arange(int(n))[rows])
     nrows = float("nan") if math.isnan(n) else len(range(*rows.indices(int(n))))
     return new_frame(RowSlice(rows.start, rows.stop, step), [frame], nrows, node.meta)
 

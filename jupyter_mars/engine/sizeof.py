@@ -32,7 +32,12 @@ def sizeof(value: Any) -> int:
     >>> sizeof((np.zeros(10, dtype="f8"), np.zeros(5, dtype="i1"))) > 85
     True
     """
-    return _sizeof(value, _MAX_DEPTH)
+    try:
+        return _sizeof(value, _MAX_DEPTH)
+    except Exception:  # noqa: BLE001 - a size is an estimate and must never fail the task
+        # pandas measures a frame through its arrays and raises for some it cannot measure
+        # (an object column of objects that are not arrays), even from sys.getsizeof
+        return object.__sizeof__(value)
 
 
 _SPARSE_PARTS = ("data", "indices", "indptr", "row", "col", "offsets")

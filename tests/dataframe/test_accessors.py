@@ -272,3 +272,14 @@ def test_as_category_hypothesis(values: list[int | None], chunk: int) -> None:
     s = pd.Series(values, dtype="Int64").astype(float)
     cat: Any = as_category(md.Series(s, chunk_size=chunk))
     pd.testing.assert_series_equal(cat.to_pandas(), s.astype("category"))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5])
+def test_get_dummies_finds_the_tokens_of_the_whole_column(chunk: int) -> None:
+    # chunks of missing values only have no token (pandas 3 raises for such str chunks)
+    data = pd.Series(["a|b", None, "c", "b|a|d", np.nan], index=list("vwxyz"))
+    got = md.Series(data, chunk_size=chunk).str.get_dummies()
+    pd.testing.assert_frame_equal(got.execute().fetch(), data.str.get_dummies())
+    empty = pd.Series([None, None], dtype=object)
+    got = md.Series(empty, chunk_size=min(chunk, 2)).str.get_dummies()
+    pd.testing.assert_frame_equal(got.execute().fetch(), empty.str.get_dummies())

@@ -25,3 +25,19 @@ def test_frames_of_fixed_width_columns_are_sized_as_pandas_sizes_them() -> None:
     )
     assert sizeof(nested) == nested.memory_usage(deep=True).sum()
     assert sizeof(pd.DataFrame()) == pd.DataFrame().memory_usage(deep=True).sum()
+
+
+class _Unmeasurable:
+    """Like a pandas frame holding objects pandas cannot measure: both ways of asking
+    its size raise."""
+
+    def memory_usage(self, deep: bool = False) -> int:
+        raise ValueError("'values' must be a NumPy array")
+
+    def __sizeof__(self) -> int:
+        raise ValueError("'values' must be a NumPy array")
+
+
+def test_a_value_that_cannot_be_measured_still_has_a_size() -> None:
+    # a raising size stopped the executor thread that recorded the result: the job hung
+    assert sizeof(_Unmeasurable()) > 0

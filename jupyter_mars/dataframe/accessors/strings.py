@@ -60,6 +60,10 @@ class StringMethods:
     def _rows(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return map_accessor(self._series, self._sample, "str", name, True, args, kwargs)
 
+    def __getitem__(self, key: int | slice) -> Any:
+        """The character (or slice) at ``key`` of each string, as ``str.get``/``str.slice``."""
+        return self._rows("__getitem__", (key,), {})
+
     def split(
         self, pat: Any = None, *, n: int = -1, expand: bool = False, regex: Any = None
     ) -> Any:
@@ -91,6 +95,22 @@ class StringMethods:
             out_meta,
             name=f"str.{how}",
         )
+
+    def get_dummies(self, sep: str = "|", dtype: Any = None) -> Any:
+        """One column per token found in the whole column (found now, by a small job),
+        sorted as pandas sorts them; 1 where a row holds the token."""
+        sample = self._sample.str.get_dummies(sep=sep, dtype=dtype)  # pandas checks them
+        column_dtype = sample.dtypes.iloc[0]
+        tokens_meta = pd.Series([], dtype=object)
+        found = map_chunks(
+            chunk_tokens, [self._series], (Slot(0), sep), tokens_meta, keeps_rows=False
+        )
+        tokens = pd.Index(sorted(set(found.to_pandas())))
+        meta = pd.DataFrame(
+            {t: pd.Series([], dtype=column_dtype) for t in tokens}, index=self._series.meta.index
+        ).set_axis(tokens, axis=1)
+        args = (Slot(0), sep, dtype, meta)
+        return map_chunks(dummies_of, [self._series], args, meta, name="str.get_dummies")
 
     def cat(
         self, others: Any = None, sep: str | None = None, na_rep: Any = None, join: str = "left"
@@ -128,6 +148,24 @@ def _row_method(name: str) -> Callable[..., Any]:
 
 for _name in ROW_METHODS:
     setattr(StringMethods, _name, _row_method(_name))
+
+
+def chunk_tokens(chunk: pd.Series, sep: str) -> pd.Series:
+    """The distinct tokens of a chunk's strings, as pandas' ``get_dummies`` splits them."""
+    present = chunk.dropna()
+    if present.empty:  # pandas 3 raises for a str chunk of missing values only
+        return pd.Series([], dtype=object)
+    return pd.Series(list(present.str.get_dummies(sep=sep).columns), dtype=object)
+
+
+def dummies_of(chunk: pd.Series, sep: str, dtype: Any, meta: pd.DataFrame) -> pd.DataFrame:
+    """``chunk.str.get_dummies`` with the whole column's tokens as columns."""
+    if chunk.notna().any():
+        found = chunk.str.get_dummies(sep=sep, dtype=dtype)
+    else:  # no token in the chunk (and pandas 3 raises for a str chunk of missing values)
+        found = pd.DataFrame(index=chunk.index)
+    out = found.reindex(columns=meta.columns, fill_value=0).astype(meta.dtypes.to_dict())
+    return out.set_axis(meta.columns, axis=1)
 
 
 def count_pieces(chunk: pd.Series, how: str, pat: Any, kwargs: dict[str, Any]) -> pd.Series:

@@ -1,9 +1,11 @@
 """More grouped methods, built on the three paths a grouping already has:
 
 - statistics of whole groups (``skew``, ``kurt``, ``sem``, ``quantile``, ``describe``,
-  ``corr``, ``cov``): the holistic aggregation (each group's rows meet
-  after a shuffle, or up a tree, and pandas' own grouped method runs there);
-- running and filling methods (``cummin``, ``cummax``, ``ffill``, ``bfill``): a transform
+  ``corr``, ``cov``, ``all``, ``any``, ``idxmax``, ``idxmin``): the holistic aggregation
+  (each group's rows meet after a shuffle, or up a tree, and pandas' own grouped method
+  runs there);
+- running, filling and neighbour methods (``cumsum``, ``cumprod``, ``cummin``, ``cummax``,
+  ``ffill``, ``bfill``, ``diff``, ``shift``, ``pct_change``, ``rank``): a transform
   through the key shuffle, the rows going back to their chunks in their order;
 - rows picked per group (``head``, ``tail``, ``sample``): the same shuffle, the picked
   rows going back in their original order.
@@ -24,7 +26,20 @@ from jupyter_mars.dataframe.groupby.core import GroupBy
 NamedAgg = pd.NamedAgg
 """``NamedAgg(column, aggfunc)``: a named aggregation, ``gb.agg(total=NamedAgg("v", "sum"))``."""
 
-WHOLE_GROUP_STATISTICS = ("skew", "kurt", "sem", "quantile", "describe", "corr", "cov")
+WHOLE_GROUP_STATISTICS = (
+    "skew",
+    "kurt",
+    "sem",
+    "quantile",
+    "describe",
+    "corr",
+    "cov",
+    "all",
+    "any",
+    "idxmax",
+    "idxmin",
+)
+RUNNING = "cumsum cumprod cummin cummax ffill bfill diff shift pct_change rank".split()
 
 
 def _whole_group(name: str) -> Any:
@@ -63,7 +78,7 @@ def _picked(name: str) -> Any:
 
 def _attach() -> None:
     methods: dict[str, Any] = {name: _whole_group(name) for name in WHOLE_GROUP_STATISTICS}
-    methods |= {name: _running(name) for name in ("cummin", "cummax", "ffill", "bfill")}
+    methods |= {name: _running(name) for name in RUNNING}
     methods |= {name: _picked(name) for name in ("head", "tail", "sample")}
     for attr, value in methods.items():
         setattr(GroupBy, attr, value)

@@ -187,8 +187,11 @@ def _set_names(self: Index, names: Any) -> None:
 
 
 ROW_METHODS = (
-    "fillna astype round copy view transpose get_level_values droplevel to_flat_index ravel replace"
+    "fillna astype round copy view transpose get_level_values droplevel to_flat_index ravel "
+    "replace swaplevel reorder_levels"
 ).split()
+"""Methods that map each label to one label (``swaplevel`` and ``reorder_levels`` of a
+MultiIndex; pandas' AttributeError at the call for a flat index)."""
 ARRAY_METHODS = "isna isnull notna notnull".split()
 
 

@@ -94,16 +94,35 @@ class FrameLayout:
     labels: tuple[Any, ...]
     cells: tuple[tuple[tuple[Any, int, Any], ...], ...]
     columns_index: Any = None
+    dtypes: tuple[Any, ...] | None = None
+    """pandas' dtype of each result column: a statistic shared by several columns comes
+    from one frame reduction, whose values are upcast together (ints next to floats)."""
 
     def __call__(self, values: list[Any]) -> pd.DataFrame:
         series = []
-        for cells in self.cells:
+        for c, cells in enumerate(self.cells):
             got = [values[p] if key is None else values[p][key] for _, p, key in cells]
             column = pd.Series(got, index=pd.Index([lab for lab, _, _ in cells]))
-            series.append(column.reindex(pd.Index(self.labels)))
+            column = column.reindex(pd.Index(self.labels))
+            if self.dtypes is not None:
+                column = _cast_back(column, self.dtypes[c])
+            series.append(column)
         out = pd.concat(series, axis=1) if series else pd.DataFrame(index=self.labels)
         out.columns = self.columns_index if self.columns_index is not None else self.columns
         return out
+
+
+def _cast_back(column: pd.Series, dtype: Any) -> pd.Series:
+    """``column`` in ``dtype`` where its values take it exactly (a sum of ints that came
+    out of a float reduction), else as it is (a NaN the metadata did not foresee)."""
+    if column.dtype == dtype:
+        return column
+    try:
+        cast = column.astype(dtype)
+    except (TypeError, ValueError):
+        return column
+    same = cast.eq(column) | (cast.isna() & column.isna())
+    return cast if bool(same.all()) else column
 
 
 @dataclass(frozen=True)
@@ -238,13 +257,17 @@ def frame_agg(df: Any, func: Any = None, axis: Any = 0, *args: Any, **kwargs: An
             layout: Any = ValuesOf(tuple(func), tuple((p, k) for ((_, p, k),) in cells))
             return _lazy_result(layout, parts, meta)
         labels = tuple(dict.fromkeys(lab for row in cells for lab, _, _ in row))
-        layout = FrameLayout(tuple(func), labels, tuple(tuple(r) for r in cells))
+        layout = FrameLayout(
+            tuple(func), labels, tuple(tuple(r) for r in cells), dtypes=tuple(meta.dtypes)
+        )
         return _lazy_result(layout, parts, meta)
     if isinstance(func, (list, tuple)):
         plan = [(c, list(func)) for c in columns]
         parts, cells = _column_parts(df, plan, args, kwargs)
         labels = tuple(func_label(f) for f in func)
-        layout = FrameLayout(tuple(columns), labels, tuple(tuple(r) for r in cells), df.columns)
+        layout = FrameLayout(
+            tuple(columns), labels, tuple(tuple(r) for r in cells), df.columns, tuple(meta.dtypes)
+        )
         return _lazy_result(layout, parts, meta)
     name = NUMPY_NAMES.get(func, func)
     if isinstance(name, str):

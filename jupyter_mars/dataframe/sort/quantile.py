@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.arithmetic import call_method
 from jupyter_mars.dataframe.core import DataFrame, Series
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.reduction._args import probe_frame
 from jupyter_mars.dataframe.sort._tree import Gather, tree_frame, tree_tensor
@@ -109,10 +111,15 @@ def frame_quantile(
     method: str = "single",
 ) -> Any:
     """Column quantiles: a Series named ``q`` for a scalar, a DataFrame indexed by ``q``
-    for a list."""
-    _check_axis(axis)
+    for a list; ``axis=1`` with a scalar ``q``: each row's quantile."""
     _check_interpolation(interpolation)
     kwargs = dict(q=q, numeric_only=numeric_only, interpolation=interpolation, method=method)
+    if axis in (1, "columns") and np.ndim(q) == 0:
+        # a row lies whole in one row chunk: pandas' own quantile, chunk by chunk
+        kwargs["axis"] = 1
+        meta = empty_like(frame.meta.quantile(**kwargs))
+        return map_chunks(call_method, [frame], (Slot(0), "quantile"), meta, kwargs, "quantile")
+    _check_axis(axis)
     return _frame_result(frame, "quantile", kwargs)
 
 

@@ -15,7 +15,9 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.arithmetic import call_method
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
@@ -72,7 +74,14 @@ def rank(
     ascending: bool = True,
     pct: bool = False,
 ) -> Any:
-    """Ranks 1..n of each column's values (ties by ``method``), on the input's index."""
+    """Ranks 1..n of each column's values (ties by ``method``), on the input's index;
+    ``axis=1``: of each row's values."""
+    if axis in (1, "columns") and isinstance(frame, DataFrame):
+        # a row lies whole in one row chunk: pandas' own ranks, chunk by chunk
+        row_kwargs = dict(axis=1, method=method, numeric_only=numeric_only)
+        row_kwargs.update(na_option=na_option, ascending=ascending, pct=pct)
+        meta = empty_like(frame.meta.rank(**row_kwargs))
+        return map_chunks(call_method, [frame], (Slot(0), "rank"), meta, row_kwargs, "rank")
     if axis not in (0, "index", "rows"):
         raise NotImplementedError(f"only axis=0 (down the rows) is supported, got {axis!r}")
     if method not in RANK_METHODS:

@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.arithmetic import call_method
 from jupyter_mars.dataframe.core import DataFrame, Series
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.sort._tree import tree_frame, tree_tensor
 
@@ -89,7 +91,13 @@ def series_nunique(series: Series, dropna: bool = True) -> Any:
 
 
 def frame_nunique(frame: DataFrame, axis: Any = 0, dropna: bool = True) -> Any:
-    """The number of distinct values of every column, as a lazy Series."""
+    """The number of distinct values of every column (``axis=1``: of every row), as a
+    lazy Series."""
+    if axis in (1, "columns"):
+        # a row lies whole in one row chunk: pandas' own count, chunk by chunk
+        kwargs = {"axis": 1, "dropna": _check_dropna(dropna)}
+        meta = empty_like(frame.meta.nunique(**kwargs))
+        return map_chunks(call_method, [frame], (Slot(0), "nunique"), meta, kwargs, "nunique")
     if axis not in (0, "index", "rows"):
         raise NotImplementedError(f"nunique supports axis=0 only, got axis={axis!r}")
     meta = frame.meta.nunique(dropna=_check_dropna(dropna))

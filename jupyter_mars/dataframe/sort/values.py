@@ -26,7 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
+from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
 from jupyter_mars.dataframe.renumber import renumber
 from jupyter_mars.dataframe.sort._order import SORT_KINDS, SortSpec, row_codes
@@ -251,8 +253,10 @@ def sort_values(
     kind: str = "quicksort",
     na_position: str = "last",
     ignore_index: bool = False,
+    key: Any = None,
 ) -> Any:
-    """Rows ordered by the columns ``by`` (a label or a list), each ascending or not."""
+    """Rows ordered by the columns ``by`` (a label or a list), each ascending or not;
+    ``key`` maps each ``by`` column (a Series) to the values to sort by."""
     kind = _check_call(axis, inplace, kind)
     meta = frame.meta.sort_values(  # pandas checks by, ascending and na_position
         by=by, ascending=ascending, kind=kind, na_position=na_position, ignore_index=ignore_index
@@ -262,6 +266,8 @@ def sort_values(
     if missing:
         raise KeyError(f"sort_values: {missing[0]!r} is not a column")
     directions = _directions(ascending, len(labels))
+    if key is not None:
+        return _sorted_by_key(frame, labels, key, directions, na_position, kind, ignore_index)
     spec = SortSpec("columns", tuple(labels), directions, na_position, kind)
     return _sorted(frame, spec, meta, ignore_index)
 
@@ -274,16 +280,63 @@ def series_sort_values(
     kind: str = "quicksort",
     na_position: str = "last",
     ignore_index: bool = False,
+    key: Any = None,
 ) -> Any:
-    """The values in order."""
+    """The values in order (of ``key(values)`` when given)."""
     kind = _check_call(axis, inplace, kind)
     meta = series.meta.sort_values(
         ascending=ascending, kind=kind, na_position=na_position, ignore_index=ignore_index
     )
     if isinstance(ascending, (list, tuple)):
         ascending = ascending[0]
+    if key is not None:
+        # sorted as a one-column frame (column 0: the name may be None), named back after
+        frame = series.to_frame(name=0)  # type: ignore[attr-defined]
+        spec_args = (key, (bool(ascending),), na_position, kind, ignore_index)
+        out = _sorted_by_key(frame, [0], *spec_args)
+        return map_chunks(first_column, [out], (Slot(0), series.meta.name), meta, name="sort_key")
     spec = SortSpec("values", (), (bool(ascending),), na_position, kind)
     return _sorted(series, spec, meta, ignore_index)
+
+
+def keyed_columns(chunk: pd.DataFrame, labels: tuple[Any, ...], key: Any) -> pd.DataFrame:
+    """``chunk``'s columns by position, then ``key`` of each sort column: labels that
+    cannot clash with the frame's."""
+    n = chunk.shape[1]
+    keys = [pd.Series(key(chunk[label]), index=chunk.index) for label in labels]
+    parts = [chunk.set_axis(range(n), axis=1), *keys]
+    return pd.concat(parts, axis=1).set_axis(range(n + len(keys)), axis=1)
+
+
+def first_column(chunk: pd.DataFrame, name: Any) -> pd.Series:
+    return chunk.iloc[:, 0].rename(name)
+
+
+def restore_columns(chunk: pd.DataFrame, columns: pd.Index) -> pd.DataFrame:
+    return chunk.iloc[:, : len(columns)].set_axis(columns, axis=1)
+
+
+def _sorted_by_key(
+    frame: Any,
+    labels: list[Any],
+    key: Any,
+    directions: tuple[bool, ...],
+    na_position: str,
+    kind: str,
+    ignore_index: bool,
+) -> Any:
+    """Sort on ``key`` of the ``by`` columns: pandas applies it to each whole column; it
+    is element-wise in practice (a Series in, one of the same length out), so each chunk
+    computes its keys, sorted as extra columns and dropped after."""
+    n = frame.meta.shape[1]
+    columns = frame.meta.columns
+    args = (Slot(0), tuple(labels), key)
+    meta = keyed_columns(sample_like(frame.meta, 2), tuple(labels), key).iloc[:0]
+    keyed = map_chunks(keyed_columns, [frame], args, meta, name="sort_key")
+    spec = SortSpec("columns", tuple(range(n, n + len(labels))), directions, na_position, kind)
+    ordered = _sorted(keyed, spec, meta, ignore_index)
+    out_meta = restore_columns(ordered.meta, columns)
+    return map_chunks(restore_columns, [ordered], (Slot(0), columns), out_meta, name="sort_key")
 
 
 def sort_index(
@@ -297,7 +350,10 @@ def sort_index(
     sort_remaining: bool = True,
     ignore_index: bool = False,
 ) -> Any:
-    """Rows ordered by their index labels (every level of a MultiIndex)."""
+    """Rows ordered by their index labels (every level of a MultiIndex); with ``axis=1``
+    the columns of a DataFrame ordered by their labels."""
+    if isinstance(frame, DataFrame) and axis in (1, "columns"):
+        return _sort_columns(frame, level, ascending, inplace, kind, na_position, ignore_index)
     _check_call(axis, inplace)
     if level is not None:
         raise NotImplementedError("sort_index(level=...) is not supported")
@@ -313,6 +369,25 @@ def sort_index(
         )
     spec = SortSpec("index", (), directions, na_position, kind)
     return _sorted(frame, spec, meta, ignore_index)
+
+
+def _sort_columns(
+    frame: DataFrame,
+    level: Any,
+    ascending: Any,
+    inplace: bool,
+    kind: str,
+    na_position: str,
+    ignore_index: bool,
+) -> Any:
+    """The columns are known without the data: their new order is worked out here and
+    taken by position (labels may repeat)."""
+    _check_call(0, inplace, kind)
+    options = {"level": level, "ascending": ascending, "kind": kind, "na_position": na_position}
+    meta = frame.meta.sort_index(axis=1, ignore_index=ignore_index, **options)
+    order = pd.Series(np.arange(frame.meta.shape[1]), index=frame.meta.columns)
+    out = frame.iloc[:, order.sort_index(**options).to_numpy()]
+    return out.set_axis(meta.columns, axis=1) if ignore_index else out
 
 
 def _attach() -> None:
