@@ -90,6 +90,27 @@ def test_memory_errors_are_retried():
     runtime.close()
 
 
+class _ShapeRaises:
+    """A result whose shape cannot be read."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        raise RuntimeError("no shape here")
+
+
+def test_a_result_that_cannot_be_recorded_fails_its_job_and_the_threads_live_on():
+    runtime = ThreadRuntime(n_threads=1)
+    job = runtime.submit({"a": Task("a", _ShapeRaises)}, ("a",), {})
+    assert job.wait(10), "the job hung"
+    assert isinstance(job.error, RuntimeError)
+    assert "no shape here" in str(job.error)
+    job = runtime.submit({"b": Task("b", np.arange, (3,))}, ("b",), {})
+    assert job.wait(10)
+    assert job.error is None
+    np.testing.assert_array_equal(runtime.get("b"), np.arange(3))
+    runtime.close()
+
+
 class _Marks:
     """Records what tasks did (a list in a task's arguments would be copied)."""
 

@@ -269,7 +269,7 @@ class ThreadRuntime:
         while True:
             with lock:
                 if done is not None:
-                    self._record(*done)
+                    self._record_or_fail(*done)
                     done = None
                 elif failed is not None:
                     self._handle(failed)
@@ -324,17 +324,31 @@ class ThreadRuntime:
             done = (key, job, value, times)
             del value
 
-    def _record(self, key: Key, job: JobHandle, value: Any, times: TaskTimes) -> None:
+    def _record_or_fail(self, key: Key, job: JobHandle, value: Any, times: TaskTimes) -> None:
+        """``_record``, or, where a result cannot be recorded (its shape or size raising),
+        the task's failure with that error: the thread must live on and the job end."""
+        try:
+            nbytes = sizeof(value)
+            shape = getattr(value, "shape", None)
+        except Exception as exc:  # noqa: BLE001 - reported to the job
+            if job.operators is not None:
+                job.operators.stopped(key)
+            self._handle(TaskFailed(f"task-failed-{key}", key=key, error=exc, retriable=False))
+            return
+        self._record(key, job, value, times, nbytes, shape)
+
+    def _record(
+        self, key: Key, job: JobHandle, value: Any, times: TaskTimes, nbytes: int, shape: Any
+    ) -> None:
         """Store a finished task's result and tell the scheduler core (inside the lock)."""
         if job.operators is not None:
             job.operators.finished(key, times.seconds)
         self.store[key] = value
-        shape = getattr(value, "shape", None)
         if shape is not None:
             self.shapes[key] = shape
         self._tasks.pop(key, None)
         job.n_done += 1
-        self._handle(TaskFinished(stimulus_id="task-finished", key=key, nbytes=sizeof(value)))
+        self._handle(TaskFinished(stimulus_id="task-finished", key=key, nbytes=nbytes))
 
     # Tasks much shorter than a thread hand-off run faster on one thread than on several
     # contending for the lock and the GIL; longer ones (NumPy releases the GIL) run on all.
