@@ -23,6 +23,7 @@ from jupyter_mars.dataframe.map_chunks import (
     map_chunks,
     meta_of,
     one_chunk,
+    slot_args,
 )
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.tensor.core import Tensor
@@ -198,14 +199,7 @@ def clip(
         frames = [frame, *lazy]
     else:
         frames = aligned([frame, *lazy])
-    args: list[Any] = [Slot(0), "clip"]
-    slot = 1
-    for bound in bounds:
-        if isinstance(bound, _Frame):
-            args.append(Slot(slot))
-            slot += 1
-        else:
-            args.append(bound)
+    args = [Slot(0), "clip", *slot_args(bounds, first=1)]
     broadcast = frozenset(range(1, len(frames))) if per_column else frozenset()
     same = frames[0] is frame
     return map_chunks(

@@ -21,7 +21,20 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Slot
 
-__all__ = ["Slot", "map_chunks", "one_chunk"]
+__all__ = ["Slot", "map_chunks", "one_chunk", "slot_args"]
+
+
+def slot_args(args: Any, first: int = 0) -> list[Any]:
+    """``args`` with each lazy frame replaced by ``Slot(first)``, ``Slot(first + 1)``, ...
+    in order (the frames given to ``map_chunks`` in that order); the others as they are."""
+    out: list[Any] = []
+    for arg in args:
+        if isinstance(arg, _Frame):
+            out.append(Slot(first))
+            first += 1
+        else:
+            out.append(arg)
+    return out
 
 
 @dataclass(frozen=True, eq=False)

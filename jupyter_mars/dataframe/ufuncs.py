@@ -18,7 +18,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
 from jupyter_mars.dataframe.filters import rows_like
-from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of
+from jupyter_mars.dataframe.map_chunks import aligned, map_chunks, meta_of, slot_args
 from jupyter_mars.dataframe.node import empty_like
 
 
@@ -58,13 +58,6 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
         )
     meta = empty_like(ufunc(*(meta_of(x) for x in args), **kwargs))
     frames = aligned(lazy)
-    slots: list[Any] = []
-    position = 0
-    for x in args:
-        if isinstance(x, _Frame):
-            slots.append(Slot(position))
-            position += 1
-        else:
-            slots.append(x)
+    slots = slot_args(args)
     same = frames[0] is lazy[0]
     return map_chunks(apply_ufunc, frames, (ufunc, *slots), meta, kwargs, name, keeps_rows=same)
