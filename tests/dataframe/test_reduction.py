@@ -333,6 +333,17 @@ def test_axis_none(chunk: int | None) -> None:
             _assert_scalar(got.to_numpy(), getattr(df, how)(axis=None))
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")  # inf - inf
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_axis_none_of_opposite_infinities_is_nan_as_in_pandas(chunk: int | None) -> None:
+    df = pd.DataFrame({"a": [np.inf, -np.inf, 1.0], "b": [1.0, 2.0, np.nan]})
+    mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(df)))
+    for how in ("sum", "prod", "min", "max"):
+        for skipna in (True, False):
+            got = getattr(mdf, how)(axis=None, skipna=skipna).to_numpy()
+            _assert_scalar(got, getattr(df, how)(axis=None, skipna=skipna))
+
+
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_min_count(chunk: int | None) -> None:
     df = _labelled()

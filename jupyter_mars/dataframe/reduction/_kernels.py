@@ -239,7 +239,10 @@ class ReduceSpec:
             value = total if count >= self.min_count else np.nan
         else:
             values = pd.Series([self._finish_one(s) for s in part])
-            value = getattr(values, MERGE_AS.get(how, how))(skipna=self.skipna)
+            # the columns' own results honoured skipna: a NaN among sums is a real one
+            # (inf - inf), as in pandas' sum of every value; an extreme's NaN is an empty column
+            skipna = self.skipna if how in EXTREMES else False
+            value = getattr(values, MERGE_AS.get(how, how))(skipna=skipna)
         dtype = self.out_dtype
         if isinstance(dtype, np.dtype) and dtype.kind in "biuf" and not pd.isna(value):
             return np.asarray(value).astype(dtype)[()]
