@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.column_split import assemble_grid, tiled_for
+from jupyter_mars.dataframe.gather import parallel_concat
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled
 
 FRAME_DTYPE = np.dtype(object)
@@ -48,19 +49,21 @@ class FrameNode(Node):
     def tiled_for(self, reader: Node, tiled: Tiled, ctx: TileContext) -> Tiled:
         return tiled_for(self, reader, tiled, ctx)
 
-    def assemble(self, tiled: Tiled, chunks: list[Any]) -> Any:
-        return concat_chunks(assemble_grid(chunks, tiled.numblocks), self.meta)
+    def assemble(self, tiled: Tiled, chunks: list[Any], threads: int = 1) -> Any:
+        return concat_chunks(assemble_grid(chunks, tiled.numblocks), self.meta, threads)
 
 
-def concat_chunks(chunks: list[Any], meta: Any) -> Any:
-    """One pandas object from row chunks in order (the meta when there are none)."""
+def concat_chunks(chunks: list[Any], meta: Any, threads: int = 1) -> Any:
+    """One pandas object from row chunks in order (the meta when there are none), copied
+    on up to ``threads`` threads where the columns allow it."""
     if not chunks:
         return meta
     if len(chunks) == 1:
         return chunks[0]
     if isinstance(meta, pd.Index):
         return chunks[0].append(list(chunks[1:]))
-    return pd.concat(chunks)
+    gathered = parallel_concat(chunks, threads)
+    return pd.concat(chunks) if gathered is None else gathered
 
 
 def empty_like(obj: Any) -> Any:

@@ -146,7 +146,7 @@ def replace_chunk(
         out = chunk.replace(**kwargs)
     if isinstance(out, pd.Series):
         return out if out.dtype == meta.dtype else out.astype(meta.dtype)
-    if (out.dtypes == meta.dtypes).all():
+    if out.dtypes.equals(meta.dtypes):
         return out
     return out.astype(dict(zip(out.columns, meta.dtypes, strict=True)))
 

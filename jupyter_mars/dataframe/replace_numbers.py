@@ -129,7 +129,9 @@ def _swapped(values: np.ndarray[Any, Any], swaps: ColumnSwaps) -> np.ndarray[Any
 
 
 def swap_numbers(chunk: Any, plan: tuple[ColumnSwaps, ...]) -> Any | None:
-    """``chunk`` with the plan's swaps made, or None when its dtypes are not the plan's."""
+    """``chunk`` with the plan's swaps made, or None when its dtypes are not the plan's.
+    Where it is not None, its dtypes are the plan's results, the columns the plan does not
+    name kept as they are."""
     if isinstance(chunk, pd.Series):
         if not plan:
             return chunk.copy(deep=False)
@@ -139,11 +141,11 @@ def swap_numbers(chunk: Any, plan: tuple[ColumnSwaps, ...]) -> Any | None:
         values = _swapped(chunk.to_numpy(), swaps)
         out = pd.Series(values, index=chunk.index, name=chunk.name, copy=False)
         return out.__finalize__(chunk)
-    if any(chunk.dtypes.iloc[s.position] != s.dtype for s in plan):
+    columns = [chunk.iloc[:, swaps.position].to_numpy() for swaps in plan]
+    if any(values.dtype != swaps.dtype for values, swaps in zip(columns, plan, strict=True)):
         return None
     out = chunk.copy(deep=False)
-    for swaps in plan:
-        values = chunk.iloc[:, swaps.position].to_numpy()
+    for values, swaps in zip(columns, plan, strict=True):
         swapped = _swapped(values, swaps)
         if swapped is not values:
             # as a Series on the same index, so that pandas keeps the array, uncopied

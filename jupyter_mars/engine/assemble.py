@@ -6,11 +6,13 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.copies import copy_all
 from jupyter_mars.engine.node import Tiled
 
 
-def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
-    """Put chunk arrays together into one NumPy array, following the chunk grid."""
+def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any], threads: int = 1) -> Any:
+    """Put chunk arrays together into one NumPy array, following the chunk grid, copying
+    on up to ``threads`` threads."""
     if len(chunks) == 1:
         only = chunks[0]
         # a 0-d result is a NumPy scalar, as NumPy's reductions and ufuncs give it, even
@@ -30,9 +32,11 @@ def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any]) -> Any:
         np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))])
         for a, n in enumerate(grid)
     ]
-    for flat, index in enumerate(np.ndindex(*grid)):
-        region = tuple(slice(starts[a][i], starts[a][i + 1]) for a, i in enumerate(index))
-        out[region] = chunks[flat]
+    regions = (
+        tuple(slice(starts[a][i], starts[a][i + 1]) for a, i in enumerate(index))
+        for index in np.ndindex(*grid)
+    )
+    copy_all([(out[region], chunk) for region, chunk in zip(regions, chunks, strict=True)], threads)
     return out
 
 

@@ -67,11 +67,12 @@ class Node:
         rows) overrides this to give the others a layout they know."""
         return tiled
 
-    def assemble(self, tiled: Tiled, chunks: list[Any]) -> Any:
-        """The whole result from its chunks (in ``tiled.flat_keys()`` order)."""
+    def assemble(self, tiled: Tiled, chunks: list[Any], threads: int = 1) -> Any:
+        """The whole result from its chunks (in ``tiled.flat_keys()`` order), put together
+        on up to ``threads`` threads."""
         from jupyter_mars.engine.assemble import assemble
 
-        return assemble(tiled, chunks, self.dtype)
+        return assemble(tiled, chunks, self.dtype, threads)
 
 
 def op_name_of(key: Key) -> str:

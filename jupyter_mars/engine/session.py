@@ -178,7 +178,8 @@ class EngineSession:
         t = self.executed.get(node.key)
         if t is None:
             raise ValueError("Cannot fetch unexecuted tensor; call .execute() first")
-        return node.assemble(t, [self.runtime.get(k) for k in t.flat_keys()])
+        chunks = [self.runtime.get(k) for k in t.flat_keys()]
+        return node.assemble(t, chunks, self.runtime.n_cpu)
 
     def release_all(self) -> None:
         """Drop every result this session holds (the runtime stays up for others)."""

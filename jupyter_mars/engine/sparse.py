@@ -59,7 +59,7 @@ class SparseNode(Node):
 
     __slots__ = ()
 
-    def assemble(self, tiled: Tiled, chunks: list[Any]) -> Any:
+    def assemble(self, tiled: Tiled, chunks: list[Any], threads: int = 1) -> Any:
         return assemble_sparse(tiled.numblocks, chunks, self.dtype)
 
 

@@ -49,3 +49,11 @@ def test_a_0d_result_is_a_numpy_scalar_as_numpy_gives_it():
     out = assemble(tiled(()), [np.array(2.5)], np.dtype(np.float64))
     assert type(out) is np.float64
     assert out == 2.5
+
+
+def test_threads_give_the_same_array():
+    whole = np.arange(3_000_000.0).reshape(3000, 1000)
+    nsplits = ((1000, 1000, 1000), (600, 400))
+    for order in ("C", "F"):
+        out = assemble(tiled(nsplits), chunks_of(whole, nsplits, order), whole.dtype, threads=2)
+        np.testing.assert_array_equal(out, whole)
