@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import http.client
 import json
-import pickle
-import struct
 from typing import Any
 from urllib.parse import urlsplit
 
-PIECE_HEADER = struct.Struct("<Q")
+from jupyter_mars.engine.cluster import pieces
 
 
 class SupervisorUnavailable(ConnectionError):
@@ -89,19 +87,15 @@ class _Http:
 
 
 def read_piece(response: http.client.HTTPResponse) -> Any:
-    """One piece of a data stream: an 8-byte length, then a pickle."""
-    size = PIECE_HEADER.unpack(_read_exactly(response, PIECE_HEADER.size))[0]
-    return pickle.loads(_read_exactly(response, size))
+    """The next object of a data stream (``pieces``' format)."""
 
+    def read_into(view: memoryview) -> int:
+        try:
+            return response.readinto(view)
+        except (OSError, http.client.HTTPException) as exc:
+            raise ConnectionError(f"the result stream broke ({exc})") from None
 
-def _read_exactly(response: http.client.HTTPResponse, n: int) -> bytes:
-    try:
-        data = response.read(n)
-    except (OSError, http.client.HTTPException) as exc:
-        raise ConnectionError(f"the result stream broke ({exc})") from None
-    if len(data) != n:
-        raise ConnectionError("the supervisor closed the result stream early")
-    return data
+    return pieces.read_piece(read_into)
 
 
 def token_for(address: str) -> str | None:

@@ -54,7 +54,7 @@ from jupyter_mars.remote.http import (
 )
 from jupyter_mars.remote.lease import Lease, session_timeout_of
 from jupyter_mars.remote.request_body import request_body
-from jupyter_mars.session import Session
+from jupyter_mars.session import Session, available_cpus
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -373,7 +373,8 @@ class RemoteSession(Session):
             header = read_piece(response)
             chunks = [read_piece(response) for _ in range(header["n_chunks"])]
         grid = np.empty(tuple(len(axis) for axis in header["nsplits"]), dtype=object)
-        return node.assemble(Tiled(header["nsplits"], grid), chunks)
+        # the chunks are put together in this process, on its own cores
+        return node.assemble(Tiled(header["nsplits"], grid), chunks, available_cpus())
 
     # ---- lifetime -----------------------------------------------------------------------
 

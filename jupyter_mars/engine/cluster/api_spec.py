@@ -183,8 +183,10 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
             "/api/v1/sessions/{session_id}/tensors/{tensor_key}/data": {
                 "parameters": [sid, tkey],
                 "get": _op(
-                    "A tensor's data streamed in pieces: 8-byte length + pickle, first the "
-                    "layout ({nsplits, n_chunks}), then each chunk in C order of the grid",
+                    "A tensor's data streamed in pieces (an 8-byte frame count, an 8-byte "
+                    "length per frame, then the frames: a pickle stream and its out-of-band "
+                    "buffers), first the layout ({nsplits, n_chunks}), then each chunk in C "
+                    "order of the grid; the body ends where the connection closes",
                     {"200": "pieces", "404": "not executed"},
                 ),
             },

@@ -18,16 +18,15 @@ import logging
 import math
 import pickle
 import re
-import struct
 import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import cloudpickle
 import tornado.web
 
 from jupyter_mars.engine.cluster.api_spec import openapi_document
+from jupyter_mars.engine.cluster.pieces import piece_frames
 from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
 from jupyter_mars.engine.cluster.web_auth import (
     LockedOut,
@@ -55,7 +54,6 @@ MAX_GRAPH_BYTES = 1 << 31
 MAX_EVENT_WAIT = 10.0
 """Longest a progress-event request is held open, in seconds."""
 EVENT_RATE = 10.0
-PIECE_HEADER = struct.Struct("<Q")
 
 
 class ApiHandler(tornado.web.RequestHandler):
@@ -388,7 +386,13 @@ class ReleaseHandler(ApiHandler):
 
 
 class DataHandler(ApiHandler):
-    """A tensor's chunks, streamed one by one: a header piece, then one piece per chunk."""
+    """A tensor's chunks, streamed one by one: a header piece, then one piece per chunk
+    (``pieces``: each chunk's arrays go from the worker's reply to the socket uncopied).
+
+    Once the first piece is due, the handler takes the connection from tornado and writes
+    the response itself, ending it by closing the connection (the client asks for that on
+    every request): tornado would copy every chunk twice on the way, once joining its
+    write buffer and once framing it for chunked transfer encoding."""
 
     needs_active = True
 
@@ -397,30 +401,45 @@ class DataHandler(ApiHandler):
         tiled = session.engine.executed.get(tensor_key)
         if tiled is None:
             raise tornado.web.HTTPError(404, reason=f"tensor {tensor_key!r} is not executed")
-        self.set_header("Content-Type", "application/octet-stream")
         header = {"nsplits": tiled.nsplits, "n_chunks": int(tiled.keys.size)}
-        self._write_piece(header)
         keys = list(tiled.flat_keys())
         fetch = self.service.runtime.fetch
+        log_request(self)
+        stream = self.detach()
         # one chunk ahead: the next comes from its worker while this one goes to the client
         ahead = asyncio.ensure_future(fetch(keys[0])) if keys else None
         try:
+            await stream.write(DATA_RESPONSE_HEAD)
+            await _write_frames(stream, piece_frames(header))
             for i in range(len(keys)):
                 assert ahead is not None
                 data = await ahead
                 ahead = asyncio.ensure_future(fetch(keys[i + 1])) if i + 1 < len(keys) else None
-                self._write_piece(data)
+                await _write_frames(stream, piece_frames(data))
                 del data
-                await self.flush()
+        except Exception:  # the client sees the stream end early: a ConnectionError
+            logger.exception("streaming the chunks of %r failed", tensor_key)
         finally:
             if ahead is not None:
                 ahead.cancel()
-        self.finish()
+            stream.close()
 
-    def _write_piece(self, obj: Any) -> None:
-        payload = cloudpickle.dumps(obj, protocol=5)
-        self.write(PIECE_HEADER.pack(len(payload)))
-        self.write(payload)
+
+DATA_RESPONSE_HEAD = (
+    b"HTTP/1.1 200 OK\r\n"
+    b"Content-Type: application/octet-stream\r\n"
+    b"Cache-Control: no-store\r\n"
+    b"X-Content-Type-Options: nosniff\r\n"
+    b"Connection: close\r\n\r\n"
+)
+"""The data stream's status and headers: no length, the body ends where the connection
+closes."""
+
+
+async def _write_frames(stream: Any, frames: list[Any]) -> None:
+    for frame in frames:
+        if len(frame):
+            await stream.write(frame)
 
 
 access_log = logging.getLogger("tornado.access")
