@@ -123,6 +123,8 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
     """Key -> how deep its subgraph nests (running it recurses once per level)."""
     if max_tasks <= 1:
         return graph, weights
+    shared_readers = _readers_of_shared(graph, keep)
+    """Subgraphs that read a chunk other tasks read too, one not held anyway."""
 
     def fits(consumer: Key, producer: Key) -> bool:
         if graph[producer].func in _PINNED:
@@ -131,11 +133,29 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
             return False
         if depths.get(producer, 0) >= MAX_NESTING:
             return False
+        if producer in shared_readers and len(graph[consumer].dependencies) > 1:
+            # A fan-in subgraph waits for all its inputs: one that read shared chunks
+            # (the per-chunk steps of two reductions of the same data) would keep every
+            # such chunk in memory until the last of them is computed. Left a task of its
+            # own, the step runs as soon as its chunk exists, which is then freed.
+            return False
         weights[consumer] += weights.pop(producer)
         depths[consumer] = max(depths.get(consumer, 0), depths.pop(producer, 0) + 1)
+        if producer in shared_readers:
+            shared_readers.add(consumer)
         return True
 
     return _inline_single_readers(graph, keep, fits), weights
+
+
+def _readers_of_shared(graph: Graph, keep: Collection[Key]) -> set[Key]:
+    """The tasks reading a key that several tasks read and that is not in ``keep``."""
+    counts: dict[Key, int] = {}
+    for task in graph.values():
+        for dep in task.dependencies:
+            counts[dep] = counts.get(dep, 0) + 1
+    shared = {k for k, n in counts.items() if n > 1 and k in graph and k not in keep}
+    return {key for key, task in graph.items() if not shared.isdisjoint(task.dependencies)}
 
 
 def _inline_single_readers(

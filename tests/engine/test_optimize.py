@@ -103,6 +103,36 @@ def test_coarsen_keeps_kept_and_shared_keys_as_tasks():
     assert get_sync(coarse, ["c", "d"]) == [8, -4]
 
 
+def _two_reductions_of_shared_chunks(n):
+    """Chunks ``x{i}`` each read by a per-chunk step of two reductions, ``sum`` and ``max``."""
+    g = {f"x{i}": Task(f"x{i}", float, (i,)) for i in range(n)}
+    for name, func in (("sum", sum), ("max", max)):
+        for i in range(n):
+            g[f"{name}{i}"] = Task(f"{name}{i}", abs, (Ref(f"x{i}"),))
+        g[name] = Task(name, func, ([Ref(f"{name}{i}") for i in range(n)],))
+    return g
+
+
+def test_coarsen_leaves_steps_on_shared_chunks_out_of_fan_in_subgraphs():
+    g = _two_reductions_of_shared_chunks(6)
+    coarse, weights = coarsen(g, keep={"sum", "max"}, max_tasks=100)
+    # each step runs once its chunk exists, and the chunk is freed: a combine reading the
+    # chunks themselves would keep all of them until the last one is computed
+    for name in ("sum", "max"):
+        assert coarse[name].dependencies == frozenset(f"{name}{i}" for i in range(6))
+    assert all(coarse[f"sum{i}"].dependencies == {f"x{i}"} for i in range(6))
+    assert sum(weights.values()) == len(g)
+    assert get_sync(coarse, ["sum", "max"]) == [15.0, 5.0]
+
+
+def test_coarsen_inlines_steps_on_held_chunks_into_their_combine():
+    g = _two_reductions_of_shared_chunks(6)
+    held = {f"x{i}" for i in range(6)}
+    held_graph = {k: t for k, t in g.items() if k not in held}  # x are another job's
+    coarse, _ = coarsen(held_graph, keep={"sum", "max"}, max_tasks=100)
+    assert set(coarse) == {"sum", "max"}
+
+
 def test_coarsen_with_a_cap_of_one_changes_nothing():
     g = _tree(10)
     coarse, weights = coarsen(g, keep=set(), max_tasks=1)
