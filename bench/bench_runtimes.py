@@ -80,6 +80,7 @@ OOC_ROWS = {False: 786_432, True: 78_643}  # by --quick
 EMBEDDED_LIMIT = "2GiB"
 WORKER_LIMIT = "1GiB"
 SAMPLE_EVERY = 0.02
+TREE_EVERY = 50
 RTOL = 1e-7
 SIZES = ["groupby", "groups", "sort", "left", "right", "big", "big_chunk", "seed", "seed_chunk"]
 """The sizes of the two scripts' tables that these workloads use."""
@@ -108,26 +109,35 @@ def _give_back_freed_memory() -> None:
         ctypes.CDLL(name).malloc_trim(0)
 
 
-def _rss(pids: list[int]) -> int:
+def _rss(procs: list[psutil.Process]) -> int:
     total = 0
-    for proc in _tree(pids):
+    for proc in procs:
         with contextlib.suppress(psutil.NoSuchProcess):
             total += proc.memory_info().rss
     return total
 
 
 class PeakSampler:
-    """Samples the summed RSS of some processes (and their children) in a thread."""
+    """Samples the summed RSS of some processes (and their children) in a thread.
+
+    Finding the children scans every process of the machine (about 3 ms), so the tree is
+    found again only every ``TREE_EVERY`` samples; reading the RSS of known processes
+    costs microseconds, which keeps the sampler off the cores being measured."""
 
     def __init__(self, pids: list[int]) -> None:
         self.pids = pids
-        self.peak = _rss(pids)
+        self.peak = _rss(_tree(pids))
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def _loop(self) -> None:
+        procs: list[psutil.Process] = []
+        samples = 0
         while not self._stop.wait(SAMPLE_EVERY):
-            self.peak = max(self.peak, _rss(self.pids))
+            if samples % TREE_EVERY == 0:
+                procs = _tree(self.pids)
+            samples += 1
+            self.peak = max(self.peak, _rss(procs))
 
     def __enter__(self) -> PeakSampler:
         self._thread.start()
@@ -136,7 +146,7 @@ class PeakSampler:
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
         self._thread.join()
-        self.peak = max(self.peak, _rss(self.pids))
+        self.peak = max(self.peak, _rss(_tree(self.pids)))
 
 
 @dataclass
@@ -152,7 +162,7 @@ def measure(run: Callable[[], Any], runtime: Runtime, repeats: int) -> Measure:
     for _ in range(repeats):
         result = None
         _give_back_freed_memory()
-        before = _rss(runtime.pids()) if runtime.in_process else 0
+        before = _rss(_tree(runtime.pids())) if runtime.in_process else 0
         with PeakSampler(runtime.pids()) as sampler:
             start = time.perf_counter()
             result = run()
@@ -172,7 +182,6 @@ class Runtime:
     pids: Callable[[], list[int]]
     note: str = ""
     """Shown in every cell of this runtime (a limit it cannot be given yet)."""
-    client: Any = None
 
 
 def _this_process() -> list[int]:
@@ -210,7 +219,7 @@ def start_runtime(name: str, limited: bool, spill_dir: str) -> Iterator[Runtime]
             Client(cluster) as client,
         ):
             pids = list(client.run(os.getpid).values())
-            yield Runtime(name, "dask", False, lambda: pids, client=client)
+            yield Runtime(name, "dask", False, lambda: pids)
     elif name == "embedded":
         import jupyter_mars as mars
 
