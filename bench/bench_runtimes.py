@@ -69,7 +69,6 @@ from bench_core import versions
 from bench_dataframe import FULL, QUICK
 from threadpoolctl import threadpool_limits
 
-RUNTIMES = ["numpy", "dask-threads", "dask-distributed", "embedded", "mars-cluster"]
 WORKLOADS = ["groupby-agg", "sort_values", "merge", "element-wise", "seed", "out-of-core"]
 OUT_OF_CORE = "out-of-core"
 FRAME_PARTS = 20
@@ -189,59 +188,78 @@ def _this_process() -> list[int]:
 
 
 @contextlib.contextmanager
-def start_runtime(name: str, limited: bool, spill_dir: str) -> Iterator[Runtime]:
-    """A runtime; ``limited``: with the out-of-core row's memory limits."""
-    if name == "numpy":
-        with threadpool_limits(limits=1):
-            yield Runtime(name, "numpy", True, _this_process)
-    elif name == "dask-threads":
-        import dask
+def numpy_runtime(limited: bool, spill_dir: str) -> Iterator[Runtime]:
+    with threadpool_limits(limits=1):
+        yield Runtime("numpy", "numpy", True, _this_process)
 
-        # BLAS one thread per pool thread, as Dask distributed's workers and the embedded
-        # runtime have it: two threads each calling a 2-thread BLAS fight over 2 cores
-        with dask.config.set(scheduler="threads", num_workers=2), threadpool_limits(limits=1):
-            yield Runtime(name, "dask", True, _this_process)
-    elif name == "dask-distributed":
-        from dask.distributed import Client, LocalCluster
 
-        extra: dict[str, Any] = (
-            {"memory_limit": WORKER_LIMIT, "local_directory": spill_dir} if limited else {}
-        )
-        with (
-            LocalCluster(
-                n_workers=2,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-                **extra,
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            pids = list(client.run(os.getpid).values())
-            yield Runtime(name, "dask", False, lambda: pids)
-    elif name == "embedded":
-        import jupyter_mars as mars
+@contextlib.contextmanager
+def dask_threads(limited: bool, spill_dir: str) -> Iterator[Runtime]:
+    import dask
 
-        kwargs: dict[str, Any] = {}
-        note = ""
-        if limited and "memory_limit" in inspect.signature(mars.new_session).parameters:
-            kwargs["memory_limit"] = EMBEDDED_LIMIT
-        elif limited:
-            note = "no limit yet"
-        with mars.new_session(n_cpu=2, **kwargs):
-            yield Runtime(name, "mars", True, _this_process, note=note)
-    elif name == "mars-cluster":
-        from jupyter_mars.launcher.local import new_cluster
+    # BLAS one thread per pool thread, as Dask distributed's workers and the embedded
+    # runtime have it: two threads each calling a 2-thread BLAS fight over 2 cores
+    with dask.config.set(scheduler="threads", num_workers=2), threadpool_limits(limits=1):
+        yield Runtime("dask-threads", "dask", True, _this_process)
 
-        limits: dict[str, Any] = (
-            {"cache_mem": WORKER_LIMIT, "spill_dirs": [spill_dir]} if limited else {}
-        )
-        with new_cluster(n_worker=2, n_cpu=1, **limits) as cluster:
-            pids = [w.popen.pid for w in cluster.workers]
-            yield Runtime(name, "mars", False, lambda: pids)
-    else:
-        raise ValueError(f"unknown runtime {name!r}; choose from {RUNTIMES}")
+
+@contextlib.contextmanager
+def dask_distributed(limited: bool, spill_dir: str) -> Iterator[Runtime]:
+    from dask.distributed import Client, LocalCluster
+
+    limits: dict[str, Any] = (
+        {"memory_limit": WORKER_LIMIT, "local_directory": spill_dir} if limited else {}
+    )
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,  # not the heartbeats failing at close
+            **limits,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        pids = list(client.run(os.getpid).values())
+        yield Runtime("dask-distributed", "dask", False, lambda: pids)
+
+
+@contextlib.contextmanager
+def embedded(limited: bool, spill_dir: str) -> Iterator[Runtime]:
+    import jupyter_mars as mars
+
+    kwargs: dict[str, Any] = {}
+    note = ""
+    if limited and "memory_limit" in inspect.signature(mars.new_session).parameters:
+        kwargs["memory_limit"] = EMBEDDED_LIMIT
+    elif limited:
+        note = "no limit yet"
+    with mars.new_session(n_cpu=2, **kwargs):
+        yield Runtime("embedded", "mars", True, _this_process, note=note)
+
+
+@contextlib.contextmanager
+def mars_cluster(limited: bool, spill_dir: str) -> Iterator[Runtime]:
+    from jupyter_mars.launcher.local import new_cluster
+
+    limits: dict[str, Any] = (
+        {"cache_mem": WORKER_LIMIT, "spill_dirs": [spill_dir]} if limited else {}
+    )
+    with new_cluster(n_worker=2, n_cpu=1, **limits) as cluster:
+        pids = [w.popen.pid for w in cluster.workers]  # the nannies, their workers below
+        yield Runtime("mars-cluster", "mars", False, lambda: pids)
+
+
+StartRuntime = Callable[[bool, str], contextlib.AbstractContextManager[Runtime]]
+RUNTIMES: dict[str, StartRuntime] = {
+    "numpy": numpy_runtime,
+    "dask-threads": dask_threads,
+    "dask-distributed": dask_distributed,
+    "embedded": embedded,
+    "mars-cluster": mars_cluster,
+}
+"""Each started with ``limited``: the out-of-core row's memory limits, and a spill folder."""
 
 
 # ---------------------------------------------------------------- workloads
@@ -547,7 +565,7 @@ def main() -> int:
     for message in ("Sending large graph", "Computing mixed collections", "Increasing number"):
         warnings.filterwarnings("ignore", message=message)
     workloads = _names(args.only, WORKLOADS, "workloads")
-    runtimes = _names(args.runtimes, RUNTIMES, "runtimes")
+    runtimes = _names(args.runtimes, list(RUNTIMES), "runtimes")
 
     memory = psutil.virtual_memory()
     print(
@@ -566,7 +584,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-runtimes-") as spill:
         for group in groups:
             for name in runtimes if group else []:
-                with start_runtime(name, group == [OUT_OF_CORE], spill) as runtime:
+                with RUNTIMES[name](group == [OUT_OF_CORE], spill) as runtime:
                     for workload in group:
                         cells[workload][name] = cell = run_cell(workload, runtime, d, args.repeats)
                         print(f"{workload} on {name}: {cell}", file=sys.stderr, flush=True)
