@@ -791,7 +791,6 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
 
 
 KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "rolling-time": (tuple(CHUNK_SIZES), "rolling windows given as a time span"),
     "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
 }
 """Cases where md is known to differ from pandas: expected to fail (strictly, so that a

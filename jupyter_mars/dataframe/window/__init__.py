@@ -5,8 +5,9 @@ a window object whose aggregations (``.sum()``, ``.mean()``, ...) build lazy fra
 the input's rows and index, computed by scans that carry what a chunk needs from the
 chunks before it (``jupyter_mars.dataframe.neighbours``):
 
-- ``rolling`` (a fixed number of rows): the ``window`` rows above each chunk (and below,
-  when ``center``), then pandas on the chunk with them attached;
+- ``rolling``: the ``window`` rows above each chunk (and below, when ``center``), or for
+  a time span the rows within that span of its first (last) time, then pandas on the
+  chunk with them attached;
 - ``expanding``: running counts, sums, extremes and second moments per column;
 - ``ewm``: the exponentially weighted state (weighted sum and weight, or the last mean
   and the decay since the last value), folded exactly as pandas' recurrence does.
