@@ -790,9 +790,7 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
         assert got == expected, (got, expected)
 
 
-KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
-}
+KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {}
 """Cases where md is known to differ from pandas: expected to fail (strictly, so that a
 fix shows), for the chunkings listed."""
 

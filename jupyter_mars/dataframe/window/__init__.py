@@ -10,7 +10,8 @@ chunks before it (``jupyter_mars.dataframe.neighbours``):
   chunk with them attached;
 - ``expanding``: running counts, sums, extremes and second moments per column;
 - ``ewm``: the exponentially weighted state (weighted sum and weight, or the last mean
-  and the decay since the last value), folded exactly as pandas' recurrence does.
+  and the decay since the last value; for ``var`` and ``std`` the weighted distribution:
+  weight, mean, variance, squared weights), folded exactly as pandas' recurrence does.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
-from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem
+from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem, var, std
     aggregate,
+    ewm_moments,
     expanding_shape,
 )
 from jupyter_mars.dataframe.window.ewm import EWM, ewm
