@@ -110,3 +110,49 @@ def test_series_agg_and_numeric_only() -> None:
         lazy["s"].ewm(com=2).std()
     with pytest.raises(ValueError, match="comass"):
         lazy.ewm(com=-2)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("adjust", [True, False])
+@pytest.mark.parametrize("ignore_na", [True, False])
+def test_cov_and_corr(chunk: int | None, adjust: bool, ignore_na: bool) -> None:
+    df = _frame()
+    rng = np.random.default_rng(8)
+    other = pd.DataFrame(rng.normal(size=(len(df), 2)), columns=["b", "z"], index=df.index)
+    other.iloc[[5, 6, 12], 0] = np.nan
+    lazy: Any = lazy_copy(df, chunk)
+    lazy_other: Any = lazy_copy(other, chunk)
+    kwargs = {"com": 1.5, "adjust": adjust, "ignore_na": ignore_na, "min_periods": 2}
+    window, expected = lazy.ewm(**kwargs), df.ewm(**kwargs)
+    a, pa = lazy["a"].ewm(**kwargs), df["a"].ewm(**kwargs)
+    _check(
+        [
+            (a.cov(lazy["c"]), pa.cov(df["c"])),
+            (a.cov(lazy["b"], bias=True), pa.cov(df["b"], bias=True)),
+            (a.cov(), pa.cov()),
+            (a.corr(lazy["c"]), pa.corr(df["c"])),
+            (window.cov(lazy["c"]), expected.cov(df["c"])),
+            (window.cov(lazy_other), expected.cov(other)),
+            (window.corr(lazy_other), expected.corr(other)),
+            (window.corr(lazy["a"]), expected.corr(df["a"])),
+        ]
+    )
+
+
+def test_cov_on_other_rows_and_bad_input() -> None:
+    df = _frame()
+    shifted = df["b"].iloc[::2].set_axis(df.index[::2] + 1)  # other labels: a union
+    a: Any = lazy_copy(df["a"], 4)
+    _check(
+        [
+            (a.ewm(com=1).cov(lazy_copy(shifted, 3)), df["a"].ewm(com=1).cov(shifted)),
+            (a.ewm(com=1).corr(shifted), df["a"].ewm(com=1).corr(shifted)),
+        ]
+    )
+    lazy: Any = lazy_copy(df, 4)
+    with pytest.raises(NotImplementedError, match="pairwise"):
+        lazy.ewm(com=1).cov()
+    with pytest.raises(NotImplementedError, match="pairwise"):
+        lazy.ewm(com=1).corr(lazy["a"], pairwise=True)
+    with pytest.raises(ValueError, match="other must be"):
+        a.ewm(com=1).cov(3)

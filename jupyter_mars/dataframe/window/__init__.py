@@ -19,9 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
-from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem, var, std
+from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem, var, std, cov, corr
     aggregate,
     ewm_moments,
+    ewm_pairs,
     expanding_shape,
 )
 from jupyter_mars.dataframe.window.ewm import EWM, ewm

@@ -1,4 +1,5 @@
-"""``ewm(...).var()`` and ``.std()``: exponentially weighted variances carried across chunks.
+"""``ewm(...).var()`` and ``.std()`` (and, over pairs of columns, ``cov`` and ``corr``, see
+``ewm_pairs``): exponentially weighted moments carried across chunks.
 
 pandas' recurrence keeps, per column, a weighted distribution of the values seen so far:
 its total weight, mean and (biased) variance, the sum of its squared weights (for the
@@ -13,10 +14,12 @@ after all rows above it.
   alone up to that row.
 - ``adjust=False``: the carry's share of each row shrinks by the same factors as a
   single value standing in its place would. pandas runs on the chunk preceded by the
-  carry's mean at the carry's distance from the chunk (``z``), which gives the exact
-  weights and means; the carry's own spread is then added back: ``gamma * var`` to the
-  variance and ``gamma**2 * (squares - 1)`` to the squared weights, ``gamma`` being the
-  carry's share at the row.
+  carry's mean at the carry's distance from the chunk (a stand-in value), which gives
+  the exact weights and means; the carry's own spread is then added back:
+  ``gamma * var`` to the variance and ``gamma**2 * (squares - 1)`` to the squared
+  weights, ``gamma`` being the carry's share at the row. The squared weights of that run
+  are read off pandas' own bias correction of a column of distinct values with the same
+  gaps.
 
 The fold from chunk to chunk merges the carry with each chunk's distribution at its
 end, computed from the chunk alone with NumPy. Where only one value has been seen,
@@ -42,13 +45,15 @@ from jupyter_mars.dataframe.window.expanding import FloatArray, as_frame_like, v
 
 @dataclass(frozen=True)
 class Moments:
-    """Each column's weighted distribution after some rows (arrays, one value a column)."""
+    """Each column pair's weighted distribution after some rows (arrays, one value a
+    pair; a variance is the pair of a column with itself)."""
 
     weight: FloatArray
     """Total weight (``adjust=False``: 1 at the last value, then decayed)."""
-    mean: FloatArray
-    var: FloatArray
-    """Weighted biased variance."""
+    mean_x: FloatArray
+    mean_y: FloatArray
+    cov: FloatArray
+    """Weighted biased covariance."""
     squares: FloatArray
     """Sum of squared weights over ``weight**2`` (1 with a single value)."""
     since: FloatArray
@@ -57,22 +62,38 @@ class Moments:
 
 
 def _empty(ncols: int) -> Moments:
-    zero = np.zeros(ncols)
-    return Moments(zero, np.full(ncols, np.nan), zero, zero + 1.0, zero, zero)
+    zero, nan = np.zeros(ncols), np.full(ncols, np.nan)
+    return Moments(zero, nan, nan, zero, zero + 1.0, zero, zero)
 
 
-def merge(wa: Any, ma: Any, va: Any, wb: Any, mb: Any, vb: Any) -> tuple[Any, Any, Any]:
-    """Weight, mean and biased variance of two weighted parts taken together (a part of
-    weight 0 counts as absent, whatever its mean)."""
+def merge(
+    wa: Any, xa: Any, ya: Any, ca: Any, wb: Any, xb: Any, yb: Any, cb: Any
+) -> tuple[Any, Any, Any, Any]:
+    """Weight, means and biased covariance of two weighted parts taken together (a part
+    of weight 0 counts as absent, whatever its means)."""
     total = wa + wb
     with np.errstate(invalid="ignore", divide="ignore"):
         fa, fb = wa / total, wb / total
-        delta = mb - ma
-        mean = np.where(wa > 0, np.where(wb > 0, ma + delta * fb, ma), mb)
-        var = np.where(
-            wa > 0, np.where(wb > 0, fa * va + fb * vb + fa * fb * delta * delta, va), vb
-        )
-    return total, mean, var
+        dx, dy = xb - xa, yb - ya
+        both, only_a = (wa > 0) & (wb > 0), wb <= 0
+        mean_x = np.where(both, xa + dx * fb, np.where(only_a, xa, xb))
+        mean_y = np.where(both, ya + dy * fb, np.where(only_a, ya, yb))
+        cov = np.where(both, fa * ca + fb * cb + fa * fb * dx * dy, np.where(only_a, ca, cb))
+    return total, mean_x, mean_y, cov
+
+
+def operands(how: str, chunk: Any) -> tuple[Any, Any]:
+    """The two sides of each pair: a column with itself for ``var`` and ``std``; the
+    first half of the columns with the second for ``cov``; for ``corr`` the pairs
+    ``(x, y)``, ``(x, x)`` and ``(y, y)`` side by side."""
+    values = values_2d(chunk)
+    if how in ("var", "std"):
+        return values, values
+    half = values.shape[1] // 2
+    x, y = values[:, :half], values[:, half:]
+    if how == "cov":
+        return x, y
+    return np.hstack([x, x, y]), np.hstack([y, x, y])
 
 
 # --- the distribution at a chunk's end, from the chunk alone --------------------------
@@ -80,7 +101,7 @@ def merge(wa: Any, ma: Any, va: Any, wb: Any, mb: Any, vb: Any) -> tuple[Any, An
 
 @dataclass(frozen=True)
 class Part:
-    """What a chunk alone tells of each column's distribution at its end."""
+    """What a chunk alone tells of each pair's distribution at its end."""
 
     decay: FloatArray
     """``d`` to the chunk's decaying rows (what the weights above it are scaled by)."""
@@ -88,15 +109,13 @@ class Part:
     """The chunk's decaying rows."""
     first_decays: FloatArray
     """Decaying rows up to the first value, that row included."""
-    head: FloatArray
-    """The first value."""
-    rest: tuple[FloatArray, FloatArray, FloatArray]
-    """``adjust=False``: the values after the first as weight, mean and variance."""
+    head: tuple[FloatArray, FloatArray]
+    """The first values."""
     head_weight: FloatArray
     """``adjust=False``: what is left of the first value's weight 1 at the end."""
     alone: Moments
-    """The chunk's own moments at its end (``adjust=False``: the values after the first,
-    with the count of all)."""
+    """The chunk's own moments at its end (``adjust=False``: those of the values after
+    the first, with the count of all)."""
 
 
 def _gaps(p: Params, valid: Any, decays: Any) -> tuple[Any, Any]:
@@ -118,22 +137,25 @@ def _first_values(x: Any) -> Any:
     return np.where(valid.any(axis=0), first, 0.0)
 
 
-def _weighted(weights: Any, x: Any) -> tuple[Any, Any, Any, Any]:
-    """Total weight, mean, biased variance and sum of squared weights of each column."""
-    # deviations from the first value: a constant column's mean is then that value exactly
-    values = np.where(weights > 0, x - _first_values(x), 0.0)
+def _weighted(weights: Any, x: Any, y: Any) -> tuple[Any, ...]:
+    """Total weight, means, biased covariance and sum of squared weights of each pair."""
+    # deviations from the first values: a constant column's mean is then that value
+    # exactly, as in pandas' recurrence
+    fx, fy = _first_values(x), _first_values(y)
+    dx = np.where(weights > 0, x - fx, 0.0)
+    dy = np.where(weights > 0, y - fy, 0.0)
     total = weights.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        shift = (weights * values).sum(axis=0) / total
-        spread = (weights * (values - shift) ** 2).sum(axis=0) / total
-    mean = shift + _first_values(x)
-    return total, mean, spread, (weights * weights).sum(axis=0)
+        sx = (weights * dx).sum(axis=0) / total
+        sy = (weights * dy).sum(axis=0) / total
+        cov = (weights * (dx - sx) * (dy - sy)).sum(axis=0) / total
+    return total, sx + fx, sy + fy, cov, (weights * weights).sum(axis=0)
 
 
-def summarize(p: Params, chunk: Any) -> Part:
-    x = values_2d(chunk)
+def summarize(p: Params, how: str, chunk: Any) -> Part:
+    x, y = operands(how, chunk)
     n, ncols = x.shape
-    valid = ~np.isnan(x)
+    valid = ~(np.isnan(x) | np.isnan(y))
     decays = _decays(p, valid) if n else np.zeros((0, ncols))
     end = decays[-1] if n else np.zeros(ncols)
     has = valid.any(axis=0)
@@ -144,30 +166,27 @@ def summarize(p: Params, chunk: Any) -> Part:
     since = np.where(has, end - last_obs, end)
     if p.adjust:
         weights = np.where(valid, (1 - p.alpha) ** (end - decays), 0.0) if n else x
-        total, mean, spread, squares = _weighted(weights, x)
+        total, mean_x, mean_y, cov, squares = _weighted(weights, x, y)
         with np.errstate(invalid="ignore", divide="ignore"):
-            alone = Moments(total, mean, spread, squares / total**2, since, count)
-        rest = (np.zeros(ncols),) * 3
+            squares = squares / total**2
         head_weight = np.zeros(ncols)
     else:
         old, seen = _gaps(p, valid, decays) if n else (x, x.astype(bool))
         later = valid & seen
         factor = np.where(later, old / (old + p.alpha), 1.0)
         added = np.where(later, p.alpha / (old + p.alpha), 0.0)
-        # what each later factor leaves of a weight given at a row: the product below it
+        # what the later factors leave of a weight given at a row: the product below it
         after = np.vstack([np.cumprod(factor[::-1], axis=0)[::-1][1:], np.ones((1, ncols))])
-        total, mean, spread, squares = _weighted(added * after, x)
-        rest = (total, mean, spread)
+        total, mean_x, mean_y, cov, squares = _weighted(added * after, x, y)
         head_weight = np.prod(factor, axis=0)
-        alone = Moments(total, mean, spread, squares, since, count)
+    nan = np.full(ncols, np.nan)
     return Part(
         decay=(1 - p.alpha) ** end,
         decays=end,
         first_decays=decays[first_row, cols] if n else np.zeros(ncols),
-        head=x[first_row, cols] if n else np.full(ncols, np.nan),
-        rest=rest,
+        head=(x[first_row, cols], y[first_row, cols]) if n else (nan, nan),
         head_weight=head_weight,
-        alone=alone,
+        alone=Moments(total, mean_x, mean_y, cov, squares, since, count),
     )
 
 
@@ -178,22 +197,26 @@ def fold(p: Params, carry: Moments | None, part: Part) -> Moments:
     started = c.count > 0
     if p.adjust:
         wa = c.weight * part.decay
-        total, mean, var = merge(wa, c.mean, c.var, a.weight, a.mean, a.var)
+        total, mean_x, mean_y, cov = merge(
+            wa, c.mean_x, c.mean_y, c.cov, a.weight, a.mean_x, a.mean_y, a.cov
+        )
         with np.errstate(invalid="ignore", divide="ignore"):
             squares = (wa * wa * c.squares + a.weight**2 * a.squares) / total**2
     else:
         old = (1 - p.alpha) ** (c.since + part.first_decays)
         share = np.where(started, part.head_weight * old / (old + p.alpha), 0.0)
         head = np.where(started, part.head_weight * p.alpha / (old + p.alpha), part.head_weight)
-        w1, m1, v1 = merge(share, c.mean, c.var, head, part.head, np.zeros_like(head))
-        total, mean, var = merge(w1, m1, v1, *part.rest)
+        zero = np.zeros_like(head)
+        first = merge(share, c.mean_x, c.mean_y, c.cov, head, *part.head, zero)
+        total, mean_x, mean_y, cov = merge(*first, a.weight, a.mean_x, a.mean_y, a.cov)
         with np.errstate(invalid="ignore", divide="ignore"):
             squares = (share**2 * c.squares + head**2 + a.squares) / total**2
         total = np.ones_like(total)  # pandas scales the weights to total 1 at a value
     return Moments(
         np.where(has, total, c.weight * part.decay),
-        np.where(has, mean, c.mean),
-        np.where(has, var, c.var),
+        np.where(has, mean_x, c.mean_x),
+        np.where(has, mean_y, c.mean_y),
+        np.where(has, cov, c.cov),
         np.where(has, squares, c.squares),
         np.where(has, a.since, c.since + part.decays),
         c.count + a.count,
@@ -207,51 +230,66 @@ def _pandas(p: Params, data: Any, adjust: bool) -> Any:
     return pd.DataFrame(data).ewm(**{**p.pandas, "adjust": adjust, "min_periods": 0})
 
 
-def _adjusted_rows(p: Params, x: Any, c: Moments) -> tuple[Any, Any, Any]:
-    """Per row: mean-free moments of carry + chunk (weight, biased variance, squares)."""
-    valid = ~np.isnan(x)
+def _pandas_cov(window: Any, x: Any, y: Any) -> Any:
+    """pandas' biased covariance of each column pair, row by row."""
+    if y is x:
+        return window.var(bias=True).to_numpy(dtype=np.float64)
+    other = pd.DataFrame(y)
+    return window.cov(other, pairwise=False, bias=True).to_numpy(dtype=np.float64)
+
+
+def _adjusted_rows(p: Params, x: Any, y: Any, valid: Any, c: Moments) -> tuple[Any, Any]:
+    """Per row, for ``adjust=True``: the biased covariance and squared weights of the
+    carry, decayed, merged with pandas' moments of the chunk so far."""
     ones = np.where(valid, 1.0, np.nan)
-    # deviations from the first value, as in ``_weighted``
-    first = _first_values(x)
-    window = _pandas(p, x - first, True)
-    mean = window.mean().to_numpy(dtype=np.float64) + first
-    spread = window.var(bias=True).to_numpy(dtype=np.float64)
+    # deviations from the first values, as in ``_weighted``
+    fx, fy = _first_values(x), _first_values(y)
+    dx = x - fx
+    dy = dx if y is x else y - fy
+    window = _pandas(p, dx, True)
+    mean_x = window.mean().to_numpy(dtype=np.float64) + fx
+    mean_y = mean_x if y is x else _pandas(p, dy, True).mean().to_numpy(dtype=np.float64) + fy
+    cov = _pandas_cov(window, dx, dy)
     weight = np.nan_to_num(_pandas(p, ones, True).sum().to_numpy(dtype=np.float64))
     decay2 = {"alpha": 1 - (1 - p.alpha) ** 2, "ignore_na": p.ignore_na, "adjust": True}
     squares = np.nan_to_num(pd.DataFrame(ones).ewm(**decay2).sum().to_numpy(dtype=np.float64))
-    scale = (1 - p.alpha) ** _decays(p, valid)
-    wa = c.weight * scale
-    total, _, var = merge(wa, c.mean, c.var, weight, mean, spread)
+    wa = c.weight * (1 - p.alpha) ** _decays(p, valid)
+    total, _, _, merged = merge(wa, c.mean_x, c.mean_y, c.cov, weight, mean_x, mean_y, cov)
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = (wa * wa * c.squares + squares) / total**2
-    return total, var, ratio
+    return merged, ratio
 
 
-def _plain_rows(p: Params, x: Any, c: Moments) -> tuple[Any, Any, Any]:
-    """Per row, for ``adjust=False``: pandas on the chunk after the carry's stand-in."""
+def _plain_rows(p: Params, x: Any, y: Any, valid: Any, c: Moments) -> tuple[Any, Any]:
+    """Per row, for ``adjust=False``: pandas on the chunk after the carry's stand-in (its
+    means, at its distance from the chunk), then the carry's own spread added back."""
     n, ncols = x.shape
-    valid = ~np.isnan(x)
     started = c.count > 0
     d = 1 - p.alpha
     # past this many rows of decay the stand-in's weight is zero in pandas' arithmetic
     cap = int(np.ceil(-1080 / np.log2(d))) + 2 if d > 0 else 1
     gap = np.where(started, np.minimum(c.since, cap), 0).astype(np.int64)
     lead = int(gap.max()) + 1 if started.any() else 0
-    prefix = np.full((lead, ncols), np.nan)
-    probe_prefix = prefix.copy()
     where = np.flatnonzero(started)
-    prefix[lead - 1 - gap[where], where] = c.mean[where]
-    probe_prefix[lead - 1 - gap[where], where] = 0.0
-    probe = np.where(valid, np.cumsum(valid, axis=0), np.nan)
-    window = _pandas(
-        p, np.vstack([np.hstack([prefix, probe_prefix]), np.hstack([x, probe])]), False
-    )
-    biased = window.var(bias=True).to_numpy(dtype=np.float64)[lead:]
-    unbiased = window.var(bias=False).to_numpy(dtype=np.float64)[lead:]
-    spread = biased[:, :ncols]
+    at = lead - 1 - gap[where]
+
+    def stand_in(values: Any, means: Any) -> Any:
+        prefix = np.full((lead, ncols), np.nan)
+        prefix[at, where] = means[where]
+        return np.vstack([prefix, values])
+
+    # a column of distinct values with the same gaps gives the weights' squares
+    probe = stand_in(np.where(valid, np.cumsum(valid, axis=0), np.nan), np.zeros(ncols))
+    xs = stand_in(x, c.mean_x)
+    ys = xs if y is x else stand_in(y, c.mean_y)
+    window = _pandas(p, xs, False)
+    cov = _pandas_cov(window, xs, ys)[lead:]
+    probing = _pandas(p, probe, False)
+    biased = probing.var(bias=True).to_numpy(dtype=np.float64)[lead:]
+    unbiased = probing.var(bias=False).to_numpy(dtype=np.float64)[lead:]
     with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = 1 - biased[:, ncols:] / unbiased[:, ncols:]
-    ratio = np.where(np.isfinite(ratio) & (unbiased[:, ncols:] > 0), ratio, 1.0)
+        ratio = 1 - biased / unbiased
+    ratio = np.where(np.isfinite(ratio) & (unbiased > 0), ratio, 1.0)
     # the carry's share at each row: what each later value leaves of it
     decays = _decays(p, valid)
     old, seen = _gaps(p, valid, decays)
@@ -261,9 +299,7 @@ def _plain_rows(p: Params, x: Any, c: Moments) -> tuple[Any, Any, Any]:
     share = np.cumprod(factor, axis=0) * (entry / (entry + p.alpha))
     share = np.where(np.cumsum(valid, axis=0) > 0, share, 1.0)
     share = np.where(started, share, 0.0)
-    var = spread + share * np.nan_to_num(c.var)
-    ratio = ratio + share**2 * (c.squares - 1)
-    return np.ones_like(var), var, ratio
+    return cov + share * np.nan_to_num(c.cov), ratio + share**2 * (c.squares - 1)
 
 
 def _single_value(p: Params, since: Any) -> Any:
@@ -276,29 +312,46 @@ def _single_value(p: Params, since: Any) -> Any:
     return weight[k] * weight[k] - squares[k]
 
 
+def _corrected(p: Params, cov: Any, ratio: Any, valid: Any, count: Any, c: Moments) -> Any:
+    """pandas' unbiased covariance from the biased one and the squared weights."""
+    decays = _decays(p, valid)
+    last = np.maximum.accumulate(np.where(valid, decays, -1.0), axis=0)
+    since = np.where(last >= 0, decays - last, c.since + decays)
+    single = _single_value(p, np.where(count == 1, since, 0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = cov / (1 - ratio)
+    out = np.where(count == 1, np.where(single > 0, 0.0, np.nan), out)
+    return np.where((count > 1) & ~(ratio < 1), np.nan, out)
+
+
 def finish(p: Params, meta: Any, how: str, bias: bool, chunk: Any, before: Any, after: Any) -> Any:
-    x = values_2d(chunk)
+    x, y = operands(how, chunk)
     n, ncols = x.shape
-    c = before if before is not None else _empty(ncols)
+    width = len(meta.columns) if isinstance(meta, pd.DataFrame) else 1
     if not n:
-        return as_frame_like(meta, chunk, x)
-    _, var, ratio = (_adjusted_rows if p.adjust else _plain_rows)(p, x, c)
-    valid = ~np.isnan(x)
+        return as_frame_like(meta, chunk, np.zeros((0, width)))
+    c = before if before is not None else _empty(ncols)
+    valid = ~(np.isnan(x) | np.isnan(y))
+    cov, ratio = (_adjusted_rows if p.adjust else _plain_rows)(p, x, y, valid, c)
     count = c.count + np.cumsum(valid, axis=0)
-    if not bias:
-        decays = _decays(p, valid)
-        last = np.maximum.accumulate(np.where(valid, decays, -1.0), axis=0)
-        since = np.where(last >= 0, decays - last, c.since + decays)
-        single = _single_value(p, np.where(count == 1, since, 0))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out = var / (1 - ratio)
-        out = np.where(count == 1, np.where(single > 0, 0.0, np.nan), out)
-        out = np.where((count > 1) & ~(ratio < 1), np.nan, out)
-    else:
-        out = var
-    if how == "std":
-        out = np.sqrt(np.maximum(out, 0.0))
-    return as_frame_like(meta, chunk, np.where(count >= max(p.min_periods, 1), out, np.nan))
+    out = cov if bias or how == "corr" else _corrected(p, cov, ratio, valid, count, c)
+    out = np.where(count >= max(p.min_periods, 1), out, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if how == "std":
+            out = np.sqrt(np.maximum(out, 0.0))
+        elif how == "corr":
+            k = ncols // 3
+            spread = out[:, k : 2 * k] * out[:, 2 * k :]
+            out = out[:, :k] / np.sqrt(np.where(spread >= 0, spread, 0.0))
+    return as_frame_like(meta, chunk, out)
+
+
+def moments(p: Params, frame: Any, meta: Any, how: str, bias: bool) -> Any:
+    """The lazy ``how`` (``var``, ``std``, ``cov`` or ``corr``, see ``operands`` for the
+    columns each reads) of ``frame`` under ``p``, shaped as ``meta``."""
+    carry = Carry(functools.partial(summarize, p, how), functools.partial(fold, p))
+    kernel = functools.partial(finish, p, meta, how, bool(bias))
+    return scan(frame, kernel, meta, f"ewm_{how}", before=carry)
 
 
 def _moments(self: EWM, how: str, bias: bool, numeric_only: bool) -> Any:
@@ -309,9 +362,7 @@ def _moments(self: EWM, how: str, bias: bool, numeric_only: bool) -> Any:
     meta = empty_like(getattr(window, how)(bias=bias, numeric_only=numeric_only))
     if isinstance(meta, pd.DataFrame) and len(meta.columns) != len(frame.meta.columns):
         frame = frame[list(meta.columns)]
-    carry = Carry(functools.partial(summarize, p), functools.partial(fold, p))
-    kernel = functools.partial(finish, p, meta, how, bool(bias))
-    return scan(frame, kernel, meta, f"ewm_{how}", before=carry)
+    return moments(p, frame, meta, how, bias)
 
 
 def ewm_var(self: EWM, bias: bool = False, numeric_only: bool = False) -> Any:
