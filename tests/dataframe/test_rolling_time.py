@@ -155,3 +155,26 @@ def test_bad_arguments_raise_at_the_call() -> None:
         lazy.rolling("2h", min_periods=-1)
     with pytest.raises(NotImplementedError, match="step"):
         lazy.rolling("2h", step=2)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_other_time_indexes_filters_and_on_with_rows(chunk: int | None) -> None:
+    n = 15
+    values = np.arange(n, dtype=float)
+    periods = pd.Series(values, index=pd.period_range("2024-01-01", periods=n, freq="D"))
+    spans = pd.Series(values, index=pd.timedelta_range("1h", periods=n, freq="50min"))
+    df = pd.DataFrame({"x": values, "t": pd.date_range("2024-01-01", periods=n, freq="5h")})
+    lazy: Any = lazy_copy(df, chunk)
+    kept, none = lazy[lazy["x"] % 3 != 1], lazy[lazy["x"] > 100]  # lengths known once run
+    _check(
+        [
+            (lazy_copy(periods, chunk).rolling("3D").sum(), periods.rolling("3D").sum()),
+            (lazy_copy(spans, chunk).rolling("2h").max(), spans.rolling("2h").max()),
+            (
+                kept.rolling("11h", on="t").mean(),
+                df[df["x"] % 3 != 1].rolling("11h", on="t").mean(),
+            ),
+            (none.rolling("11h", on="t").sum(), df[df["x"] > 100].rolling("11h", on="t").sum()),
+            (lazy.rolling(3, on="t").sum(), df.rolling(3, on="t").sum()),
+        ]
+    )
