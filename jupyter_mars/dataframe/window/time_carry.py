@@ -32,7 +32,7 @@ class Seen:
     rows: Any
     """The rows within ``span`` of the time at that end (a pandas object, maybe empty)."""
     first: Any
-    """The earliest row's time (in row order), None when there are no rows."""
+    """The time of the first row, None when there are no rows."""
     increasing: bool
     decreasing: bool
 
