@@ -156,3 +156,19 @@ def test_cov_on_other_rows_and_bad_input() -> None:
         lazy.ewm(com=1).corr(lazy["a"], pairwise=True)
     with pytest.raises(ValueError, match="other must be"):
         a.ewm(com=1).cov(3)
+
+
+def test_cov_numeric_only() -> None:
+    df = pd.DataFrame({"a": [1.0, 2, 3, 5, 4], "s": list("vwxyz"), "b": [2, 1, 4, 4, 0]})
+    other = df.assign(a=[1.0, 0, 3, 5, 2], b=[2, 1, 4, 9, 9])
+    lazy: Any = lazy_copy(df, 2)
+    window, expected = lazy.ewm(com=1), df.ewm(com=1)
+    _check(
+        [
+            (
+                window.cov(lazy_copy(other, 3), numeric_only=True),
+                expected.cov(other, numeric_only=True),
+            ),
+            (window.corr(lazy["b"], numeric_only=True), expected.corr(df["b"], numeric_only=True)),
+        ]
+    )

@@ -53,6 +53,15 @@ def pair_values(left: Any, right: Any) -> pd.DataFrame:
     return pd.DataFrame(values.reshape(len(index), 2 * len(parts)), index=index)
 
 
+def _numeric(frame: Any) -> Any:
+    """A DataFrame's number columns (pandas' ``numeric_only``); a Series as it is."""
+    meta = frame.meta
+    if not isinstance(meta, pd.DataFrame):
+        return frame
+    numbers = meta.select_dtypes(include=["number"], exclude=["timedelta"]).columns
+    return frame if len(numbers) == len(meta.columns) else frame[list(numbers)]
+
+
 def _pairs(self: EWM, how: str, other: Any, pairwise: Any, bias: bool, numeric_only: bool) -> Any:
     p = self._params
     frame = self._frame
@@ -75,6 +84,8 @@ def _pairs(self: EWM, how: str, other: Any, pairwise: Any, bias: bool, numeric_o
     if how == "cov":
         kwargs["bias"] = bias
     meta = empty_like(getattr(window, how)(sample_like(other.meta), **kwargs))
+    if numeric_only:
+        frame, other = _numeric(frame), _numeric(other)
     width = len(meta.columns) if isinstance(meta, pd.DataFrame) else 1
     frames = aligned([frame, other])
     keeps = frame.node.index_key == other.node.index_key  # type: ignore[attr-defined]
