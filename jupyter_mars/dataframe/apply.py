@@ -76,6 +76,8 @@ def _fake_index(index: pd.Index, n: int) -> pd.Index:
         values = pd.date_range("2000-01-01", periods=n, tz=getattr(index.dtype, "tz", None))
     elif kind == "m":
         values = pd.timedelta_range(0, periods=n, freq="s")
+    elif isinstance(index, pd.PeriodIndex):  # a time-span window checks for periods
+        values = pd.period_range("2000-01-01", periods=n, freq=index.freq)
     else:
         values = [f"r{i}" for i in range(n)]
     if isinstance(index, pd.RangeIndex):

@@ -790,15 +790,7 @@ def assert_like_pandas(got: Any, expected: Any) -> None:
         assert got == expected, (got, expected)
 
 
-KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {
-    "rolling-time": (tuple(CHUNK_SIZES), "rolling windows given as a time span"),
-    "ewm-std": (tuple(CHUNK_SIZES), "ewm has no std/var"),
-    "corr-spearman": (tuple(CHUNK_SIZES), "corr supports method='pearson' only"),
-    "ix-dt-normalize": (
-        ("uneven",),
-        "DatetimeIndex.normalize infers a freq from the whole index; chunks give none",
-    ),
-}
+KNOWN_BUGS: dict[str, tuple[tuple[str, ...], str]] = {}
 """Cases where md is known to differ from pandas: expected to fail (strictly, so that a
 fix shows), for the chunkings listed."""
 

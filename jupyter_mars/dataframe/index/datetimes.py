@@ -19,6 +19,7 @@ import pandas as pd
 from jupyter_mars.dataframe.accessors.datetimes import ALIASES, sample_datetimes
 from jupyter_mars.dataframe.core import Index
 from jupyter_mars.dataframe.index._calls import per_chunk, value
+from jupyter_mars.dataframe.index.normalize import normalize
 from jupyter_mars.dataframe.index.rows import array_per_chunk
 from jupyter_mars.dataframe.node import empty_like
 
@@ -32,7 +33,15 @@ def sample_index(meta: pd.Index) -> pd.Index:
     return pd.Index(sample_datetimes(pd.Series(meta[:0], name=meta.name)), name=meta.name)
 
 
+WHOLE_INDEX: dict[str, Any] = {"normalize": normalize}
+"""DatetimeIndex methods whose result depends on the whole index (``normalize`` infers
+its ``freq`` from every value), each a function of the lazy index."""
+
+
 def _result(index: Index, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if name in WHOLE_INDEX and isinstance(index.meta, pd.DatetimeIndex):
+        getattr(index.meta, name)(*args, **kwargs)  # pandas checks the arguments
+        return WHOLE_INDEX[name](index)
     attr = getattr(sample_index(index.meta), name)
     out = attr(*args, **kwargs) if callable(attr) else attr
     if isinstance(out, pd.Index):

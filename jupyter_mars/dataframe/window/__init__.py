@@ -5,11 +5,13 @@ a window object whose aggregations (``.sum()``, ``.mean()``, ...) build lazy fra
 the input's rows and index, computed by scans that carry what a chunk needs from the
 chunks before it (``jupyter_mars.dataframe.neighbours``):
 
-- ``rolling`` (a fixed number of rows): the ``window`` rows above each chunk (and below,
-  when ``center``), then pandas on the chunk with them attached;
+- ``rolling``: the ``window`` rows above each chunk (and below, when ``center``), or for
+  a time span the rows within that span of its first (last) time, then pandas on the
+  chunk with them attached;
 - ``expanding``: running counts, sums, extremes and second moments per column;
 - ``ewm``: the exponentially weighted state (weighted sum and weight, or the last mean
-  and the decay since the last value), folded exactly as pandas' recurrence does.
+  and the decay since the last value; for ``var`` and ``std`` the weighted distribution:
+  weight, mean, variance, squared weights), folded exactly as pandas' recurrence does.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
-from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem
+from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem, var, std, cov, corr
     aggregate,
+    ewm_moments,
+    ewm_pairs,
     expanding_shape,
 )
 from jupyter_mars.dataframe.window.ewm import EWM, ewm

@@ -226,7 +226,8 @@ def plain_finish(p: Params, meta: Any, chunk: Any, before: Any, after: Any) -> A
 
 
 class EWM:
-    """A lazy frame's exponentially weighted window; ``mean()`` gives a lazy frame."""
+    """A lazy frame's exponentially weighted window; ``mean()`` (and ``var()``, ``std()``,
+    attached by ``ewm_moments``) give lazy frames."""
 
     def __init__(self, frame: _Frame, params: Params) -> None:
         self._frame = frame

@@ -1,11 +1,13 @@
-"""``rolling(window)``: fixed windows of ``window`` rows.
+"""``rolling(window)``: windows of ``window`` rows, or of a time span (``"2D"``).
 
 A row's window reaches at most ``window`` rows above it (and below, with ``center``), so
 each chunk is finished by pandas with the ``window`` rows before it attached (and those
 after it with ``center``), gathered from as many chunks as needed, small or empty ones
 included; the attached rows are then cut off again. Any aggregation pandas' rolling
 object has works this way, ``apply`` and weighted windows (``win_type``) included.
-Windows given as a time span (``"2s"``) are not supported.
+A window given as a time span (a string, offset or Timedelta) attaches instead the rows
+within that span of the chunk's first time (last, for the rows after it), on the index
+or the ``on`` column (``time_carry``).
 """
 
 from __future__ import annotations
@@ -13,10 +15,16 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+import pandas as pd
+from pandas.api.indexers import BaseIndexer
+from pandas.api.types import is_integer
+from pandas.tseries.frequencies import to_offset
+
 from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.core import _Frame
 from jupyter_mars.dataframe.neighbours import head_carry, scan, tail_carry, window_finish
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.window.time_carry import finish_times, head_times, tail_times
 
 
 def rolling_call(
@@ -41,14 +49,18 @@ class Rolling:
     def __init__(self, frame: _Frame, params: dict[str, Any]) -> None:
         self._frame = frame
         self._params = params
-        self._pandas = frame.meta.rolling(**params)  # pandas checks the arguments
+        # pandas checks the arguments; a time span against the index's (or ``on``'s)
+        # dtype only when there are rows: made-up ones here
+        self._pandas = sample_like(frame.meta).rolling(**params)
 
     def _aggregate(self, how: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # pandas checks the columns' dtypes only when there are rows: made-up ones here
         sample = sample_like(self._frame.meta).rolling(**self._params)
         meta = empty_like(getattr(sample, how)(*args, **kwargs))
-        window = int(self._params["window"])
         kernel = functools.partial(rolling_call, self._params, how, args, kwargs)
+        if not is_integer(self._params["window"]):
+            return self._over_time(kernel, meta, how)
+        window = int(self._params["window"])
         after = head_carry(window) if self._params.get("center") else None
         return scan(
             self._frame,
@@ -57,6 +69,19 @@ class Rolling:
             f"rolling_{how}",
             before=tail_carry(window) if window else None,
             after=after if window else None,
+        )
+
+    def _over_time(self, kernel: Any, meta: Any, how: str) -> Any:
+        on = self._params["on"]
+        # pandas' own reading of the span (a fixed frequency: "2D", "90min", a Timedelta)
+        span = pd.Timedelta(to_offset(self._params["window"]).nanos)
+        return scan(
+            self._frame,
+            functools.partial(finish_times, kernel, on, span),
+            meta,
+            f"rolling_{how}",
+            before=tail_times(on, span),
+            after=head_times(on, span) if self._params.get("center") else None,
         )
 
     def __repr__(self) -> str:
@@ -89,14 +114,11 @@ def rolling(
     step: int | None = None,
     method: str = "single",
 ) -> Rolling:
-    """Windows of ``window`` rows ending at each row (centred with ``center``)."""
-    if isinstance(window, bool) or not isinstance(window, int):
-        raise NotImplementedError(
-            f"rolling: window must be a number of rows (an int), got {window!r}; "
-            "windows given as a time span are not supported"
-        )
+    """Windows of ``window`` rows, or of a time span (a string, offset or Timedelta),
+    ending at each row (centred with ``center``)."""
+    if isinstance(window, BaseIndexer):
+        raise NotImplementedError("rolling: a BaseIndexer window is not supported")
     for name, value, default in (
-        ("on", on, None),
         ("step", step, None),
         ("method", method, "single"),
     ):
@@ -108,5 +130,6 @@ def rolling(
         "center": center,
         "win_type": win_type,
         "closed": closed,
+        "on": on,
     }
     return Rolling(frame, params)
