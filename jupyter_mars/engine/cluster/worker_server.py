@@ -34,15 +34,15 @@ from typing import Any
 
 from jupyter_mars.engine.cluster.host_identity import host_figures
 from jupyter_mars.engine.cluster.log_tail import LogTail
+from jupyter_mars.engine.cluster.replicas import ReplicaCache
 from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.stacks import thread_stacks
-from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
-from jupyter_mars.engine.cluster.storage.admission import physical_memory
-from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
 from jupyter_mars.engine.cluster.worker_tasks import WorkerTasks
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.node import op_name_of
+from jupyter_mars.engine.storage import ChunkStore, sizeof
+from jupyter_mars.engine.storage.admission import physical_memory
 from jupyter_mars.engine.worker.events import (
     ResetRequested,
 )

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX
-from jupyter_mars.engine.cluster.storage import heap, sizeof
-from jupyter_mars.engine.cluster.storage.admission import process_rss
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
+from jupyter_mars.engine.storage import heap, sizeof
+from jupyter_mars.engine.storage.admission import process_rss
 from jupyter_mars.engine.worker.events import (
     CancelRequested,
     FetchFailed,

@@ -29,13 +29,13 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-from jupyter_mars.engine.cluster.storage import admission
-from jupyter_mars.engine.cluster.storage.entry import Entry, State
-from jupyter_mars.engine.cluster.storage.errors import chunk_lost
-from jupyter_mars.engine.cluster.storage.spill_dirs import SpillDirs
-from jupyter_mars.engine.cluster.storage.spill_file import read_value, remove_file, write_value
 from jupyter_mars.engine.graph import Key
 from jupyter_mars.engine.sizeof import sizeof
+from jupyter_mars.engine.storage import admission
+from jupyter_mars.engine.storage.entry import Entry, State
+from jupyter_mars.engine.storage.errors import chunk_lost
+from jupyter_mars.engine.storage.spill_dirs import SpillDirs
+from jupyter_mars.engine.storage.spill_file import read_value, remove_file, write_value
 
 logger = logging.getLogger(__name__)
 

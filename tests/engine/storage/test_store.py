@@ -10,9 +10,9 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from jupyter_mars.engine.cluster.storage import ChunkLostError, ChunkStore, admission, sizeof
-from jupyter_mars.engine.cluster.storage import store as store_module
-from jupyter_mars.engine.cluster.storage.spill_file import (
+from jupyter_mars.engine.storage import ChunkLostError, ChunkStore, admission, sizeof
+from jupyter_mars.engine.storage import store as store_module
+from jupyter_mars.engine.storage.spill_file import (
     SpillFormatError,
     read_value,
     write_value,
@@ -484,7 +484,7 @@ def test_sizeof_measures_data_not_wrappers():
 def test_peek_reads_only_chunks_in_memory(tmp_path):
     import numpy as np
 
-    from jupyter_mars.engine.cluster.storage import ChunkStore
+    from jupyter_mars.engine.storage import ChunkStore
 
     store = ChunkStore(cache_bytes=1000, spill_dirs=[str(tmp_path)])
     try:

@@ -20,7 +20,7 @@ import os
 import struct
 from typing import Any
 
-from jupyter_mars.engine.cluster.serialize import dumps, empty_frame, frame_nbytes, loads
+from jupyter_mars.engine.serialize import dumps, empty_frame, frame_nbytes, loads
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ import os
 import re
 from collections.abc import Sequence
 
-from jupyter_mars.engine.cluster.storage.spill_owner import OwnedDir, claim
 from jupyter_mars.engine.graph import Key
+from jupyter_mars.engine.storage.spill_owner import OwnedDir, claim
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
