@@ -74,6 +74,10 @@ class SpillDirs:
         """A write to directory ``index`` failed: try it after the others from now on."""
         self._failing[index] = True
 
+    def total_bytes(self) -> int:
+        """Bytes in this store's files, over every directory."""
+        return sum(self._bytes)
+
     def remove(self, index: int, nbytes: int) -> None:
         """Count ``nbytes`` no longer on directory ``index``."""
         self._bytes[index] -= nbytes

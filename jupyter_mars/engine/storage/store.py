@@ -2,13 +2,16 @@
 
 Theory of operation. Every chunk has an ``Entry`` in ``_entries``, in one of the states
 drawn in ``entry.py``; MEMORY entries are also keys of ``_lru``, least recent first.
-Readers of a LOADING chunk wait on ``_changed`` rather than read its file twice.
+Readers of a LOADING chunk wait on ``_changed`` rather than read its file twice. A chunk
+read back keeps its file (``path`` of a MEMORY entry: a clean copy), so spilling it again
+costs no write: it only drops the value.
 
 Byte counters: ``_memory_bytes`` sums MEMORY and SPILLING entries, ``_spilling_bytes``
 the SPILLING ones, ``_spilled_bytes`` SPILLED and LOADING ones. Whenever
 ``_memory_bytes - _spilling_bytes`` exceeds ``cache_bytes``, the call that caused it
 (``put``, a ``get`` that read a file back, the last ``unpin``) marks the least recently
-used unpinned entries SPILLING under the lock, then writes them *outside* the lock, so
+used unpinned entries SPILLING (or, with a clean copy, SPILLED at once) under the lock,
+then writes them *outside* the lock, so
 other threads keep reading and writing in-memory chunks during disk IO. When a write
 ends, the entry becomes SPILLED, unless it was deleted or replaced meanwhile (the file is
 dropped) or pinned meanwhile (it stays in memory: a running task holds it). A write that
@@ -248,6 +251,7 @@ class ChunkStore:
             return {
                 "memory_bytes": self._memory_bytes,
                 "spilled_bytes": self._spilled_bytes,
+                "disk_bytes": self._dirs.total_bytes(),
                 "n_memory": len(in_memory),
                 "n_spilled": len(self._entries) - len(in_memory),
                 "n_pinned": sum(1 for e in self._entries.values() if e.pins),
@@ -271,6 +275,8 @@ class ChunkStore:
                 e.key for e in self._entries.values() if e.state is State.MEMORY
             }
             assert all(e.path is None or os.path.exists(e.path) for e in self._entries.values())
+            on_disk = sum(e.nbytes for e in self._entries.values() if e.path is not None)
+            assert self._dirs.total_bytes() == on_disk
 
     # -- lifetime -----------------------------------------------------------------------
 
@@ -312,7 +318,9 @@ class ChunkStore:
             if entry.state is State.SPILLING:
                 # The writing thread sees the entry gone and drops its own file.
                 self._spilling_bytes -= entry.nbytes
-            return None
+            if entry.path is not None:  # a clean copy on disk
+                self._dirs.remove(entry.dir_index, entry.nbytes)
+            return entry.path
         self._spilled_bytes -= entry.nbytes
         self._dirs.remove(entry.dir_index, entry.nbytes)
         if entry.state is State.LOADING:
@@ -326,19 +334,26 @@ class ChunkStore:
             excess = self._memory_bytes - self._spilling_bytes - self.cache_bytes
         if excess <= 0 or not self._dirs:
             return []
-        victims = []
+        chosen = []
         for key in self._lru:
             entry = self._entries[key]
             if entry.pins or entry.unspillable or entry is keep:
                 continue
-            victims.append(entry)
+            chosen.append(entry)
             excess -= entry.nbytes
             if excess <= 0:
                 break
-        for entry in victims:
+        victims = []
+        for entry in chosen:
             del self._lru[entry.key]
+            if entry.path is not None:  # its file holds it already: no write
+                entry.state, entry.value = State.SPILLED, None
+                self._memory_bytes -= entry.nbytes
+                self._spilled_bytes += entry.nbytes
+                continue
             entry.state = State.SPILLING
             self._spilling_bytes += entry.nbytes
+            victims.append(entry)
         return victims
 
     def _reclaimable_bytes(self) -> int:
@@ -387,22 +402,20 @@ class ChunkStore:
             self._counts["spill_writes"] += 1
             if self._entries.get(entry.key) is not entry:
                 drop: str | None = path
-            elif entry.pins:
-                # Pinned while being written: a task is using it, so spilling frees nothing.
-                drop = path
-                self._spilling_bytes -= entry.nbytes
-                entry.state = State.MEMORY
-                self._lru[entry.key] = None
             else:
                 drop = None
                 self._spilling_bytes -= entry.nbytes
-                self._memory_bytes -= entry.nbytes
-                self._spilled_bytes += entry.nbytes
                 self._dirs.add(index, entry.nbytes)
-                entry.state = State.SPILLED
-                entry.value = None
-                entry.path = path
-                entry.dir_index = index
+                entry.path, entry.dir_index = path, index
+                if entry.pins:
+                    # Pinned while being written: a task is using it, so it stays in
+                    # memory, and the file is its clean copy for the next spill.
+                    entry.state = State.MEMORY
+                    self._lru[entry.key] = None
+                else:
+                    self._memory_bytes -= entry.nbytes
+                    self._spilled_bytes += entry.nbytes
+                    entry.state, entry.value = State.SPILLED, None
         remove_file(drop)
 
     def _fail_spill(
@@ -427,14 +440,12 @@ class ChunkStore:
             if self._entries.get(entry.key) is not entry:
                 return []  # deleted or replaced while we read; delete() took the file
             self._counts["spill_reads"] += 1
-            path = entry.path
             self._spilled_bytes -= entry.nbytes
-            self._dirs.remove(entry.dir_index, entry.nbytes)
             self._memory_bytes += entry.nbytes
-            entry.state, entry.value, entry.path, entry.dir_index = State.MEMORY, value, None, -1
+            # the file stays, a clean copy: spilling this chunk again writes nothing
+            entry.state, entry.value = State.MEMORY, value
             self._lru[entry.key] = None
             victims = self._choose_victims(keep=entry)
-        remove_file(path)
         return victims
 
     def _fail_load(self, entry: Entry) -> bool:
