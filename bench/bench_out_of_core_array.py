@@ -123,7 +123,7 @@ def one(name: str, rows: int, scale: float) -> dict[str, Any]:
             with new_session(memory_limit=limit, spill_dir=spill_root) as session:
                 start = time.perf_counter()
                 run_mars(check, rows)
-                check["store"] = session.store_info()  # type: ignore[attr-defined]
+                check["store"] = session.memory_info()  # type: ignore[attr-defined]
         else:
             from jupyter_mars.launcher.local import new_cluster
 

@@ -82,9 +82,14 @@ class ChunkStore:
 
     # -- reading and writing ------------------------------------------------------------
 
-    def put(self, key: Key, value: Any) -> None:
-        """Store ``value`` under ``key`` (replacing any old value, keeping its pins)."""
-        entry = Entry(key, value, sizeof(value))
+    def put(self, key: Key, value: Any, nbytes: int | None = None, spill: bool = True) -> None:
+        """Store ``value`` under ``key`` (replacing any old value, keeping its pins).
+
+        ``nbytes`` is its size when the caller measured it already. ``spill=False`` leaves
+        the store over budget rather than write to disk now: a caller holding a lock of
+        its own spills later, outside it (``spill_memory``).
+        """
+        entry = Entry(key, value, sizeof(value) if nbytes is None else nbytes)
         with self._lock:
             self._check_open()
             old = self._entries.pop(key, None)
@@ -95,7 +100,7 @@ class ChunkStore:
             self._entries[key] = entry
             self._lru[key] = None
             self._memory_bytes += entry.nbytes
-            victims = self._choose_victims(keep=None)
+            victims = self._choose_victims(keep=None) if spill else []
             overflow = self._memory_bytes > self.cache_bytes and not self._dirs
         if overflow:
             self._warn_overflow()
@@ -114,12 +119,12 @@ class ChunkStore:
             self.warnings.append(message)
         logger.warning("%s", message)
 
-    def get(self, key: Key) -> Any:
+    def get(self, key: Key, spill: bool = True) -> Any:
         """The value of ``key``, read back from disk if it was spilled.
 
         Raises ``KeyError`` for an unknown key and ``ChunkLostError`` (an ``OSError``) when
         its spill file cannot be read. Reading a chunk back makes it the most recently
-        used and may spill others (never the one returned).
+        used and may spill others (never the one returned; none with ``spill=False``).
         """
         with self._lock:
             self._check_open()
@@ -138,9 +143,9 @@ class ChunkStore:
             value = read_value(path)
         except Exception as exc:
             if self._fail_load(entry):
-                return self.get(key)  # replaced while read (its old file removed)
+                return self.get(key, spill)  # replaced while read (its old file removed)
             raise chunk_lost(key, path, exc) from exc
-        victims = self._finish_load(entry, value)
+        victims = self._finish_load(entry, value, spill)
         self._spill(victims)
         return value
 
@@ -153,6 +158,12 @@ class ChunkStore:
                 return False, None
             self._lru.move_to_end(key)
             return True, entry.value
+
+    def in_memory(self, key: Key) -> bool:
+        """Whether ``key`` is held in memory now (False for a chunk on disk or unknown)."""
+        with self._lock:
+            entry = self._entries.get(key)
+            return entry is not None and entry.held
 
     def free_bytes(self) -> int:
         """Bytes of the cache no chunk in memory takes."""
@@ -434,7 +445,7 @@ class ChunkStore:
             self._lru[entry.key] = None
             self._lru.move_to_end(entry.key, last=False)  # still the least recently used
 
-    def _finish_load(self, entry: Entry, value: Any) -> list[Entry]:
+    def _finish_load(self, entry: Entry, value: Any, spill: bool) -> list[Entry]:
         with self._lock:
             self._changed.notify_all()
             if self._entries.get(entry.key) is not entry:
@@ -445,7 +456,7 @@ class ChunkStore:
             # the file stays, a clean copy: spilling this chunk again writes nothing
             entry.state, entry.value = State.MEMORY, value
             self._lru[entry.key] = None
-            victims = self._choose_victims(keep=entry)
+            victims = self._choose_victims(keep=entry) if spill else []
         return victims
 
     def _fail_load(self, entry: Entry) -> bool:
