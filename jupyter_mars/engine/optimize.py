@@ -91,7 +91,12 @@ def subgraph_cap(n_tasks: int, n_cores: int) -> int:
     return max(1, n_tasks // (SUBGRAPHS_PER_CORE * max(1, n_cores)))
 
 
-def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph, dict[Key, int]]:
+def coarsen(
+    graph: Graph,
+    keep: Collection[Key],
+    max_tasks: int,
+    locate: Callable[[Key], str | None] | None = None,
+) -> tuple[Graph, dict[Key, int]]:
     """Inline every single-reader task into its reader, up to ``max_tasks`` tasks a subgraph.
 
     For runtimes where each task costs a round trip: a cluster's supervisor spends a few
@@ -102,6 +107,12 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
     depth-first in one slot, each intermediate freed as soon as its reader has it, and the
     supervisor's work scales with subgraphs, not chunks. The cap keeps enough subgraphs to
     occupy every core (``subgraph_cap``).
+
+    ``locate`` says where each chunk computed before (read by ``graph``, not in it) is
+    held. Subgraphs then read held chunks of one place only: a subgraph reading chunks of
+    several workers would move all but one of them (64 MB each, say) to save an RPC, so the
+    per-chunk steps of a reduction over a held tensor run where its chunks are, and only
+    their small results travel.
 
     Returns the coarse graph (a subgraph keeps the key of its root, the task whose result
     leaves it) and, for each of its keys, how many tasks of ``graph`` it stands for.
@@ -117,12 +128,30 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
     (['c'], {'c': 3})
     >>> coarsen(g, keep={"c"}, max_tasks=2)[1]
     {'b': 1, 'c': 2}
+    >>> g = {
+    ...     "a": Task("a", abs, (Ref("x"),)),
+    ...     "b": Task("b", abs, (Ref("y"),)),
+    ...     "c": Task("c", operator.add, (Ref("a"), Ref("b"))),
+    ... }
+    >>> coarsen(g, keep={"c"}, max_tasks=3, locate={"x": "w1", "y": "w2"}.get)[1]
+    {'b': 1, 'c': 2}
     """
     weights = dict.fromkeys(graph, 1)
     depths: dict[Key, int] = {}
     """Key -> how deep its subgraph nests (running it recurses once per level)."""
     if max_tasks <= 1:
         return graph, weights
+    homes: dict[Key, object] = {}
+    """Key -> where the held chunks its subgraph reads are: None (it reads none), a place,
+    or ``_SEVERAL``."""
+
+    def home(key: Key) -> object:
+        if key not in homes:
+            assert locate is not None
+            places = {locate(dep) for dep in graph[key].dependencies if dep not in graph}
+            places.discard(None)
+            homes[key] = places.pop() if len(places) == 1 else _SEVERAL if places else None
+        return homes[key]
 
     def fits(consumer: Key, producer: Key) -> bool:
         if graph[producer].func in _PINNED:
@@ -131,11 +160,21 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
             return False
         if depths.get(producer, 0) >= MAX_NESTING:
             return False
+        if locate is not None:
+            here, there = home(consumer), home(producer)
+            if here is not None and there is not None and (here != there or here is _SEVERAL):
+                return False
+            homes[consumer] = there if here is None else here
+            homes.pop(producer)
         weights[consumer] += weights.pop(producer)
         depths[consumer] = max(depths.get(consumer, 0), depths.pop(producer, 0) + 1)
         return True
 
     return _inline_single_readers(graph, keep, fits), weights
+
+
+_SEVERAL = object()
+"""A subgraph reads held chunks of several places."""
 
 
 def _inline_single_readers(

@@ -8,7 +8,7 @@ them on a thread of its own: the event loop keeps answering heartbeats, RPCs and
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from jupyter_mars.engine.cluster.followers import followers
@@ -28,9 +28,16 @@ class PlannedJob:
 
 
 def plan_job(
-    graph: Graph, outputs: Collection[Key], known: Collection[Key], n_cores: int
+    graph: Graph,
+    outputs: Collection[Key],
+    known: Collection[Key],
+    n_cores: int,
+    locate: Callable[[Key], str | None] | None = None,
 ) -> PlannedJob:
     """Coarsen ``graph`` for ``n_cores`` cores. A ``known`` key (another job's) stays a
-    task of its own, since other tasks may read it, and neither leads nor follows."""
-    coarse, weights = coarsen(graph, {*outputs, *known}, subgraph_cap(len(graph), n_cores))
+    task of its own, since other tasks may read it, and neither leads nor follows.
+    ``locate`` says which worker holds a chunk computed before: no subgraph reads chunks
+    of two workers."""
+    cap = subgraph_cap(len(graph), n_cores)
+    coarse, weights = coarsen(graph, {*outputs, *known}, cap, locate)
     return PlannedJob(coarse, weights, OperatorStats(coarse), followers(coarse, known))

@@ -312,7 +312,11 @@ class ClusterRuntime:
         )
         n_cores = sum(w.n_cpu for w in self.workers.values())
         self._planning[job.job_id] = (job, graph.keys())
-        planned = self.loop.run_in_executor(self._planner, plan_job, graph, outputs, known, n_cores)
+        # read from the planning thread: a chunk that moves meanwhile only costs a fetch
+        locate = self.locations.get
+        planned = self.loop.run_in_executor(
+            self._planner, plan_job, graph, outputs, known, n_cores, locate
+        )
         planned.add_done_callback(lambda done: self._submit(job, done, outputs, priorities))
 
     def _end_planned(self, job: JobHandle, error: BaseException) -> None:
