@@ -95,7 +95,7 @@ def coarsen(
     graph: Graph,
     keep: Collection[Key],
     max_tasks: int,
-    locate: Callable[[Key], str | None] | None = None,
+    locate: Callable[[Key], tuple[str, int] | None] | None = None,
 ) -> tuple[Graph, dict[Key, int]]:
     """Inline every single-reader task into its reader, up to ``max_tasks`` tasks a subgraph.
 
@@ -109,10 +109,13 @@ def coarsen(
     occupy every core (``subgraph_cap``).
 
     ``locate`` says where each chunk computed before (read by ``graph``, not in it) is
-    held. Subgraphs then read held chunks of one place only: a subgraph reading chunks of
-    several workers would move all but one of them (64 MB each, say) to save an RPC, so the
-    per-chunk steps of a reduction over a held tensor run where its chunks are, and only
-    their small results travel.
+    held, and its bytes. Subgraphs then read held chunks of one place only: a subgraph
+    reading chunks of several workers would move all but one of them (64 MB each, say) to
+    save an RPC, so the per-chunk steps of a reduction over a held tensor run where its
+    chunks are, and only their small results travel. And they read at most
+    ``MAX_HELD_BYTES`` of them (or one chunk, if larger): a worker reads a subgraph's
+    inputs before it runs it, so a subgraph over many held chunks would bring them all
+    into memory at once, spilled ones included.
 
     Returns the coarse graph (a subgraph keeps the key of its root, the task whose result
     leaves it) and, for each of its keys, how many tasks of ``graph`` it stands for.
@@ -133,7 +136,7 @@ def coarsen(
     ...     "b": Task("b", abs, (Ref("y"),)),
     ...     "c": Task("c", operator.add, (Ref("a"), Ref("b"))),
     ... }
-    >>> coarsen(g, keep={"c"}, max_tasks=3, locate={"x": "w1", "y": "w2"}.get)[1]
+    >>> coarsen(g, keep={"c"}, max_tasks=3, locate={"x": ("w1", 8), "y": ("w2", 8)}.get)[1]
     {'b': 1, 'c': 2}
     """
     weights = dict.fromkeys(graph, 1)
@@ -141,16 +144,17 @@ def coarsen(
     """Key -> how deep its subgraph nests (running it recurses once per level)."""
     if max_tasks <= 1:
         return graph, weights
-    homes: dict[Key, object] = {}
-    """Key -> where the held chunks its subgraph reads are: None (it reads none), a place,
-    or ``_SEVERAL``."""
+    homes: dict[Key, tuple[object, int]] = {}
+    """Key -> where the held chunks its subgraph reads are (None: it reads none, a place,
+    or ``_SEVERAL``) and their bytes."""
 
-    def home(key: Key) -> object:
+    def home(key: Key) -> tuple[object, int]:
         if key not in homes:
             assert locate is not None
-            places = {locate(dep) for dep in graph[key].dependencies if dep not in graph}
-            places.discard(None)
-            homes[key] = places.pop() if len(places) == 1 else _SEVERAL if places else None
+            held = [locate(dep) for dep in set(graph[key].dependencies) if dep not in graph]
+            places = {h[0] for h in held if h is not None}
+            where = places.pop() if len(places) == 1 else _SEVERAL if places else None
+            homes[key] = (where, sum(h[1] for h in held if h is not None))
         return homes[key]
 
     def fits(consumer: Key, producer: Key) -> bool:
@@ -161,10 +165,11 @@ def coarsen(
         if depths.get(producer, 0) >= MAX_NESTING:
             return False
         if locate is not None:
-            here, there = home(consumer), home(producer)
-            if here is not None and there is not None and (here != there or here is _SEVERAL):
-                return False
-            homes[consumer] = there if here is None else here
+            (here, held), (there, more) = home(consumer), home(producer)
+            if here is not None and there is not None:
+                if here != there or here is _SEVERAL or held + more > MAX_HELD_BYTES:
+                    return False
+            homes[consumer] = (there if here is None else here, held + more)
             homes.pop(producer)
         weights[consumer] += weights.pop(producer)
         depths[consumer] = max(depths.get(consumer, 0), depths.pop(producer, 0) + 1)
@@ -173,6 +178,8 @@ def coarsen(
     return _inline_single_readers(graph, keep, fits), weights
 
 
+MAX_HELD_BYTES = 64 << 20
+"""Bytes of held chunks one subgraph reads at most (unless one chunk is larger)."""
 _SEVERAL = object()
 """A subgraph reads held chunks of several places."""
 

@@ -32,12 +32,12 @@ def plan_job(
     outputs: Collection[Key],
     known: Collection[Key],
     n_cores: int,
-    locate: Callable[[Key], str | None] | None = None,
+    locate: Callable[[Key], tuple[str, int] | None] | None = None,
 ) -> PlannedJob:
     """Coarsen ``graph`` for ``n_cores`` cores. A ``known`` key (another job's) stays a
     task of its own, since other tasks may read it, and neither leads nor follows.
-    ``locate`` says which worker holds a chunk computed before: no subgraph reads chunks
-    of two workers."""
+    ``locate`` says which worker holds a chunk computed before, and its bytes: no
+    subgraph reads chunks of two workers, nor many bytes of them."""
     cap = subgraph_cap(len(graph), n_cores)
     coarse, weights = coarsen(graph, {*outputs, *known}, cap, locate)
     return PlannedJob(coarse, weights, OperatorStats(coarse), followers(coarse, known))

@@ -312,8 +312,13 @@ class ClusterRuntime:
         )
         n_cores = sum(w.n_cpu for w in self.workers.values())
         self._planning[job.job_id] = (job, graph.keys())
-        # read from the planning thread: a chunk that moves meanwhile only costs a fetch
-        locate = self.locations.get
+        locations, sizes = self.locations, self.sizes
+
+        def locate(key: Key) -> tuple[str, int] | None:
+            # called from the planning thread: a chunk that moves meanwhile costs a fetch
+            where = locations.get(key)
+            return None if where is None else (where, sizes.get(key, 0))
+
         planned = self.loop.run_in_executor(
             self._planner, plan_job, graph, outputs, known, n_cores, locate
         )

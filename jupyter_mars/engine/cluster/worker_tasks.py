@@ -134,6 +134,8 @@ class WorkerTasks:
         self._trimmed = 0.0
         self._shed: dict[Key, str] = {}
         """Runs told to stop for memory -> the message of their ``MemoryError``."""
+        self._largest_result = 0
+        """The largest result stored so far: the room a task makes before it runs."""
 
     def start(self) -> None:
         """Start sampling the process's memory (the worker listens at its address)."""
@@ -305,6 +307,7 @@ class WorkerTasks:
                 call.copies = {}
                 for dep in call.pinned:
                     data[dep] = await self._read_local(dep)
+                await self._make_room()
                 value, seconds = await self._run(run, task, data)
             else:
                 assert call.then is not None
@@ -345,6 +348,15 @@ class WorkerTasks:
             # deleted meanwhile (a reset): lost, and retried once it is back
             raise InputLost(f"input chunk {key!r} was dropped from this worker") from None
 
+    async def _make_room(self) -> None:
+        """Spill, before a task computes, what its result would push out of the cache
+        (as large as the largest so far): else the process would hold the full cache, the
+        result, and the chunk being written out to make room for it."""
+        store = self.worker.store
+        if self._largest_result and not store.has_room(self._largest_result):
+            loop = asyncio.get_running_loop()
+            await loop.run_in_executor(self._spiller, store.make_room, self._largest_result)
+
     async def _run(
         self, run: TaskRun, task: Task, data: dict[Key, Any]
     ) -> tuple[Any, dict[str, float]]:
@@ -363,9 +375,11 @@ class WorkerTasks:
             self._in_pool -= 1
 
     def _store(self, key: Key, value: Any) -> None:
-        self.worker.fit_replicas(incoming=sizeof(value))
-        if self.worker.store.has_room(sizeof(value)):
-            self.worker.store.put(key, value)
+        nbytes = sizeof(value)
+        self._largest_result = max(self._largest_result, nbytes)
+        self.worker.fit_replicas(incoming=nbytes)
+        if self.worker.store.has_room(nbytes):
+            self.worker.store.put(key, value, nbytes)
             return
         # storing spills to disk: off the event loop; the reply waits for it
         pending = asyncio.get_running_loop().run_in_executor(

@@ -186,6 +186,19 @@ class ChunkStore:
         self._spill(victims)
         return sum(entry.nbytes for entry in victims)
 
+    def make_room(self, nbytes: int) -> int:
+        """Spill the least recently used unpinned chunks until ``nbytes`` more fit in the
+        cache: a task about to run makes room for its result before it computes, so that
+        the process holds the cache and that result, not the cache, the result and the
+        chunk its ``put`` would spill. The bytes chosen. Blocks on disk."""
+        with self._lock:
+            if self._closed:
+                return 0
+            excess = self._memory_bytes - self._spilling_bytes + nbytes - self.cache_bytes
+            victims = self._choose_victims(keep=None, excess=excess) if excess > 0 else []
+        self._spill(victims)
+        return sum(entry.nbytes for entry in victims)
+
     def delete(self, key: Key) -> bool:
         """Drop ``key`` from memory and disk; False if it was not here."""
         with self._lock:
