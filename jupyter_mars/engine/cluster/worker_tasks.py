@@ -15,6 +15,7 @@ computations and the disk IO.
 from __future__ import annotations
 
 import asyncio
+import collections
 import gc
 import itertools
 import logging
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX
+from jupyter_mars.engine.executors.memory import RECENT_RESULTS
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.storage import heap, sizeof
@@ -134,8 +136,9 @@ class WorkerTasks:
         self._trimmed = 0.0
         self._shed: dict[Key, str] = {}
         """Runs told to stop for memory -> the message of their ``MemoryError``."""
-        self._largest_result = 0
-        """The largest result stored so far: the room a task makes before it runs."""
+        self._recent_results: collections.deque[int] = collections.deque(maxlen=RECENT_RESULTS)
+        """The sizes of the last results stored: a task makes room for the largest before
+        it runs."""
 
     def start(self) -> None:
         """Start sampling the process's memory (the worker listens at its address)."""
@@ -350,12 +353,13 @@ class WorkerTasks:
 
     async def _make_room(self) -> None:
         """Spill, before a task computes, what its result would push out of the cache
-        (as large as the largest so far): else the process would hold the full cache, the
+        (as large as the largest recent one): else the process would hold the full cache, the
         result, and the chunk being written out to make room for it."""
         store = self.worker.store
-        if self._largest_result and not store.has_room(self._largest_result):
+        expected = max(self._recent_results, default=0)
+        if expected and not store.has_room(expected):
             loop = asyncio.get_running_loop()
-            await loop.run_in_executor(self._spiller, store.make_room, self._largest_result)
+            await loop.run_in_executor(self._spiller, store.make_room, expected)
 
     async def _run(
         self, run: TaskRun, task: Task, data: dict[Key, Any]
@@ -376,7 +380,7 @@ class WorkerTasks:
 
     def _store(self, key: Key, value: Any) -> None:
         nbytes = sizeof(value)
-        self._largest_result = max(self._largest_result, nbytes)
+        self._recent_results.append(nbytes)
         self.worker.fit_replicas(incoming=nbytes)
         if self.worker.store.has_room(nbytes):
             self.worker.store.put(key, value, nbytes)

@@ -7,7 +7,7 @@ alike. Before a pool thread starts a task it measures the RSS and asks ``MemoryB
 
 - the task starts when what is held now, the bytes ``reserved`` by the tasks already
   running and what it may add itself (its inputs on disk, and a result as large as the
-  largest seen so far) fit under the limit. A running task's result counts from the
+  largest of the last few) fit under the limit. A running task's result counts from the
   moment it starts, before any sample can see it;
 - else, when the store holds chunks that spilling can free, the thread writes the excess
   to disk (least recently used first, never an input of a running task), down to
@@ -27,11 +27,16 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from typing import Final
 
 RELIEF_TARGET: Final = 0.9
 """Spill down to this share of the limit."""
+RECENT_RESULTS: Final = 8
+"""A task about to start is expected to add as much as the largest of this many results
+before it: the tasks of one operator come together, and a reduction's tiny results soon
+stop reserving the room its input's chunks took."""
 
 
 @dataclass
@@ -44,8 +49,13 @@ class MemoryBudget:
     """The process's resident size when the runtime started."""
     reserved: int = 0
     """Bytes promised to the tasks running: what each may add, counted from its start."""
-    largest_result: int = 0
-    """The largest result so far: what a task about to start is expected to add."""
+    recent: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_RESULTS))
+    """The sizes of the last results stored."""
+
+    @property
+    def largest_result(self) -> int:
+        """What a task about to start is expected to add: the largest recent result."""
+        return max(self.recent, default=0)
 
     def held(self, rss: int) -> int:
         """What the runtime holds now, of a process resident size ``rss``."""
@@ -62,4 +72,4 @@ class MemoryBudget:
 
     def seen_result(self, nbytes: int) -> None:
         """A task's result of ``nbytes`` was stored."""
-        self.largest_result = max(self.largest_result, nbytes)
+        self.recent.append(nbytes)
