@@ -96,6 +96,7 @@ def coarsen(
     keep: Collection[Key],
     max_tasks: int,
     locate: Callable[[Key], tuple[str, int] | None] | None = None,
+    max_held: int = 64 << 20,
 ) -> tuple[Graph, dict[Key, int]]:
     """Inline every single-reader task into its reader, up to ``max_tasks`` tasks a subgraph.
 
@@ -112,10 +113,10 @@ def coarsen(
     held, and its bytes. Subgraphs then read held chunks of one place only: a subgraph
     reading chunks of several workers would move all but one of them (64 MB each, say) to
     save an RPC, so the per-chunk steps of a reduction over a held tensor run where its
-    chunks are, and only their small results travel. And they read at most
-    ``MAX_HELD_BYTES`` of them (or one chunk, if larger): a worker reads a subgraph's
-    inputs before it runs it, so a subgraph over many held chunks would bring them all
-    into memory at once, spilled ones included.
+    chunks are, and only their small results travel. And they read at most ``max_held``
+    bytes of them (or one chunk, if larger): a worker reads a subgraph's inputs before it
+    runs it, so a subgraph over many held chunks would bring them all into memory at once,
+    spilled ones included.
 
     Returns the coarse graph (a subgraph keeps the key of its root, the task whose result
     leaves it) and, for each of its keys, how many tasks of ``graph`` it stands for.
@@ -167,7 +168,7 @@ def coarsen(
         if locate is not None:
             (here, held), (there, more) = home(consumer), home(producer)
             if here is not None and there is not None:
-                if here != there or here is _SEVERAL or held + more > MAX_HELD_BYTES:
+                if here != there or here is _SEVERAL or held + more > max_held:
                     return False
             homes[consumer] = (there if here is None else here, held + more)
             homes.pop(producer)
@@ -178,8 +179,6 @@ def coarsen(
     return _inline_single_readers(graph, keep, fits), weights
 
 
-MAX_HELD_BYTES = 64 << 20
-"""Bytes of held chunks one subgraph reads at most (unless one chunk is larger)."""
 _SEVERAL = object()
 """A subgraph reads held chunks of several places."""
 

@@ -33,7 +33,7 @@ from jupyter_mars.engine.cluster import losses
 from jupyter_mars.engine.cluster.lineage import Lineage
 from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, NoWorkersError, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
-from jupyter_mars.engine.cluster.planning import PlannedJob, plan_job
+from jupyter_mars.engine.cluster.planning import PlannedJob, held_cap, plan_job
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task, failed_key
 from jupyter_mars.engine.scheduler.events import (
@@ -319,8 +319,9 @@ class ClusterRuntime:
             where = locations.get(key)
             return None if where is None else (where, sizes.get(key, 0))
 
+        caches = [w.resources.get("store", {}).get("cache_bytes") for w in self.workers.values()]
         planned = self.loop.run_in_executor(
-            self._planner, plan_job, graph, outputs, known, n_cores, locate
+            self._planner, plan_job, graph, outputs, known, n_cores, locate, held_cap(caches)
         )
         planned.add_done_callback(lambda done: self._submit(job, done, outputs, priorities))
 
