@@ -139,6 +139,8 @@ class WorkerTasks:
         self._recent_results: collections.deque[int] = collections.deque(maxlen=RECENT_RESULTS)
         """The sizes of the last results stored: a task makes room for the largest before
         it runs."""
+        self._room_ahead: asyncio.Future[int] | None = None
+        """Room being made on the spill thread for the result after the one computing."""
 
     def start(self) -> None:
         """Start sampling the process's memory (the worker listens at its address)."""
@@ -354,12 +356,20 @@ class WorkerTasks:
     async def _make_room(self) -> None:
         """Spill, before a task computes, what its result would push out of the cache
         (as large as the largest recent one): else the process would hold the full cache, the
-        result, and the chunk being written out to make room for it."""
+        result, and the chunk being written out to make room for it.
+
+        The room for the result after it is made meanwhile, on the spill thread, while
+        this task computes: a task waits for the disk only when that fell behind."""
         store = self.worker.store
         expected = max(self._recent_results, default=0)
-        if expected and not store.has_room(expected):
-            loop = asyncio.get_running_loop()
+        if not expected:
+            return
+        loop = asyncio.get_running_loop()
+        if not store.has_room(expected):
             await loop.run_in_executor(self._spiller, store.make_room, expected)
+        ahead = self._room_ahead
+        if (ahead is None or ahead.done()) and not store.has_room(2 * expected):
+            self._room_ahead = loop.run_in_executor(self._spiller, store.make_room, 2 * expected)
 
     async def _run(
         self, run: TaskRun, task: Task, data: dict[Key, Any]
