@@ -178,6 +178,10 @@ class ClusterRuntime:
                         raise
                     losses.give_up(self, worker)  # lost: its chunks are recomputed
                     continue
+                except KeyError:
+                    if self.locations.get(key) != address:
+                        continue  # moved or recomputed meanwhile: read it where it is now
+                    raise
                 return data[key]
             if self.core.task_state(key) not in _COMPUTING:
                 raise WorkerLost(f"chunk {key!r} was lost with its worker and is not recomputed")

@@ -280,8 +280,12 @@ class WorkerServer:
         data = {}
         for key in keys:
             found, value = self.store.peek(key)
-            # a spilled chunk is read back from disk: off the event loop
-            data[key] = value if found else await loop.run_in_executor(None, self.store.get, key)
+            try:
+                if not found:  # a spilled chunk is read back from disk: off the event loop
+                    value = await loop.run_in_executor(None, self.store.get, key)
+            except KeyError:  # released while an earlier one was read back
+                raise KeyError(f"chunks not held by worker {self.address}: {[key]!r}") from None
+            data[key] = value
         self.transfer.sent(sum(sizeof(value) for value in data.values()))
         return data
 

@@ -3,6 +3,9 @@
 Theory of operation. Every chunk has an ``Entry`` in ``_entries``, in one of the states
 drawn in ``entry.py``; MEMORY entries are also keys of ``_lru``, least recent first.
 Readers of a LOADING chunk wait on ``_changed`` rather than read its file twice. A chunk
+deleted or replaced while it is read back is still read, for the readers that asked before:
+its file is the reading thread's to remove, so whether they get it never depends on whether
+the read opened the file before the delete unlinked it. A chunk
 read back keeps its file (``path`` of a MEMORY entry: a clean copy), so spilling it again
 costs no write: it only drops the value.
 
@@ -131,6 +134,10 @@ class ChunkStore:
             entry = self._entries[key]
             while entry.state is State.LOADING:
                 self._changed.wait()
+                if self._entries.get(key) is not entry and entry.held:
+                    # released or replaced while another thread read it back for us too:
+                    # asked for before that, it is ours (the reader kept the file for it)
+                    return entry.value
                 entry = self._entries[key]
             if entry.state is not State.SPILLED:
                 if entry.state is State.MEMORY:
@@ -143,7 +150,7 @@ class ChunkStore:
             value = read_value(path)
         except Exception as exc:
             if self._fail_load(entry):
-                return self.get(key, spill)  # replaced while read (its old file removed)
+                return self.get(key, spill)  # replaced while read: the new value, then
             raise chunk_lost(key, path, exc) from exc
         victims = self._finish_load(entry, value, spill)
         self._spill(victims)
@@ -348,7 +355,10 @@ class ChunkStore:
         self._spilled_bytes -= entry.nbytes
         self._dirs.remove(entry.dir_index, entry.nbytes)
         if entry.state is State.LOADING:
-            self._changed.notify_all()
+            # A thread is reading the file back: it removes it once read. Removed now,
+            # the read would fail or not by a hair, and the reader, who asked before the
+            # release, got a KeyError for it.
+            return None
         return entry.path
 
     def _choose_victims(self, keep: Entry | None, excess: int | None = None) -> list[Entry]:
@@ -462,25 +472,32 @@ class ChunkStore:
         with self._lock:
             self._changed.notify_all()
             if self._entries.get(entry.key) is not entry:
-                return []  # deleted or replaced while we read; delete() took the file
-            self._counts["spill_reads"] += 1
-            self._spilled_bytes -= entry.nbytes
-            self._memory_bytes += entry.nbytes
-            # the file stays, a clean copy: spilling this chunk again writes nothing
-            entry.state, entry.value = State.MEMORY, value
-            self._lru[entry.key] = None
-            victims = self._choose_victims(keep=entry) if spill else []
+                # deleted or replaced while we read: the value goes to the readers waiting
+                # for it, and the file, left for this read and uncounted since, goes
+                entry.state, entry.value = State.MEMORY, value
+                drop, entry.path = entry.path, None
+                victims: list[Entry] = []
+            else:
+                drop = None
+                self._counts["spill_reads"] += 1
+                self._spilled_bytes -= entry.nbytes
+                self._memory_bytes += entry.nbytes
+                # the file stays, a clean copy: spilling this chunk again writes nothing
+                entry.state, entry.value = State.MEMORY, value
+                self._lru[entry.key] = None
+                victims = self._choose_victims(keep=entry) if spill else []
+        remove_file(drop)
         return victims
 
     def _fail_load(self, entry: Entry) -> bool:
         """After a failed read: True when the entry was replaced meanwhile (the new value
-        is the one to read), KeyError when it was deleted, False when it is lost."""
+        is the one to read), False when it is lost (or deleted meanwhile)."""
         with self._lock:
             self._changed.notify_all()
             current = self._entries.get(entry.key)
-            if current is None:
-                raise KeyError(entry.key)  # deleted while we read: not lost, just gone
-            if current is not entry:
-                return True
             entry.state = State.SPILLED  # the next get tries again and fails the same way
-            return False
+            drop = None
+            if current is not entry:
+                drop, entry.path = entry.path, None  # it was left for this read
+        remove_file(drop)
+        return current is not None and current is not entry

@@ -538,3 +538,51 @@ def test_large_arrays_are_read_back_over_a_mapping_of_their_file(tmp_path):
         assert got.flags.f_contiguous == array.flags.f_contiguous
     out["a"][0] = -1.0  # copy on write: the process's private page
     assert out["a"][0] == -1.0
+
+
+class PausedRead:
+    """``read_value`` that waits, before it opens the file, until told to go on."""
+
+    def __init__(self):
+        self.started = threading.Event()
+        self.proceed = threading.Event()
+
+    def __call__(self, path):
+        self.started.set()
+        assert self.proceed.wait(5)
+        return read_value(path)
+
+
+@pytest.mark.parametrize("meanwhile", ["deleted", "replaced"])
+def test_a_chunk_released_while_read_back_is_still_read(make_store, monkeypatch, meanwhile):
+    # A task read its input back from disk while the supervisor released the chunk (or
+    # had it recomputed): the release unlinked the file before the reader opened it, and
+    # the reader failed with a bare KeyError of the chunk, or, a moment later, got it
+    store = make_store(cache_bytes=KB)
+    store.put("a", block(1))
+    store.put("b", block(2))  # spills a
+    paused = PausedRead()
+    monkeypatch.setattr(store_module, "read_value", paused)
+    results, errors = [], []
+
+    def read():
+        try:
+            results.append(store.get("a"))
+        except BaseException as exc:  # reported to the test
+            errors.append(exc)
+
+    readers = [threading.Thread(target=read) for _ in range(2)]  # one reads, one waits
+    for reader in readers:
+        reader.start()
+    assert paused.started.wait(5)
+    if meanwhile == "deleted":
+        assert store.delete("a")
+    else:
+        store.put("a", block(1))
+    paused.proceed.set()
+    for reader in readers:
+        reader.join()
+    assert errors == []
+    assert len(results) == 2
+    assert all((r == 1).all() for r in results)
+    assert ("a" in store) == (meanwhile == "replaced")
