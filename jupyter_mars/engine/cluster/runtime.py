@@ -128,6 +128,9 @@ class ClusterRuntime:
         self._waiters: dict[Key, list[asyncio.Future[None]]] = {}
         """Key -> fetches waiting for it to be recomputed."""
         self._pending: collections.deque[Key] = collections.deque()
+        self._task_seconds: float | None = None
+        """Moving average of the seconds tasks take on workers (placement weighs moving
+        inputs against waiting for their holder with it)."""
         self._followers: dict[Key, Key] = {}
         """Key -> the task sent along with it, run right after it on the same worker."""
         self._prefinished: dict[Key, tuple[WorkerConnection, dict[str, Any]]] = {}
@@ -496,7 +499,12 @@ class ClusterRuntime:
             self.loop.call_soon(self._follower_done, ran[0], key, ran[1])
             return
         worker = choose_worker(
-            task.dependencies, self.workers.values(), self.locations, self.sizes, self.replicas
+            task.dependencies,
+            self.workers.values(),
+            self.locations,
+            self.sizes,
+            self.replicas,
+            self._task_seconds,
         )
         if worker is None:
             self._pending.append(key)
@@ -617,6 +625,10 @@ class ClusterRuntime:
         self.locations[key] = worker.address
         worker.keys.add(key)
         self.sizes[key] = int(reply["nbytes"])
+        seconds = sum((reply.get("seconds") or {}).values())
+        self._task_seconds = (
+            seconds if self._task_seconds is None else 0.8 * self._task_seconds + 0.2 * seconds
+        )
         if reply.get("shape") is not None:
             self.shapes[key] = tuple(reply["shape"])
         self._recomputing.discard(key)
