@@ -230,6 +230,7 @@ class ThreadRuntime:
                 self._end_job(job, error)
             self._failing.clear()
             self._wakeup.notify_all()
+            self._memory_freed.notify_all()
         for thread in self._threads:
             thread.join(timeout=5)
         self.store.close()
