@@ -39,6 +39,8 @@ W = TypeVar("W", bound=WorkerSlots)
 
 BANDWIDTH: Final = 500e6
 """Bytes a second a chunk crosses between workers, pickling and copies included."""
+MOVE_FREELY: Final = 0.002
+"""Seconds of moving that never make a task wait (a megabyte)."""
 
 
 def choose_worker(
@@ -96,4 +98,4 @@ def choose_worker(
     moved = local_bytes.get(holder.address, 0) - local_bytes.get(best.address, 0)
     # the holder's queue: its tasks in flight over its cores (two in flight per core)
     wait = task_seconds * holder.running * 2 / max(holder.n_slots, 1)
-    return None if moved / BANDWIDTH > wait else best
+    return None if moved / BANDWIDTH > max(wait, MOVE_FREELY) else best
