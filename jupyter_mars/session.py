@@ -16,6 +16,8 @@ from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.session import EngineSession
+from jupyter_mars.engine.sizes import EXPECTED, parse_size
+from jupyter_mars.engine.storage.admission import physical_memory
 from jupyter_mars.engine.tracebacks import HIDE
 from jupyter_mars.executable import Executable
 
@@ -103,14 +105,43 @@ class Session:
 
 
 class EmbeddedSession(Session):
-    """Chunk tasks run on ``n_cpu`` threads of this process."""
+    """Chunk tasks run on ``n_cpu`` threads of this process.
 
-    def __init__(self, n_cpu: int | None = None) -> None:
+    ``memory_limit`` (bytes, or a size such as ``"2GiB"`` or ``"25%"`` of this machine's
+    memory, as ``mars-worker --cache-mem`` takes) bounds what the runtime adds to the
+    process's memory: chunks beyond it are spilled to ``spill_dir`` (a temporary directory
+    by default, removed at close) and read back when needed, and tasks start only while
+    they fit. None: no limit.
+    """
+
+    def __init__(
+        self,
+        n_cpu: int | None = None,
+        memory_limit: int | str | None = None,
+        spill_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
         n = n_cpu if n_cpu is not None else options.n_cpu or available_cpus()
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
+        limit = _memory_limit(memory_limit)
+        if spill_dir is not None:
+            if not isinstance(spill_dir, str | os.PathLike):
+                raise TypeError(f"spill_dir must be a path, got {type(spill_dir).__name__}")
+            if limit is None:
+                raise ValueError("spill_dir applies with a memory_limit only")
+            spill_dir = os.fspath(spill_dir)
         self.n_cpu = n
-        self._engine = EngineSession(ThreadRuntime(n_threads=n, n_cpu=n))
+        self.memory_limit = limit
+        """Bytes the runtime may add to the process's memory; None: no limit."""
+        runtime = ThreadRuntime(n_threads=n, n_cpu=n, memory_limit=limit, spill_dir=spill_dir)
+        self._engine = EngineSession(runtime)
+        self._runtime = runtime
+
+    def memory_info(self) -> dict[str, Any]:
+        """The memory limit, the process's resident size and what the runtime holds of it,
+        and the store's figures: bytes in memory (``memory_bytes``), on disk only
+        (``spilled_bytes``), in spill files (``disk_bytes``), spill reads and writes."""
+        return self._runtime.memory_info()
 
     @property
     def engine(self) -> EngineSession:
@@ -133,7 +164,31 @@ class EmbeddedSession(Session):
         self._engine.close()
 
     def __repr__(self) -> str:
-        return f"<Session embedded n_cpu={self.n_cpu}>"
+        if self.memory_limit is None:
+            return f"<Session embedded n_cpu={self.n_cpu}>"
+        return f"<Session embedded n_cpu={self.n_cpu} memory_limit={self.memory_limit}>"
+
+
+def _memory_limit(value: int | str | None) -> int | None:
+    """``memory_limit`` in bytes; ``TypeError`` or ``ValueError`` naming it otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise TypeError(
+            f"memory_limit must be {EXPECTED} (an int or a str), got {type(value).__name__}"
+        )
+    total = physical_memory()
+    try:
+        limit = parse_size(value, total=total)
+    except ValueError as exc:
+        raise ValueError(f"memory_limit: {exc}") from None
+    if limit <= 0:
+        raise ValueError(f"memory_limit must be more than 0 bytes, got {value!r}")
+    if limit > total:
+        raise ValueError(
+            f"memory_limit must be at most this machine's memory ({total} bytes), got {value!r}"
+        )
+    return limit
 
 
 def _flatten(items: Iterable[Any]) -> list[Executable]:
@@ -154,18 +209,26 @@ def new_session(
     n_cpu: int | None = None,
     token: str | None = None,
     default: bool = True,
+    memory_limit: int | str | None = None,
+    spill_dir: str | os.PathLike[str] | None = None,
 ) -> Session:
     """A session: with no address, the embedded runtime in this process; with a
-    supervisor's web address (``http://host:port``), that cluster."""
+    supervisor's web address (``http://host:port``), that cluster.
+
+    ``memory_limit`` and ``spill_dir`` bound the embedded runtime's memory
+    (``EmbeddedSession``); a cluster's workers have their own (``--cache-mem``)."""
     session: Session
     if address is not None:
-        if n_cpu is not None:
-            raise TypeError("n_cpu applies to the embedded runtime; a cluster has its own")
+        for name, value in (("n_cpu", n_cpu), ("memory_limit", memory_limit)):
+            if value is not None:
+                raise TypeError(f"{name} applies to the embedded runtime; a cluster has its own")
+        if spill_dir is not None:
+            raise TypeError("spill_dir applies to the embedded runtime; a cluster has its own")
         from jupyter_mars.remote import RemoteSession
 
         session = RemoteSession(address, token=token)
     else:
-        session = EmbeddedSession(n_cpu=n_cpu)
+        session = EmbeddedSession(n_cpu=n_cpu, memory_limit=memory_limit, spill_dir=spill_dir)
     if default:
         session.as_default()
     return session

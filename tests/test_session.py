@@ -32,7 +32,7 @@ def fail_on_negative(block):
 
 
 def _held_keys(session):
-    return set(session.engine.runtime.store)
+    return set(session.engine.runtime.store.keys())
 
 
 def test_execute_returns_the_tensor_and_its_repr_shows_data():

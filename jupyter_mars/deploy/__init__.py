@@ -5,7 +5,8 @@ No servers here: flags, YAML config files and the environment become a checked
 the cluster token is resolved, generated, or kept in a file only its user can read.
 
 Modules, in the order a command line flows through them: ``arguments`` (flags, argparse),
-``config_file`` (``-f`` YAML), ``values`` (converting each value), ``sizes``, ``settings``
+``config_file`` (``-f`` YAML), ``values`` (converting each value), ``engine/sizes`` (shared with
+``new_session(memory_limit=...)``), ``settings``
 (precedence and blame), ``checks`` (against this machine), ``resources`` (cores, memory),
 ``configs`` (the dataclasses), ``cli`` (parse functions and ``run_cli``), ``tokens``,
 ``logs``; ``nanny`` (the parent process that runs and restarts a worker) with its
@@ -17,7 +18,6 @@ from jupyter_mars.deploy.configs import ProcessConfig, SupervisorConfig, WorkerC
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
 from jupyter_mars.deploy.resources import HostResources, probe_host
-from jupyter_mars.deploy.sizes import format_size, parse_size
 from jupyter_mars.deploy.tokens import (
     generate_token,
     read_token_file,
@@ -25,6 +25,7 @@ from jupyter_mars.deploy.tokens import (
     resolve_token,
     write_token_file,
 )
+from jupyter_mars.engine.sizes import format_size, parse_size
 
 __all__ = [
     "HostResources",

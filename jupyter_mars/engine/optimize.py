@@ -91,7 +91,13 @@ def subgraph_cap(n_tasks: int, n_cores: int) -> int:
     return max(1, n_tasks // (SUBGRAPHS_PER_CORE * max(1, n_cores)))
 
 
-def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph, dict[Key, int]]:
+def coarsen(
+    graph: Graph,
+    keep: Collection[Key],
+    max_tasks: int,
+    locate: Callable[[Key], tuple[str, int] | None] | None = None,
+    max_held: int = 64 << 20,
+) -> tuple[Graph, dict[Key, int]]:
     """Inline every single-reader task into its reader, up to ``max_tasks`` tasks a subgraph.
 
     For runtimes where each task costs a round trip: a cluster's supervisor spends a few
@@ -102,6 +108,15 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
     depth-first in one slot, each intermediate freed as soon as its reader has it, and the
     supervisor's work scales with subgraphs, not chunks. The cap keeps enough subgraphs to
     occupy every core (``subgraph_cap``).
+
+    ``locate`` says where each chunk computed before (read by ``graph``, not in it) is
+    held, and its bytes. Subgraphs then read held chunks of one place only: a subgraph
+    reading chunks of several workers would move all but one of them (64 MB each, say) to
+    save an RPC, so the per-chunk steps of a reduction over a held tensor run where its
+    chunks are, and only their small results travel. And they read at most ``max_held``
+    bytes of them (or one chunk, if larger): a worker reads a subgraph's inputs before it
+    runs it, so a subgraph over many held chunks would bring them all into memory at once,
+    spilled ones included.
 
     Returns the coarse graph (a subgraph keeps the key of its root, the task whose result
     leaves it) and, for each of its keys, how many tasks of ``graph`` it stands for.
@@ -117,6 +132,13 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
     (['c'], {'c': 3})
     >>> coarsen(g, keep={"c"}, max_tasks=2)[1]
     {'b': 1, 'c': 2}
+    >>> g = {
+    ...     "a": Task("a", abs, (Ref("x"),)),
+    ...     "b": Task("b", abs, (Ref("y"),)),
+    ...     "c": Task("c", operator.add, (Ref("a"), Ref("b"))),
+    ... }
+    >>> coarsen(g, keep={"c"}, max_tasks=3, locate={"x": ("w1", 8), "y": ("w2", 8)}.get)[1]
+    {'b': 1, 'c': 2}
     """
     weights = dict.fromkeys(graph, 1)
     depths: dict[Key, int] = {}
@@ -125,6 +147,18 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
         return graph, weights
     shared_readers = _readers_of_shared(graph, keep)
     """Subgraphs that read a chunk other tasks read too, one not held anyway."""
+    homes: dict[Key, tuple[object, int]] = {}
+    """Key -> where the held chunks its subgraph reads are (None: it reads none, a place,
+    or ``_SEVERAL``) and their bytes."""
+
+    def home(key: Key) -> tuple[object, int]:
+        if key not in homes:
+            assert locate is not None
+            held = [locate(dep) for dep in set(graph[key].dependencies) if dep not in graph]
+            places = {h[0] for h in held if h is not None}
+            where = places.pop() if len(places) == 1 else _SEVERAL if places else None
+            homes[key] = (where, sum(h[1] for h in held if h is not None))
+        return homes[key]
 
     def fits(consumer: Key, producer: Key) -> bool:
         if graph[producer].func in _PINNED:
@@ -139,6 +173,13 @@ def coarsen(graph: Graph, keep: Collection[Key], max_tasks: int) -> tuple[Graph,
             # such chunk in memory until the last of them is computed. Left a task of its
             # own, the step runs as soon as its chunk exists, which is then freed.
             return False
+        if locate is not None:
+            (here, held), (there, more) = home(consumer), home(producer)
+            if here is not None and there is not None:
+                if here != there or here is _SEVERAL or held + more > max_held:
+                    return False
+            homes[consumer] = (there if here is None else here, held + more)
+            homes.pop(producer)
         weights[consumer] += weights.pop(producer)
         depths[consumer] = max(depths.get(consumer, 0), depths.pop(producer, 0) + 1)
         if producer in shared_readers:
@@ -156,6 +197,10 @@ def _readers_of_shared(graph: Graph, keep: Collection[Key]) -> set[Key]:
             counts[dep] = counts.get(dep, 0) + 1
     shared = {k for k, n in counts.items() if n > 1 and k in graph and k not in keep}
     return {key for key, task in graph.items() if not shared.isdisjoint(task.dependencies)}
+
+
+_SEVERAL = object()
+"""A subgraph reads held chunks of several places."""
 
 
 def _inline_single_readers(

@@ -26,8 +26,8 @@ from typing import Any
 
 import yaml
 
-from jupyter_mars.deploy.sizes import parse_size
 from jupyter_mars.deploy.values import to_cuda_devices, to_host, to_port
+from jupyter_mars.engine.sizes import parse_size
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-from jupyter_mars.engine.cluster import pieces
+from jupyter_mars.engine import pieces
 
 
 class SupervisorUnavailable(ConnectionError):

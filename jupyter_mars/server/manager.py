@@ -39,7 +39,7 @@ from typing import Any
 import psutil
 import yaml
 
-from jupyter_mars.deploy.sizes import parse_size
+from jupyter_mars.engine.sizes import parse_size
 from jupyter_mars.launcher.hosts import parse_hosts
 from jupyter_mars.server import models
 from jupyter_mars.server.clusters import OwnedCluster, StartOptions, launch

@@ -98,7 +98,7 @@ def test_iterative_tiling_gives_numpy_results_and_shapes():
 
 
 def test_stage_outputs_are_released_after_the_job(session):
-    before = set(session.engine.runtime.store)
+    before = set(session.engine.runtime.store.keys())
     top = head(keep(mt.tensor(DATA, chunk_size=2)), 2).execute()
-    new = set(session.engine.runtime.store) - before
+    new = set(session.engine.runtime.store.keys()) - before
     assert new == set(session.engine.executed[top.key].flat_keys())

@@ -2,13 +2,17 @@
 
 A task goes to the worker that already holds the most bytes of its inputs, so the fewest
 bytes cross the network; ties go to the least busy worker, then to the first registered.
+When the worker holding most of them is busy, the task waits for it rather than go to a
+free one, if moving the bytes would take longer than the tasks queued there (at
+``BANDWIDTH``, each as long as tasks take on average): the sum of a 64 MB chunk takes a
+few milliseconds, and moving the chunk takes a hundred.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from jupyter_mars.engine.graph import Key
 
@@ -33,6 +37,11 @@ class WorkerSlots:
 
 W = TypeVar("W", bound=WorkerSlots)
 
+BANDWIDTH: Final = 500e6
+"""Bytes a second a chunk crosses between workers, pickling and copies included."""
+MOVE_FREELY: Final = 0.002
+"""Seconds of moving that never make a task wait (a megabyte)."""
+
 
 def choose_worker(
     dependencies: Iterable[Key],
@@ -40,10 +49,13 @@ def choose_worker(
     locations: Mapping[Key, str],
     sizes: Mapping[Key, int],
     replicas: Mapping[Key, Iterable[str]] | None = None,
+    task_seconds: float | None = None,
 ) -> W | None:
-    """The worker with a free slot that holds most input bytes; None when all are busy.
+    """The worker with a free slot that holds most input bytes; None when all are busy,
+    or when the task had better wait for the busy worker that holds its inputs.
 
     ``replicas`` names, by key, the workers that keep a copy of a chunk besides its holder.
+    ``task_seconds`` is how long tasks take on average (None: not known yet, never wait).
 
     >>> a, b = WorkerSlots("a:1", 1, order=0), WorkerSlots("b:1", 1, order=1)
     >>> choose_worker(["x"], [a, b], {"x": "b:1"}, {"x": 8}).address
@@ -53,8 +65,12 @@ def choose_worker(
     'a:1'
     >>> b.running = 0
     >>> choose_worker(["x", "y"], [a, b], {"x": "b:1", "y": "b:1"}, {"x": 8, "y": 8},
-    ...               {"x": ["a:1"], "y": ["a:1"]}).address  # a tie, then the least busy
-    'b:1'
+    ...               {"x": ["a:1"], "y": ["a:1"]}).address  # a tie: the first registered
+    'a:1'
+    >>> b.running = 1  # 64 MB on b, whose task ends in 10 ms: wait for it
+    >>> choose_worker(["x"], [a, b], {"x": "b:1"}, {"x": 64 << 20}, task_seconds=0.01)
+    >>> choose_worker(["x"], [a, b], {"x": "b:1"}, {"x": 64 << 20}, task_seconds=2).address
+    'a:1'
     """
     local_bytes: dict[str, int] = {}
     for dep in dependencies:
@@ -67,10 +83,19 @@ def choose_worker(
             local_bytes[copy] = local_bytes.get(copy, 0) + nbytes
     best: W | None = None
     best_score: tuple[int, int, int] | None = None
+    holder: W | None = None
     for worker in workers:
+        held = local_bytes.get(worker.address, 0)
+        if holder is None or held > local_bytes.get(holder.address, 0):
+            holder = worker
         if worker.free <= 0:
             continue
-        score = (local_bytes.get(worker.address, 0), -worker.running, -worker.order)
+        score = (held, -worker.running, -worker.order)
         if best_score is None or score > best_score:
             best, best_score = worker, score
-    return best
+    if best is None or holder is None or holder is best or task_seconds is None:
+        return best
+    moved = local_bytes.get(holder.address, 0) - local_bytes.get(best.address, 0)
+    # the holder's queue: its tasks in flight over its cores (two in flight per core)
+    wait = task_seconds * holder.running * 2 / max(holder.n_slots, 1)
+    return None if moved / BANDWIDTH > max(wait, MOVE_FREELY) else best

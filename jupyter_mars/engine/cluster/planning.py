@@ -8,13 +8,27 @@ them on a thread of its own: the event loop keeps answering heartbeats, RPCs and
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from jupyter_mars.engine.cluster.followers import followers
 from jupyter_mars.engine.graph import Graph, Key
 from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.optimize import coarsen, subgraph_cap
+
+MAX_HELD_BYTES = 64 << 20
+"""Bytes of held chunks one subgraph reads at most, or a quarter of the smallest worker
+cache (``held_cap``), whichever is less."""
+
+
+def held_cap(caches: Iterable[int | None]) -> int:
+    """The bytes of held chunks a subgraph may read, for workers of these caches.
+
+    >>> held_cap([2 << 30, 8 << 20]) == 2 << 20, held_cap([]) == MAX_HELD_BYTES
+    (True, True)
+    """
+    known = [cache for cache in caches if cache]
+    return min([MAX_HELD_BYTES, *(cache // 4 for cache in known)])
 
 
 @dataclass(frozen=True)
@@ -28,9 +42,17 @@ class PlannedJob:
 
 
 def plan_job(
-    graph: Graph, outputs: Collection[Key], known: Collection[Key], n_cores: int
+    graph: Graph,
+    outputs: Collection[Key],
+    known: Collection[Key],
+    n_cores: int,
+    locate: Callable[[Key], tuple[str, int] | None] | None = None,
+    max_held: int = MAX_HELD_BYTES,
 ) -> PlannedJob:
     """Coarsen ``graph`` for ``n_cores`` cores. A ``known`` key (another job's) stays a
-    task of its own, since other tasks may read it, and neither leads nor follows."""
-    coarse, weights = coarsen(graph, {*outputs, *known}, subgraph_cap(len(graph), n_cores))
+    task of its own, since other tasks may read it, and neither leads nor follows.
+    ``locate`` says which worker holds a chunk computed before, and its bytes: no
+    subgraph reads chunks of two workers, nor more than ``max_held`` bytes of them."""
+    cap = subgraph_cap(len(graph), n_cores)
+    coarse, weights = coarsen(graph, {*outputs, *known}, cap, locate, max_held)
     return PlannedJob(coarse, weights, OperatorStats(coarse), followers(coarse, known))

@@ -35,7 +35,7 @@ from typing import Any
 from jupyter_mars.engine.cluster.comm.base import Comm, CommClosedError, ProtocolError
 from jupyter_mars.engine.cluster.comm.frames import DEFAULT_MAX_FRAMES, DEFAULT_MAX_MESSAGE_SIZE
 from jupyter_mars.engine.cluster.comm.tcp import Listener, connect, listen
-from jupyter_mars.engine.cluster.serialize import Pickled, loads
+from jupyter_mars.engine.serialize import Pickled, loads
 
 logger = logging.getLogger(__name__)
 

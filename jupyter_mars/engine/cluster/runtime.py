@@ -33,7 +33,7 @@ from jupyter_mars.engine.cluster import losses
 from jupyter_mars.engine.cluster.lineage import Lineage
 from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, NoWorkersError, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
-from jupyter_mars.engine.cluster.planning import PlannedJob, plan_job
+from jupyter_mars.engine.cluster.planning import PlannedJob, held_cap, plan_job
 from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
 from jupyter_mars.engine.graph import Key, Task, failed_key
 from jupyter_mars.engine.scheduler.events import (
@@ -128,6 +128,9 @@ class ClusterRuntime:
         self._waiters: dict[Key, list[asyncio.Future[None]]] = {}
         """Key -> fetches waiting for it to be recomputed."""
         self._pending: collections.deque[Key] = collections.deque()
+        self._task_seconds: float | None = None
+        """Moving average of the seconds tasks take on workers (placement weighs moving
+        inputs against waiting for their holder with it)."""
         self._followers: dict[Key, Key] = {}
         """Key -> the task sent along with it, run right after it on the same worker."""
         self._prefinished: dict[Key, tuple[WorkerConnection, dict[str, Any]]] = {}
@@ -178,6 +181,10 @@ class ClusterRuntime:
                         raise
                     losses.give_up(self, worker)  # lost: its chunks are recomputed
                     continue
+                except KeyError:
+                    if self.locations.get(key) != address:
+                        continue  # moved or recomputed meanwhile: read it where it is now
+                    raise
                 return data[key]
             if self.core.task_state(key) not in _COMPUTING:
                 raise WorkerLost(f"chunk {key!r} was lost with its worker and is not recomputed")
@@ -312,7 +319,17 @@ class ClusterRuntime:
         )
         n_cores = sum(w.n_cpu for w in self.workers.values())
         self._planning[job.job_id] = (job, graph.keys())
-        planned = self.loop.run_in_executor(self._planner, plan_job, graph, outputs, known, n_cores)
+        locations, sizes = self.locations, self.sizes
+
+        def locate(key: Key) -> tuple[str, int] | None:
+            # called from the planning thread: a chunk that moves meanwhile costs a fetch
+            where = locations.get(key)
+            return None if where is None else (where, sizes.get(key, 0))
+
+        caches = [w.resources.get("store", {}).get("cache_bytes") for w in self.workers.values()]
+        planned = self.loop.run_in_executor(
+            self._planner, plan_job, graph, outputs, known, n_cores, locate, held_cap(caches)
+        )
         planned.add_done_callback(lambda done: self._submit(job, done, outputs, priorities))
 
     def _end_planned(self, job: JobHandle, error: BaseException) -> None:
@@ -482,7 +499,12 @@ class ClusterRuntime:
             self.loop.call_soon(self._follower_done, ran[0], key, ran[1])
             return
         worker = choose_worker(
-            task.dependencies, self.workers.values(), self.locations, self.sizes, self.replicas
+            task.dependencies,
+            self.workers.values(),
+            self.locations,
+            self.sizes,
+            self.replicas,
+            self._task_seconds,
         )
         if worker is None:
             self._pending.append(key)
@@ -603,6 +625,10 @@ class ClusterRuntime:
         self.locations[key] = worker.address
         worker.keys.add(key)
         self.sizes[key] = int(reply["nbytes"])
+        seconds = sum((reply.get("seconds") or {}).values())
+        self._task_seconds = (
+            seconds if self._task_seconds is None else 0.8 * self._task_seconds + 0.2 * seconds
+        )
         if reply.get("shape") is not None:
             self.shapes[key] = tuple(reply["shape"])
         self._recomputing.discard(key)

@@ -26,7 +26,6 @@ from urllib.parse import urlencode
 import tornado.web
 
 from jupyter_mars.engine.cluster.api_spec import openapi_document
-from jupyter_mars.engine.cluster.pieces import piece_frames
 from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
 from jupyter_mars.engine.cluster.web_auth import (
     LockedOut,
@@ -47,6 +46,7 @@ from jupyter_mars.engine.cluster.web_guard import (
 from jupyter_mars.engine.cluster.web_logins import Logins
 from jupyter_mars.engine.cluster.web_stream import StreamHandler
 from jupyter_mars.engine.cluster.web_workers import worker_detail, worker_stacks
+from jupyter_mars.engine.pieces import piece_frames
 
 logger = logging.getLogger(__name__)
 

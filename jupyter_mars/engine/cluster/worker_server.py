@@ -34,15 +34,15 @@ from typing import Any
 
 from jupyter_mars.engine.cluster.host_identity import host_figures
 from jupyter_mars.engine.cluster.log_tail import LogTail
+from jupyter_mars.engine.cluster.replicas import ReplicaCache
 from jupyter_mars.engine.cluster.resources import GpuMeter, ResourceMeter, TransferMeter
 from jupyter_mars.engine.cluster.rpc import RPCClient, RPCServer
 from jupyter_mars.engine.cluster.stacks import thread_stacks
-from jupyter_mars.engine.cluster.storage import ChunkStore, sizeof
-from jupyter_mars.engine.cluster.storage.admission import physical_memory
-from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
 from jupyter_mars.engine.cluster.worker_tasks import WorkerTasks
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.node import op_name_of
+from jupyter_mars.engine.storage import ChunkStore, sizeof
+from jupyter_mars.engine.storage.admission import physical_memory
 from jupyter_mars.engine.worker.events import (
     ResetRequested,
 )
@@ -280,8 +280,12 @@ class WorkerServer:
         data = {}
         for key in keys:
             found, value = self.store.peek(key)
-            # a spilled chunk is read back from disk: off the event loop
-            data[key] = value if found else await loop.run_in_executor(None, self.store.get, key)
+            try:
+                if not found:  # a spilled chunk is read back from disk: off the event loop
+                    value = await loop.run_in_executor(None, self.store.get, key)
+            except KeyError:  # released while an earlier one was read back
+                raise KeyError(f"chunks not held by worker {self.address}: {[key]!r}") from None
+            data[key] = value
         self.transfer.sent(sum(sizeof(value) for value in data.values()))
         return data
 

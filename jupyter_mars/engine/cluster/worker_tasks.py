@@ -15,6 +15,7 @@ computations and the disk IO.
 from __future__ import annotations
 
 import asyncio
+import collections
 import gc
 import itertools
 import logging
@@ -27,10 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from jupyter_mars.engine.cluster.losses import InputLost
 from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX
-from jupyter_mars.engine.cluster.storage import heap, sizeof
-from jupyter_mars.engine.cluster.storage.admission import process_rss
+from jupyter_mars.engine.executors.memory import RECENT_RESULTS
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
+from jupyter_mars.engine.storage import heap, sizeof
+from jupyter_mars.engine.storage.admission import process_rss
 from jupyter_mars.engine.worker.events import (
     CancelRequested,
     FetchFailed,
@@ -134,6 +136,11 @@ class WorkerTasks:
         self._trimmed = 0.0
         self._shed: dict[Key, str] = {}
         """Runs told to stop for memory -> the message of their ``MemoryError``."""
+        self._recent_results: collections.deque[int] = collections.deque(maxlen=RECENT_RESULTS)
+        """The sizes of the last results stored: a task makes room for the largest before
+        it runs."""
+        self._room_ahead: asyncio.Future[int] | None = None
+        """Room being made on the spill thread for the result after the one computing."""
 
     def start(self) -> None:
         """Start sampling the process's memory (the worker listens at its address)."""
@@ -305,6 +312,7 @@ class WorkerTasks:
                 call.copies = {}
                 for dep in call.pinned:
                     data[dep] = await self._read_local(dep)
+                await self._make_room()
                 value, seconds = await self._run(run, task, data)
             else:
                 assert call.then is not None
@@ -345,6 +353,24 @@ class WorkerTasks:
             # deleted meanwhile (a reset): lost, and retried once it is back
             raise InputLost(f"input chunk {key!r} was dropped from this worker") from None
 
+    async def _make_room(self) -> None:
+        """Spill, before a task computes, what its result would push out of the cache
+        (as large as the largest recent one): else the process would hold the full cache, the
+        result, and the chunk being written out to make room for it.
+
+        The room for the result after it is made meanwhile, on the spill thread, while
+        this task computes: a task waits for the disk only when that fell behind."""
+        store = self.worker.store
+        expected = max(self._recent_results, default=0)
+        if not expected:
+            return
+        loop = asyncio.get_running_loop()
+        if not store.has_room(expected):
+            await loop.run_in_executor(self._spiller, store.make_room, expected)
+        ahead = self._room_ahead
+        if (ahead is None or ahead.done()) and not store.has_room(2 * expected):
+            self._room_ahead = loop.run_in_executor(self._spiller, store.make_room, 2 * expected)
+
     async def _run(
         self, run: TaskRun, task: Task, data: dict[Key, Any]
     ) -> tuple[Any, dict[str, float]]:
@@ -363,9 +389,11 @@ class WorkerTasks:
             self._in_pool -= 1
 
     def _store(self, key: Key, value: Any) -> None:
-        self.worker.fit_replicas(incoming=sizeof(value))
-        if self.worker.store.has_room(sizeof(value)):
-            self.worker.store.put(key, value)
+        nbytes = sizeof(value)
+        self._recent_results.append(nbytes)
+        self.worker.fit_replicas(incoming=nbytes)
+        if self.worker.store.has_room(nbytes):
+            self.worker.store.put(key, value, nbytes)
             return
         # storing spills to disk: off the event loop; the reply waits for it
         pending = asyncio.get_running_loop().run_in_executor(

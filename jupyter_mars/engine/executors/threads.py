@@ -3,7 +3,16 @@
 There is no dispatcher thread. A pool thread that finishes a task takes the lock, feeds
 the outcome to the scheduler core, carries out the instructions it gets back (queue tasks
 to run, drop released data, finish jobs), picks the next queued task and runs it outside
-the lock. Chunk data lives in ``store`` as plain objects; no copy, no serialisation.
+the lock. Chunk data lives in ``store``, a ``ChunkStore`` (``engine/storage/``), as plain
+objects: no copy, no serialisation.
+
+With a ``memory_limit`` the store spills to ``spill_dir`` (by default a temporary
+directory, removed at close) and every task is admitted against the limit first
+(``memory.py``): a thread that finds no room spills the least recently used chunks that no
+running task reads (inputs are pinned while their task runs), outside the lock, or waits
+for a running task to end. Chunks on disk come back when a task reads them, over a mapping
+of their file (``storage/spill_file.py``): cheap enough to do under the lock. Neither the
+store nor the lock ever writes to disk while the lock is held.
 
 Tasks run through the ``TaskRunner`` a worker uses too (``runner.py``): it decides whether
 tasks are tiny enough for one thread, limits BLAS and OpenMP pools to
@@ -16,9 +25,13 @@ from __future__ import annotations
 
 import collections
 import itertools
+import shutil
+import sys
+import tempfile
 import threading
 from typing import Any
 
+from jupyter_mars.engine.executors.memory import MemoryBudget
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
@@ -41,9 +54,23 @@ from jupyter_mars.engine.scheduler.instructions import (
 )
 from jupyter_mars.engine.scheduler.state import SchedulerState
 from jupyter_mars.engine.sizeof import sizeof
+from jupyter_mars.engine.storage import ChunkStore, heap
+from jupyter_mars.engine.storage.admission import process_rss
 from jupyter_mars.engine.tracebacks import HIDE
 
 RETRIABLE = (MemoryError, ConnectionError, TimeoutError)
+_MEMORY_RECHECK = 0.5
+"""Seconds a thread waiting for memory sleeps at most before it looks again."""
+_STORE_FIGURES = (
+    "memory_bytes",
+    "spilled_bytes",
+    "disk_bytes",
+    "n_memory",
+    "n_spilled",
+    "spill_reads",
+    "spill_writes",
+    "spill_errors",
+)
 _LIVE = frozenset({"waiting", "ready", "running"})
 _job_ids = itertools.count()
 
@@ -66,15 +93,42 @@ class JobHandle:
 
 
 class ThreadRuntime:
-    """Runs chunk graphs on ``n_threads`` threads of this process."""
+    """Runs chunk graphs on ``n_threads`` threads of this process.
 
-    def __init__(self, n_threads: int, n_cpu: int | None = None) -> None:
+    ``memory_limit``: bytes the runtime may add to the process's resident memory (see the
+    module docstring), spilling chunks to ``spill_dir``; None: no limit, no spilling.
+    """
+
+    def __init__(
+        self,
+        n_threads: int,
+        n_cpu: int | None = None,
+        memory_limit: int | None = None,
+        spill_dir: str | None = None,
+    ) -> None:
         if n_threads < 1:
             raise ValueError(f"n_threads must be >= 1, got {n_threads}")
         self.n_threads = n_threads
         self.n_cpu = n_cpu or n_threads
         self.core = SchedulerState(n_slots=n_threads)
-        self.store: dict[Key, Any] = {}
+        self._budget: MemoryBudget | None = None
+        self._own_spill_dir: str | None = None
+        """The temporary spill directory made here, removed at close."""
+        if memory_limit is None:
+            self.store = ChunkStore(sys.maxsize)
+        else:
+            if spill_dir is None:
+                spill_dir = self._own_spill_dir = tempfile.mkdtemp(prefix="jupyter-mars-spill-")
+            heap.return_freed_memory_promptly()  # freed chunks leave the RSS it measures
+            self.store = ChunkStore(memory_limit, [spill_dir])
+            self._budget = MemoryBudget(memory_limit, process_rss())
+        self._pinned: dict[Key, tuple[Key, ...]] = {}
+        """Running task -> its inputs, pinned in the store while it runs (limit only)."""
+        self._reserved: dict[Key, int] = {}
+        """Running task -> the bytes its admission reserved (limit only)."""
+        self._spilling = False
+        """A thread is spilling for an admission (one at a time)."""
+        self._n_running = 0
         self.shapes: dict[Key, tuple[int, ...]] = {}
         self._tasks: dict[Key, tuple[Task, JobHandle]] = {}
         self._jobs: dict[str, JobHandle] = {}
@@ -88,6 +142,8 @@ class ThreadRuntime:
         self._lock = threading.RLock()
         self._in_handle = False
         self._wakeup = threading.Condition(self._lock)
+        self._memory_freed = threading.Condition(self._lock)
+        """Notified when a task ends or a spill is done: an admission may pass now."""
         self._pending_release: collections.deque[tuple[Key, ...]] = collections.deque()
         self._threads: list[threading.Thread] = []
         self._idle = 0
@@ -150,7 +206,20 @@ class ThreadRuntime:
         self._ensure_threads()
 
     def get(self, key: Key) -> Any:
-        return self.store[key]
+        return self.store.get(key)
+
+    def memory_info(self) -> dict[str, Any]:
+        """The limit, what the runtime holds, and the store's figures: bytes in memory
+        and on disk, spill reads and writes."""
+        rss = process_rss()
+        budget = self._budget
+        store = self.store.info()
+        return {
+            "memory_limit": None if budget is None else budget.limit,
+            "rss": rss,
+            "held_bytes": None if budget is None else budget.held(rss),
+            **{k: store[k] for k in _STORE_FIGURES},
+        }
 
     def close(self) -> None:
         with self._lock:
@@ -161,9 +230,12 @@ class ThreadRuntime:
                 self._end_job(job, error)
             self._failing.clear()
             self._wakeup.notify_all()
+            self._memory_freed.notify_all()
         for thread in self._threads:
             thread.join(timeout=5)
-        self.store.clear()
+        self.store.close()
+        if self._own_spill_dir is not None:
+            shutil.rmtree(self._own_spill_dir, ignore_errors=True)
         self.runner.drop_blas_limit()
 
     # ---- inside the lock ------------------------------------------------------------
@@ -199,7 +271,7 @@ class ThreadRuntime:
                     self._tasks.pop(key, None)
             elif cls is Release:
                 key = inst.key  # type: ignore[attr-defined]
-                self.store.pop(key, None)
+                self.store.delete(key)
                 self.shapes.pop(key, None)
             elif cls is JobFinished:
                 self._end_job(self._jobs.pop(inst.job_id, None), None)  # type: ignore[attr-defined]
@@ -235,8 +307,14 @@ class ThreadRuntime:
     def _jobs_running(self) -> bool:
         return bool(self._jobs) or bool(self._failing)
 
-    def _task_ended(self, job: JobHandle) -> None:
+    def _task_ended(self, job: JobHandle, key: Key) -> None:
         """One of ``job``'s tasks left its thread; a failed job ends with its last one."""
+        self._n_running -= 1
+        if self._budget is not None:
+            self._budget.reserved -= self._reserved.pop(key, 0)
+            for dep in self._pinned.pop(key, ()):
+                self.store.unpin(dep)
+            self._memory_freed.notify_all()
         left = self._running[job.job_id] - 1
         if left:
             self._running[job.job_id] = left
@@ -262,11 +340,16 @@ class ThreadRuntime:
         lock = self._lock
         done: tuple[Key, JobHandle, Any, TaskTimes] | None = None
         failed: SchedulerEvent | None = None
-        ran: JobHandle | None = None
-        """The job whose task this thread ran last, until that is recorded."""
+        ran: tuple[JobHandle, Key] | None = None
+        """The job and key of the task this thread ran last, until that is recorded."""
+        spill = 0
+        """Bytes to spill, outside the lock, before the task at the queue's front fits."""
         with lock:
             self._active += 1
         while True:
+            if spill:
+                self._spill(spill)
+                spill = 0
             with lock:
                 if done is not None:
                     self._record_or_fail(*done)
@@ -275,7 +358,7 @@ class ThreadRuntime:
                     self._handle(failed)
                     failed = None
                 if ran is not None:
-                    self._task_ended(ran)
+                    self._task_ended(*ran)
                     ran = None
                 while not self._queue or self._should_rest():
                     if self._closed:
@@ -292,10 +375,18 @@ class ThreadRuntime:
                 if entry is None:  # forgotten by a cancellation after it was queued
                     continue
                 task, job = entry
+                if self._budget is not None:
+                    spill = self._admit(key, task)
+                    if spill:  # no room yet: spill first, or wait for a task to end
+                        self._queue.appendleft(key)
+                        if spill < 0:
+                            spill = 0
+                            self._memory_freed.wait(_MEMORY_RECHECK)
+                        continue
                 self._running[job.job_id] = self._running.get(job.job_id, 0) + 1
-                ran = job
-                store = self.store
-                data = {dep: store[dep] for dep in task.dependencies}
+                self._n_running += 1
+                ran = (job, key)
+                data = self._inputs(key, task)
                 operators = job.operators
                 # registered inside the lock: an Interrupt applied from now on reaches it
                 run = self.runner.begin(key)
@@ -343,12 +434,63 @@ class ThreadRuntime:
         """Store a finished task's result and tell the scheduler core (inside the lock)."""
         if job.operators is not None:
             job.operators.finished(key, times.seconds)
-        self.store[key] = value
+        # never spills here, under the lock: the next admission does, outside it
+        self.store.put(key, value, nbytes, spill=False)
+        if self._budget is not None:
+            self._budget.seen_result(nbytes)
         if shape is not None:
             self.shapes[key] = shape
         self._tasks.pop(key, None)
         job.n_done += 1
         self._handle(TaskFinished(stimulus_id="task-finished", key=key, nbytes=nbytes))
+
+    # ---- memory (with a limit) -----------------------------------------------------------
+
+    def _inputs(self, key: Key, task: Task) -> dict[Key, Any]:
+        """The values of ``task``'s inputs (inside the lock). With a limit they are pinned
+        until the task ends, so that no spill writes what a running task holds anyway;
+        those on disk are mapped back, which costs no copy."""
+        store = self.store
+        deps = tuple(dict.fromkeys(task.dependencies))
+        if self._budget is None:
+            return {dep: store.get(dep) for dep in deps}
+        for dep in deps:
+            store.pin(dep)
+        self._pinned[key] = deps
+        return {dep: store.get(dep, spill=False) for dep in deps}
+
+    def _admit(self, key: Key, task: Task) -> int:
+        """Whether ``key`` may start now (inside the lock): 0 when it may (its bytes are
+        reserved), else the bytes to spill before it fits, or -1 to wait for a task to
+        end."""
+        budget = self._budget
+        assert budget is not None
+        store = self.store
+        deps = set(task.dependencies)
+        need = budget.largest_result + sum(
+            store.nbytes(dep) for dep in deps if dep in store and not store.in_memory(dep)
+        )
+        rss = process_rss()
+        if not budget.fits(rss, need):
+            if not self._spilling and store.reclaimable_bytes() > 0:
+                self._spilling = True
+                return max(1, budget.excess(rss, need))
+            if self._n_running or self._spilling:
+                return -1
+            # nothing here can free memory: a task alone is the least the runtime can do
+        budget.reserved += need
+        self._reserved[key] = need
+        return 0
+
+    def _spill(self, nbytes: int) -> None:
+        """Spill about ``nbytes`` of the least recently used chunks (outside the lock)."""
+        try:
+            if self.store.spill_memory(nbytes):
+                heap.trim()  # what was spilled goes back to the system
+        finally:
+            with self._lock:
+                self._spilling = False
+                self._memory_freed.notify_all()
 
     # Tasks much shorter than a thread hand-off run faster on one thread than on several
     # contending for the lock and the GIL; longer ones (NumPy releases the GIL) run on all.

@@ -32,7 +32,7 @@ from jupyter_mars.engine.cluster.comm.auth import MAGIC, NONCE_SIZE, client_hand
 from jupyter_mars.engine.cluster.comm.frames import FrameLimits, encode_message
 from jupyter_mars.engine.cluster.comm.rejections import RejectionThrottle
 from jupyter_mars.engine.cluster.comm.tcp import format_address, parse_address
-from jupyter_mars.engine.cluster.serialize import Pickled, dumps
+from jupyter_mars.engine.serialize import Pickled, dumps
 from tests.engine.cluster.fresh_interpreter import run_in_fresh_interpreter
 
 TOKEN = "s3cret-cluster-token"

@@ -1,6 +1,6 @@
 import numpy as np
 
-from jupyter_mars.engine.cluster.storage.replicas import ReplicaCache
+from jupyter_mars.engine.cluster.replicas import ReplicaCache
 
 
 def test_least_recently_used_copies_go_first():

@@ -32,7 +32,7 @@ from jupyter_mars.engine.cluster.rpc import (
     UnknownOperationError,
     _error_reply,
 )
-from jupyter_mars.engine.cluster.serialize import Pickled, dumps
+from jupyter_mars.engine.serialize import Pickled, dumps
 
 TOKEN = "rpc-test-token"
 
@@ -474,7 +474,7 @@ def test_error_reply_carries_no_traceback_where_pickle_was_taught_to_send_them()
     script = (
         "import tblib.pickling_support; tblib.pickling_support.install()\n"
         "from jupyter_mars.engine.cluster.rpc import _error_reply\n"
-        "from jupyter_mars.engine.cluster.serialize import dumps\n"
+        "from jupyter_mars.engine.serialize import dumps\n"
         "try:\n    raise ValueError('boom')\nexcept ValueError as exc:\n    error = exc\n"
         "sent = b''.join(bytes(f) for f in dumps(_error_reply(3, error)))\n"
         "assert b'<string>' not in sent and b'co_firstlineno' not in sent, sent\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -11,6 +12,8 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.launcher.local import _Process
 from tests.engine.cluster.processes import WORKER, cli_cluster
+
+MIB = 1 << 20
 
 
 def heavy_matmul(block):
@@ -96,3 +99,58 @@ def test_worker_waits_for_its_supervisor_and_says_so(session):
             late.stop()
         worker = cluster.add_worker("--n-cpu", "1")
         assert worker.wait_for(WORKER, 5)
+
+
+class PeakRssOf:
+    """The largest summed resident size of some processes while the block runs (5 ms)."""
+
+    def __init__(self, pids):
+        self.processes = [psutil.Process(pid) for pid in pids]
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def now(self):
+        return sum(p.memory_info().rss for p in self.processes)
+
+    def _sample(self):
+        while not self._stop.wait(0.005):
+            self.peak = max(self.peak, self.now())
+
+    def __enter__(self):
+        self.peak = self.now()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def test_workers_hold_their_cache_not_more_when_a_held_array_is_reduced(tmp_path, session):
+    cache = 8 * MIB
+    spill = tmp_path / "spill"
+    args = ("--n-cpu", "1", "--cache-mem", str(cache), "--spill-dir", str(spill))
+    with cli_cluster(2, *args) as cluster:
+        remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+        try:
+            remote.fetch(remote.execute(mt.ones(10, chunk_size=5).sum()))  # imports done
+            pids = [w.popen.pid for w in cluster.workers]
+            with PeakRssOf(pids) as rss:
+                before = rss.now()
+                x = mt.random.rand(128 * 512, 512, chunk_size=(512, 512))  # 256 MiB of 2 MiB
+                remote.execute(x)
+                total = remote.fetch(remote.execute(x.sum()))
+                biggest = remote.fetch(remote.execute(x.max()))
+            time.sleep(1.2)  # a heartbeat brings the stores' figures
+            stores = [
+                w["resources"]["store"] for w in cluster.http().json("GET", "/api/v1/workers")
+            ]
+        finally:
+            remote.close()
+    assert 0.49 < total / x.size < 0.51
+    assert 0.99 < biggest <= 1
+    assert sum(s["spill_writes"] for s in stores) > 0
+    # the caches, a task's result and input on each worker, and the allocator's slack:
+    # before, a reduction brought back every chunk of its subgraph at once
+    assert rss.peak - before < 2 * cache + 2 * 6 * MIB

@@ -21,7 +21,7 @@ from typing import Any
 import msgpack
 
 from jupyter_mars.engine.cluster.comm.base import MessageTooLargeError, ProtocolError
-from jupyter_mars.engine.cluster.serialize import Frame, frame_nbytes
+from jupyter_mars.engine.serialize import Frame, frame_nbytes
 
 LENGTH = struct.Struct("<Q")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from jupyter_mars.engine.cluster.comm.base import Comm, CommClosedError
 from jupyter_mars.engine.cluster.comm.frames import FrameLimits, encode_message
-from jupyter_mars.engine.cluster.serialize import Frame, dumps, loads
+from jupyter_mars.engine.serialize import Frame, dumps, loads
 
 _CLOSED = None
 """Queued behind the last message when a side closes; readers stop on it."""

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from jupyter_mars.engine.cluster.comm.base import ProtocolError
 from jupyter_mars.engine.cluster.comm.frames import LENGTH, FrameLimits, parse_header
-from jupyter_mars.engine.cluster.serialize import Frame, empty_frame, frame_nbytes
+from jupyter_mars.engine.serialize import Frame, empty_frame, frame_nbytes
 
 _SCRATCH_SIZE = 2**16
 """Bytes read at once when no large frame is being received."""

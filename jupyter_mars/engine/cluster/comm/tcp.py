@@ -31,7 +31,7 @@ from jupyter_mars.engine.cluster.comm.frames import (
 )
 from jupyter_mars.engine.cluster.comm.protocol import FrameProtocol
 from jupyter_mars.engine.cluster.comm.rejections import RejectionThrottle
-from jupyter_mars.engine.cluster.serialize import dumps, loads
+from jupyter_mars.engine.serialize import dumps, loads
 
 logger = logging.getLogger(__name__)
 

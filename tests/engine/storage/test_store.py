@@ -1,6 +1,7 @@
 """The worker's chunk store: memory within budget, LRU spilling, pins, disk errors."""
 
 import errno
+import os
 import pickle
 import random
 import sys
@@ -10,9 +11,9 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from jupyter_mars.engine.cluster.storage import ChunkLostError, ChunkStore, admission, sizeof
-from jupyter_mars.engine.cluster.storage import store as store_module
-from jupyter_mars.engine.cluster.storage.spill_file import (
+from jupyter_mars.engine.storage import ChunkLostError, ChunkStore, admission, sizeof
+from jupyter_mars.engine.storage import store as store_module
+from jupyter_mars.engine.storage.spill_file import (
     SpillFormatError,
     read_value,
     write_value,
@@ -30,6 +31,11 @@ def on_disk(root):
     """Keys (as written in the file names) of the chunks spilled under ``root``."""
     files = root.glob("**/jupyter-mars-chunks-*/*.chunk")
     return {path.name.split("-", 1)[1].removesuffix(".chunk") for path in files}
+
+
+def only_on_disk(store):
+    """Keys of the chunks the store holds on disk only (not in memory)."""
+    return {str(key) for key, entry in store._entries.items() if not entry.held}
 
 
 @pytest.fixture
@@ -107,8 +113,16 @@ def test_least_recently_used_chunk_is_spilled_first(make_store, tmp_path):
     store.put("d", block(0))
     assert on_disk(tmp_path) == {"b"}
     store.get("b")  # read back: most recent, so c (now the oldest) goes out
-    assert on_disk(tmp_path) == {"c"}
+    assert on_disk(tmp_path) == {"b", "c"}  # b's file stays, a clean copy
     assert store.info()["spill_reads"] == 1
+    assert store.info()["spilled_bytes"] == KB  # c: only on disk
+    store.get("a")
+    store.get("d")
+    writes = store.info()["spill_writes"]
+    store.put("e", block(0))  # b goes out again: its file holds it, nothing is written
+    assert on_disk(tmp_path) == {"b", "c"}
+    assert store.info()["spill_writes"] == writes
+    np.testing.assert_array_equal(store.get("b"), block(0))
 
 
 def test_chunk_read_back_is_not_spilled_by_its_own_read(make_store, tmp_path):
@@ -116,8 +130,9 @@ def test_chunk_read_back_is_not_spilled_by_its_own_read(make_store, tmp_path):
     store.put("big", block(1, 2 * KB))
     assert on_disk(tmp_path) == {"big"}
     np.testing.assert_array_equal(store.get("big"), block(1, 2 * KB))
-    assert on_disk(tmp_path) == set()
-    assert store.info()["overflow_bytes"] == KB
+    info = store.info()
+    assert (info["n_memory"], info["spilled_bytes"], info["disk_bytes"]) == (1, 0, 2 * KB)
+    assert info["overflow_bytes"] == KB
 
 
 def test_pinned_chunks_are_never_spilled(make_store, tmp_path):
@@ -128,13 +143,13 @@ def test_pinned_chunks_are_never_spilled(make_store, tmp_path):
     np.testing.assert_array_equal(store.get("input"), block(1, 2 * KB))
     for i in range(3):
         store.put(f"k{i}", block(i))
-    assert on_disk(tmp_path) == {"k0", "k1", "k2"}
+    assert only_on_disk(store) == {"k0", "k1", "k2"}
     assert store.info()["n_pinned"] == 1
     assert store.info()["overflow_bytes"] == KB
     store.unpin("input")
-    assert "input" not in on_disk(tmp_path)
+    assert "input" not in only_on_disk(store)
     store.unpin("input")  # the last unpin spills it: the store is over budget
-    assert "input" in on_disk(tmp_path)
+    assert "input" in only_on_disk(store)
     store.unpin("input")  # once too often: a no-op, as after a delete
     store.unpin("missing")
     with pytest.raises(KeyError):
@@ -179,6 +194,7 @@ def test_info_reports_true_figures(make_store):
     assert store.info() == {
         "memory_bytes": 2 * KB,
         "spilled_bytes": 2 * KB,
+        "disk_bytes": 3 * KB,  # 0 was read back: its file stays, a clean copy
         "n_memory": 2,
         "n_spilled": 2,
         "n_pinned": 0,
@@ -371,7 +387,8 @@ def test_concurrent_puts_and_gets_stay_consistent(make_store, tmp_path):
     store.validate_state()
     info = store.info()
     assert info["memory_bytes"] <= 8 * KB
-    assert info["n_spilled"] == len(on_disk(tmp_path)) > 0
+    assert info["n_spilled"] == len(only_on_disk(store)) > 0
+    assert len(on_disk(tmp_path)) >= info["n_spilled"]  # and clean copies of some in memory
     for key in store.keys():
         assert (store.get(key) == key[1]).all()
 
@@ -405,8 +422,12 @@ def test_chunk_pinned_while_being_written_stays_in_memory(make_store, tmp_path, 
     np.testing.assert_array_equal(store.get("a"), block(1))  # served from memory meanwhile
     writer.proceed.set()
     thread.join()
-    assert on_disk(tmp_path) == set()
+    assert only_on_disk(store) == set()
     assert store.info()["n_memory"] == 1
+    assert on_disk(tmp_path) == {"a"}  # a clean copy: the next spill of it writes nothing
+    store.unpin("a")
+    assert only_on_disk(store) == {"a"}
+    assert store.info()["spill_writes"] == 1
 
 
 def test_chunk_deleted_while_being_written_leaves_no_file(make_store, tmp_path, monkeypatch):
@@ -484,7 +505,7 @@ def test_sizeof_measures_data_not_wrappers():
 def test_peek_reads_only_chunks_in_memory(tmp_path):
     import numpy as np
 
-    from jupyter_mars.engine.cluster.storage import ChunkStore
+    from jupyter_mars.engine.storage import ChunkStore
 
     store = ChunkStore(cache_bytes=1000, spill_dirs=[str(tmp_path)])
     try:
@@ -501,3 +522,67 @@ def test_peek_reads_only_chunks_in_memory(tmp_path):
         np.testing.assert_array_equal(store.get("a"), first)
     finally:
         store.close()
+
+
+def test_large_arrays_are_read_back_over_a_mapping_of_their_file(tmp_path):
+    path = str(tmp_path / "big.chunk")
+    value = {"a": np.arange(300_000, dtype="f8"), "b": np.asfortranarray(np.ones((300, 500)))}
+    write_value(path, value)
+    out = read_value(path)
+    os.remove(path)  # the mapping outlives the file's name
+    for name, array in value.items():
+        got = out[name]
+        np.testing.assert_array_equal(got, array)
+        assert got.ctypes.data % 64 == 0  # aligned as NumPy's own arrays
+        assert got.flags.writeable
+        assert got.flags.f_contiguous == array.flags.f_contiguous
+    out["a"][0] = -1.0  # copy on write: the process's private page
+    assert out["a"][0] == -1.0
+
+
+class PausedRead:
+    """``read_value`` that waits, before it opens the file, until told to go on."""
+
+    def __init__(self):
+        self.started = threading.Event()
+        self.proceed = threading.Event()
+
+    def __call__(self, path):
+        self.started.set()
+        assert self.proceed.wait(5)
+        return read_value(path)
+
+
+@pytest.mark.parametrize("meanwhile", ["deleted", "replaced"])
+def test_a_chunk_released_while_read_back_is_still_read(make_store, monkeypatch, meanwhile):
+    # A task read its input back from disk while the supervisor released the chunk (or
+    # had it recomputed): the release unlinked the file before the reader opened it, and
+    # the reader failed with a bare KeyError of the chunk, or, a moment later, got it
+    store = make_store(cache_bytes=KB)
+    store.put("a", block(1))
+    store.put("b", block(2))  # spills a
+    paused = PausedRead()
+    monkeypatch.setattr(store_module, "read_value", paused)
+    results, errors = [], []
+
+    def read():
+        try:
+            results.append(store.get("a"))
+        except BaseException as exc:  # reported to the test
+            errors.append(exc)
+
+    readers = [threading.Thread(target=read) for _ in range(2)]  # one reads, one waits
+    for reader in readers:
+        reader.start()
+    assert paused.started.wait(5)
+    if meanwhile == "deleted":
+        assert store.delete("a")
+    else:
+        store.put("a", block(1))
+    paused.proceed.set()
+    for reader in readers:
+        reader.join()
+    assert errors == []
+    assert len(results) == 2
+    assert all((r == 1).all() for r in results)
+    assert ("a" in store) == (meanwhile == "replaced")

@@ -2,13 +2,19 @@
 
 Theory of operation. Every chunk has an ``Entry`` in ``_entries``, in one of the states
 drawn in ``entry.py``; MEMORY entries are also keys of ``_lru``, least recent first.
-Readers of a LOADING chunk wait on ``_changed`` rather than read its file twice.
+Readers of a LOADING chunk wait on ``_changed`` rather than read its file twice. A chunk
+deleted or replaced while it is read back is still read, for the readers that asked before:
+its file is the reading thread's to remove, so whether they get it never depends on whether
+the read opened the file before the delete unlinked it. A chunk
+read back keeps its file (``path`` of a MEMORY entry: a clean copy), so spilling it again
+costs no write: it only drops the value.
 
 Byte counters: ``_memory_bytes`` sums MEMORY and SPILLING entries, ``_spilling_bytes``
 the SPILLING ones, ``_spilled_bytes`` SPILLED and LOADING ones. Whenever
 ``_memory_bytes - _spilling_bytes`` exceeds ``cache_bytes``, the call that caused it
 (``put``, a ``get`` that read a file back, the last ``unpin``) marks the least recently
-used unpinned entries SPILLING under the lock, then writes them *outside* the lock, so
+used unpinned entries SPILLING (or, with a clean copy, SPILLED at once) under the lock,
+then writes them *outside* the lock, so
 other threads keep reading and writing in-memory chunks during disk IO. When a write
 ends, the entry becomes SPILLED, unless it was deleted or replaced meanwhile (the file is
 dropped) or pinned meanwhile (it stays in memory: a running task holds it). A write that
@@ -29,13 +35,13 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-from jupyter_mars.engine.cluster.storage import admission
-from jupyter_mars.engine.cluster.storage.entry import Entry, State
-from jupyter_mars.engine.cluster.storage.errors import chunk_lost
-from jupyter_mars.engine.cluster.storage.spill_dirs import SpillDirs
-from jupyter_mars.engine.cluster.storage.spill_file import read_value, remove_file, write_value
 from jupyter_mars.engine.graph import Key
 from jupyter_mars.engine.sizeof import sizeof
+from jupyter_mars.engine.storage import admission
+from jupyter_mars.engine.storage.entry import Entry, State
+from jupyter_mars.engine.storage.errors import chunk_lost
+from jupyter_mars.engine.storage.spill_dirs import SpillDirs
+from jupyter_mars.engine.storage.spill_file import read_value, remove_file, write_value
 
 logger = logging.getLogger(__name__)
 
@@ -79,9 +85,14 @@ class ChunkStore:
 
     # -- reading and writing ------------------------------------------------------------
 
-    def put(self, key: Key, value: Any) -> None:
-        """Store ``value`` under ``key`` (replacing any old value, keeping its pins)."""
-        entry = Entry(key, value, sizeof(value))
+    def put(self, key: Key, value: Any, nbytes: int | None = None, spill: bool = True) -> None:
+        """Store ``value`` under ``key`` (replacing any old value, keeping its pins).
+
+        ``nbytes`` is its size when the caller measured it already. ``spill=False`` leaves
+        the store over budget rather than write to disk now: a caller holding a lock of
+        its own spills later, outside it (``spill_memory``).
+        """
+        entry = Entry(key, value, sizeof(value) if nbytes is None else nbytes)
         with self._lock:
             self._check_open()
             old = self._entries.pop(key, None)
@@ -92,7 +103,7 @@ class ChunkStore:
             self._entries[key] = entry
             self._lru[key] = None
             self._memory_bytes += entry.nbytes
-            victims = self._choose_victims(keep=None)
+            victims = self._choose_victims(keep=None) if spill else []
             overflow = self._memory_bytes > self.cache_bytes and not self._dirs
         if overflow:
             self._warn_overflow()
@@ -111,18 +122,22 @@ class ChunkStore:
             self.warnings.append(message)
         logger.warning("%s", message)
 
-    def get(self, key: Key) -> Any:
+    def get(self, key: Key, spill: bool = True) -> Any:
         """The value of ``key``, read back from disk if it was spilled.
 
         Raises ``KeyError`` for an unknown key and ``ChunkLostError`` (an ``OSError``) when
         its spill file cannot be read. Reading a chunk back makes it the most recently
-        used and may spill others (never the one returned).
+        used and may spill others (never the one returned; none with ``spill=False``).
         """
         with self._lock:
             self._check_open()
             entry = self._entries[key]
             while entry.state is State.LOADING:
                 self._changed.wait()
+                if self._entries.get(key) is not entry and entry.held:
+                    # released or replaced while another thread read it back for us too:
+                    # asked for before that, it is ours (the reader kept the file for it)
+                    return entry.value
                 entry = self._entries[key]
             if entry.state is not State.SPILLED:
                 if entry.state is State.MEMORY:
@@ -135,9 +150,9 @@ class ChunkStore:
             value = read_value(path)
         except Exception as exc:
             if self._fail_load(entry):
-                return self.get(key)  # replaced while read (its old file removed)
+                return self.get(key, spill)  # replaced while read: the new value, then
             raise chunk_lost(key, path, exc) from exc
-        victims = self._finish_load(entry, value)
+        victims = self._finish_load(entry, value, spill)
         self._spill(victims)
         return value
 
@@ -150,6 +165,12 @@ class ChunkStore:
                 return False, None
             self._lru.move_to_end(key)
             return True, entry.value
+
+    def in_memory(self, key: Key) -> bool:
+        """Whether ``key`` is held in memory now (False for a chunk on disk or unknown)."""
+        with self._lock:
+            entry = self._entries.get(key)
+            return entry is not None and entry.held
 
     def free_bytes(self) -> int:
         """Bytes of the cache no chunk in memory takes."""
@@ -169,6 +190,19 @@ class ChunkStore:
             if self._closed:
                 return 0
             victims = self._choose_victims(keep=None, excess=nbytes)
+        self._spill(victims)
+        return sum(entry.nbytes for entry in victims)
+
+    def make_room(self, nbytes: int) -> int:
+        """Spill the least recently used unpinned chunks until ``nbytes`` more fit in the
+        cache: a task about to run makes room for its result before it computes, so that
+        the process holds the cache and that result, not the cache, the result and the
+        chunk its ``put`` would spill. The bytes chosen. Blocks on disk."""
+        with self._lock:
+            if self._closed:
+                return 0
+            excess = self._memory_bytes - self._spilling_bytes + nbytes - self.cache_bytes
+            victims = self._choose_victims(keep=None, excess=excess) if excess > 0 else []
         self._spill(victims)
         return sum(entry.nbytes for entry in victims)
 
@@ -248,6 +282,7 @@ class ChunkStore:
             return {
                 "memory_bytes": self._memory_bytes,
                 "spilled_bytes": self._spilled_bytes,
+                "disk_bytes": self._dirs.total_bytes(),
                 "n_memory": len(in_memory),
                 "n_spilled": len(self._entries) - len(in_memory),
                 "n_pinned": sum(1 for e in self._entries.values() if e.pins),
@@ -271,6 +306,8 @@ class ChunkStore:
                 e.key for e in self._entries.values() if e.state is State.MEMORY
             }
             assert all(e.path is None or os.path.exists(e.path) for e in self._entries.values())
+            on_disk = sum(e.nbytes for e in self._entries.values() if e.path is not None)
+            assert self._dirs.total_bytes() == on_disk
 
     # -- lifetime -----------------------------------------------------------------------
 
@@ -312,11 +349,16 @@ class ChunkStore:
             if entry.state is State.SPILLING:
                 # The writing thread sees the entry gone and drops its own file.
                 self._spilling_bytes -= entry.nbytes
-            return None
+            if entry.path is not None:  # a clean copy on disk
+                self._dirs.remove(entry.dir_index, entry.nbytes)
+            return entry.path
         self._spilled_bytes -= entry.nbytes
         self._dirs.remove(entry.dir_index, entry.nbytes)
         if entry.state is State.LOADING:
-            self._changed.notify_all()
+            # A thread is reading the file back: it removes it once read. Removed now,
+            # the read would fail or not by a hair, and the reader, who asked before the
+            # release, got a KeyError for it.
+            return None
         return entry.path
 
     def _choose_victims(self, keep: Entry | None, excess: int | None = None) -> list[Entry]:
@@ -326,19 +368,26 @@ class ChunkStore:
             excess = self._memory_bytes - self._spilling_bytes - self.cache_bytes
         if excess <= 0 or not self._dirs:
             return []
-        victims = []
+        chosen = []
         for key in self._lru:
             entry = self._entries[key]
             if entry.pins or entry.unspillable or entry is keep:
                 continue
-            victims.append(entry)
+            chosen.append(entry)
             excess -= entry.nbytes
             if excess <= 0:
                 break
-        for entry in victims:
+        victims = []
+        for entry in chosen:
             del self._lru[entry.key]
+            if entry.path is not None:  # its file holds it already: no write
+                entry.state, entry.value = State.SPILLED, None
+                self._memory_bytes -= entry.nbytes
+                self._spilled_bytes += entry.nbytes
+                continue
             entry.state = State.SPILLING
             self._spilling_bytes += entry.nbytes
+            victims.append(entry)
         return victims
 
     def _reclaimable_bytes(self) -> int:
@@ -387,22 +436,20 @@ class ChunkStore:
             self._counts["spill_writes"] += 1
             if self._entries.get(entry.key) is not entry:
                 drop: str | None = path
-            elif entry.pins:
-                # Pinned while being written: a task is using it, so spilling frees nothing.
-                drop = path
-                self._spilling_bytes -= entry.nbytes
-                entry.state = State.MEMORY
-                self._lru[entry.key] = None
             else:
                 drop = None
                 self._spilling_bytes -= entry.nbytes
-                self._memory_bytes -= entry.nbytes
-                self._spilled_bytes += entry.nbytes
                 self._dirs.add(index, entry.nbytes)
-                entry.state = State.SPILLED
-                entry.value = None
-                entry.path = path
-                entry.dir_index = index
+                entry.path, entry.dir_index = path, index
+                if entry.pins:
+                    # Pinned while being written: a task is using it, so it stays in
+                    # memory, and the file is its clean copy for the next spill.
+                    entry.state = State.MEMORY
+                    self._lru[entry.key] = None
+                else:
+                    self._memory_bytes -= entry.nbytes
+                    self._spilled_bytes += entry.nbytes
+                    entry.state, entry.value = State.SPILLED, None
         remove_file(drop)
 
     def _fail_spill(
@@ -421,31 +468,36 @@ class ChunkStore:
             self._lru[entry.key] = None
             self._lru.move_to_end(entry.key, last=False)  # still the least recently used
 
-    def _finish_load(self, entry: Entry, value: Any) -> list[Entry]:
+    def _finish_load(self, entry: Entry, value: Any, spill: bool) -> list[Entry]:
         with self._lock:
             self._changed.notify_all()
             if self._entries.get(entry.key) is not entry:
-                return []  # deleted or replaced while we read; delete() took the file
-            self._counts["spill_reads"] += 1
-            path = entry.path
-            self._spilled_bytes -= entry.nbytes
-            self._dirs.remove(entry.dir_index, entry.nbytes)
-            self._memory_bytes += entry.nbytes
-            entry.state, entry.value, entry.path, entry.dir_index = State.MEMORY, value, None, -1
-            self._lru[entry.key] = None
-            victims = self._choose_victims(keep=entry)
-        remove_file(path)
+                # deleted or replaced while we read: the value goes to the readers waiting
+                # for it, and the file, left for this read and uncounted since, goes
+                entry.state, entry.value = State.MEMORY, value
+                drop, entry.path = entry.path, None
+                victims: list[Entry] = []
+            else:
+                drop = None
+                self._counts["spill_reads"] += 1
+                self._spilled_bytes -= entry.nbytes
+                self._memory_bytes += entry.nbytes
+                # the file stays, a clean copy: spilling this chunk again writes nothing
+                entry.state, entry.value = State.MEMORY, value
+                self._lru[entry.key] = None
+                victims = self._choose_victims(keep=entry) if spill else []
+        remove_file(drop)
         return victims
 
     def _fail_load(self, entry: Entry) -> bool:
         """After a failed read: True when the entry was replaced meanwhile (the new value
-        is the one to read), KeyError when it was deleted, False when it is lost."""
+        is the one to read), False when it is lost (or deleted meanwhile)."""
         with self._lock:
             self._changed.notify_all()
             current = self._entries.get(entry.key)
-            if current is None:
-                raise KeyError(entry.key)  # deleted while we read: not lost, just gone
-            if current is not entry:
-                return True
             entry.state = State.SPILLED  # the next get tries again and fails the same way
-            return False
+            drop = None
+            if current is not entry:
+                drop, entry.path = entry.path, None  # it was left for this read
+        remove_file(drop)
+        return current is not None and current is not entry

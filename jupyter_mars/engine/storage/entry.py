@@ -3,8 +3,9 @@
 Four states, and who moves a chunk between them (see ``store.py``)::
 
     MEMORY --(over budget, unpinned)--> SPILLING --(written)--> SPILLED
-       ^   <--(write failed, or pinned meanwhile)--'               |
-       '--------------(read back)----- LOADING <------(get)--------'
+       ^ |  <--(write failed, or pinned meanwhile)--'               ^  |
+       | '----------(over budget, its file kept from a read)--------'  |
+       '---------------(read back)----- LOADING <------(get)-----------'
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ class Entry:
     pins: int = 0
     """Running tasks that need it in memory; never spilled while above zero."""
     path: str | None = None
-    """The spill file, while SPILLED or LOADING."""
+    """The spill file: while SPILLED or LOADING, and while MEMORY once read back (a clean
+    copy, so that spilling it again writes nothing)."""
     dir_index: int = -1
     """Which spill directory holds ``path``."""
     unspillable: bool = False

@@ -15,7 +15,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from jupyter_mars.engine.cluster.serialize import Frame, dumps, loads
+from jupyter_mars.engine.serialize import Frame, dumps, loads
 
 _COUNT = struct.Struct("<Q")
 

@@ -10,7 +10,7 @@ import pickle
 import numpy as np
 import pytest
 
-from jupyter_mars.engine.cluster.serialize import Pickled, dumps, frame_nbytes, loads
+from jupyter_mars.engine.serialize import Pickled, dumps, frame_nbytes, loads
 from tests.engine.cluster.fresh_interpreter import run_in_fresh_interpreter
 
 
@@ -142,7 +142,7 @@ def test_functions_of_main_travel_by_value():
     script = textwrap.dedent(
         """
         import pickle, sys
-        from jupyter_mars.engine.cluster.serialize import dumps
+        from jupyter_mars.engine.serialize import dumps
         def triple(x):
             return 3 * x
         frames = dumps({"f": triple})
@@ -150,7 +150,7 @@ def test_functions_of_main_travel_by_value():
         """
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True)
-    from jupyter_mars.engine.cluster.serialize import loads
+    from jupyter_mars.engine.serialize import loads
 
     assert loads([out.stdout])["f"](5) == 15
 

@@ -6,8 +6,8 @@ import signal
 import subprocess
 import sys
 
-from jupyter_mars.engine.cluster.storage import ChunkStore
-from jupyter_mars.engine.cluster.storage.spill_owner import PREFIX
+from jupyter_mars.engine.storage import ChunkStore
+from jupyter_mars.engine.storage.spill_owner import PREFIX
 from tests.engine.cluster.processes import cli_cluster
 
 
@@ -69,7 +69,7 @@ def test_directories_of_stores_without_a_lock_are_swept(tmp_path):
 def test_a_store_in_a_killed_process_is_swept(tmp_path):
     code = (
         "import sys, time\n"
-        "from jupyter_mars.engine.cluster.storage import ChunkStore\n"
+        "from jupyter_mars.engine.storage import ChunkStore\n"
         f"store = ChunkStore(0, [{str(tmp_path)!r}])\n"
         "store.put('k', b'z' * 1000)\n"
         "print('ready', flush=True)\n"

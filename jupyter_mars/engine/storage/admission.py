@@ -10,12 +10,19 @@ that spilling could still give back.
 
 from __future__ import annotations
 
+import os
+
 import psutil
+
+_process: psutil.Process | None = None
 
 
 def process_rss() -> int:
-    """Resident set size of this process, in bytes."""
-    return int(psutil.Process().memory_info().rss)
+    """Resident set size of this process, in bytes (cheap enough to ask before each task)."""
+    global _process
+    if _process is None or _process.pid != os.getpid():  # first call, or a forked child
+        _process = psutil.Process()
+    return int(_process.memory_info().rss)
 
 
 def physical_memory() -> int:

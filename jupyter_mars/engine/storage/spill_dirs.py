@@ -19,8 +19,8 @@ import os
 import re
 from collections.abc import Sequence
 
-from jupyter_mars.engine.cluster.storage.spill_owner import OwnedDir, claim
 from jupyter_mars.engine.graph import Key
+from jupyter_mars.engine.storage.spill_owner import OwnedDir, claim
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -73,6 +73,10 @@ class SpillDirs:
     def record_failure(self, index: int) -> None:
         """A write to directory ``index`` failed: try it after the others from now on."""
         self._failing[index] = True
+
+    def total_bytes(self) -> int:
+        """Bytes in this store's files, over every directory."""
+        return sum(self._bytes)
 
     def remove(self, index: int, nbytes: int) -> None:
         """Count ``nbytes`` no longer on directory ``index``."""

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from jupyter_mars.engine.cluster.pieces import piece_frames, read_piece
+from jupyter_mars.engine.pieces import piece_frames, read_piece
 
 
 def stream_of(*objects):

@@ -1,0 +1,128 @@
+"""The embedded runtime's memory limit: chunks past it go to disk and come back, tasks
+start only while they fit, the figures say where the bytes are, bad limits fail early."""
+
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import jupyter_mars.tensor as mt
+from jupyter_mars.engine.storage.admission import physical_memory, process_rss
+from jupyter_mars.session import new_session
+
+MIB = 2**20
+
+
+class PeakRSS:
+    """The largest resident size of this process while the block runs (every 5 ms)."""
+
+    def __init__(self):
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+
+    def __enter__(self):
+        self.peak = process_rss()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    def _loop(self):
+        while not self._stop.wait(0.005):
+            self.peak = max(self.peak, process_rss())
+
+
+def test_results_equal_numpy_and_spilled_chunks_come_back(tmp_path):
+    data = np.random.default_rng(0).random((5000, 500))  # 20 MB in 20 chunks
+    with new_session(memory_limit=4 * MIB, spill_dir=tmp_path, default=False) as session:
+        x = mt.tensor(data, chunk_size=(250, 500))
+        y = (x * 2 + 1).execute(session=session)
+        info = session.memory_info()
+        assert info["memory_limit"] == 4 * MIB
+        assert info["spilled_bytes"] > 0
+        assert info["spill_writes"] > 0
+        assert info["memory_bytes"] + info["spilled_bytes"] == data.nbytes
+        assert info["memory_bytes"] <= 4 * MIB
+        assert list(tmp_path.glob("*/*.chunk"))  # in the given directory
+        total = y.sum().execute(session=session).fetch(session=session)
+        np.testing.assert_allclose(total, (data * 2 + 1).sum())
+        biggest = y.max().execute(session=session).fetch(session=session)
+        np.testing.assert_array_equal(biggest, data.max() * 2 + 1)
+        np.testing.assert_array_equal(y.fetch(session=session), data * 2 + 1)
+        assert session.memory_info()["spill_reads"] > 0
+    assert not list(tmp_path.glob("*/*.chunk"))  # removed at close
+
+
+def test_memory_stays_near_the_limit():
+    limit = 16 * MIB
+    with new_session(memory_limit=limit, default=False) as session:
+        before = process_rss()
+        with PeakRSS() as rss:
+            x = mt.random.rand(12 * 1024, 1024, chunk_size=(256, 1024))  # 96 MiB of 2 MiB chunks
+            x.execute(session=session)
+            total = x.sum().execute(session=session).fetch(session=session)
+            biggest = x.max().execute(session=session).fetch(session=session)
+        info = session.memory_info()
+    assert 0.49 < total / x.size < 0.51
+    assert 0.99 < biggest <= 1
+    assert info["spilled_bytes"] >= 64 * MIB  # most of it lives on disk
+    # a few chunks of slack: tasks running on each thread, and the allocator's own
+    assert rss.peak - before < limit + 12 * MIB
+
+
+def test_temporary_spill_directory_is_removed_at_close():
+    session = new_session(memory_limit="1MiB", default=False)
+    spill_dir = session._runtime._own_spill_dir
+    assert spill_dir is not None
+    assert os.path.isdir(spill_dir)
+    x = mt.ones((1000, 1000), chunk_size=100).execute(session=session)
+    assert session.memory_info()["spilled_bytes"] > 0
+    del x
+    session.close()
+    assert not os.path.exists(spill_dir)
+
+
+def test_limit_takes_the_worker_sizes():
+    with new_session(memory_limit="512MiB", default=False) as session:
+        assert session.memory_limit == 512 * MIB
+        assert "memory_limit=536870912" in repr(session)
+    with new_session(memory_limit=5 * MIB, default=False) as session:
+        assert session.memory_limit == 5 * MIB
+    with new_session(memory_limit="10%", default=False) as session:
+        assert session.memory_limit == physical_memory() // 10
+    with new_session(default=False) as session:
+        assert session.memory_limit is None
+        assert session.memory_info()["memory_limit"] is None
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        (True, TypeError),
+        (1.5e9, TypeError),
+        ([1], TypeError),
+        ("lots", ValueError),
+        ("-1GiB", ValueError),
+        (-5, ValueError),
+        (0, ValueError),
+        ("0", ValueError),
+        ("200%", ValueError),
+        (2**62, ValueError),
+    ],
+)
+def test_bad_limits_fail_naming_memory_limit(value, error):
+    with pytest.raises(error, match="memory_limit"):
+        new_session(memory_limit=value, default=False)
+
+
+def test_spill_dir_needs_a_limit_and_a_path(tmp_path):
+    with pytest.raises(ValueError, match="spill_dir"):
+        new_session(spill_dir=tmp_path, default=False)
+    with pytest.raises(TypeError, match="spill_dir"):
+        new_session(memory_limit="1GiB", spill_dir=3, default=False)
+    with pytest.raises(TypeError, match="memory_limit"):
+        new_session("http://127.0.0.1:1", memory_limit="1GiB", default=False)
