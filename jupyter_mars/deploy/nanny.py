@@ -4,9 +4,9 @@
 command line with ``--no-nanny`` as its child, the real worker. It
 
 - sets what a long-lived numeric process needs before the child starts, since the C
-  libraries read it only then: ``MALLOC_TRIM_THRESHOLD_`` so that glibc gives freed memory
-  back to the system instead of keeping hundreds of MiB of released chunks, and one BLAS /
-  OpenMP thread (the worker runs one per task slot). Values already set are kept.
+  libraries read it only then: one BLAS / OpenMP thread (the worker runs one per task
+  slot). Values already set are kept. (How much freed memory glibc keeps, the worker sets
+  itself: ``engine/storage/heap.py``.)
 - restarts the child when it dies, after a delay that doubles with each death, and gives
   up after too many deaths in a short window (``restarts.py``); it logs every end of the
   child, with its status or signal.
@@ -38,7 +38,6 @@ from jupyter_mars.deploy.restarts import RestartPolicy, describe_exit, exit_stat
 logger = logging.getLogger("jupyter_mars.nanny")
 
 NUMERIC_ENVIRONMENT = {
-    "MALLOC_TRIM_THRESHOLD_": "65536",
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
     "OPENBLAS_NUM_THREADS": "1",
@@ -60,9 +59,9 @@ _POLL = 0.1
 def child_environment(environ: Mapping[str, str]) -> dict[str, str]:
     """``environ`` with ``NUMERIC_ENVIRONMENT`` added where not set.
 
-    >>> env = child_environment({"MALLOC_TRIM_THRESHOLD_": "0"})
-    >>> env["MALLOC_TRIM_THRESHOLD_"], env["OMP_NUM_THREADS"]
-    ('0', '1')
+    >>> env = child_environment({"OMP_NUM_THREADS": "4"})
+    >>> env["OMP_NUM_THREADS"], env["OPENBLAS_NUM_THREADS"]
+    ('4', '1')
     """
     return {**NUMERIC_ENVIRONMENT, **environ}
 

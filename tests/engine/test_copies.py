@@ -51,7 +51,7 @@ def test_large_copies_use_no_more_threads_than_given(monkeypatch):
     rows = PARALLEL_BYTES // 8 // 3 + 1
     out, sources, pairs = _pieces(9, rows)
     copy_all(pairs, 2)
-    assert len(seen) == 2
+    assert 1 <= len(seen) <= 2  # a pool thread done with its share may take the next
     assert threading.get_ident() not in seen
     np.testing.assert_array_equal(out, np.concatenate(sources))
 

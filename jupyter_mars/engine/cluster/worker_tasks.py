@@ -77,6 +77,9 @@ passes the gap between the limits, 15 % of the worker's memory, in about that ti
 small worker."""
 TRIM_EVERY = 1.0
 """Seconds between two heap trims while spilling frees nothing (a trim walks the heap)."""
+TRIM_SHARE = 0.9
+"""Share of the soft limit past which a sample first gives back the memory the heaps keep
+for the next chunks (``storage.heap``)."""
 
 
 class HardLimitPassed(TaskInterrupted):
@@ -144,7 +147,7 @@ class WorkerTasks:
 
     def start(self) -> None:
         """Start sampling the process's memory (the worker listens at its address)."""
-        heap.return_freed_memory_promptly()
+        heap.keep_freed_chunks(self.worker.store.cache_bytes)
         self.core.memory.where = self.worker.address
         self._background(self._sample_memory())
 
@@ -489,9 +492,17 @@ class WorkerTasks:
     async def _sample_memory(self) -> None:
         """Tell the core of the process's memory every ``SAMPLE_EVERY`` seconds."""
         store = self.worker.store
+        # the memory kept for the next chunks is given back before the soft limit sees it,
+        # and once each time the worker falls idle (deleted results leave the RSS then)
+        trim_above = self.worker.limits.soft * TRIM_SHARE
+        idle_trimmed = True
         while True:
+            busy = self.running > 0
+            if not busy and not idle_trimmed:
+                heap.trim()
+            idle_trimmed = not busy
             sample = MemorySampled(
-                "memory", process_rss(), store.reclaimable_bytes(), time.monotonic()
+                "memory", process_rss(trim_above), store.reclaimable_bytes(), time.monotonic()
             )
             try:
                 self.handle(sample)

@@ -65,6 +65,10 @@ class MemoryBudget:
         """Whether a task that may add ``need`` bytes fits under the limit now."""
         return self.held(rss) + self.reserved + need <= self.limit
 
+    def roomy_below(self, need: int) -> int:
+        """The resident size past which a task adding ``need`` bytes no longer fits."""
+        return self.baseline + self.limit - self.reserved - need
+
     def excess(self, rss: int, need: int) -> int:
         """Bytes to spill so that a task adding ``need`` fits, with room to spare."""
         target = int(self.limit * RELIEF_TARGET)

@@ -119,7 +119,7 @@ class ThreadRuntime:
         else:
             if spill_dir is None:
                 spill_dir = self._own_spill_dir = tempfile.mkdtemp(prefix="jupyter-mars-spill-")
-            heap.return_freed_memory_promptly()  # freed chunks leave the RSS it measures
+            heap.keep_freed_chunks(memory_limit)  # given back when near the limit
             self.store = ChunkStore(memory_limit, [spill_dir])
             self._budget = MemoryBudget(memory_limit, process_rss())
         self._pinned: dict[Key, tuple[Key, ...]] = {}
@@ -470,7 +470,8 @@ class ThreadRuntime:
         need = budget.largest_result + sum(
             store.nbytes(dep) for dep in deps if dep in store and not store.in_memory(dep)
         )
-        rss = process_rss()
+        # where it would not fit, the memory kept for reuse is given back and measured again
+        rss = process_rss(trim_above=budget.roomy_below(need))
         if not budget.fits(rss, need):
             if not self._spilling and store.reclaimable_bytes() > 0:
                 self._spilling = True

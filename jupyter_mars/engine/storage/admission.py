@@ -10,15 +10,28 @@ that spilling could still give back.
 
 from __future__ import annotations
 
+import math
 import os
 
 import psutil
 
+from jupyter_mars.engine.storage import heap
+
 _process: psutil.Process | None = None
 
 
-def process_rss() -> int:
-    """Resident set size of this process, in bytes (cheap enough to ask before each task)."""
+def process_rss(trim_above: float = math.inf) -> int:
+    """Resident set size of this process, in bytes (cheap enough to ask before each task).
+    Past ``trim_above`` the free memory the heaps keep for the next chunks is given back
+    first (``heap``), so that the figure counts live memory where it matters: near the
+    limits."""
+    rss = _rss()
+    if rss > trim_above and heap.trim_now_and_then():
+        rss = _rss()
+    return rss
+
+
+def _rss() -> int:
     global _process
     if _process is None or _process.pid != os.getpid():  # first call, or a forked child
         _process = psutil.Process()

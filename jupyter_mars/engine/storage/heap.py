@@ -1,13 +1,24 @@
-"""Giving freed memory back to the system, so the resident size the limits watch falls.
+"""Freed memory: kept for the next chunk, given back when the process nears its limits.
 
-glibc's malloc keeps freed blocks for reuse, and by default raises its mmap threshold
-after each large free, so that chunk-sized arrays end up on the heap and their memory
-stays resident after the arrays are gone. A worker measures its memory as its resident
-set (``admission.process_rss``): memory the process freed but glibc kept would count
-against its limits, and spilling or stopping a task would not bring it down. So a worker
-fixes the threshold (arrays of ``MMAP_THRESHOLD`` bytes and more get their own mappings,
-unmapped when freed) and trims the heap after it frees memory. Elsewhere (musl, macOS)
-these are no-ops.
+glibc's malloc gives a block of ``M_MMAP_THRESHOLD`` bytes or more a mapping of its own,
+unmapped when freed, and returns free memory at the top of a heap past
+``M_TRIM_THRESHOLD``. By default it raises the mmap threshold after each large free, so
+chunk-sized arrays end up on the heap and are reused, but then freed memory stays
+resident for as long as glibc likes, and a process whose limits watch its resident set
+(``admission.process_rss``) would spill for memory nobody uses.
+
+A process with memory limits (a worker, an embedded runtime given ``memory_limit``) fixes
+both thresholds instead (``keep_freed_chunks``) to a budget, a sixteenth of the memory its
+chunks may take (``--cache-mem``, ``memory_limit``) and at most ``MAX_KEPT``: arrays up to
+the budget come from the heap, and up to the budget of freed memory stays there for the
+next ones; a process with a small cache keeps almost nothing. A fresh mapping costs a
+page fault per 4 KiB page on first touch, several times what an element-wise operation
+costs on the same bytes inside a virtual machine, so unmapping every chunk as it was
+freed made a worker spend more time in the kernel than computing.
+What is kept is given back (``trim``) when the process's memory nears its limits (see
+``admission.process_rss``), after spilling, and when the process falls idle, so that
+limits and the figures users see count live memory. Elsewhere (musl, macOS) these are
+no-ops.
 """
 
 from __future__ import annotations
@@ -15,6 +26,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import logging
+import threading
+import time
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -22,10 +35,12 @@ logger = logging.getLogger(__name__)
 M_TRIM_THRESHOLD = -1
 M_MMAP_THRESHOLD = -3
 """``mallopt`` parameters (glibc's ``malloc.h``)."""
-MMAP_THRESHOLD = 1 << 20
-"""Blocks from this size up are mapped apart and unmapped when freed."""
-TRIM_THRESHOLD = 4 << 20
-"""Free memory at the top of the heap past this is given back at once."""
+MAX_KEPT = 256 << 20
+"""The most freed memory kept for reuse, and the largest block taken from the heap."""
+KEPT_SHARE = 16
+"""The budget is the chunks' memory over this."""
+TRIM_EVERY = 0.25
+"""Seconds between two trims asked for by memory samples (a trim walks the heaps)."""
 
 
 def _libc() -> Any:
@@ -40,14 +55,27 @@ def _libc() -> Any:
 
 
 _LIBC = _libc()
+_last_trim = 0.0
+_trim_lock = threading.Lock()
 
 
-def return_freed_memory_promptly() -> bool:
-    """Fix glibc's thresholds for this process (see the module docstring); whether done."""
+def kept_budget(chunk_bytes: int) -> int:
+    """Freed memory kept for reuse by a process whose chunks may take ``chunk_bytes``.
+
+    >>> kept_budget(8 << 20) >> 10, kept_budget(1 << 30) >> 20, kept_budget(1 << 40) >> 20
+    (512, 64, 256)
+    """
+    return max(0, min(MAX_KEPT, chunk_bytes // KEPT_SHARE))
+
+
+def keep_freed_chunks(chunk_bytes: int) -> bool:
+    """Fix glibc's thresholds for a process whose chunks may take ``chunk_bytes`` (see the
+    module docstring); whether done."""
     if _LIBC is None:
         return False
-    done = bool(_LIBC.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
-    done = bool(_LIBC.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD)) and done
+    budget = kept_budget(chunk_bytes)
+    done = bool(_LIBC.mallopt(M_MMAP_THRESHOLD, budget))
+    done = bool(_LIBC.mallopt(M_TRIM_THRESHOLD, budget)) and done
     if not done:
         logger.debug("mallopt refused the thresholds: freed memory may stay resident")
     return done
@@ -55,5 +83,16 @@ def return_freed_memory_promptly() -> bool:
 
 def trim() -> None:
     """Give the free memory of every heap back to the system now."""
+    global _last_trim
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
+        _last_trim = time.monotonic()
+
+
+def trim_now_and_then() -> bool:
+    """``trim`` unless one ran in the last ``TRIM_EVERY`` seconds; whether it ran."""
+    with _trim_lock:
+        if time.monotonic() - _last_trim < TRIM_EVERY:
+            return False
+        trim()
+        return True

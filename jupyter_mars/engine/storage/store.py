@@ -267,7 +267,8 @@ class ChunkStore:
         """
         with self._lock:
             reclaimable = self._reclaimable_bytes()
-        rss = admission.process_rss()
+        # where it would not fit, the memory kept for reuse is given back and measured again
+        rss = admission.process_rss(trim_above=self.admit_limit_bytes - nbytes + reclaimable)
         return admission.fits(nbytes, rss, self.admit_limit_bytes, reclaimable)
 
     def reclaimable_bytes(self) -> int:

@@ -67,7 +67,7 @@ def test_a_worker_that_dies_is_restarted_with_a_numeric_environment(session):
         process = _under_nanny(cluster)
         try:
             first = _worker_of(process.popen.pid)
-            assert _environment(first.pid)["MALLOC_TRIM_THRESHOLD_"] == "65536"
+            assert _environment(first.pid)["OPENBLAS_NUM_THREADS"] == "1"
             _wait_for(lambda: len(_addresses(cluster)) == 1, "the worker did not join")
             before = _addresses(cluster)
             first.kill()
@@ -77,7 +77,7 @@ def test_a_worker_that_dies_is_restarted_with_a_numeric_environment(session):
             )
             second = _worker_of(process.popen.pid)
             assert second.pid != first.pid
-            assert _environment(second.pid)["MALLOC_TRIM_THRESHOLD_"] == "65536"
+            assert _environment(second.pid)["OPENBLAS_NUM_THREADS"] == "1"
             assert any("killed by SIGKILL" in line for line in process.lines)
             _wait_for(lambda: _addresses(cluster) - before, "the new worker did not join")
             process.popen.send_signal(signal.SIGTERM)
@@ -89,12 +89,10 @@ def test_a_worker_that_dies_is_restarted_with_a_numeric_environment(session):
 
 def test_the_environment_given_wins_over_the_nanny_defaults(session):
     with cli_cluster(0) as cluster:
-        cluster.env["MALLOC_TRIM_THRESHOLD_"] = "131072"
+        cluster.env["OPENBLAS_NUM_THREADS"] = "2"
         process = _under_nanny(cluster)
         try:
-            assert _environment(_worker_of(process.popen.pid).pid)["MALLOC_TRIM_THRESHOLD_"] == (
-                "131072"
-            )
+            assert _environment(_worker_of(process.popen.pid).pid)["OPENBLAS_NUM_THREADS"] == "2"
         finally:
             process.stop()
 
