@@ -45,6 +45,9 @@ from jupyter_mars.engine.storage.spill_file import read_value, remove_file, writ
 
 logger = logging.getLogger(__name__)
 
+SMALL = 64 << 10
+"""Chunks below this size are spilled only once no larger one can be."""
+
 
 class ChunkStore:
     """Chunk values by key, within ``cache_bytes`` of memory, spilling to ``spill_dirs``.
@@ -364,18 +367,26 @@ class ChunkStore:
 
     def _choose_victims(self, keep: Entry | None, excess: int | None = None) -> list[Entry]:
         """Mark least recently used entries SPILLING until memory is back within budget
-        (or, given ``excess``, until that many bytes are marked)."""
+        (or, given ``excess``, until that many bytes are marked).
+
+        Chunks of ``SMALL`` bytes or more go first: a small one (a reduction's partial
+        result) costs a file and a read for almost nothing freed."""
         if excess is None:
             excess = self._memory_bytes - self._spilling_bytes - self.cache_bytes
         if excess <= 0 or not self._dirs:
             return []
         chosen = []
-        for key in self._lru:
-            entry = self._entries[key]
-            if entry.pins or entry.unspillable or entry is keep:
-                continue
-            chosen.append(entry)
-            excess -= entry.nbytes
+        for small in (False, True):
+            for key in self._lru:
+                entry = self._entries[key]
+                if entry.pins or entry.unspillable or entry is keep:
+                    continue
+                if (entry.nbytes < SMALL) is not small:
+                    continue
+                chosen.append(entry)
+                excess -= entry.nbytes
+                if excess <= 0:
+                    break
             if excess <= 0:
                 break
         victims = []

@@ -586,3 +586,13 @@ def test_a_chunk_released_while_read_back_is_still_read(make_store, monkeypatch,
     assert len(results) == 2
     assert all((r == 1).all() for r in results)
     assert ("a" in store) == (meanwhile == "replaced")
+
+
+def test_small_chunks_are_spilled_after_large_ones(make_store):
+    store = make_store(cache_bytes=10**9)
+    store.put("partial", np.zeros(1))  # a reduction's result, least recently used
+    store.put("chunk", block(1, 256 * KB))
+    assert store.spill_memory(1) == 256 * KB
+    assert only_on_disk(store) == {"chunk"}
+    assert store.spill_memory(10**6) == 8  # then the small ones, when nothing else is left
+    assert only_on_disk(store) == {"chunk", "partial"}
