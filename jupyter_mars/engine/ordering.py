@@ -1,5 +1,6 @@
-"""The order a stage's tasks are preferred in: depth first, and a chunk's last reader
-right after the chunk's other readers.
+"""The order a stage's tasks are preferred in: depth first, a chunk's last reader right
+after the chunk's other readers, and a chunk's readers right after it where they can all
+run then.
 
 A depth-first order from the outputs computes each output's inputs just before the
 output needs them. With several outputs that read the same chunks (``x.sum()`` and
@@ -15,9 +16,8 @@ the last reader of one of them, lets that input go at once instead.
 ...     "m0": Task("m0", int, (Ref("x0"),)), "m1": Task("m1", int, (Ref("x1"),)),
 ...     "s": Task("s", int, (Ref("s0"), Ref("s1"))), "m": Task("m", int, (Ref("m0"), Ref("m1"))),
 ... }
->>> order = run_order(g, ["s", "m"])
->>> [sorted(order[order.index(x) + 1 : order.index(x) + 3]) for x in ("x0", "x1")]
-[['m0', 's0'], ['m1', 's1']]
+>>> run_order(g, ["s", "m"])  # each x read by both reductions before the next is made
+['x0', 's0', 'm0', 'x1', 's1', 's', 'm1', 'm']
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def run_order(graph: Mapping[Key, Task], outputs: Sequence[Key]) -> list[Key]:
                 continue
             placed.add(key)
             order.append(key)
-            for reader in readers.get(key, ()):
+            mine = readers.get(key, ())
+            for reader in mine:
                 waiting[reader] -= 1
                 if waiting[reader] == 0 and any(
                     unread.get(d) == 1 for d in graph[reader].dependencies
@@ -67,6 +68,10 @@ def run_order(graph: Mapping[Key, Task], outputs: Sequence[Key]) -> list[Key]:
                 (last,) = [r for r in readers[dep] if r not in placed]
                 if waiting[last] == 0:
                     todo.append(last)
+            if mine and all(waiting[r] == 0 for r in mine):
+                # every reader can run now: run them first (on top of the stack), and
+                # ``key`` can go at once
+                todo.extend(r for r in reversed(mine) if r not in placed)
 
     for key in depth_first:
         place(key)

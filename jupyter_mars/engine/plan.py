@@ -68,9 +68,11 @@ def _cull(graph: Graph, keys: list[Key], held: set[Key]) -> Graph:
 
 def make_stage(graph: Graph, outputs: list[Key], held: set[Key]) -> Stage:
     culled = _cull(graph, outputs, held)
-    order = run_order(culled, outputs)
-    fused = fuse(culled, keep=set(outputs), order=order)
-    priorities = {k: i for i, k in enumerate(order) if k in fused}
+    fused = fuse(culled, keep=set(outputs))
+    # ordered once fused: a chain fused into one task is one step, so a chunk's readers
+    # (the last of them pulled forward to free it) are seen as the fused graph runs them
+    order = run_order(fused, outputs)
+    priorities = {k: i for i, k in enumerate(order)}
     return Stage(fused, tuple(outputs), priorities)
 
 

@@ -76,3 +76,22 @@ def test_every_key_comes_after_its_dependencies(
     position = {k: i for i, k in enumerate(order)}
     for key in order:
         assert all(position[d] < position[key] for d in graph[key].dependencies)
+
+
+def test_a_chunk_whose_readers_can_all_run_is_read_at_once():
+    """Two reductions over chunks made from small shared inputs (a broadcast): each chunk
+    is read by both reductions right after it is made, not after every chunk."""
+    g = {"row": Task("row", int), "col": Task("col", int)}
+    for i in range(6):
+        g[f"x{i}"] = Task(f"x{i}", int, (Ref("row"), Ref("col")))
+        g[f"s{i}"] = Task(f"s{i}", int, (Ref(f"x{i}"),))
+        g[f"m{i}"] = Task(f"m{i}", int, (Ref(f"x{i}"),))
+    g["s"] = Task("s", int, tuple(Ref(f"s{i}") for i in range(6)))
+    g["m"] = Task("m", int, tuple(Ref(f"m{i}") for i in range(6)))
+    order = run_order(g, ["s", "m"])
+    made = [order.index(f"x{i}") for i in range(6)]
+    for i in range(6):
+        following = [m for m in made if m > made[i]]
+        next_chunk = min(following, default=len(order))
+        assert made[i] < order.index(f"s{i}") < next_chunk, order
+        assert made[i] < order.index(f"m{i}") < next_chunk, order
