@@ -137,6 +137,8 @@ class WorkerTasks:
         self._in_pool = 0
         self._spiller = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mars-memory-spill")
         self._trimmed = 0.0
+        self._start_rss = 0
+        """The process's resident size when it started sampling (interpreter, libraries)."""
         self._shed: dict[Key, str] = {}
         """Runs told to stop for memory -> the message of their ``MemoryError``."""
         self._recent_results: collections.deque[int] = collections.deque(maxlen=RECENT_RESULTS)
@@ -148,6 +150,7 @@ class WorkerTasks:
     def start(self) -> None:
         """Start sampling the process's memory (the worker listens at its address)."""
         heap.keep_freed_chunks(self.worker.store.cache_bytes)
+        self._start_rss = process_rss()
         self.core.memory.where = self.worker.address
         self._background(self._sample_memory())
 
@@ -492,9 +495,14 @@ class WorkerTasks:
     async def _sample_memory(self) -> None:
         """Tell the core of the process's memory every ``SAMPLE_EVERY`` seconds."""
         store = self.worker.store
-        # the memory kept for the next chunks is given back before the soft limit sees it,
-        # and once each time the worker falls idle (deleted results leave the RSS then)
-        trim_above = self.worker.limits.soft * TRIM_SHARE
+        # the memory kept for the next chunks is given back before the soft limit sees it
+        # or the process passes its cache by more than the budget, and once each time the
+        # worker falls idle (deleted results leave the RSS then)
+        cache = store.cache_bytes
+        trim_above = min(
+            self.worker.limits.soft * TRIM_SHARE,
+            self._start_rss + cache + heap.kept_budget(cache),
+        )
         idle_trimmed = True
         while True:
             busy = self.running > 0

@@ -10,11 +10,12 @@ resident for as long as glibc likes, and a process whose limits watch its reside
 A process with memory limits (a worker, an embedded runtime given ``memory_limit``) fixes
 both thresholds instead (``keep_freed_chunks``) to a budget, a sixteenth of the memory its
 chunks may take (``--cache-mem``, ``memory_limit``) and at most ``MAX_KEPT``: arrays up to
-the budget come from the heap, and up to the budget of freed memory stays there for the
-next ones; a process with a small cache keeps almost nothing. A fresh mapping costs a
-page fault per 4 KiB page on first touch, several times what an element-wise operation
-costs on the same bytes inside a virtual machine, so unmapping every chunk as it was
-freed made a worker spend more time in the kernel than computing.
+half the budget come from the heap (larger ones are mapped apart: a freed one would leave
+a hole that only a trim gives back), and up to the budget of freed memory stays at the
+top of the heap for the next ones; a process with a small cache keeps almost nothing.
+A fresh mapping costs a page fault per 4 KiB page on first touch, several times what an
+element-wise operation costs on the same bytes inside a virtual machine, so unmapping
+every chunk as it was freed made a worker spend more time in the kernel than computing.
 What is kept is given back (``trim``) when the process's memory nears its limits (see
 ``admission.process_rss``), after spilling, and when the process falls idle, so that
 limits and the figures users see count live memory. Elsewhere (musl, macOS) these are
@@ -74,7 +75,7 @@ def keep_freed_chunks(chunk_bytes: int) -> bool:
     if _LIBC is None:
         return False
     budget = kept_budget(chunk_bytes)
-    done = bool(_LIBC.mallopt(M_MMAP_THRESHOLD, budget))
+    done = bool(_LIBC.mallopt(M_MMAP_THRESHOLD, budget // 2))
     done = bool(_LIBC.mallopt(M_TRIM_THRESHOLD, budget)) and done
     if not done:
         logger.debug("mallopt refused the thresholds: freed memory may stay resident")
