@@ -2,7 +2,6 @@
 start only while they fit, the figures say where the bytes are, bad limits fail early."""
 
 import os
-import threading
 
 import numpy as np
 import pytest
@@ -10,30 +9,9 @@ import pytest
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.storage.admission import physical_memory, process_rss
 from jupyter_mars.session import new_session
+from tests.peak_rss import PeakRss
 
 MIB = 2**20
-
-
-class PeakRSS:
-    """The largest resident size of this process while the block runs (every 5 ms)."""
-
-    def __init__(self):
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, daemon=True)
-
-    def __enter__(self):
-        self.peak = process_rss()
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-
-    def _loop(self):
-        while not self._stop.wait(0.005):
-            self.peak = max(self.peak, process_rss())
 
 
 def test_results_equal_numpy_and_spilled_chunks_come_back(tmp_path):
@@ -61,7 +39,7 @@ def test_memory_stays_near_the_limit():
     limit = 16 * MIB
     with new_session(memory_limit=limit, default=False) as session:
         before = process_rss()
-        with PeakRSS() as rss:
+        with PeakRss() as rss:
             x = mt.random.rand(12 * 1024, 1024, chunk_size=(256, 1024))  # 96 MiB of 2 MiB chunks
             x.execute(session=session)
             total = x.sum().execute(session=session).fetch(session=session)

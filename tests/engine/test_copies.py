@@ -16,6 +16,20 @@ def _pieces(n_pieces, rows, width=1):
     return out, sources, pairs
 
 
+@pytest.fixture
+def copying_threads(monkeypatch):
+    """The threads that run copies, filled in as they run."""
+    seen = set()
+    real = copies._run
+
+    def spy(run):
+        seen.add(threading.get_ident())
+        real(run)
+
+    monkeypatch.setattr(copies, "_run", spy)
+    return seen
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
 def test_every_source_lands_in_its_place(threads):
     rows = PARALLEL_BYTES // 8 // 5 + 1  # big enough for several threads
@@ -24,30 +38,16 @@ def test_every_source_lands_in_its_place(threads):
     np.testing.assert_array_equal(out, np.concatenate(sources))
 
 
-def test_small_copies_stay_on_the_calling_thread(monkeypatch):
-    seen = set()
-    real = copies._run
-
-    def spy(run):
-        seen.add(threading.get_ident())
-        real(run)
-
-    monkeypatch.setattr(copies, "_run", spy)
+def test_small_copies_stay_on_the_calling_thread(copying_threads):
+    seen = copying_threads
     out, sources, pairs = _pieces(4, 10)
     copy_all(pairs, 4)
     assert seen == {threading.get_ident()}
     np.testing.assert_array_equal(out, np.concatenate(sources))
 
 
-def test_large_copies_use_no_more_threads_than_given(monkeypatch):
-    seen = set()
-    real = copies._run
-
-    def spy(run):
-        seen.add(threading.get_ident())
-        real(run)
-
-    monkeypatch.setattr(copies, "_run", spy)
+def test_large_copies_use_no_more_threads_than_given(copying_threads):
+    seen = copying_threads
     rows = PARALLEL_BYTES // 8 // 3 + 1
     out, sources, pairs = _pieces(9, rows)
     copy_all(pairs, 2)

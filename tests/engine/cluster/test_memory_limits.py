@@ -4,7 +4,6 @@ one (the task growing past it fails, named), measured on real worker processes."
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import numpy as np
@@ -14,32 +13,9 @@ import pytest
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from tests.engine.cluster.processes import cli_cluster, run_cli
+from tests.peak_rss import PeakRss
 
 MIB = 1 << 20
-
-
-class PeakRss:
-    """The largest resident size a process reaches while the block runs, sampled by a
-    thread every 20 ms."""
-
-    def __init__(self, pid):
-        self.process = psutil.Process(pid)
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-
-    def _sample(self):
-        while not self._stop.is_set():
-            self.peak = max(self.peak, self.process.memory_info().rss)
-            time.sleep(0.02)
-
-    def __enter__(self):
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
 
 
 def hog(block):
@@ -58,7 +34,7 @@ def test_a_job_that_needs_more_than_the_worker_memory_stays_within_it(tmp_path, 
         try:
             x = mt.random.rand(6000, 6000, chunk_size=1000)  # 275 MiB, the result as much
             y = mt.inner(x, x) + mt.sort(x, axis=1)
-            with PeakRss(cluster.workers[0].popen.pid) as rss:
+            with PeakRss(cluster.workers[0].popen.pid, every=0.02) as rss:
                 remote.execute(y)
             rows = remote.fetch(remote.execute(x[:3]))
             corner = remote.fetch(remote.execute(y[:2, :3]))
@@ -114,7 +90,10 @@ def test_without_a_spill_dir_a_job_too_big_fails_with_a_warning_said_once(sessio
         remote = mars.new_session(cluster.url, token=cluster.token, default=False)
         try:
             y = mt.random.rand(8000, 8000, chunk_size=1000) * 2 + 1  # 488 MiB of results
-            with PeakRss(worker.popen.pid) as rss, pytest.raises(MemoryError, match="soft limit"):
+            with (
+                PeakRss(worker.popen.pid, every=0.02) as rss,
+                pytest.raises(MemoryError, match="soft limit"),
+            ):
                 remote.execute(y)
             time.sleep(1.5)  # a heartbeat
             (status,) = cluster.http().json("GET", "/api/v1/workers")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
@@ -12,6 +11,7 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.launcher.local import _Process
 from tests.engine.cluster.processes import WORKER, cli_cluster
+from tests.peak_rss import PeakRss
 
 MIB = 1 << 20
 
@@ -101,32 +101,6 @@ def test_worker_waits_for_its_supervisor_and_says_so(session):
         assert worker.wait_for(WORKER, 5)
 
 
-class PeakRssOf:
-    """The largest summed resident size of some processes while the block runs (5 ms)."""
-
-    def __init__(self, pids):
-        self.processes = [psutil.Process(pid) for pid in pids]
-        self.peak = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-
-    def now(self):
-        return sum(p.memory_info().rss for p in self.processes)
-
-    def _sample(self):
-        while not self._stop.wait(0.005):
-            self.peak = max(self.peak, self.now())
-
-    def __enter__(self):
-        self.peak = self.now()
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-
-
 def test_workers_hold_their_cache_not_more_when_a_held_array_is_reduced(tmp_path, session):
     cache = 8 * MIB
     spill = tmp_path / "spill"
@@ -136,7 +110,7 @@ def test_workers_hold_their_cache_not_more_when_a_held_array_is_reduced(tmp_path
         try:
             remote.fetch(remote.execute(mt.ones(10, chunk_size=5).sum()))  # imports done
             pids = [w.popen.pid for w in cluster.workers]
-            with PeakRssOf(pids) as rss:
+            with PeakRss(*pids) as rss:
                 before = rss.now()
                 x = mt.random.rand(128 * 512, 512, chunk_size=(512, 512))  # 256 MiB of 2 MiB
                 remote.execute(x)
