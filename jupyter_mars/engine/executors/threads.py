@@ -121,6 +121,9 @@ class ThreadRuntime:
                 spill_dir = self._own_spill_dir = tempfile.mkdtemp(prefix="jupyter-mars-spill-")
             heap.keep_freed_chunks(memory_limit)  # given back when near the limit
             self.store = ChunkStore(memory_limit, [spill_dir])
+            # the baseline without the free memory the heaps keep: a trim near the limit
+            # would take the RSS below it, and the chunks held would count for nothing
+            heap.trim()
             self._budget = MemoryBudget(memory_limit, process_rss())
         self._pinned: dict[Key, tuple[Key, ...]] = {}
         """Running task -> its inputs, pinned in the store while it runs (limit only)."""
