@@ -52,6 +52,36 @@ def test_memory_stays_near_the_limit():
     assert rss.peak - before < limit + 12 * MIB
 
 
+DRAWN = {
+    "rand": lambda rs: rs.rand(4096, 1024, chunk_size=(256, 1024)),
+    "normal": lambda rs: rs.normal(3.0, 2.0, size=(4096, 1024), chunk_size=(512, 512)),
+    "arange": lambda rs: mt.arange(4 * 2**20, chunk_size=2**18),
+    "ones": lambda rs: mt.ones((4096, 1024), dtype="f4", chunk_size=(256, 1024)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN))
+def test_chunks_drawn_again_are_dropped_not_written_and_come_back_the_same(tmp_path, name):
+    make = DRAWN[name]
+    with new_session(memory_limit=8 * MIB, spill_dir=tmp_path, default=False) as session:
+        x = make(mt.random.RandomState(7))
+        x.execute(session=session)
+        info = session.memory_info()
+        assert info["drops"] > 0
+        assert info["spill_writes"] == 0
+        assert not list(tmp_path.glob("*/*.chunk"))
+        total = x.sum().execute(session=session).fetch(session=session)
+        got = x.fetch(session=session)
+        assert session.memory_info()["recomputes"] > 0
+        y = (x * 2).execute(session=session)  # computed from x: written, not dropped
+        assert session.memory_info()["spill_writes"] > 0
+        np.testing.assert_array_equal(y.fetch(session=session), got * 2)
+    with new_session(default=False) as plain:
+        expected = make(mt.random.RandomState(7)).execute(session=plain).fetch(session=plain)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_allclose(total, expected.sum(), rtol=1e-9)
+
+
 def test_temporary_spill_directory_is_removed_at_close():
     session = new_session(memory_limit="1MiB", default=False)
     spill_dir = session._runtime._own_spill_dir

@@ -20,10 +20,11 @@ import gc
 import itertools
 import logging
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import CancelledError, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from jupyter_mars.engine.cluster.losses import InputLost
@@ -31,6 +32,7 @@ from jupyter_mars.engine.cluster.stacks import SLOT_THREAD_PREFIX
 from jupyter_mars.engine.executors.memory import RECENT_RESULTS
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
+from jupyter_mars.engine.recipes import recipe
 from jupyter_mars.engine.storage import heap, sizeof
 from jupyter_mars.engine.storage.admission import process_rss
 from jupyter_mars.engine.worker.events import (
@@ -398,15 +400,25 @@ class WorkerTasks:
         nbytes = sizeof(value)
         self._recent_results.append(nbytes)
         self.worker.fit_replicas(incoming=nbytes)
+        again = self._recipe_of(key)  # drawn again rather than spilled, where it can be
         if self.worker.store.has_room(nbytes):
-            self.worker.store.put(key, value, nbytes)
+            self.worker.store.put(key, value, nbytes, recompute=again)
             return
         # storing spills to disk: off the event loop; the reply waits for it
         pending = asyncio.get_running_loop().run_in_executor(
-            None, self.worker.store.put, key, value
+            None, partial(self.worker.store.put, key, value, nbytes, recompute=again)
         )
         self._storing[key] = pending
         pending.add_done_callback(lambda _: self._storing.pop(key, None))
+
+    def _recipe_of(self, key: Key) -> Callable[[], Any] | None:
+        """What computes ``key`` again, when its task can (``engine/recipes.py``)."""
+        for call in self._calls.values():
+            if call.key == key:
+                return recipe(call.task)
+            if call.then is not None and call.then[0] == key:
+                return recipe(call.then[1])
+        return None
 
     def _reply(self, ins: Reply) -> None:
         call = self._calls[ins.attempt]

@@ -10,8 +10,10 @@ With a ``memory_limit`` the store spills to ``spill_dir`` (by default a temporar
 directory, removed at close) and every task is admitted against the limit first
 (``memory.py``): a thread that finds no room spills the least recently used chunks that no
 running task reads (inputs are pinned while their task runs), outside the lock, or waits
-for a running task to end. Chunks on disk come back when a task reads them, over a mapping
-of their file (``storage/spill_file.py``): cheap enough to do under the lock. Neither the
+for a running task to end. A chunk its own task can draw again (a seeded random draw, a
+range: ``engine/recipes.py``) is dropped rather than written. Chunks on disk come back
+when a task reads them, over a mapping of their file (``storage/spill_file.py``), and
+dropped ones are drawn again, both on the task's thread outside the lock. Neither the
 store nor the lock ever writes to disk while the lock is held.
 
 Tasks run through the ``TaskRunner`` a worker uses too (``runner.py``): it decides whether
@@ -35,6 +37,7 @@ from jupyter_mars.engine.executors.memory import MemoryBudget
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
+from jupyter_mars.engine.recipes import recipe
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
@@ -70,6 +73,8 @@ _STORE_FIGURES = (
     "spill_reads",
     "spill_writes",
     "spill_errors",
+    "drops",
+    "recomputes",
 )
 _LIVE = frozenset({"waiting", "ready", "running"})
 _job_ids = itertools.count()
@@ -389,13 +394,15 @@ class ThreadRuntime:
                 self._running[job.job_id] = self._running.get(job.job_id, 0) + 1
                 self._n_running += 1
                 ran = (job, key)
-                data = self._inputs(key, task)
+                data, later = self._inputs(key, task)
                 operators = job.operators
                 # registered inside the lock: an Interrupt applied from now on reaches it
                 run = self.runner.begin(key)
             if operators is not None:
                 operators.started(key)
             try:
+                for dep in later:  # pinned: read back or drawn again here, not under the lock
+                    data[dep] = self.store.get(dep, spill=False)
                 value, times = self.runner.run(run, task, data)
             except TaskInterrupted:
                 # the core forgot the key: a report would be taken for a later run of it
@@ -437,8 +444,12 @@ class ThreadRuntime:
         """Store a finished task's result and tell the scheduler core (inside the lock)."""
         if job.operators is not None:
             job.operators.finished(key, times.seconds)
+        again = None
+        if self._budget is not None:  # a chunk its task draws again is dropped, not spilled
+            own = self._tasks.get(key)
+            again = None if own is None else recipe(own[0])
         # never spills here, under the lock: the next admission does, outside it
-        self.store.put(key, value, nbytes, spill=False)
+        self.store.put(key, value, nbytes, spill=False, recompute=again)
         if self._budget is not None:
             self._budget.seen_result(nbytes)
         if shape is not None:
@@ -449,18 +460,27 @@ class ThreadRuntime:
 
     # ---- memory (with a limit) -----------------------------------------------------------
 
-    def _inputs(self, key: Key, task: Task) -> dict[Key, Any]:
-        """The values of ``task``'s inputs (inside the lock). With a limit they are pinned
-        until the task ends, so that no spill writes what a running task holds anyway;
-        those on disk are mapped back, which costs no copy."""
+    def _inputs(self, key: Key, task: Task) -> tuple[dict[Key, Any], list[Key]]:
+        """The values of ``task``'s inputs in memory (inside the lock), and the inputs
+        to read back from disk or draw again before it runs, outside the lock. With a
+        limit they are all pinned until the task ends, so that no spill writes what a
+        running task holds anyway."""
         store = self.store
         deps = tuple(dict.fromkeys(task.dependencies))
         if self._budget is None:
-            return {dep: store.get(dep) for dep in deps}
+            return {dep: store.get(dep) for dep in deps}, []
         for dep in deps:
             store.pin(dep)
         self._pinned[key] = deps
-        return {dep: store.get(dep, spill=False) for dep in deps}
+        data: dict[Key, Any] = {}
+        later: list[Key] = []
+        for dep in deps:
+            found, value = store.peek(dep)
+            if found:
+                data[dep] = value
+            else:
+                later.append(dep)
+        return data, later
 
     def _admit(self, key: Key, task: Task) -> int:
         """Whether ``key`` may start now (inside the lock): 0 when it may (its bytes are

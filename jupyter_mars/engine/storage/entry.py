@@ -6,11 +6,15 @@ Four states, and who moves a chunk between them (see ``store.py``)::
        ^ |  <--(write failed, or pinned meanwhile)--'               ^  |
        | '----------(over budget, its file kept from a read)--------'  |
        '---------------(read back)----- LOADING <------(get)-----------'
+
+A chunk with a ``recompute`` recipe (``engine/recipes.py``) goes from MEMORY to SPILLED
+with no file at all, and LOADING runs the recipe instead of reading one.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +53,13 @@ class Entry:
     """Which spill directory holds ``path``."""
     unspillable: bool = False
     """It failed to pickle once, so spilling it again would fail again."""
+    recompute: Callable[[], Any] | None = None
+    """Computes the value again: the store drops it rather than write it out."""
+
+    @property
+    def dropped(self) -> bool:
+        """Whether the value is neither in memory nor on disk: its recipe brings it back."""
+        return not self.held and self.path is None
 
     @property
     def held(self) -> bool:

@@ -20,6 +20,10 @@ ends, the entry becomes SPILLED, unless it was deleted or replaced meanwhile (th
 dropped) or pinned meanwhile (it stays in memory: a running task holds it). A write that
 fails leaves the value in memory and is counted: nothing is lost to a full disk.
 
+A chunk put with a recipe (``recompute``, see ``engine/recipes.py``) is dropped instead
+of written, before any chunk that needs a write: a ``get`` runs the recipe again, in
+LOADING like a read. Such chunks need no spill directory.
+
 The caller that triggers a spill does the IO itself, which throttles producers to the
 disk's speed; ``put``, ``get`` and ``unpin`` may therefore block on disk and belong on an
 executor thread rather than an event loop.
@@ -31,7 +35,7 @@ import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -83,19 +87,34 @@ class ChunkStore:
         self._memory_bytes = 0
         self._spilling_bytes = 0
         self._spilled_bytes = 0
-        self._counts = {"spill_reads": 0, "spill_writes": 0, "spill_errors": 0}
+        self._counts = {
+            "spill_reads": 0,
+            "spill_writes": 0,
+            "spill_errors": 0,
+            "drops": 0,
+            "recomputes": 0,
+        }
         self._closed = False
 
     # -- reading and writing ------------------------------------------------------------
 
-    def put(self, key: Key, value: Any, nbytes: int | None = None, spill: bool = True) -> None:
+    def put(
+        self,
+        key: Key,
+        value: Any,
+        nbytes: int | None = None,
+        spill: bool = True,
+        recompute: Callable[[], Any] | None = None,
+    ) -> None:
         """Store ``value`` under ``key`` (replacing any old value, keeping its pins).
 
         ``nbytes`` is its size when the caller measured it already. ``spill=False`` leaves
         the store over budget rather than write to disk now: a caller holding a lock of
-        its own spills later, outside it (``spill_memory``).
+        its own spills later, outside it (``spill_memory``). ``recompute``, a call that
+        returns the same value again, lets the store drop it rather than write it.
         """
         entry = Entry(key, value, sizeof(value) if nbytes is None else nbytes)
+        entry.recompute = recompute
         with self._lock:
             self._check_open()
             old = self._entries.pop(key, None)
@@ -129,8 +148,9 @@ class ChunkStore:
         """The value of ``key``, read back from disk if it was spilled.
 
         Raises ``KeyError`` for an unknown key and ``ChunkLostError`` (an ``OSError``) when
-        its spill file cannot be read. Reading a chunk back makes it the most recently
-        used and may spill others (never the one returned; none with ``spill=False``).
+        its spill file cannot be read; a dropped chunk whose recipe fails raises what the
+        recipe raised. Reading a chunk back makes it the most recently used and may spill
+        others (never the one returned; none with ``spill=False``).
         """
         with self._lock:
             self._check_open()
@@ -147,13 +167,18 @@ class ChunkStore:
                     self._lru.move_to_end(key)
                 return entry.value
             entry.state = State.LOADING
-            path = entry.path
-        assert path is not None
+            path, again = entry.path, entry.recompute
         try:
-            value = read_value(path)
+            if path is not None:
+                value = read_value(path)
+            else:
+                assert again is not None
+                value = again()
         except Exception as exc:
             if self._fail_load(entry):
                 return self.get(key, spill)  # replaced while read: the new value, then
+            if path is None:
+                raise
             raise chunk_lost(key, path, exc) from exc
         victims = self._finish_load(entry, value, spill)
         self._spill(victims)
@@ -188,13 +213,16 @@ class ChunkStore:
     def spill_memory(self, nbytes: int) -> int:
         """Spill about ``nbytes`` of the least recently used unpinned chunks in memory,
         even within the cache budget: the process itself is short of memory (the worker's
-        soft limit). The bytes chosen; 0 without spill directories. Blocks on disk."""
+        soft limit). The bytes chosen; without spill directories, only chunks with a
+        recipe can go. Blocks on disk."""
         with self._lock:
             if self._closed:
                 return 0
+            kept = self._memory_bytes - self._spilling_bytes
             victims = self._choose_victims(keep=None, excess=nbytes)
+            chosen = kept - (self._memory_bytes - self._spilling_bytes)  # dropped ones too
         self._spill(victims)
-        return sum(entry.nbytes for entry in victims)
+        return chosen
 
     def make_room(self, nbytes: int) -> int:
         """Spill the least recently used unpinned chunks until ``nbytes`` more fit in the
@@ -204,10 +232,12 @@ class ChunkStore:
         with self._lock:
             if self._closed:
                 return 0
-            excess = self._memory_bytes - self._spilling_bytes + nbytes - self.cache_bytes
+            kept = self._memory_bytes - self._spilling_bytes
+            excess = kept + nbytes - self.cache_bytes
             victims = self._choose_victims(keep=None, excess=excess) if excess > 0 else []
+            chosen = kept - (self._memory_bytes - self._spilling_bytes)  # dropped ones too
         self._spill(victims)
-        return sum(entry.nbytes for entry in victims)
+        return chosen
 
     def delete(self, key: Key) -> bool:
         """Drop ``key`` from memory and disk; False if it was not here."""
@@ -357,7 +387,8 @@ class ChunkStore:
                 self._dirs.remove(entry.dir_index, entry.nbytes)
             return entry.path
         self._spilled_bytes -= entry.nbytes
-        self._dirs.remove(entry.dir_index, entry.nbytes)
+        if entry.path is not None:
+            self._dirs.remove(entry.dir_index, entry.nbytes)
         if entry.state is State.LOADING:
             # A thread is reading the file back: it removes it once read. Removed now,
             # the read would fail or not by a hair, and the reader, who asked before the
@@ -369,19 +400,18 @@ class ChunkStore:
         """Mark least recently used entries SPILLING until memory is back within budget
         (or, given ``excess``, until that many bytes are marked).
 
-        Chunks of ``SMALL`` bytes or more go first: a small one (a reduction's partial
-        result) costs a file and a read for almost nothing freed."""
+        Chunks with a recipe go first (dropping them writes nothing), then those of
+        ``SMALL`` bytes or more: a small one (a reduction's partial result) costs a file
+        and a read for almost nothing freed."""
         if excess is None:
             excess = self._memory_bytes - self._spilling_bytes - self.cache_bytes
-        if excess <= 0 or not self._dirs:
+        if excess <= 0:
             return []
         chosen = []
-        for small in (False, True):
+        for rank in (0, 1, 2):
             for key in self._lru:
                 entry = self._entries[key]
-                if entry.pins or entry.unspillable or entry is keep:
-                    continue
-                if (entry.nbytes < SMALL) is not small:
+                if entry.pins or entry is keep or self._rank(entry) != rank:
                     continue
                 chosen.append(entry)
                 excess -= entry.nbytes
@@ -392,7 +422,10 @@ class ChunkStore:
         victims = []
         for entry in chosen:
             del self._lru[entry.key]
-            if entry.path is not None:  # its file holds it already: no write
+            if entry.path is not None or entry.recompute is not None:
+                # its file holds it already, or its recipe makes it again: no write
+                if entry.path is None:
+                    self._counts["drops"] += 1
                 entry.state, entry.value = State.SPILLED, None
                 self._memory_bytes -= entry.nbytes
                 self._spilled_bytes += entry.nbytes
@@ -402,12 +435,19 @@ class ChunkStore:
             victims.append(entry)
         return victims
 
-    def _reclaimable_bytes(self) -> int:
-        if not self._dirs:
+    def _rank(self, entry: Entry) -> int | None:
+        """Which pass of ``_choose_victims`` may take ``entry``: 0 dropped (a recipe),
+        1 written (large), 2 written (small), None never (nowhere to write it)."""
+        if entry.recompute is not None and entry.path is None:
             return 0
+        if not self._dirs or entry.unspillable:
+            return None
+        return 2 if entry.nbytes < SMALL else 1
+
+    def _reclaimable_bytes(self) -> int:
         idle = (self._entries[key] for key in self._lru)
         return self._spilling_bytes + sum(
-            e.nbytes for e in idle if not e.pins and not e.unspillable
+            e.nbytes for e in idle if not e.pins and self._rank(e) is not None
         )
 
     def _spill(self, victims: list[Entry]) -> None:
@@ -491,7 +531,7 @@ class ChunkStore:
                 victims: list[Entry] = []
             else:
                 drop = None
-                self._counts["spill_reads"] += 1
+                self._counts["spill_reads" if entry.path is not None else "recomputes"] += 1
                 self._spilled_bytes -= entry.nbytes
                 self._memory_bytes += entry.nbytes
                 # the file stays, a clean copy: spilling this chunk again writes nothing

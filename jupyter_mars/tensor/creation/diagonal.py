@@ -19,6 +19,7 @@ from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import NSplits, auto_chunk_sizes, offsets, split_evenly
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.recipes import regenerable
 from jupyter_mars.engine.sparse import SparseNode, empty_sparse, is_sparse_chunk
 from jupyter_mars.tensor import datasource
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
@@ -36,6 +37,7 @@ from jupyter_mars.tensor.creation.common import (
 from jupyter_mars.tensor.sparse.convert import sparse_flag, sparse_like, tosparse
 
 
+@regenerable
 def zeros_chunk(shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """A chunk off the diagonal: zeros, made without reading the input."""
     return np.zeros(shape, dtype=dtype)
@@ -62,6 +64,7 @@ def sparse_eye_chunk(n: int, m: int, k: int, dtype: np.dtype[Any]) -> Any:
     return sps.eye(n, m, k, dtype=dtype, format="csr")
 
 
+@regenerable
 def tri_chunk(n: int, m: int, k: int, dtype: np.dtype[Any]) -> Any:
     return np.tri(n, m, k, dtype=dtype)
 

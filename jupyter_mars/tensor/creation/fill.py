@@ -6,6 +6,7 @@ The ``Full`` operator also serves the ``*_like`` functions (see ``like.py``): wi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits, offsets
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.recipes import regenerable
 from jupyter_mars.engine.sparse import SparseNode, empty_sparse
 from jupyter_mars.tensor.core import Tensor, is_scalar, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
@@ -32,6 +34,7 @@ from jupyter_mars.tensor.sparse.convert import sparse_flag
 # ---- kernels -------------------------------------------------------------------------------
 
 
+@regenerable
 def full_chunk(shape: tuple[int, ...], value: Any, dtype: np.dtype[Any], order: str) -> Any:
     """A new chunk of ``shape`` filled with ``value`` (cast as ``np.full`` casts)."""
     out = np.empty(shape, dtype=dtype, order=order)  # type: ignore[call-overload]
@@ -46,7 +49,22 @@ def fill_into(block: Any, value: Any) -> Any:
     return out
 
 
-_FILL_KERNELS = {"zeros": np.zeros, "ones": np.ones, "empty": np.empty}
+@regenerable
+def zeros_block(shape: tuple[int, ...], dtype: np.dtype[Any], order: str) -> Any:
+    return np.zeros(shape, dtype=dtype, order=order)  # type: ignore[call-overload]
+
+
+@regenerable
+def ones_block(shape: tuple[int, ...], dtype: np.dtype[Any], order: str) -> Any:
+    return np.ones(shape, dtype=dtype, order=order)  # type: ignore[call-overload]
+
+
+# ``empty`` is not drawn again: a chunk dropped and made anew would not hold what it held
+_FILL_KERNELS: dict[str, Callable[..., Any]] = {
+    "zeros": zeros_block,
+    "ones": ones_block,
+    "empty": np.empty,
+}
 
 
 # ---- the operator ----------------------------------------------------------------------------

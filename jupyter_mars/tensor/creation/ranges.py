@@ -15,6 +15,7 @@ import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits, offsets
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.recipes import regenerable
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.creation.common import (
     as_dtype,
@@ -38,6 +39,7 @@ class Arange(Op):
         return "arange"
 
 
+@regenerable
 def arange_chunk(first: np.ndarray[Any, Any], offset: int, length: int) -> Any:
     """Values ``offset .. offset + length`` of ``arange``, computed as NumPy's fill does."""
     dtype = first.dtype

@@ -21,6 +21,7 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Slot, unify_chunks
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
+from jupyter_mars.engine.recipes import regenerable
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
     as_dtype,
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 # ---- the operator ---------------------------------------------------------------------------
 
 
+@regenerable
 def random_chunk(
     seed: int,
     index: int,

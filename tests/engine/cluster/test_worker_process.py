@@ -124,7 +124,9 @@ def test_workers_hold_their_cache_not_more_when_a_held_array_is_reduced(tmp_path
             remote.close()
     assert 0.49 < total / x.size < 0.51
     assert 0.99 < biggest <= 1
-    assert sum(s["spill_writes"] for s in stores) > 0
+    # random chunks are drawn again rather than written out
+    assert sum(s["drops"] for s in stores) > 0
+    assert sum(s["recomputes"] for s in stores) > 0
     # the caches, a task's result and input on each worker, and the allocator's slack:
     # before, a reduction brought back every chunk of its subgraph at once
     assert rss.peak - before < 2 * cache + 2 * 6 * MIB

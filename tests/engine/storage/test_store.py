@@ -204,6 +204,8 @@ def test_info_reports_true_figures(make_store):
         "spill_reads": 1,
         "spill_writes": 3,
         "spill_errors": 0,
+        "drops": 0,
+        "recomputes": 0,
         "warnings": [],
     }
 
