@@ -14,7 +14,7 @@ from jupyter_mars.dataframe.arrow_types import (
 )
 from jupyter_mars.dataframe.concatenate import concat
 from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
-from jupyter_mars.dataframe.core import DataFrame, Index, Series
+from jupyter_mars.dataframe.core import DataFrame, Index, MultiIndex, Series
 from jupyter_mars.dataframe.cut import cut, qcut
 from jupyter_mars.dataframe.eval import eval
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
@@ -62,6 +62,7 @@ __all__ = [
     "DateOffset",
     "Index",
     "Interval",
+    "MultiIndex",
     "NaT",
     "ArrowListArray",
     "ArrowListDtype",

@@ -221,6 +221,43 @@ class Index(_Vector):
 
             data = index_node(data, dtype, name, chunk_size)
         super().__init__(data)
+        if isinstance(self.meta, pd.MultiIndex) and type(self) is Index:
+            # ``md.Index(pandas_multiindex)`` is a MultiIndex, as pandas' Index is
+            self.__class__ = MultiIndex
+
+
+class MultiIndex(Index):
+    """A lazy pandas MultiIndex, what ``df.index`` is when rows are labelled by several
+    levels. ``md.MultiIndex(levels, codes, names=..., chunk_size=rows)`` takes pandas'
+    arguments; ``from_tuples``, ``from_arrays``, ``from_product`` and ``from_frame`` are
+    attached by ``index/multi.py``, with the methods only a MultiIndex has."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        levels: Any = None,
+        codes: Any = None,
+        sortorder: Any = None,
+        names: Any = None,
+        copy: bool = False,
+        name: Any = None,
+        verify_integrity: bool = True,
+        chunk_size: Any = None,
+    ) -> None:
+        if isinstance(levels, FrameNode):
+            super().__init__(levels)
+            return
+        data = pd.MultiIndex(
+            levels=levels,
+            codes=codes,
+            sortorder=sortorder,
+            names=names,
+            copy=copy,
+            name=name,
+            verify_integrity=verify_integrity,
+        )
+        super().__init__(data, chunk_size=chunk_size)
 
 
 def wrap(node: FrameNode) -> Any:
@@ -231,6 +268,8 @@ def wrap(node: FrameNode) -> Any:
         out = DataFrame(node)
     elif isinstance(meta, pd.Series):
         out = Series(node)
+    elif isinstance(meta, pd.MultiIndex):
+        out = MultiIndex(node)
     else:
         out = Index(node)
     if options.eager_mode:

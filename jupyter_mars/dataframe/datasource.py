@@ -14,6 +14,7 @@ from jupyter_mars.dataframe.rechunk import Rechunk
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.executable import Executable
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.sparse.convert import todense
 
@@ -160,13 +161,21 @@ def _tensor_meta(t: Tensor, kind: str, columns: Any, name: Any) -> Any:
     return pd.Series(empty, name=name) if kind == "series" else pd.Index(empty, name=name)
 
 
+def _plain_index(index: Any) -> Any:
+    """A lazy Index given as labels, fetched: pandas would read it as an array, which
+    flattens a MultiIndex into tuples."""
+    if isinstance(index, Executable) and not isinstance(index, Tensor):
+        return index.to_pandas()  # type: ignore[attr-defined]
+    return index
+
+
 def dataframe_node(data: Any, index: Any, columns: Any, dtype: Any, chunk_size: Any) -> FrameNode:
     if isinstance(data, Tensor):
         return from_tensor(data, "frame", index, columns, dtype, None, chunk_size)
     frame = (
         data
         if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None
-        else pd.DataFrame(data, index=index, columns=columns, dtype=dtype)
+        else pd.DataFrame(data, index=_plain_index(index), columns=columns, dtype=dtype)
     )
     return from_pandas(frame, chunk_size)
 
@@ -177,7 +186,7 @@ def series_node(data: Any, index: Any, dtype: Any, name: Any, chunk_size: Any) -
     series = (
         data
         if isinstance(data, pd.Series) and index is None and dtype is None and name is None
-        else pd.Series(data, index=index, dtype=dtype, name=name)
+        else pd.Series(data, index=_plain_index(index), dtype=dtype, name=name)
     )
     return from_pandas(series, chunk_size)
 
