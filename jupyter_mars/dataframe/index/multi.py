@@ -12,8 +12,9 @@ levels, one task per chunk reading them (``with_levels``): this is the step
 ``levels``, ``codes`` and ``levshape`` are fetched (pandas' FrozenLists of Index objects
 and of code arrays), as ``is_unique`` and the other values of a whole index are;
 ``set_levels``, ``set_codes``, ``remove_unused_levels`` and ``truncate`` give new lazy
-indexes. The lookups ``get_locs``, ``get_loc_level`` and ``equal_levels`` are values,
-computed on the workers and fetched, as ``get_loc`` is.
+indexes, and ``values`` a lazy object tensor of tuples. The lookups ``get_locs``,
+``get_loc_level`` and ``equal_levels`` are values, computed on the workers and fetched,
+as ``get_loc`` is.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.conversion import ToTensor
 from jupyter_mars.dataframe.core import MultiIndex, _Frame
 from jupyter_mars.dataframe.datasource import index_node
 from jupyter_mars.dataframe.index._calls import BOX_META, value, whole
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.sort._tree import tree_frame
+from jupyter_mars.tensor.core import Tensor, new_tensor
 
 
 def _union(left: pd.Index, right: pd.Index) -> pd.Index:
@@ -169,6 +172,12 @@ def set_codes(
     )
 
 
+def values(self: MultiIndex) -> Tensor:
+    """The labels as a lazy object tensor of tuples, as pandas' ``values`` are."""
+    out: Tensor = new_tensor(ToTensor(), [self], tuple(self.node.shape), np.dtype(object))  # type: ignore[list-item]
+    return out
+
+
 def truncate(self: MultiIndex, before: Any = None, after: Any = None) -> MultiIndex:
     if before is not None and after is not None and after < before:
         raise ValueError("after < before")
@@ -240,6 +249,7 @@ def _attach() -> None:
             "codes": property(codes),
             "levshape": property(levshape),
             "dtypes": property(lambda self: self.meta.dtypes),
+            "values": property(values),
             "remove_unused_levels": remove_unused_levels,
             "set_levels": set_levels,
             "set_codes": set_codes,

@@ -69,6 +69,10 @@ def test_levels_codes_and_levshape_match_pandas(make: Any, chunk: int | None) ->
     pd.testing.assert_series_equal(idx.dtypes, p.dtypes)
     assert idx.names == p.names
     assert idx.nlevels == p.nlevels
+    values = idx.values
+    assert values.dtype == p.values.dtype
+    as_index = pd.MultiIndex.from_tuples
+    pd.testing.assert_index_equal(as_index(list(values.to_numpy())), as_index(list(p.values)))
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
