@@ -29,6 +29,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe import filters
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.level_keys import is_partial, is_row_key, label_mask, partial_meta
 from jupyter_mars.dataframe.node import concat_chunks, empty_like
 from jupyter_mars.dataframe.selection import (
     getitem,
@@ -75,6 +76,8 @@ def slice_info(chunk: Any, start: Any, stop: Any) -> dict[str, Any]:
 def _positions_of(index: pd.Index, label: Any) -> list[int]:
     if label is None:
         return []
+    if isinstance(index, pd.MultiIndex):  # a partial key matches on the first levels
+        return [int(i) for i in np.flatnonzero(label_mask(index, [label]))]
     return [int(i) for i in np.flatnonzero(index.isin([label]))]
 
 
@@ -169,17 +172,25 @@ class TakeLabels(Op):
     labels: list[Any]
     single: bool
     """One label: the result is a row (or a value), not a frame of rows."""
+    partial: bool = False
+    """One partial key of a MultiIndex: its rows, with the matched levels dropped."""
 
     def label(self) -> str:
         return "loc"
 
 
 def rows_with_labels(chunk: Any, labels: list[Any]) -> Any:
+    if isinstance(chunk.index, pd.MultiIndex):
+        return chunk[label_mask(chunk.index, labels)]
     return chunk[chunk.index.isin(labels)]
 
 
 def order_labels(meta: Any, labels: list[Any], *parts: Any) -> Any:
     return concat_chunks(list(parts), meta).loc[labels]
+
+
+def partial_rows(meta: Any, key: Any, *parts: Any) -> Any:
+    return concat_chunks(list(parts), meta).loc[key]
 
 
 def one_label(meta: Any, label: Any, *parts: Any) -> Any:
@@ -204,6 +215,9 @@ def _tile_take_labels(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     if op.single:
         ctx.new_task(grid.flat[0], one_label, meta, op.labels[0], *refs)
         return Tiled(tuple((int(n),) for n in node.shape), grid)
+    if op.partial:
+        ctx.new_task(grid.flat[0], partial_rows, meta, op.labels[0], *refs)
+        return Tiled(((math.nan,),), grid)
     ctx.new_task(grid.flat[0], order_labels, meta, op.labels, *refs)
     return Tiled(((math.nan,),), grid)
 
@@ -213,6 +227,12 @@ def label_list(frame: _Frame, labels: Any) -> Any:
     repeated label); KeyError at execution for a missing label."""
     values = list(labels)
     return new_frame(TakeLabels(values, False), [frame], math.nan, frame.meta)
+
+
+def level_rows(frame: _Frame, key: Any) -> Any:
+    """``frame.loc[key]`` for a partial key of a MultiIndex (see ``level_keys``)."""
+    op = TakeLabels([key], False, partial=True)
+    return new_frame(op, [frame], math.nan, partial_meta(frame.meta, key))
 
 
 def one_row(frame: _Frame, label: Any) -> Any:
@@ -249,8 +269,12 @@ def loc_rows(frame: _Frame, key: Any) -> Any:
         return filters.boolean_filter(frame, key)
     if _is_label_list(key):
         return label_list(frame, key)
-    if isinstance(key, tuple):
-        raise NotImplementedError("loc: MultiIndex keys are not supported")
+    index = frame.meta.index
+    if is_partial(index, key):
+        return level_rows(frame, key)
+    full_key = isinstance(index, pd.MultiIndex) and len(key) == index.nlevels
+    if isinstance(key, tuple) and not (full_key and is_row_key(frame.meta, key)):
+        raise NotImplementedError("loc: MultiIndex keys with slices or lists are not supported")
     return one_row(frame, key)
 
 
@@ -276,7 +300,8 @@ class _Loc:
         self.frame = frame
 
     def __getitem__(self, key: Any) -> Any:
-        if isinstance(key, tuple) and isinstance(self.frame, DataFrame):
+        row_key = isinstance(key, tuple) and is_row_key(self.frame.meta, key)
+        if isinstance(key, tuple) and isinstance(self.frame, DataFrame) and not row_key:
             if len(key) != 2:
                 raise pd.errors.IndexingError(f"loc: too many indexers: {key!r}")
             rows, cols = key
