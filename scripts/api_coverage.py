@@ -181,6 +181,7 @@ MODULE_MISSING = "the module `{module}` is being added"
 
 PANDAS_CLASSES = {"DataFrame": (pd.DataFrame, md.DataFrame), "Series": (pd.Series, md.Series)}
 PANDAS_CLASSES["Index"] = (pd.Index, md.Index)
+PANDAS_CLASSES["MultiIndex"] = (pd.MultiIndex, md.MultiIndex)
 """pandas' class -> (its own, ``md``'s)."""
 PANDAS_MISSING: dict[str, str] = {
     "pivot": "`pivot_table` and `md.pivot_table` are there; `pivot` reshapes by the data's "
