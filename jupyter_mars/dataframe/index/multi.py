@@ -160,6 +160,10 @@ def set_codes(
     the index brought into one task."""
     if isinstance(codes, _Frame):
         codes = codes.to_pandas()
+    # pandas checks the levels named and the number of code lists now, on empty codes
+    one_level = level is not None and not isinstance(level, (list, tuple))
+    empty: list[Any] = [] if one_level else [[] for _ in codes]
+    self.meta.set_codes(empty, level=level, verify_integrity=False)
     length = self.node.shape[0]
     return whole(  # type: ignore[no-any-return]
         with_levels(self),

@@ -45,3 +45,19 @@ def test_index_methods_on_worker_processes(remote: Any) -> None:
     np.testing.assert_array_equal(
         idx.isin(["k0"]).execute(session=remote).fetch(session=remote), p.isin(["k0"])
     )
+
+
+def test_multiindex_levels_on_worker_processes(remote: Any) -> None:
+    index = pd.MultiIndex.from_arrays([[f"k{i % 5}" for i in range(30)], np.arange(30) % 4])
+    frame = pd.DataFrame({"v": np.arange(30)}, index=index)
+    kept = frame[frame["v"] % 5 != 0].index
+    remote.as_default()
+    mdf = md.DataFrame(frame, chunk_size=7)
+    idx = mdf[mdf["v"] % 5 != 0].index
+    for got, expected in zip(idx.levels, kept.levels, strict=True):
+        pd.testing.assert_index_equal(got, expected)
+    for got, expected in zip(idx.codes, kept.codes, strict=True):
+        np.testing.assert_array_equal(got, expected)
+    trimmed = idx.remove_unused_levels().execute(session=remote).fetch(session=remote)
+    pd.testing.assert_index_equal(trimmed, kept.remove_unused_levels())
+    assert trimmed.levels[0].tolist() == kept.remove_unused_levels().levels[0].tolist()

@@ -125,6 +125,10 @@ def test_set_levels_checks_its_arguments_at_the_call() -> None:
         idx.set_levels([["a"]])
     with pytest.raises(TypeError):
         idx.set_levels("abc", level=0)
+    with pytest.raises(ValueError, match="Length of codes"):
+        idx.set_codes([[0, 1]])
+    with pytest.raises(KeyError):
+        idx.set_codes([0] * 7, level="nope")
     with pytest.raises(ValueError, match="after < before"):
         idx.truncate(after="a", before="c")
     with pytest.raises(AttributeError, match="levels"):
