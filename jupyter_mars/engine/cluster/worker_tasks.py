@@ -200,6 +200,8 @@ class WorkerTasks:
             self.running -= 1
             del self._calls[call.attempt]
             for dep in call.pinned:
+                if not any(dep in other.task.dependencies for other in self._calls.values()):
+                    self.worker.store.demote(dep)  # no task here reads it now: spill it first
                 self.worker.store.unpin(dep)
 
     async def _assigned(

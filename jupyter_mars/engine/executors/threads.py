@@ -169,17 +169,20 @@ class ThreadRuntime:
     ) -> JobHandle:
         job = JobHandle(f"job-{next(_job_ids)}", len(graph))
         job.operators = OperatorStats(graph)
-        event = GraphSubmitted(
-            stimulus_id=f"submit-{job.job_id}",
-            job_id=job.job_id,
-            dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
-            outputs=outputs,
-            priorities=priorities,
-        )
+        dependencies = {k: tuple(t.dependencies) for k, t in graph.items()}
         self._ensure_threads()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the session is closed")
+            event = GraphSubmitted(
+                stimulus_id=f"submit-{job.job_id}",
+                job_id=job.job_id,
+                dependencies=dependencies,
+                outputs=outputs,
+                priorities=priorities
+                if self._budget is None
+                else self._held_first(graph, priorities),
+            )
             self._jobs[job.job_id] = job
             self.runner.hold_blas_limit()
             for key, task in graph.items():
@@ -321,6 +324,8 @@ class ThreadRuntime:
         if self._budget is not None:
             self._budget.reserved -= self._reserved.pop(key, 0)
             for dep in self._pinned.pop(key, ()):
+                if not self.core.readers_left(dep):  # read by all its readers: spill it first
+                    self.store.demote(dep)
                 self.store.unpin(dep)
             self._memory_freed.notify_all()
         left = self._running[job.job_id] - 1
@@ -481,6 +486,21 @@ class ThreadRuntime:
             else:
                 later.append(dep)
         return data, later
+
+    def _held_first(self, graph: dict[Key, Task], priorities: dict[Key, int]) -> dict[Key, int]:
+        """``priorities`` with the tasks that read only chunks held in memory now moved
+        ahead of the rest (inside the lock). A pass over a held array larger than the
+        limit would otherwise read the chunks on disk first, and each one read back
+        would push out of memory a chunk still to be read: the least recently used is
+        the next wanted."""
+        in_memory = self.store.in_memory
+        ahead = len(priorities)
+        moved = dict(priorities)
+        for key, task in graph.items():
+            deps = task.dependencies
+            if deps and all(dep not in graph and in_memory(dep) for dep in deps):
+                moved[key] = priorities[key] - ahead
+        return moved
 
     def _admit(self, key: Key, task: Task) -> int:
         """Whether ``key`` may start now (inside the lock): 0 when it may (its bytes are

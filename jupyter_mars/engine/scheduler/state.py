@@ -212,6 +212,12 @@ class SchedulerState:
         ts = self._tasks.get(key)
         return 0 if ts is None else ts.holds
 
+    def readers_left(self, key: Key) -> int:
+        """Tasks of live jobs that read ``key`` and have not finished yet (0 for unknown
+        keys)."""
+        ts = self._tasks.get(key)
+        return 0 if ts is None else len(ts.dependents)
+
     def keys_in_memory(self) -> set[Key]:
         """Keys whose data the shell must keep (O(number of known keys))."""
         return {key for key, ts in self._tasks.items() if ts.state == MEMORY}

@@ -239,6 +239,15 @@ class ChunkStore:
         self._spill(victims)
         return chosen
 
+    def demote(self, key: Key) -> None:
+        """Make ``key``, if in memory, the first to spill: no task is waiting to read it.
+        A pass over held chunks larger than the cache would otherwise push out the chunks
+        still to be read (the least recently used) to make room for each chunk it reads
+        back, and read back every one of them."""
+        with self._lock:
+            if key in self._lru:
+                self._lru.move_to_end(key, last=False)
+
     def delete(self, key: Key) -> bool:
         """Drop ``key`` from memory and disk; False if it was not here."""
         with self._lock:
