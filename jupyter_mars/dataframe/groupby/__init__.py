@@ -5,6 +5,8 @@ Importing the package attaches ``groupby`` to DataFrame and Series and ``pivot_t
 DataFrame.
 """
 
+from jupyter_mars.dataframe.groupby import calls as _calls  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe.groupby import windows as _windows  # noqa: F401 - attaches methods
 from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, SeriesGroupBy
 from jupyter_mars.dataframe.groupby.extras import NamedAgg
 from jupyter_mars.dataframe.groupby.pivot import crosstab, pivot_table
