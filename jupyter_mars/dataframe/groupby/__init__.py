@@ -6,6 +6,7 @@ DataFrame.
 """
 
 from jupyter_mars.dataframe.groupby import calls as _calls  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe.groupby import counts as _counts  # noqa: F401
 from jupyter_mars.dataframe.groupby import introspection as _introspection  # noqa: F401
 from jupyter_mars.dataframe.groupby import numbering as _numbering  # noqa: F401
 from jupyter_mars.dataframe.groupby import picks as _picks  # noqa: F401

@@ -143,9 +143,10 @@ class RowsSpec:
     def _call(self, rows: pd.DataFrame) -> tuple[Any, pd.Series | None]:
         """A ``GroupedCall`` on the part's groups, and where each group first appears
         (chunk and row number in one int64) when the groups keep that order."""
-        if not len(rows):
+        gb = self._grouped(rows, False) if len(rows) else None
+        if gb is None or not gb.ngroups:  # pandas' windows fail on no groups
             return self.func.keyed_meta, None
-        out = self.func(self._grouped(rows, False))
+        out = self.func(gb)
         if self.sort:
             return out, None
         width = rows.shape[1]
