@@ -1,6 +1,6 @@
 """Windows over groups (``gb.rolling``, ``gb.expanding``, ``gb.ewm`` and their
-aggregations) against pandas: fixed frames over several chunkings and flags, and
-generated frames with Hypothesis."""
+aggregations) and time bins of groups (``gb.resample``) against pandas: fixed frames
+over several chunkings and flags, and generated frames with Hypothesis."""
 
 from __future__ import annotations
 
@@ -103,3 +103,45 @@ def test_rolling_on_generated_frames_matches_pandas(
     lazy = md.DataFrame(data, chunk_size=chunk).groupby("k", sort=sort)["v"]
     got = getattr(lazy.rolling(window, min_periods=1), how)().execute().fetch()
     pd.testing.assert_series_equal(got, expected, rtol=1e-9, atol=1e-9)
+
+
+def _timed() -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    n = 20
+    hours = np.sort(rng.integers(0, 240, n))
+    return pd.DataFrame(
+        {
+            "k": rng.integers(0, 3, n),
+            "t": pd.Timestamp("2024-01-01") + pd.to_timedelta(hours, unit="h"),
+            "x": rng.normal(size=n),
+            "y": rng.integers(0, 5, n),
+        }
+    )
+
+
+RESAMPLES = {
+    "sum_on": lambda g: g.resample("D", on="t").sum(),
+    "mean_selected": lambda g: g.resample("12h", on="t")[["x", "y"]].mean(),
+    "size": lambda g: g.resample("D", on="t").size(),
+    "agg_dict": lambda g: g.resample("D", on="t").agg({"x": "max", "y": "sum"}),
+    "ohlc": lambda g: g.resample("2D", on="t")["x"].ohlc(),
+}
+
+
+@pytest.mark.parametrize("chunk", [3, None])
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("call", list(RESAMPLES))
+def test_grouped_resample_matches_pandas(chunk: int | None, sort: bool, call: str) -> None:
+    data = _timed()
+    expected = RESAMPLES[call](data.groupby("k", sort=sort))
+    got = RESAMPLES[call](lazy_copy(data, chunk).groupby("k", sort=sort)).execute().fetch()
+    _same(got, expected)
+
+
+@pytest.mark.parametrize("chunk", [3, None])
+def test_grouped_resample_of_a_datetime_index(chunk: int | None) -> None:
+    data = _timed().set_index("t")
+    got = lazy_copy(data, chunk).groupby("k")["x"].resample("D").max().execute().fetch()
+    _same(got, data.groupby("k")["x"].resample("D").max())
+    got = lazy_copy(data, chunk).groupby("k").rolling(2)[["x"]].sum().execute().fetch()
+    _same(got, data.groupby("k").rolling(2)[["x"]].sum())

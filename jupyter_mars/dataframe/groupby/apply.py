@@ -143,7 +143,7 @@ class RowsSpec:
     def _call(self, rows: pd.DataFrame) -> tuple[Any, pd.Series | None]:
         """A ``GroupedCall`` on the part's groups, and where each group first appears
         (chunk and row number in one int64) when the groups keep that order."""
-        gb = self._grouped(rows, False) if len(rows) else None
+        gb = self._grouped(rows, self.func.positional) if len(rows) else None
         if gb is None or not gb.ngroups:  # pandas' windows fail on no groups
             return self.func.keyed_meta, None
         out = self.func(gb)

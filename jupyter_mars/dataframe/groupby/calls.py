@@ -38,13 +38,16 @@ class GroupedCall:
     layout: str
     """One of ``LAYOUTS``: how the keyed result becomes pandas' result."""
     nkeys: int
+    positional: bool = False
+    """Group the rows on positions 0..n-1 instead of their labels (a call whose result
+    does not show them, and that reads them as positions)."""
 
     def __call__(self, gb: Any) -> Any:
         with warnings.catch_warnings():
             # pandas' deprecation warnings were raised once, at the lazy call
             warnings.simplefilter("ignore", FutureWarning)
             warnings.simplefilter("ignore", DeprecationWarning)
-            return _run_steps(gb, self.steps)
+            return run_steps(gb, self.steps)
 
     def finish(self, out: Any) -> Any:
         levels = list(range(self.nkeys))
@@ -69,7 +72,7 @@ def _layout(keyed: Any, final: Any, nkeys: int) -> str:
     return "drop_keys"
 
 
-def _run_steps(obj: Any, steps: tuple[Step, ...]) -> Any:
+def run_steps(obj: Any, steps: tuple[Step, ...]) -> Any:
     for name, args, kwargs in steps:
         obj = getattr(obj, name)
         if kwargs is not None:
@@ -77,18 +80,21 @@ def _run_steps(obj: Any, steps: tuple[Step, ...]) -> Any:
     return obj
 
 
-def grouped_call(gb: GroupBy, steps: tuple[Step, ...], rows: int = 1) -> Any:
+def grouped_call(
+    gb: GroupBy, steps: tuple[Step, ...], rows: int = 1, positional: bool = False
+) -> Any:
     """The lazy result of pandas' ``gb.<steps>``, by groups. pandas checks the arguments
     (and warns) here, on a probe of ``rows`` rows in one group."""
-    final = _run_steps(gb._probe_gb(gb.as_index, rows), steps)
+    final = run_steps(gb._probe_gb(gb.as_index, rows), steps)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # warned once, just above
         keyed_gb = gb._copy(as_index=True, group_keys=True)
-        keyed = _run_steps(keyed_gb._probe_gb(True, rows), steps)
+        keyed = run_steps(keyed_gb._probe_gb(True, rows), steps)
     if not isinstance(keyed, (pd.Series, pd.DataFrame)):
         raise TypeError(f"{steps[-1][0]} does not give a Series or DataFrame per group")
     nkeys = len(gb._keys)
-    call = GroupedCall(steps, empty_like(keyed), _layout(keyed, final, nkeys), nkeys)
+    layout = _layout(keyed, final, nkeys)
+    call = GroupedCall(steps, empty_like(keyed), layout, nkeys, positional)
     meta = empty_like(call.finish(keyed))
     return shuffle_rows(keyed_gb, "call", call, (), {}, meta)
 
