@@ -123,6 +123,7 @@ RESAMPLES = {
     "sum_on": lambda g: g.resample("D", on="t").sum(),
     "mean_selected": lambda g: g.resample("12h", on="t")[["x", "y"]].mean(),
     "size": lambda g: g.resample("D", on="t").size(),
+    "attribute_selected": lambda g: g.resample("D", on="t").x.max(),
     "agg_dict": lambda g: g.resample("D", on="t").agg({"x": "max", "y": "sum"}),
     "ohlc": lambda g: g.resample("2D", on="t")["x"].ohlc(),
 }

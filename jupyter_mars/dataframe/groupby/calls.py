@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.core import _Frame
 from jupyter_mars.dataframe.groupby.apply import shuffle_rows
 from jupyter_mars.dataframe.groupby.core import GroupBy, SeriesGroupBy
 from jupyter_mars.dataframe.node import empty_like
@@ -115,6 +116,14 @@ def take(self: GroupBy, indices: Any, **kwargs: Any) -> Any:
     return grouped_call(self, (("take", (indices,), kwargs),), rows)
 
 
+def corrwith(self: GroupBy, other: Any, *args: Any, **kwargs: Any) -> Any:
+    """pandas' grouped ``corrwith``: each group's correlation with ``other``, a pandas
+    DataFrame or Series that every part of the shuffle reads whole."""
+    if isinstance(other, _Frame):
+        raise TypeError("corrwith of a grouping takes a pandas DataFrame or Series as other")
+    return grouped_call(self, (("corrwith", (other, *args), kwargs),))
+
+
 def _flag(name: str) -> Any:
     def get(self: GroupBy) -> Any:
         return grouped_call(self, ((name, (), None),))
@@ -125,7 +134,7 @@ def _flag(name: str) -> Any:
 
 def _attach() -> None:
     GroupBy.take = take  # type: ignore[attr-defined]
-    GroupBy.corrwith = _method("corrwith")  # type: ignore[attr-defined]
+    GroupBy.corrwith = corrwith  # type: ignore[attr-defined]
     for name in ("nlargest", "nsmallest", "unique"):
         setattr(SeriesGroupBy, name, _method(name))
     for name in ("is_monotonic_increasing", "is_monotonic_decreasing"):

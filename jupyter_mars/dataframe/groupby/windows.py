@@ -50,7 +50,12 @@ class GroupedWindow:
         return GroupedWindow(self._gb, self._kind, (*self._steps, ("__getitem__", (key,), {})))
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or name not in AGGREGATIONS[self._kind]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        meta = self._gb._obj.meta
+        if name not in AGGREGATIONS[self._kind] and name in getattr(meta, "columns", ()):
+            return self[name]  # pandas' ``gb.resample("D").x``
+        if name not in AGGREGATIONS[self._kind]:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
         def method(*args: Any, **kwargs: Any) -> Any:
