@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 from tests.dataframe.helpers import lazy_copy
 
-CHUNKS = [1, 3, None]
+CHUNKS = [3, None]
+"""Several uneven chunks; one chunk (the generated frames below try chunks of one row)."""
 
 
 def _frame() -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """Grouped methods whose result is pandas' own call on each group, laid out by keys:
-``value_counts``-like listings (``nlargest``, ``nsmallest``, ``unique``, ``take``),
-``corrwith``, ``is_monotonic_*`` and the window aggregations of ``windows``.
+listings of each group's values or rows (``nlargest``, ``nsmallest``, ``unique``,
+``take``), ``corrwith``, ``is_monotonic_*`` and the window aggregations of ``windows``.
 
 The rows meet by groups through the key shuffle of ``apply.shuffle_rows`` (mode
 ``"call"``); each part runs a ``GroupedCall`` (a chain of pandas attribute reads and
@@ -74,6 +74,7 @@ def _layout(keyed: Any, final: Any, nkeys: int) -> str:
 
 
 def run_steps(obj: Any, steps: tuple[Step, ...]) -> Any:
+    """``obj.<step>.<step>...``: pandas' own calls, in order."""
     for name, args, kwargs in steps:
         obj = getattr(obj, name)
         if kwargs is not None:
