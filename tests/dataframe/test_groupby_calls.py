@@ -97,6 +97,8 @@ def test_bad_arguments_raise_as_pandas_at_the_call() -> None:
         lazy.groupby("k")["y"].nlargest("two")
     with pytest.raises(AttributeError):
         lazy.groupby("k").nlargest  # noqa: B018 - a DataFrameGroupBy has none
+    with pytest.raises(AttributeError):
+        lazy.groupby("k")["x"].corrwith  # noqa: B018 - pandas' SeriesGroupBy has none
     with pytest.raises(TypeError, match="pandas DataFrame or Series as other"):
         lazy.groupby("k").corrwith(lazy[["x"]])
     with pytest.raises(IndexError, match="out-of-bounds"):  # as pandas, when it runs

@@ -20,7 +20,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import _Frame
 from jupyter_mars.dataframe.groupby.apply import shuffle_rows
-from jupyter_mars.dataframe.groupby.core import GroupBy, SeriesGroupBy
+from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, GroupBy, SeriesGroupBy
 from jupyter_mars.dataframe.node import empty_like
 
 Step = tuple[str, tuple[Any, ...], dict[str, Any] | None]
@@ -135,7 +135,7 @@ def _flag(name: str) -> Any:
 
 def _attach() -> None:
     GroupBy.take = take  # type: ignore[attr-defined]
-    GroupBy.corrwith = corrwith  # type: ignore[attr-defined]
+    DataFrameGroupBy.corrwith = corrwith  # type: ignore[attr-defined]
     for name in ("nlargest", "nsmallest", "unique"):
         setattr(SeriesGroupBy, name, _method(name))
     for name in ("is_monotonic_increasing", "is_monotonic_decreasing"):
