@@ -4,6 +4,7 @@ and what a grouping says about itself (``groups``, ``indices``, ``ngroups``, ``d
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -155,3 +156,28 @@ def test_nth_and_ngroup_on_generated_frames(
     lazy = md.DataFrame(data, chunk_size=chunk).groupby("k", sort=sort)
     _same(lazy.nth(n).execute().fetch(), data.groupby("k", sort=sort).nth(n))
     _same(lazy.ngroup().execute().fetch(), data.groupby("k", sort=sort).ngroup())
+
+
+@pytest.mark.parametrize("chunk", [3, None])
+@pytest.mark.parametrize(
+    "grouping",
+    [
+        lambda d: d.groupby("k"),
+        lambda d: d.groupby("k", sort=False, dropna=False)["x"],
+        lambda d: d.groupby(["k"])[["x", "y"]],
+        lambda d: d.groupby(["k", "s"]),
+    ],
+)
+def test_iterating_and_len_of_a_grouping_fetch_pandas_groups(
+    chunk: int | None, grouping: Any
+) -> None:
+    data = _frame()
+    expected, lazy = grouping(data), grouping(lazy_copy(data, chunk))
+    pairs = list(lazy)
+    assert len(lazy) == len(expected) == len(pairs)
+    for (key, group), (expected_key, expected_group) in zip(pairs, expected, strict=True):
+        assert repr(key) == repr(expected_key)
+        _same(group, expected_group)
+    with warnings.catch_warnings():  # pandas warns of a list of one key, for both
+        warnings.simplefilter("ignore", pd.errors.Pandas4Warning)
+        assert repr(grouping(lazy_copy(data, chunk)).groups) == repr(expected.groups)

@@ -1,14 +1,16 @@
 """What a grouping says about itself: ``groups``, ``indices``, ``ngroups``, ``dtype``,
-``ndim``, ``keys`` and ``pipe``.
+``ndim``, ``keys``, ``pipe``, ``len()`` and iteration.
 
 ``groups``, ``indices``, ``ngroups`` and ``dtype`` depend on the data: as Mars's methods
 that hand data back to Python, they execute in the default session and fetch, then
 return pandas' values. ``groups`` and ``indices`` fetch only the keys (and the row
-labels), never the value columns; ``ngroups`` and ``dtype`` fetch one row per group.
+labels), never the value columns; ``ngroups`` and ``dtype`` fetch one row per group;
+iterating fetches the grouped data.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pandas as pd
@@ -17,18 +19,24 @@ from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, GroupBy, Serie
 from jupyter_mars.dataframe.groupby.keys import grouper, key_series
 
 
-def _fetched_grouping(self: GroupBy) -> Any:
-    """pandas' GroupBy of the fetched keys (the grouped rows' labels, no values)."""
+def _fetched_grouping(self: GroupBy, values: bool = False) -> Any:
+    """pandas' GroupBy of the fetched keys (the grouped rows' labels; the values too when
+    ``values``), with this grouping's flags and selection."""
     obj: Any = self._obj
     meta = obj.meta
-    if isinstance(meta, pd.DataFrame) and len(meta.columns):
+    if not values and isinstance(meta, pd.DataFrame) and len(meta.columns):
         # the key columns, or one column to carry the row labels the keys come from
         columns = [k.ref for k in self._keys if k.kind == "column"] or [meta.columns[0]]
         obj = obj[columns]
     fetched = obj.to_pandas()
     extra = tuple(f.to_pandas() for f in self._frames[1:])
     keys = key_series(fetched, self._keys, extra)
-    return fetched.groupby(grouper(keys), sort=self.sort, dropna=self.dropna)
+    if isinstance(self._by, list) and len(keys) == 1:
+        keys = list(keys)  # pandas names the groups of a list of one key by 1-tuples
+    else:
+        keys = grouper(keys)
+    gb = fetched.groupby(keys, sort=self.sort, dropna=self.dropna)
+    return gb[self._selection] if values and self._has_selection else gb
 
 
 def groups(self: GroupBy) -> Any:
@@ -39,6 +47,12 @@ def groups(self: GroupBy) -> Any:
 def indices(self: GroupBy) -> Any:
     """pandas' ``indices``: group key -> the positions of its rows (fetched)."""
     return _fetched_grouping(self).indices
+
+
+def iterate(self: GroupBy) -> Iterator[tuple[Any, Any]]:
+    """pandas' ``for key, group in grouping``: the data is fetched, then pandas' groups
+    are handed out."""
+    return iter(_fetched_grouping(self, values=True))
 
 
 def ngroups(self: GroupBy) -> int:
@@ -81,6 +95,8 @@ def _attach() -> None:
     }.items():
         setattr(GroupBy, name, property(value, doc=value.__doc__))
     GroupBy.pipe = pipe  # type: ignore[attr-defined]
+    GroupBy.__iter__ = iterate  # type: ignore[attr-defined]
+    GroupBy.__len__ = ngroups  # type: ignore[attr-defined]
     SeriesGroupBy.dtype = property(dtype, doc=dtype.__doc__)  # type: ignore[attr-defined]
     SeriesGroupBy.ndim = 1  # type: ignore[attr-defined]
     DataFrameGroupBy.ndim = 2  # type: ignore[attr-defined]
