@@ -52,6 +52,8 @@ FLAGS = {
     "unsorted": {"sort": False},
     "no_group_keys": {"group_keys": False},
     "two_keys": {"by": ["k", "s"]},
+    "as_index_false": {"as_index": False},
+    "as_index_false_two_keys": {"by": ["k", "s"], "as_index": False},
 }
 
 
@@ -61,8 +63,6 @@ FLAGS = {
 def test_grouped_listing_matches_pandas(chunk: int | None, flags: str, call: str) -> None:
     data = _frame()
     kwargs: dict[str, Any] = {"by": "k", **FLAGS[flags]}
-    if call == "unique" and flags == "two_keys":
-        kwargs["by"] = ["k", "y"]
     expected = CALLS[call](data.groupby(**kwargs))
     got = CALLS[call](lazy_copy(data, chunk).groupby(**kwargs)).execute().fetch()
     _same(got, expected)
@@ -74,6 +74,10 @@ def test_take_with_as_index_false_and_series_grouped(chunk: int | None) -> None:
     lazy = lazy_copy(data, chunk)
     got = lazy.groupby("k", as_index=False).take([0]).execute().fetch()
     _same(got, data.groupby("k", as_index=False).take([0]))
+    got = lazy.groupby(["s", "k"], as_index=False)[["s", "x"]].take([0]).execute().fetch()
+    _same(got, data.groupby(["s", "k"], as_index=False)[["s", "x"]].take([0]))
+    got = lazy.groupby("s", as_index=False)["s"].unique().execute().fetch()
+    _same(got, data.groupby("s", as_index=False)["s"].unique())
     got = lazy["y"].groupby(lazy["k"]).nlargest(1).execute().fetch()
     _same(got, data["y"].groupby(data["k"]).nlargest(1))
 

@@ -26,7 +26,7 @@ from jupyter_mars.dataframe.node import empty_like
 Step = tuple[str, tuple[Any, ...], dict[str, Any] | None]
 """An attribute read (keyword arguments None) or a method call."""
 
-LAYOUTS = ("keyed", "drop_keys", "keys_to_columns", "reset")
+LAYOUTS = ("keyed", "drop_keys", "keys_to_columns")
 
 
 @dataclass(frozen=True)
@@ -54,23 +54,28 @@ class GroupedCall:
         levels = list(range(self.nkeys))
         if self.layout == "drop_keys":
             return out.droplevel(levels)
-        if self.layout == "keys_to_columns":
-            return out.reset_index(level=levels)
-        if self.layout == "reset":
-            return out.reset_index()
-        return out
+        if self.layout == "keyed":
+            return out
+        frame = out.to_frame() if isinstance(out, pd.Series) else out
+        # a key named as a column of the result is left out, as pandas does
+        clash = [i for i in levels if out.index.names[i] in frame.columns]
+        if len(clash) == frame.index.nlevels:
+            return frame.reset_index(drop=True)
+        if clash:
+            frame = frame.droplevel(clash)  # the other keys are the first levels now
+        kept = self.nkeys - len(clash)
+        return frame.reset_index(level=list(range(kept))) if kept else frame
 
 
 def _layout(keyed: Any, final: Any, nkeys: int) -> str:
     """How pandas' result ``final`` derives from ``keyed`` (both on the probe)."""
-    if final.index.nlevels == keyed.index.nlevels:
-        return "keyed"
-    width = 1 if isinstance(keyed, pd.Series) else keyed.shape[1]
-    if isinstance(final, pd.DataFrame) and final.shape[1] > width:
-        if isinstance(final.index, pd.RangeIndex) and keyed.index.nlevels == nkeys:
-            return "reset"
+    if isinstance(final, pd.DataFrame) and (
+        isinstance(keyed, pd.Series) or final.shape[1] > keyed.shape[1]
+    ):
         return "keys_to_columns"
-    return "drop_keys"
+    if final.index.nlevels < keyed.index.nlevels:
+        return "drop_keys"
+    return "keyed"
 
 
 def run_steps(obj: Any, steps: tuple[Step, ...]) -> Any:
