@@ -7,7 +7,7 @@ the groups hashed to ``j`` and runs pandas' own grouped call on them.
 
 - ``apply``: the results of all parts are gathered into one chunk (sorted by keys when
   ``sort``; with ``sort=False`` the groups come in hash-partition order);
-- ``call`` (``func`` a ``GroupedCall``: ``value_counts``, ``nlargest``, window
+- ``call`` (``func`` a ``calls.GroupedCall``: ``nlargest``, ``unique``, ``take``, window
   aggregations, ...): gathered as ``apply`` is, but each part also tells where its groups
   first appear, so with ``sort=False`` the groups come in first-appearance order, as in
   pandas; the call's ``finish`` then lays the whole result out;

@@ -8,7 +8,9 @@
   ``ffill``, ``bfill``, ``diff``, ``shift``, ``pct_change``, ``rank``): a transform
   through the key shuffle, the rows going back to their chunks in their order;
 - rows picked per group (``head``, ``tail``, ``sample``): the same shuffle, the picked
-  rows going back in their original order.
+  rows going back in their original order;
+- ``ohlc``: the decomposable aggregation, its four columns being ``first``, ``max``,
+  ``min`` and ``last``.
 
 Importing the module attaches them to ``GroupBy``; ``md.NamedAgg`` is pandas' own.
 """
