@@ -7,6 +7,10 @@ the groups hashed to ``j`` and runs pandas' own grouped call on them.
 
 - ``apply``: the results of all parts are gathered into one chunk (sorted by keys when
   ``sort``; with ``sort=False`` the groups come in hash-partition order);
+- ``call`` (``func`` a ``calls.GroupedCall``: ``nlargest``, ``unique``, ``take``, window
+  aggregations, ...): gathered as ``apply`` is, but each part also tells where its groups
+  first appear, so with ``sort=False`` the groups come in first-appearance order, as in
+  pandas; the call's ``finish`` then lays the whole result out;
 - ``filter``, ``select`` (``head``, ``tail``, ``sample``: rows that pandas picks from each
   group) and ``transform``: their rows go back where they came from: a second shuffle
   by chunk number, and each output chunk puts its rows in their original order. A
@@ -39,8 +43,8 @@ class RowsSpec:
     """A function of whole groups and how to rebuild the grouped object around it."""
 
     mode: str
-    """``"apply"``, ``"filter"``, ``"select"`` (``func`` names the pandas method) or
-    ``"transform"``."""
+    """``"apply"``, ``"call"``, ``"filter"``, ``"select"`` (``func`` names the pandas
+    method) or ``"transform"``."""
     func: Any
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
@@ -105,6 +109,8 @@ class RowsSpec:
     def run(self, parts: list[Any]) -> Any:
         """Output ``j`` of the key shuffle: pandas' grouped call on its rows."""
         rows = pd.concat(parts) if len(parts) > 1 else parts[0]
+        if self.mode == "call":
+            return self._call(rows)
         if self.mode == "apply":
             if not len(rows):
                 return self.meta.iloc[:0]
@@ -133,6 +139,41 @@ class RowsSpec:
         frame[ncol] = place.iloc[where, 0].to_numpy()
         frame[ncol + 1] = place.iloc[where, 1].to_numpy()
         return frame
+
+    def _call(self, rows: pd.DataFrame) -> tuple[Any, pd.Series | None]:
+        """A ``GroupedCall`` on the part's groups, and where each group first appears
+        (chunk and row number in one int64) when the groups keep that order."""
+        gb = self._grouped(rows, self.func.positional) if len(rows) else None
+        if gb is None or not gb.ngroups:  # pandas' windows fail on no groups
+            return self.func.keyed_meta, None
+        out = self.func(gb)
+        if self.sort:
+            return out, None
+        width = rows.shape[1]
+        place = rows.iloc[:, width - 2].to_numpy() << 32 | rows.iloc[:, width - 1].to_numpy()
+        m = self.width
+        keys = [rows.iloc[:, m + i].rename(item.name) for i, item in enumerate(self.keys)]
+        first = pd.Series(place, index=rows.index).groupby(
+            grouper(keys), sort=False, dropna=self.dropna
+        )
+        return out, first.min()
+
+    def gather_calls(self, *results: tuple[Any, pd.Series | None]) -> Any:
+        """The parts' ``GroupedCall`` results in one chunk, groups in pandas' order."""
+        nonempty = [r for r in results if len(r[0])]
+        if not nonempty:
+            return self.meta.iloc[:0]
+        out = pd.concat([r[0] for r in nonempty]) if len(nonempty) > 1 else nonempty[0][0]
+        levels = list(range(self.nkeys))
+        if self.sort:
+            out = out.sort_index(level=levels, sort_remaining=False, kind="stable")
+        else:
+            firsts = pd.concat([r[1] for r in nonempty if r[1] is not None])
+            extra = list(range(self.nkeys, out.index.nlevels))
+            keys = out.index.droplevel(extra) if extra else out.index
+            where = firsts.reindex(keys).to_numpy()
+            out = out.iloc[np.argsort(where, kind="stable")]
+        return self.func.finish(out)
 
     def split_back(self, rows: pd.DataFrame | None, n_out: int) -> list[Any]:
         if rows is None:
@@ -193,9 +234,10 @@ def _tile_groupby_rows(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
         tagged.append(key)
     mid = shuffle_tasks(ctx, f"{node.key}-bykey", tagged, n, spec.split_keys, (), spec.run)
     grid_keys = mid.flat_keys()
-    if spec.mode == "apply":
+    if spec.mode in ("apply", "call"):
+        gather = spec.gather if spec.mode == "apply" else spec.gather_calls
         grid = key_grid(node.key, [1])
-        ctx.new_task(grid[0], spec.gather, *(Ref(k) for k in grid_keys))
+        ctx.new_task(grid[0], gather, *(Ref(k) for k in grid_keys))
         return Tiled(((math.nan,),), grid)
     back = shuffle_tasks(ctx, node.key, grid_keys, n, spec.split_back, (), spec.restore)
     if spec.mode == "transform":

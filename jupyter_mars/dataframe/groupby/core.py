@@ -130,9 +130,12 @@ class GroupBy:
 
     # -- probes: pandas on one row, for checks and metas -----------------------------
 
-    def _probe_gb(self, as_index: bool) -> Any:
-        data = probe(self._obj.meta)
-        flags = dict(as_index=as_index, sort=self.sort, dropna=self.dropna)
+    def _probe_gb(self, as_index: bool, rows: int = 1) -> Any:
+        """pandas' GroupBy of a probe of ``rows`` equal rows (one group)."""
+        data = probe(self._obj.meta, rows)
+        flags = dict(
+            as_index=as_index, sort=self.sort, dropna=self.dropna, group_keys=self.group_keys
+        )
         if isinstance(data, pd.Series):
             flags.pop("as_index")
         if self._level is not None:
@@ -142,7 +145,8 @@ class GroupBy:
             for item in self._keys:
                 if item.kind == "series":
                     m = self._frames[item.ref].meta
-                    by.append(pd.Series(_probe_values(m.dtype, 1), index=data.index, name=m.name))
+                    values = _probe_values(m.dtype, rows)
+                    by.append(pd.Series(values, index=data.index, name=m.name))
                 else:
                     by.append(item.ref if item.kind == "column" else item.name)
             gb = data.groupby(by if isinstance(self._by, list) else by[0], **flags)

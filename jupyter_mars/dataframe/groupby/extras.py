@@ -8,7 +8,9 @@
   ``ffill``, ``bfill``, ``diff``, ``shift``, ``pct_change``, ``rank``): a transform
   through the key shuffle, the rows going back to their chunks in their order;
 - rows picked per group (``head``, ``tail``, ``sample``): the same shuffle, the picked
-  rows going back in their original order.
+  rows going back in their original order;
+- ``ohlc``: the decomposable aggregation, its four columns being ``first``, ``max``,
+  ``min`` and ``last``.
 
 Importing the module attaches them to ``GroupBy``; ``md.NamedAgg`` is pandas' own.
 """
@@ -20,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.groupby.aggregate import Output
 from jupyter_mars.dataframe.groupby.apply import shuffle_rows
 from jupyter_mars.dataframe.groupby.core import GroupBy
 
@@ -76,10 +79,23 @@ def _picked(name: str) -> Any:
     return method
 
 
+def ohlc(self: GroupBy, method: str = "auto") -> Any:
+    """pandas' grouped ``ohlc``: open, high, low and close of each group, which are the
+    first, largest, smallest and last values (NaN skipped): a tree of partial states."""
+    cols = self._value_columns()
+    outputs = tuple(
+        Output(p, how)
+        for p in range(1 if cols is None else len(cols))
+        for how in ("first", "max", "min", "last")
+    )
+    return self._build("ohlc", (), {}, outputs, method)
+
+
 def _attach() -> None:
     methods: dict[str, Any] = {name: _whole_group(name) for name in WHOLE_GROUP_STATISTICS}
     methods |= {name: _running(name) for name in RUNNING}
     methods |= {name: _picked(name) for name in ("head", "tail", "sample")}
+    methods["ohlc"] = ohlc
     for attr, value in methods.items():
         setattr(GroupBy, attr, value)
 
