@@ -82,6 +82,21 @@ def test_chunks_drawn_again_are_dropped_not_written_and_come_back_the_same(tmp_p
     np.testing.assert_allclose(total, expected.sum(), rtol=1e-9)
 
 
+def test_a_pass_over_a_held_array_past_the_limit_draws_each_dropped_chunk_once():
+    # 128 MiB in 64 chunks of 2 MiB under a 64 MiB limit: about half stays in memory. A
+    # pass that read back the chunks out of memory by pushing out the least recently
+    # used would push out the very chunks it reads next, and draw all 64 again
+    with new_session(memory_limit=64 * MIB, default=False) as session:
+        x = mt.random.RandomState(0).rand(64 * 256, 1024, chunk_size=(256, 1024))
+        x.execute(session=session)
+        for reduction in (x.sum(), x.max(), x.mean(axis=0)):
+            info = session.memory_info()
+            assert 16 < info["n_memory"] < 48
+            reduction.execute(session=session)
+            drawn = session.memory_info()["recomputes"] - info["recomputes"]
+            assert drawn <= info["n_spilled"] + 4, (drawn, info["n_spilled"])
+
+
 def test_temporary_spill_directory_is_removed_at_close():
     session = new_session(memory_limit="1MiB", default=False)
     spill_dir = session._runtime._own_spill_dir

@@ -56,6 +56,21 @@ def test_chain_runs_in_order_and_releases_intermediates() -> None:
     assert s.nbytes_in_memory == 0
 
 
+def test_readers_left_counts_the_readers_still_to_finish() -> None:
+    s = make(n_slots=4)
+    s(submit("held", {"x": []}, ["x"]))
+    s(fin("x"))
+    graph = {"r1": ["x"], "r2": ["x"], "both": ["r1", "r2"]}
+    s(submit("j", graph, ["both"]))
+    assert s.readers_left("x") == 2
+    s(fin("r1"))
+    assert s.readers_left("x") == 1
+    s(fin("r2"))
+    assert s.readers_left("x") == 0
+    assert s.task_state("x") == "memory"  # still held by its first job's output
+    assert s.readers_left("unknown") == 0
+
+
 def test_stimulus_ids_are_copied_from_the_causing_event() -> None:
     s = make()
     (ex,) = s(submit("j", CHAIN, ["b"], sid="go"))

@@ -598,3 +598,15 @@ def test_small_chunks_are_spilled_after_large_ones(make_store):
     assert only_on_disk(store) == {"chunk"}
     assert store.spill_memory(10**6) == 8  # then the small ones, when nothing else is left
     assert only_on_disk(store) == {"chunk", "partial"}
+
+
+def test_a_demoted_chunk_is_the_first_to_spill(make_store):
+    store = make_store(cache_bytes=3 * KB)
+    for key in ("a", "b", "c"):
+        store.put(key, block(1))
+    store.demote("c")  # read by all its readers: the next to go, before a and b
+    store.demote("gone")  # unknown keys are no error
+    store.put("d", block(2))
+    assert only_on_disk(store) == {"c"}
+    store.demote("c")  # on disk already: nothing to do
+    assert store.in_memory("a")
