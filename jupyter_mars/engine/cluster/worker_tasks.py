@@ -521,10 +521,13 @@ class WorkerTasks:
         while True:
             busy = self.running > 0
             if not busy and not idle_trimmed:
-                heap.trim()
+                heap.give_back()
             idle_trimmed = not busy
             sample = MemorySampled(
-                "memory", process_rss(trim_above), store.reclaimable_bytes(), time.monotonic()
+                "memory",
+                process_rss(trim_above, live=True),
+                store.reclaimable_bytes(),
+                time.monotonic(),
             )
             try:
                 self.handle(sample)
@@ -554,7 +557,7 @@ def _collect() -> None:
     """What a stopped task held may sit in reference cycles: collect it, and give the
     freed memory back to the system."""
     gc.collect()
-    heap.trim()
+    heap.give_back()
 
 
 def _result_figures(value: Any, seconds: dict[str, float]) -> dict[str, Any]:

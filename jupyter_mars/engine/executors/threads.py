@@ -514,7 +514,7 @@ class ThreadRuntime:
             store.nbytes(dep) for dep in deps if dep in store and not store.in_memory(dep)
         )
         # where it would not fit, the memory kept for reuse is given back and measured again
-        rss = process_rss(trim_above=budget.roomy_below(need))
+        rss = process_rss(trim_above=budget.roomy_below(need), live=True)
         if not budget.fits(rss, need):
             if not self._spilling and store.reclaimable_bytes() > 0:
                 self._spilling = True

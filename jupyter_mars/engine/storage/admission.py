@@ -15,19 +15,21 @@ import os
 
 import psutil
 
-from jupyter_mars.engine.storage import heap
+from jupyter_mars.engine.storage import heap, spare
 
 _process: psutil.Process | None = None
 
 
-def process_rss(trim_above: float = math.inf) -> int:
+def process_rss(trim_above: float = math.inf, *, live: bool = False) -> int:
     """Resident set size of this process, in bytes (cheap enough to ask before each task).
     Past ``trim_above`` the free memory the heaps keep for the next chunks is given back
     first (``heap``), so that the figure counts live memory where it matters: near the
-    limits."""
-    rss = _rss()
+    limits. ``live`` leaves out the spare blocks kept for the next chunks drawn
+    (``spare``): free memory, for a limit."""
+    kept = spare.POOL.nbytes if live else 0
+    rss = _rss() - kept
     if rss > trim_above and heap.trim_now_and_then():
-        rss = _rss()
+        rss = _rss() - kept
     return rss
 
 

@@ -31,6 +31,8 @@ import threading
 import time
 from typing import Any
 
+from jupyter_mars.engine.storage import spare
+
 logger = logging.getLogger(__name__)
 
 M_TRIM_THRESHOLD = -1
@@ -72,9 +74,10 @@ def kept_budget(chunk_bytes: int) -> int:
 def keep_freed_chunks(chunk_bytes: int) -> bool:
     """Fix glibc's thresholds for a process whose chunks may take ``chunk_bytes`` (see the
     module docstring); whether done."""
+    budget = kept_budget(chunk_bytes)
+    spare.POOL.limit = budget  # dropped chunks' blocks, beside what malloc keeps
     if _LIBC is None:
         return False
-    budget = kept_budget(chunk_bytes)
     done = bool(_LIBC.mallopt(M_MMAP_THRESHOLD, budget // 2))
     done = bool(_LIBC.mallopt(M_TRIM_THRESHOLD, budget)) and done
     if not done:
@@ -88,6 +91,13 @@ def trim() -> None:
     if _LIBC is not None:
         _LIBC.malloc_trim(0)
         _last_trim = time.monotonic()
+
+
+def give_back() -> None:
+    """``trim``, and the spare blocks too (``spare.py``): the process is idle, or past a
+    limit."""
+    spare.POOL.clear()
+    trim()
 
 
 def trim_now_and_then() -> bool:

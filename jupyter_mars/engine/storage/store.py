@@ -41,7 +41,7 @@ from typing import Any
 
 from jupyter_mars.engine.graph import Key
 from jupyter_mars.engine.sizeof import sizeof
-from jupyter_mars.engine.storage import admission
+from jupyter_mars.engine.storage import admission, spare
 from jupyter_mars.engine.storage.entry import Entry, State
 from jupyter_mars.engine.storage.errors import chunk_lost
 from jupyter_mars.engine.storage.spill_dirs import SpillDirs
@@ -94,6 +94,8 @@ class ChunkStore:
             "drops": 0,
             "recomputes": 0,
         }
+        self._dropped: list[Any] = []
+        """Values of chunks dropped for their recipe, for the spare pool (``spare.py``)."""
         self._closed = False
 
     # -- reading and writing ------------------------------------------------------------
@@ -310,7 +312,9 @@ class ChunkStore:
         with self._lock:
             reclaimable = self._reclaimable_bytes()
         # where it would not fit, the memory kept for reuse is given back and measured again
-        rss = admission.process_rss(trim_above=self.admit_limit_bytes - nbytes + reclaimable)
+        rss = admission.process_rss(
+            trim_above=self.admit_limit_bytes - nbytes + reclaimable, live=True
+        )
         return admission.fits(nbytes, rss, self.admit_limit_bytes, reclaimable)
 
     def reclaimable_bytes(self) -> int:
@@ -435,6 +439,7 @@ class ChunkStore:
                 # its file holds it already, or its recipe makes it again: no write
                 if entry.path is None:
                     self._counts["drops"] += 1
+                    self._dropped.append(entry.value)
                 entry.state, entry.value = State.SPILLED, None
                 self._memory_bytes -= entry.nbytes
                 self._spilled_bytes += entry.nbytes
@@ -460,6 +465,10 @@ class ChunkStore:
         )
 
     def _spill(self, victims: list[Entry]) -> None:
+        if self._dropped:  # their memory serves the next chunks drawn
+            with self._lock:
+                dropped, self._dropped = self._dropped, []
+            spare.POOL.offer(dropped)
         for entry in victims:
             self._spill_one(entry)
 

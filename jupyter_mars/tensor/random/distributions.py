@@ -22,6 +22,7 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.engine.primitives.blockwise import Slot, unify_chunks
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.engine.recipes import regenerable
+from jupyter_mars.engine.storage import spare
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
     as_dtype,
@@ -47,6 +48,10 @@ if TYPE_CHECKING:
 # ---- the operator ---------------------------------------------------------------------------
 
 
+_FILLING = frozenset({"random", "standard_normal", "standard_exponential"})
+"""``Generator`` methods with an ``out`` argument and no parameters to broadcast."""
+
+
 @regenerable
 def random_chunk(
     seed: int,
@@ -57,8 +62,15 @@ def random_chunk(
     kwargs: dict[str, Any],
     cast: np.dtype[Any] | None,
 ) -> Any:
-    """One chunk: a single ``Generator.<method>(*args, size=shape, **kwargs)`` call."""
-    out = getattr(chunk_generator(seed, index), method)(*args, size=shape, **kwargs)
+    """One chunk: a single ``Generator.<method>(*args, size=shape, **kwargs)`` call.
+
+    The methods that fill an array they are given draw into memory a dropped chunk left
+    (``engine/storage/spare.py``): the same numbers, without a fresh mapping's faults."""
+    generator = chunk_generator(seed, index)
+    if method in _FILLING and not args and cast is None and set(kwargs) <= {"dtype"}:
+        out = spare.empty(shape, kwargs.get("dtype", np.float64))
+        return getattr(generator, method)(out=out, **kwargs)
+    out = getattr(generator, method)(*args, size=shape, **kwargs)
     if cast is not None:
         out = out.astype(cast, copy=False)
     return out

@@ -339,7 +339,7 @@ def test_close_removes_only_its_own_files(tmp_path):
 
 
 def test_can_admit_counts_rss_and_what_spilling_frees(make_store, monkeypatch):
-    monkeypatch.setattr(admission, "process_rss", lambda trim_above=None: 8 * KB)
+    monkeypatch.setattr(admission, "process_rss", lambda trim_above=None, live=False: 8 * KB)
     store = make_store(cache_bytes=10 * KB, phy_mem_bytes=10 * KB)
     assert store.can_admit(2 * KB)
     assert not store.can_admit(3 * KB)
