@@ -38,13 +38,10 @@ def _tile_to_tensor(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 
 
 def to_tensor(frame: _Frame) -> Tensor:
-    """The values as a tensor, chunked by the same rows (all columns in each chunk)."""
+    """The values as a tensor, chunked by the same rows (all columns in each chunk), of
+    pandas' dtype for them: objects where the columns have no common NumPy dtype (mixed
+    columns, strings), as pandas' ``values`` and Mars's ``to_tensor`` give."""
     dtype = frame.meta.to_numpy().dtype
-    if dtype.kind == "O":
-        raise TypeError(
-            "to_tensor: the columns have no common NumPy dtype "
-            f"({', '.join(map(str, frame.meta.dtypes.unique()))}); select or astype first"
-        )
     shape = tuple(frame.node.shape) + tuple(frame.meta.shape[1:])
     return new_tensor(ToTensor(), [frame], shape, dtype)  # type: ignore[list-item]
 

@@ -71,10 +71,22 @@ def test_to_tensor_and_values(chunk_size):
     np.testing.assert_array_equal(d["f"].values.to_numpy(), df["f"].to_numpy())
 
 
-def test_to_tensor_of_mixed_columns_says_what_to_do():
-    d = md.DataFrame({"a": [1], "s": ["x"]})
-    with pytest.raises(TypeError, match="no common NumPy dtype"):
-        d.to_tensor()
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_values_of_mixed_columns_and_string_indexes_are_objects(chunk_size):
+    df = pd.DataFrame(
+        {"a": [1, 2, 3, 4], "s": ["x", "y", None, "w"], "f": [0.5, 1.5, 2.5, np.nan]},
+        index=pd.Index(["p", "q", "r", "s"], name="k"),
+    )
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    for lazy, expected in (
+        (d.values, df.values),
+        (d.to_tensor(), df.to_numpy()),
+        (d["s"].values, df["s"].to_numpy()),
+        (d.index.values, df.index.to_numpy()),
+    ):
+        got = lazy.execute().fetch()
+        assert got.dtype == expected.dtype == object
+        pd.testing.assert_frame_equal(pd.DataFrame(got), pd.DataFrame(expected))
 
 
 def test_repr_is_lazy_until_executed_then_shows_the_data():
