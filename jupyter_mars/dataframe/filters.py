@@ -112,10 +112,18 @@ def filter_rows(chunk: Any, mask: Any) -> Any:
     return chunk[_mask_values(mask)]
 
 
-def filter_aligned(chunk: Any, mask: Any) -> Any:
-    """The rows of ``chunk`` whose label is True in ``mask`` (any index, aligned)."""
+def filter_aligned(chunk: Any, mask: Any, offset: int | None = None) -> Any:
+    """The rows of ``chunk`` whose label is True in ``mask`` (any index, aligned).
+
+    ``offset``, the chunk's first row in the frame where known: when every chunk's labels
+    are those of the mask at its rows, the frame's index equals the mask's, and pandas
+    then takes the mask by position, duplicate labels or not."""
     if mask.index.equals(chunk.index):
         return chunk[_mask_values(mask)]
+    if offset is not None:
+        rows = mask.iloc[offset : offset + len(chunk)]
+        if len(rows) == len(chunk) and rows.index.equals(chunk.index):
+            return chunk[_mask_values(rows)]
     if not mask.index.is_unique:
         raise ValueError("cannot reindex on an axis with duplicate labels")
     values = mask.reindex(chunk.index)
@@ -172,9 +180,14 @@ def _tile_filter(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     frame, mask = inputs
     n = len(frame.nsplits[0])
     grid = key_grid(node.key, [n])
+    lengths = frame.nsplits[0]
+    known = not any(math.isnan(length) for length in lengths)
+    starts = [int(sum(lengths[:i])) for i in range(n)] if known else [None] * n
     for i in range(n):
         if op.broadcast:
-            ctx.add_blockwise(grid[i], filter_aligned, (Ref(frame.keys[i]), Ref(mask.keys[0])), {})
+            ctx.add_blockwise(
+                grid[i], filter_aligned, (Ref(frame.keys[i]), Ref(mask.keys[0]), starts[i]), {}
+            )
         else:
             ctx.add_blockwise(grid[i], filter_rows, (Ref(frame.keys[i]), Ref(mask.keys[i])), {})
     return Tiled(((math.nan,) * n,), grid)

@@ -197,3 +197,23 @@ def test_isin_of_a_lazy_tensor_reads_its_chunks_as_inputs(chunk_size):
 def test_isin_of_a_tensor_of_more_than_one_dimension_raises():
     with pytest.raises(ValueError, match="values of 2-d"):
         md.Series(pd.Series([1, 2])).isin(mt.ones((2, 2)))
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 5])
+def test_a_mask_on_an_equal_index_built_apart_is_taken_by_position_duplicates_or_not(
+    chunk_size,
+):
+    df = pd.DataFrame({"a": [1, 1, 2, 2, 3], "v": [1, 2, 3, 4, 5]})
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    keyed = d.set_index("a")
+    mask = d.set_index("a")["v"] > 1  # the same labels, from a second set_index
+    expected = df.set_index("a")[df.set_index("a")["v"] > 1]
+    pd.testing.assert_frame_equal(keyed[mask].execute().fetch(), expected)
+    other = md.Series(pd.Series([True] * 5, index=[3, 2, 2, 1, 1]))
+    with (
+        pytest.raises(ValueError, match="duplicate labels"),
+        pytest.warns(UserWarning, match="reindexed"),
+    ):
+        df.set_index("a")[other.to_pandas()]
+    with pytest.raises(ValueError, match="duplicate labels"):
+        keyed[other].execute()
