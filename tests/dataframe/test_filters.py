@@ -209,11 +209,9 @@ def test_a_mask_on_an_equal_index_built_apart_is_taken_by_position_duplicates_or
     mask = d.set_index("a")["v"] > 1  # the same labels, from a second set_index
     expected = df.set_index("a")[df.set_index("a")["v"] > 1]
     pd.testing.assert_frame_equal(keyed[mask].execute().fetch(), expected)
+    # other labels, duplicated: no alignment means anything (pandas 3.1 itself fails
+    # with an IndexError from deep inside its take, or returns rows by a misread
+    # alignment): a clear error
     other = md.Series(pd.Series([True] * 5, index=[3, 2, 2, 1, 1]))
-    with (
-        pytest.raises(ValueError, match="duplicate labels"),
-        pytest.warns(UserWarning, match="reindexed"),
-    ):
-        df.set_index("a")[other.to_pandas()]
     with pytest.raises(ValueError, match="duplicate labels"):
         keyed[other].execute()
