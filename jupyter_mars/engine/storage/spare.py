@@ -46,6 +46,8 @@ class SparePool:
         self._lock = threading.Lock()
         self._blocks: dict[int, list[np.ndarray[Any, Any]]] = {}
         self._nbytes = 0
+        self.reused = 0
+        """Arrays ``empty`` made in a kept block."""
 
     @property
     def nbytes(self) -> int:
@@ -95,6 +97,7 @@ class SparePool:
             if not blocks:
                 return None
             self._nbytes -= nbytes
+            self.reused += 1
             return blocks.pop()
 
 

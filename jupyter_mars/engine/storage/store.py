@@ -337,6 +337,7 @@ class ChunkStore:
                 "phy_mem_bytes": self.phy_mem_bytes,
                 "overflow_bytes": max(0, self._memory_bytes - self.cache_bytes),
                 **self._counts,
+                "spare_reused": spare.POOL.reused,
                 "warnings": list(self.warnings),
             }
 
