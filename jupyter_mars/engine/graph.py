@@ -16,7 +16,7 @@ for both.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -235,22 +235,25 @@ def toposort(graph: Mapping[Key, Task], keys: Iterable[Key] | None = None) -> li
     return order
 
 
-def cull(graph: Mapping[Key, Task], keys: Iterable[Key]) -> Graph:
-    """The part of ``graph`` needed to compute ``keys``.
+def cull(
+    graph: Mapping[Key, Task], keys: Iterable[Key], held: Container[Key] = frozenset()
+) -> Graph:
+    """The part of ``graph`` needed to compute ``keys``, given the keys ``held`` already
+    (neither computed nor followed further).
 
     >>> g = {"a": Task("a", int), "b": Task("b", int, (Ref("a"),)), "c": Task("c", int)}
-    >>> sorted(cull(g, ["b"]))
-    ['a', 'b']
+    >>> sorted(cull(g, ["b"])), sorted(cull(g, ["b"], held={"a"}))
+    (['a', 'b'], ['b'])
     """
     out: Graph = {}
-    stack = [k for k in keys if k in graph]
+    stack = [k for k in keys if k in graph and k not in held]
     while stack:
         key = stack.pop()
         if key in out:
             continue
         task = graph[key]
         out[key] = task
-        stack.extend(d for d in task.dependencies if d in graph and d not in out)
+        stack.extend(d for d in task.dependencies if d in graph and d not in out and d not in held)
     return out
 
 

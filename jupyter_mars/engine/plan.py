@@ -26,7 +26,7 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from jupyter_mars.engine.graph import Graph, Key
+from jupyter_mars.engine.graph import Graph, Key, cull
 from jupyter_mars.engine.node import (
     TILE_RULES,
     NeedSizes,
@@ -53,21 +53,8 @@ class Stage:
 Shapes = dict[Key, tuple[int, ...]]
 
 
-def _cull(graph: Graph, keys: list[Key], held: set[Key]) -> Graph:
-    out: Graph = {}
-    stack = [k for k in keys if k in graph and k not in held]
-    while stack:
-        key = stack.pop()
-        if key in out:
-            continue
-        task = graph[key]
-        out[key] = task
-        stack.extend(d for d in task.dependencies if d in graph and d not in out and d not in held)
-    return out
-
-
 def make_stage(graph: Graph, outputs: list[Key], held: set[Key]) -> Stage:
-    culled = _cull(graph, outputs, held)
+    culled = cull(graph, outputs, held)
     fused = fuse(culled, keep=set(outputs))
     # ordered once fused: a chain fused into one task is one step, so a chunk's readers
     # (the last of them pulled forward to free it) are seen as the fused graph runs them
