@@ -10,22 +10,25 @@ written, and no temporary file is left behind.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.io.commit import (
+    Status,
+    check_path,
+    commit,
+    remove_file,
+    remove_temporaries,
+    temp_name,
+)
 from jupyter_mars.dataframe.io.written import written
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
-
-Status = tuple[str, str, BaseException | None]
-"""``(temporary file, final name, error)`` for one written chunk."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,16 +49,6 @@ class ToCSV(Op):
         return "*" in os.path.basename(self.path)
 
 
-def _temp_name(final: str, token: str, suffix: str) -> str:
-    folder, name = os.path.split(final)
-    return os.path.join(folder, f".{name}.{token}.{suffix}")
-
-
-def _remove(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.remove(path)
-
-
 def write_chunk(
     chunk: Any, temp: str, final: str, header: Any, index: bool, kwargs: dict[str, Any]
 ) -> Status:
@@ -63,62 +56,9 @@ def write_chunk(
     try:
         chunk.to_csv(temp, index=index, header=header, **kwargs)
     except Exception as exc:  # reported by the commit, which cleans up after every writer
-        _remove(temp)
+        remove_file(temp)
         return (temp, final, exc)
     return (temp, final, None)
-
-
-def join_files(parts: list[str], done: str, path: str, empty: bytes = b"") -> None:
-    """Write ``parts`` one after another into the temporary file ``done`` (``empty`` when
-    they hold nothing), then rename it to ``path``: the target appears whole or not at
-    all."""
-    with open(done, "wb") as out:
-        for name in parts:
-            with open(name, "rb") as part:
-                shutil.copyfileobj(part, out)
-        if out.tell() == 0:
-            out.write(empty)
-    os.replace(done, path)
-
-
-def remove_temporaries(target: str, token: str) -> None:
-    """Remove what the writers of ``token`` left beside ``target``: a writer whose input
-    failed never reaches the commit, which would have removed it."""
-    folder = os.path.dirname(target)
-    for name in os.listdir(folder):
-        if name.startswith(".") and f".{token}." in name:
-            full = os.path.join(folder, name)
-            if os.path.isdir(full):
-                shutil.rmtree(full, ignore_errors=True)
-            else:
-                _remove(full)
-
-
-def raise_first_error(statuses: list[Status]) -> None:
-    """The first writer's error, if any writer failed."""
-    for _, _, error in statuses:
-        if error is not None:
-            raise error
-
-
-def commit(
-    statuses: list[Status], path: str, token: str, join: bool, empty: bytes = b""
-) -> pd.DataFrame:
-    """Move the written files into place (``join``: one after another into ``path``,
-    ``empty`` when they hold nothing), or remove them all and raise the first error."""
-    temps = [temp for temp, _, _ in statuses]
-    done = _temp_name(path, token, "tmp")
-    try:
-        raise_first_error(statuses)
-        if not join:
-            for temp, final, _ in statuses:
-                os.replace(temp, final)
-        else:
-            join_files(temps, done, path, empty)
-    finally:
-        for temp in [*temps, done]:
-            _remove(temp)
-    return pd.DataFrame()
 
 
 @tile_rule(ToCSV)
@@ -133,26 +73,12 @@ def _tile_to_csv(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     join = not op.pattern and n > 1
     for i in range(n):
         final = op.path.replace("*", str(i)) if op.pattern else op.path
-        temp = _temp_name(final, op.token, f"part{i}" if join else "tmp")
+        temp = temp_name(final, op.token, f"part{i}" if join else "tmp")
         head = header if (op.pattern or i == 0) else False
         ctx.new_task(writers[i], write_chunk, Ref(t.keys[i]), temp, final, head, op.index, kwargs)
     grid = key_grid(node.key, [1])
     ctx.new_task(grid[0], commit, [Ref(k) for k in writers], op.path, op.token, join)
     return Tiled(((0,),), grid)
-
-
-def _check_path(path: Any) -> str:
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a file path or a '*' pattern, got {type(path).__name__}")
-    text = os.path.abspath(os.fspath(path))
-    folder, name = os.path.split(text)
-    if "*" in folder:
-        raise ValueError(f"path: '*' may only appear in the file name, got {text!r}")
-    if not name or name.count("*") > 1:
-        raise ValueError(f"path must name a file, with at most one '*', got {text!r}")
-    if not os.path.isdir(folder):
-        raise FileNotFoundError(f"path: the directory {folder!r} does not exist")
-    return text
 
 
 def to_csv(
@@ -189,7 +115,7 @@ def to_csv(
         # pandas' own writer on the fetched data: text, or a buffer this process holds
         out = df.to_pandas(session=session).to_csv(path, index=index, **kwargs)
         return out if path is None else written(session)
-    text = _check_path(path)
+    text = check_path(path)
     if text.endswith((".gz", ".bz2", ".zip", ".xz", ".zst", ".tar")):
         raise NotImplementedError(f"path: compressed output is not supported, got {text!r}")
     op = ToCSV(text, uuid.uuid4().hex, index, {**kwargs, "compression": None})

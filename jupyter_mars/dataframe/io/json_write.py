@@ -16,13 +16,13 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.io.csv_write import (
+from jupyter_mars.dataframe.io.commit import (
     Status,
-    _check_path,
-    _remove,
-    _temp_name,
+    check_path,
     commit,
+    remove_file,
     remove_temporaries,
+    temp_name,
 )
 from jupyter_mars.dataframe.io.written import written
 from jupyter_mars.dataframe.node import FrameNode
@@ -53,7 +53,7 @@ def write_records(chunk: Any, temp: str, final: str, kwargs: dict[str, Any]) -> 
             with open(temp, "w", encoding="utf-8") as f:
                 f.write(text)
     except Exception as exc:  # reported by the commit, which cleans up after every writer
-        _remove(temp)
+        remove_file(temp)
         return (temp, final, exc)
     return (temp, final, None)
 
@@ -66,7 +66,7 @@ def _tile_to_json(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     n = t.numblocks[0]
     writers = key_grid(f"to_json_chunk-{node.key.split('-', 1)[1]}", [n])
     for i in range(n):
-        temp = _temp_name(op.path, op.token, f"part{i}")
+        temp = temp_name(op.path, op.token, f"part{i}")
         ctx.new_task(writers[i], write_records, Ref(t.keys[i]), temp, op.path, op.kwargs)
     grid = key_grid(node.key, [1])
     # pandas writes a newline for no rows
@@ -111,7 +111,7 @@ def to_json(
         if kwargs.get(name) not in (None, "infer", "w"):
             raise NotImplementedError(f"to_json does not support {name}={kwargs[name]!r}")
     kwargs = {k: v for k, v in kwargs.items() if k not in ("compression", "mode")}
-    text = _check_path(path)
+    text = check_path(path)
     if "*" in os.path.basename(text):
         raise NotImplementedError("to_json writes one file: '*' patterns are not supported")
     op = ToJSONLines(text, uuid.uuid4().hex, kwargs)

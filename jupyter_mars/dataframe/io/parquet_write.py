@@ -31,13 +31,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from jupyter_mars.dataframe.io.csv_write import (
-    _check_path,
-    _remove,
-    _temp_name,
+from jupyter_mars.dataframe.io.commit import (
+    check_path,
     commit,
     raise_first_error,
+    remove_file,
     remove_temporaries,
+    temp_name,
 )
 from jupyter_mars.dataframe.io.written import written
 from jupyter_mars.dataframe.node import FrameNode
@@ -159,7 +159,7 @@ def write_file(
                     writer.write_table(table, row_group_size=row_group_size)
         os.replace(temp, final)
     finally:
-        _remove(temp)
+        remove_file(temp)
     return pd.DataFrame()
 
 
@@ -225,18 +225,18 @@ def _tile_to_parquet(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     grid = key_grid(node.key, [1])
     chunks = [Ref(k) for k in t.flat_keys()]
     if op.mode == "file":
-        temp = _temp_name(op.path, op.token, "tmp")
+        temp = temp_name(op.path, op.token, "tmp")
         ctx.new_task(grid[0], write_file, Ref(plan_key), chunks, temp, op.path, op.kwargs)
         return Tiled(((0,),), grid)
     width = len(str(max(n - 1, 0)))
     writers = key_grid(f"parquet_part-{suffix}", [n])
-    temp_dir = _temp_name(op.path, op.token, "tmp")
+    temp_dir = temp_name(op.path, op.token, "tmp")
     for i in range(n):
         number = f"{i:0{width}d}"
         basename = f"part.{number}.{{i}}.parquet"
         if op.mode == "pattern":
             final = op.path.replace("*", number)
-            temp = _temp_name(final, op.token, "tmp")
+            temp = temp_name(final, op.token, "tmp")
         else:
             final = os.path.join(op.path, f"part.{number}.parquet")
             temp = os.path.join(temp_dir, f"part.{number}.parquet")
@@ -260,7 +260,7 @@ def _mode(path: Any, partition_cols: Any) -> tuple[str, str]:
         raise TypeError(f"path must be a file path, a folder or a '*' pattern, got {path!r}")
     text = os.fspath(path)
     folder = text.endswith(("/", os.sep)) or bool(partition_cols) or os.path.isdir(text)
-    checked = _check_path(text.rstrip("/" + os.sep) if folder else text)
+    checked = check_path(text.rstrip("/" + os.sep) if folder else text)
     if folder:
         if "*" in checked:
             raise ValueError(f"path: a folder target cannot hold '*', got {text!r}")
