@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 from jupyter_mars.tensor.fft.helpers import Frequencies as Frequencies
-from jupyter_mars.tensor.fft.helpers import Roll as Roll
 from jupyter_mars.tensor.fft.helpers import fftfreq, fftshift, ifftshift, rfftfreq
 from jupyter_mars.tensor.fft.transforms import (
     fft,
