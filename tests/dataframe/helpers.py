@@ -31,3 +31,11 @@ def labelled_frame(n: int = 10) -> pd.DataFrame:
         },
         index=pd.Index(np.arange(n) * 2 + 100, name="id"),
     )
+
+
+def assert_same(got: Any, expected: Any) -> None:
+    """``got`` equals pandas' ``expected`` frame or series: values, dtypes, labels, names."""
+    if isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, expected)
+    else:
+        pd.testing.assert_series_equal(got, expected)

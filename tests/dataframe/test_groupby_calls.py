@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.dataframe.helpers import lazy_copy
+from tests.dataframe.helpers import assert_same, lazy_copy
 
 CHUNKS = [3, None]
 """Several uneven chunks; one chunk."""
@@ -28,13 +28,6 @@ def _frame() -> pd.DataFrame:
         },
         index=pd.Index(np.arange(n) * 5 + 3, name="i"),
     )
-
-
-def _same(got: Any, expected: Any) -> None:
-    if isinstance(expected, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, expected)
-    else:
-        pd.testing.assert_series_equal(got, expected)
 
 
 CALLS = {
@@ -65,7 +58,7 @@ def test_grouped_listing_matches_pandas(chunk: int | None, flags: str, call: str
     kwargs: dict[str, Any] = {"by": "k", **FLAGS[flags]}
     expected = CALLS[call](data.groupby(**kwargs))
     got = CALLS[call](lazy_copy(data, chunk).groupby(**kwargs)).execute().fetch()
-    _same(got, expected)
+    assert_same(got, expected)
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
@@ -73,13 +66,13 @@ def test_take_with_as_index_false_and_series_grouped(chunk: int | None) -> None:
     data = _frame()
     lazy = lazy_copy(data, chunk)
     got = lazy.groupby("k", as_index=False).take([0]).execute().fetch()
-    _same(got, data.groupby("k", as_index=False).take([0]))
+    assert_same(got, data.groupby("k", as_index=False).take([0]))
     got = lazy.groupby(["s", "k"], as_index=False)[["s", "x"]].take([0]).execute().fetch()
-    _same(got, data.groupby(["s", "k"], as_index=False)[["s", "x"]].take([0]))
+    assert_same(got, data.groupby(["s", "k"], as_index=False)[["s", "x"]].take([0]))
     got = lazy.groupby("s", as_index=False)["s"].unique().execute().fetch()
-    _same(got, data.groupby("s", as_index=False)["s"].unique())
+    assert_same(got, data.groupby("s", as_index=False)["s"].unique())
     got = lazy["y"].groupby(lazy["k"]).nlargest(1).execute().fetch()
-    _same(got, data["y"].groupby(data["k"]).nlargest(1))
+    assert_same(got, data["y"].groupby(data["k"]).nlargest(1))
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
@@ -90,7 +83,7 @@ def test_corrwith_matches_pandas_and_warns_as_pandas(chunk: int | None) -> None:
         expected = data.groupby("k").corrwith(other)
     with pytest.warns(pd.errors.Pandas4Warning, match="corrwith"):
         lazy = lazy_copy(data, chunk).groupby("k").corrwith(other)
-    _same(lazy.execute().fetch(), expected)
+    assert_same(lazy.execute().fetch(), expected)
 
 
 def test_bad_arguments_raise_as_pandas_at_the_call() -> None:

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
-from tests.dataframe.helpers import CHUNKS, lazy_copy
+from tests.dataframe.helpers import CHUNKS, assert_same, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -28,13 +28,6 @@ def _frame() -> pd.DataFrame:
         },
         index=pd.Index(np.arange(n) + 40, name="i"),
     )
-
-
-def _same(got: Any, expected: Any) -> None:
-    if isinstance(expected, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, expected)
-    else:
-        pd.testing.assert_series_equal(got, expected)
 
 
 CALLS = {
@@ -65,7 +58,7 @@ def test_value_counts_matches_pandas(chunk: int | None, flags: str, call: str) -
         with pytest.raises(ValueError, match="cannot be in the groupby column keys"):
             CALLS[call](lazy)
         return
-    _same(CALLS[call](lazy).execute().fetch(), CALLS[call](data.groupby(**kwargs)))
+    assert_same(CALLS[call](lazy).execute().fetch(), CALLS[call](data.groupby(**kwargs)))
 
 
 @pytest.mark.parametrize("chunk", [3, None])
@@ -73,9 +66,9 @@ def test_value_counts_of_a_series_grouped_and_of_a_key_column(chunk: int | None)
     data = _frame()
     lazy = lazy_copy(data, chunk)
     got = lazy["y"].groupby(lazy["j"]).value_counts().execute().fetch()
-    _same(got, data["y"].groupby(data["j"]).value_counts())
+    assert_same(got, data["y"].groupby(data["j"]).value_counts())
     got = lazy.groupby("y")["y"].value_counts().execute().fetch()
-    _same(got, data.groupby("y")["y"].value_counts())
+    assert_same(got, data.groupby("y")["y"].value_counts())
 
 
 def test_value_counts_bad_arguments() -> None:
@@ -101,4 +94,4 @@ def test_value_counts_on_generated_frames(
     data["v"] = data["v"].astype(object)
     expected = data.groupby("k", sort=sort)["v"].value_counts(normalize=normalize)
     lazy = md.DataFrame(data, chunk_size=chunk).groupby("k", sort=sort)["v"]
-    _same(lazy.value_counts(normalize=normalize).execute().fetch(), expected)
+    assert_same(lazy.value_counts(normalize=normalize).execute().fetch(), expected)

@@ -3,14 +3,12 @@ group, and named aggregations, against pandas over several chunkings."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 import pytest
 
 import jupyter_mars.dataframe as md
-from tests.dataframe.helpers import CHUNKS, lazy_copy
+from tests.dataframe.helpers import CHUNKS, assert_same, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -24,13 +22,6 @@ def _frame() -> pd.DataFrame:
         },
         index=pd.Index(np.arange(n) * 3, name="i"),
     )
-
-
-def _same(got: Any, expected: Any) -> None:
-    if isinstance(expected, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, expected)
-    else:
-        pd.testing.assert_series_equal(got, expected)
 
 
 CALLS = {
@@ -59,7 +50,7 @@ CALLS = {
 def test_grouped_method_matches_pandas(chunk: int | None, call: str) -> None:
     data = _frame()
     got = CALLS[call](lazy_copy(data, chunk).groupby("k")).execute().fetch()
-    _same(got, CALLS[call](data.groupby("k")))
+    assert_same(got, CALLS[call](data.groupby("k")))
 
 
 @pytest.mark.parametrize("chunk", [2, None])
@@ -67,7 +58,7 @@ def test_sample_picks_rows_of_each_group(chunk: int | None) -> None:
     data = _frame()
     got = lazy_copy(data, chunk).groupby("k").sample(n=2, random_state=0).execute().fetch()
     assert got.groupby("k").size().tolist() == [2, 2, 2]
-    _same(got, data.loc[got.index])
+    assert_same(got, data.loc[got.index])
     assert got.index.is_monotonic_increasing  # the rows come back in their order
 
 
@@ -76,5 +67,5 @@ def test_named_aggregation_with_named_agg(chunk: int | None) -> None:
     data = _frame()
     named = dict(total=md.NamedAgg("x", "sum"), top=("y", "max"), n=md.NamedAgg("y", "count"))
     got = lazy_copy(data, chunk).groupby("k").agg(**named).execute().fetch()
-    _same(got, data.groupby("k").agg(**named))
+    assert_same(got, data.groupby("k").agg(**named))
     assert md.NamedAgg is pd.NamedAgg

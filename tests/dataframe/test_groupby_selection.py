@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
-from tests.dataframe.helpers import lazy_copy
+from tests.dataframe.helpers import assert_same, lazy_copy
 
 CHUNKS = [3, None]
 """Several uneven chunks; one chunk (the generated frames below try chunks of one row)."""
@@ -32,13 +32,6 @@ def _frame() -> pd.DataFrame:
         },
         index=pd.Index(np.arange(n)[::-1] * 3, name="i"),
     )
-
-
-def _same(got: Any, expected: Any) -> None:
-    if isinstance(expected, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, expected)
-    else:
-        pd.testing.assert_series_equal(got, expected)
 
 
 CALLS = {
@@ -72,20 +65,22 @@ def test_grouped_pick_matches_pandas(chunk: int | None, flags: str, call: str) -
         return
     expected = CALLS[call](data.groupby(**kwargs))
     got = CALLS[call](lazy_copy(data, chunk).groupby(**kwargs)).execute().fetch()
-    _same(got, expected)
+    assert_same(got, expected)
 
 
 @pytest.mark.parametrize("chunk", [3, None])
 def test_get_group_is_a_lazy_filter(chunk: int | None) -> None:
     data = _frame()
     lazy = lazy_copy(data, chunk)
-    _same(lazy.groupby("k").get_group(2.0).execute().fetch(), data.groupby("k").get_group(2.0))
+    assert_same(
+        lazy.groupby("k").get_group(2.0).execute().fetch(), data.groupby("k").get_group(2.0)
+    )
     got = lazy.groupby(["k", "s"])["x"].get_group((1.0, "q")).execute().fetch()
-    _same(got, data.groupby(["k", "s"])["x"].get_group((1.0, "q")))
+    assert_same(got, data.groupby(["k", "s"])["x"].get_group((1.0, "q")))
     got = lazy.groupby("k", dropna=False)[["y"]].get_group(np.nan).execute().fetch()
-    _same(got, data.groupby("k", dropna=False)[["y"]].get_group(np.nan))
+    assert_same(got, data.groupby("k", dropna=False)[["y"]].get_group(np.nan))
     got = lazy["y"].groupby(level="i").get_group(6).execute().fetch()
-    _same(got, data["y"].groupby(level="i").get_group(6))
+    assert_same(got, data["y"].groupby(level="i").get_group(6))
 
 
 def test_get_group_of_a_missing_key_raises_key_error() -> None:
@@ -106,7 +101,7 @@ def test_fetched_descriptions_match_pandas(chunk: int | None, flags: str) -> Non
     assert repr(lazy.groups) == repr(gb.groups)
     assert repr(lazy.indices) == repr(gb.indices)
     assert lazy.ngroups == gb.ngroups
-    _same(lazy["x"].dtype, gb["x"].dtype)
+    assert_same(lazy["x"].dtype, gb["x"].dtype)
     assert (lazy.ndim, lazy["x"].ndim) == (gb.ndim, gb["x"].ndim)
     assert lazy.keys == gb.keys
 
@@ -128,7 +123,7 @@ def test_pipe_passes_the_grouping_as_pandas_does() -> None:
         lazy.pipe((lambda grouped: grouped, "grouped"), grouped=1)
     got = lazy.pipe(lambda g: g.y.max() - g.y.min()).execute().fetch()
     gb = _frame().groupby("k")
-    _same(got, gb.pipe(lambda g: g.y.max() - g.y.min()))
+    assert_same(got, gb.pipe(lambda g: g.y.max() - g.y.min()))
 
 
 def test_bad_arguments_raise_as_pandas_at_the_call() -> None:
@@ -154,8 +149,8 @@ def test_nth_and_ngroup_on_generated_frames(
     data = pd.DataFrame({"k": keys, "v": np.arange(len(keys), dtype=np.float64)})
     data.index = data.index * 2 + 1
     lazy = md.DataFrame(data, chunk_size=chunk).groupby("k", sort=sort)
-    _same(lazy.nth(n).execute().fetch(), data.groupby("k", sort=sort).nth(n))
-    _same(lazy.ngroup().execute().fetch(), data.groupby("k", sort=sort).ngroup())
+    assert_same(lazy.nth(n).execute().fetch(), data.groupby("k", sort=sort).nth(n))
+    assert_same(lazy.ngroup().execute().fetch(), data.groupby("k", sort=sort).ngroup())
 
 
 @pytest.mark.parametrize("chunk", [3, None])
@@ -177,7 +172,7 @@ def test_iterating_and_len_of_a_grouping_fetch_pandas_groups(
     assert len(lazy) == len(expected) == len(pairs)
     for (key, group), (expected_key, expected_group) in zip(pairs, expected, strict=True):
         assert repr(key) == repr(expected_key)
-        _same(group, expected_group)
+        assert_same(group, expected_group)
     with warnings.catch_warnings():  # pandas warns of a list of one key, for both
         warnings.simplefilter("ignore", pd.errors.Pandas4Warning)
         assert repr(grouping(lazy_copy(data, chunk)).groups) == repr(expected.groups)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
-from tests.dataframe.helpers import lazy_copy
+from tests.dataframe.helpers import assert_same, lazy_copy
 
 
 def _frame() -> pd.DataFrame:
@@ -28,13 +28,6 @@ def _frame() -> pd.DataFrame:
         },
         index=pd.Index(np.arange(n)[::-1] * 2, name="i"),
     )
-
-
-def _same(got: Any, expected: Any) -> None:
-    if isinstance(expected, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, expected)
-    else:
-        pd.testing.assert_series_equal(got, expected)
 
 
 CALLS = {
@@ -66,7 +59,7 @@ def test_grouped_window_matches_pandas(chunk: int | None, flags: str, call: str)
     kwargs = FLAGS[flags]
     expected = CALLS[call](data.groupby(**kwargs))
     got = CALLS[call](lazy_copy(data, chunk).groupby(**kwargs)).execute().fetch()
-    _same(got, expected)
+    assert_same(got, expected)
 
 
 def test_window_arguments_are_checked_at_the_call() -> None:
@@ -136,13 +129,13 @@ def test_grouped_resample_matches_pandas(chunk: int | None, sort: bool, call: st
     data = _timed()
     expected = RESAMPLES[call](data.groupby("k", sort=sort))
     got = RESAMPLES[call](lazy_copy(data, chunk).groupby("k", sort=sort)).execute().fetch()
-    _same(got, expected)
+    assert_same(got, expected)
 
 
 @pytest.mark.parametrize("chunk", [3, None])
 def test_grouped_resample_of_a_datetime_index(chunk: int | None) -> None:
     data = _timed().set_index("t")
     got = lazy_copy(data, chunk).groupby("k")["x"].resample("D").max().execute().fetch()
-    _same(got, data.groupby("k")["x"].resample("D").max())
+    assert_same(got, data.groupby("k")["x"].resample("D").max())
     got = lazy_copy(data, chunk).groupby("k").rolling(2)[["x"]].sum().execute().fetch()
-    _same(got, data.groupby("k").rolling(2)[["x"]].sum())
+    assert_same(got, data.groupby("k").rolling(2)[["x"]].sum())
