@@ -515,6 +515,9 @@ class ThreadRuntime:
         )
         # where it would not fit, the memory kept for reuse is given back and measured again
         rss = process_rss(trim_above=budget.roomy_below(need), live=True)
+        # the chunks held count in full even where they reuse memory that was resident
+        # before the runtime started (freed by earlier work, kept by the allocator)
+        rss = max(rss, budget.baseline + store.memory_bytes())
         if not budget.fits(rss, need):
             if not self._spilling and store.reclaimable_bytes() > 0:
                 self._spilling = True

@@ -202,6 +202,11 @@ class ChunkStore:
             entry = self._entries.get(key)
             return entry is not None and entry.held
 
+    def memory_bytes(self) -> int:
+        """Bytes of the chunks held in memory (those being written out included)."""
+        with self._lock:
+            return self._memory_bytes
+
     def free_bytes(self) -> int:
         """Bytes of the cache no chunk in memory takes."""
         with self._lock:
