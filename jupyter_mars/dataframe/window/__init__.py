@@ -19,11 +19,12 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
-from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem, var, std, cov, corr
+from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, kurt, sem, var, std, cov, corr, ...
     aggregate,
     ewm_moments,
     ewm_pairs,
     expanding_shape,
+    window_pairs,
 )
 from jupyter_mars.dataframe.window.ewm import EWM, ewm
 from jupyter_mars.dataframe.window.expanding import Expanding, expanding
