@@ -106,6 +106,10 @@ class Rolling:
     count = _aggregation("count")
     quantile = _aggregation("quantile")
     apply = _aggregation("apply")
+    first = _aggregation("first")
+    last = _aggregation("last")
+    nunique = _aggregation("nunique")
+    rank = _aggregation("rank")
 
 
 def rolling(
