@@ -8,7 +8,9 @@ chunks before it (``jupyter_mars.dataframe.neighbours``):
 - ``rolling``: the ``window`` rows above each chunk (and below, when ``center``), or for
   a time span the rows within that span of its first (last) time, then pandas on the
   chunk with them attached;
-- ``expanding``: running counts, sums, extremes and second moments per column;
+- ``expanding``: running counts, sums, extremes and second moments per column; for
+  ``median``, ``quantile``, ``rank`` and ``nunique`` the (distinct) values so far, for
+  ``apply`` the rows so far (``expanding_values``);
 - ``ewm``: the exponentially weighted state (weighted sum and weight, or the last mean
   and the decay since the last value; for ``var`` and ``std`` the weighted distribution:
   weight, mean, variance, squared weights), folded exactly as pandas' recurrence does.
@@ -24,6 +26,7 @@ from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, ku
     ewm_moments,
     ewm_pairs,
     expanding_shape,
+    expanding_values,
     window_pairs,
 )
 from jupyter_mars.dataframe.window.ewm import EWM, ewm
