@@ -27,6 +27,7 @@ from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, ku
     ewm_pairs,
     expanding_shape,
     expanding_values,
+    introspection,
     window_pairs,
 )
 from jupyter_mars.dataframe.window.ewm import EWM, ewm
