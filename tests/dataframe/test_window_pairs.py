@@ -1,5 +1,6 @@
-"""rolling and expanding ``cov`` / ``corr`` with another Series or DataFrame, against
-pandas, over chunkings smaller than the window, with missing values on both sides."""
+"""rolling and expanding ``cov`` / ``corr`` with another Series or DataFrame, and the
+pairwise tables of rolling, expanding and ewm, against pandas, over chunkings smaller
+than the window, with missing values on both sides."""
 
 from __future__ import annotations
 
@@ -88,13 +89,41 @@ def test_pairs_of_other_rows_align_as_pandas() -> None:
         )
 
 
-def test_pairwise_tables_and_bad_other_raise_at_the_call() -> None:
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("how", ["cov", "corr"])
+def test_pairwise_tables(chunk: int | None, how: str) -> None:
+    df = _frame().set_axis(pd.Index(np.arange(15) * 2, name="r"))
+    other = pd.DataFrame({"x": np.cos(np.arange(15.0)), "a": np.arange(15.0) % 4}, index=df.index)
+    mdf: Any = lazy_copy(df, chunk)
+    mother: Any = lazy_copy(other, 4)
+    pairs = []
+    for make in (
+        lambda f: f.rolling(3),
+        lambda f: f.rolling(4, min_periods=2, center=True),
+        lambda f: f.expanding(2),
+        lambda f: f.ewm(com=1.5),
+    ):
+        lazy, eager = getattr(make(mdf), how), getattr(make(df), how)
+        pairs += [
+            (lazy(), eager()),
+            (lazy(mother, pairwise=True), eager(other, pairwise=True)),
+            (lazy(other, pairwise=True), eager(other, pairwise=True)),
+            (lazy(pairwise=False), eager(pairwise=False)),
+        ]
+    mixed = df.assign(s=list("abcdefghijklmno"))
+    lazy_mixed: Any = lazy_copy(mixed, chunk)
+    pairs.append(
+        (
+            getattr(lazy_mixed.rolling(3), how)(numeric_only=True),
+            getattr(mixed.rolling(3), how)(numeric_only=True),
+        )
+    )
+    _all_same(pairs)
+
+
+def test_bad_other_raises_at_the_call() -> None:
     mdf: Any = md.DataFrame(_frame(), chunk_size=4)
     for window in (mdf.rolling(3), mdf.expanding()):
-        with pytest.raises(NotImplementedError, match="pairwise"):
-            window.corr()
-        with pytest.raises(NotImplementedError, match="pairwise"):
-            window.cov(mdf.a, pairwise=True)
         with pytest.raises(ValueError, match="other must be"):
             window.cov(5)
 

@@ -13,19 +13,23 @@ from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.window.ewm import EWM
 from jupyter_mars.dataframe.window.ewm_moments import moments
-from jupyter_mars.dataframe.window.pairs import lay_out_pairs, other_frame
+from jupyter_mars.dataframe.window.pairs import lay_out_pairs, numeric, other_frame
+from jupyter_mars.dataframe.window.pairwise_table import pairwise_table, wants_table
 
 
 def _pairs(self: EWM, how: str, other: Any, pairwise: Any, bias: bool, numeric_only: bool) -> Any:
     p = self._params
     frame = self._frame
-    other = other_frame(frame, other, pairwise, f"ewm().{how}()")
+    table = wants_table(frame, other, pairwise)
+    other = other_frame(frame, other)
     # pandas checks the arguments and types the result on made-up rows
     window = sample_like(frame.meta).ewm(**p.pandas, min_periods=p.min_periods)
-    kwargs: dict[str, Any] = {"pairwise": pairwise, "numeric_only": numeric_only}
+    kwargs: dict[str, Any] = {"numeric_only": numeric_only}
     if how == "cov":
         kwargs["bias"] = bias
-    meta = empty_like(getattr(window, how)(sample_like(other.meta), **kwargs))
+    meta = empty_like(getattr(window, how)(sample_like(other.meta), pairwise=table, **kwargs))
+    if table:
+        return pairwise_table(self, how, numeric(other) if numeric_only else other, meta, kwargs)
     return moments(p, lay_out_pairs(frame, other, meta, numeric_only), meta, how, bias)
 
 

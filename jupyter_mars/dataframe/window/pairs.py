@@ -9,7 +9,7 @@ window (``ewm``, ``rolling``, ``expanding``) then runs over that frame's chunks 
 runs over any other.
 
 The pairwise table of every column with every other (``other=None`` or
-``pairwise=True`` on a DataFrame, rows labelled by row and column) is not supported.
+``pairwise=True`` on a DataFrame) is built from these pairings (``pairwise_table``).
 """
 
 from __future__ import annotations
@@ -58,18 +58,10 @@ def numeric(frame: Any) -> Any:
     return frame if len(numbers) == len(meta.columns) else frame[list(numbers)]
 
 
-def other_frame(frame: _Frame, other: Any, pairwise: Any, what: str) -> _Frame:
-    """``other`` as a lazy frame (``frame`` itself when None, for a Series), or the
-    error for what is not supported or not allowed."""
+def other_frame(frame: _Frame, other: Any) -> _Frame:
+    """``other`` as a lazy frame (``frame`` itself when None), or pandas' error."""
     if other is None:
-        if isinstance(frame, DataFrame):
-            raise NotImplementedError(
-                f"{what} of a DataFrame with itself is the pairwise table of every "
-                "column with every other, which is not supported; pass other="
-            )
         other = frame
-    if pairwise:
-        raise NotImplementedError(f"{what} with pairwise=True is not supported")
     if isinstance(other, (pd.Series, pd.DataFrame)):
         other = (Series if isinstance(other, pd.Series) else DataFrame)(other)
     if not isinstance(other, _Frame):

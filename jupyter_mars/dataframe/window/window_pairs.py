@@ -4,7 +4,8 @@ The two inputs are laid out as column pairs (``pairs``) and the window runs over
 frame as over any other: a rolling window attaches the rows its windows reach in other
 chunks and lets pandas pair each left column with its right one; an expanding window is
 a rolling one as long as the rows, so it carries the running sums of ``x``, ``y``,
-``x*y``, ``x*x`` and ``y*y`` (about the first values, for accuracy) instead.
+``x*y``, ``x*x`` and ``y*y`` (about the first values, for accuracy) instead. The
+pairwise table of a DataFrame's columns is made of these (``pairwise_table``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.neighbours import Carry, scan
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.window.expanding import Expanding, as_frame_like, values_2d
-from jupyter_mars.dataframe.window.pairs import lay_out_pairs, other_frame
+from jupyter_mars.dataframe.window.pairs import lay_out_pairs, numeric, other_frame
+from jupyter_mars.dataframe.window.pairwise_table import pairwise_table, wants_table
 from jupyter_mars.dataframe.window.rolling import Rolling
 
 
@@ -39,17 +41,25 @@ def rolling_pairs(
     return as_frame_like(meta, pairs, out)
 
 
-def _meta(sample: Any, how: str, other: Any, pairwise: Any, ddof: int, numeric_only: bool) -> Any:
-    kwargs = {"pairwise": pairwise, "ddof": ddof, "numeric_only": numeric_only}
-    return empty_like(getattr(sample, how)(sample_like(other.meta), **kwargs))
+def _meta(sample: Any, how: str, other: Any, table: bool, kwargs: dict[str, Any]) -> Any:
+    return empty_like(getattr(sample, how)(sample_like(other.meta), pairwise=table, **kwargs))
+
+
+def _table(self: Any, how: str, other: Any, meta: Any, kwargs: dict[str, Any]) -> Any:
+    other = numeric(other) if kwargs["numeric_only"] else other
+    return pairwise_table(self, how, other, meta, kwargs)
 
 
 def _rolling(
     self: Rolling, how: str, other: Any, pairwise: Any, ddof: int, numeric_only: bool
 ) -> Any:
-    other = other_frame(self._frame, other, pairwise, f"rolling().{how}()")
+    table = wants_table(self._frame, other, pairwise)
+    other = other_frame(self._frame, other)
     sample = sample_like(self._frame.meta).rolling(**self._params)
-    meta = _meta(sample, how, other, pairwise, ddof, numeric_only)
+    kwargs: dict[str, Any] = {"ddof": ddof, "numeric_only": numeric_only}
+    meta = _meta(sample, how, other, table, kwargs)
+    if table:
+        return _table(self, how, other, meta, kwargs)
     if self._params.get("on") is not None:
         raise NotImplementedError(f"rolling(on=...).{how}() is not supported")
     pairs = lay_out_pairs(self._frame, other, meta, numeric_only)
@@ -171,9 +181,13 @@ def pair_finish(
 def _expanding(
     self: Expanding, how: str, other: Any, pairwise: Any, ddof: int, numeric_only: bool
 ) -> Any:
-    other = other_frame(self._frame, other, pairwise, f"expanding().{how}()")
+    table = wants_table(self._frame, other, pairwise)
+    other = other_frame(self._frame, other)
     sample = sample_like(self._frame.meta).expanding(min_periods=self._min_periods)
-    meta = _meta(sample, how, other, pairwise, ddof, numeric_only)
+    kwargs: dict[str, Any] = {"ddof": ddof, "numeric_only": numeric_only}
+    meta = _meta(sample, how, other, table, kwargs)
+    if table:
+        return _table(self, how, other, meta, kwargs)
     pairs = lay_out_pairs(self._frame, other, meta, numeric_only)
     kernel = functools.partial(pair_finish, how, self._min_periods, ddof, meta)
     return scan(pairs, kernel, meta, f"expanding_{how}", before=Carry(pair_summary, pair_fold))
