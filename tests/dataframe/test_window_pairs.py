@@ -156,6 +156,7 @@ def test_rolling_and_expanding_corr_property(
     got = la.rolling(window, min_periods=minp, center=center).corr(b).to_pandas()
     expected = a.rolling(window, min_periods=minp, center=center).corr(b)
     pd.testing.assert_series_equal(got, expected, rtol=1e-6, atol=1e-6)
-    got = la.expanding(max(min_periods, 2)).cov(b).to_pandas()
-    expected = a.expanding(max(min_periods, 2)).cov(b)
-    pd.testing.assert_series_equal(got, expected, rtol=1e-6, atol=1e-6)
+    for how in ("cov", "corr"):
+        got = getattr(la.expanding(min_periods), how)(b).to_pandas()
+        expected = getattr(a.expanding(min_periods), how)(b)
+        pd.testing.assert_series_equal(got, expected, rtol=1e-6, atol=1e-6)
