@@ -82,3 +82,15 @@ def test_resampler_bins(chunk: int | None) -> None:
     with pytest.raises(KeyError):
         lazy.get_group(empty)
     _same(lazy.pipe(lambda r: r.sum()).to_pandas(), eager.pipe(lambda r: r.sum()))
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_resample_on_a_column_of_a_frame_without_times_in_its_index(chunk: int | None) -> None:
+    df = _times()
+    mdf: Any = lazy_copy(df, chunk)
+    for how in ("sum", "mean", "first", "ohlc"):
+        _same(
+            getattr(mdf.resample("D", on="t"), how)().to_pandas(),
+            getattr(df.resample("D", on="t"), how)(),
+        )
+    _same(mdf.resample("D", on="t").y.max().to_pandas(), df.resample("D", on="t").y.max())
