@@ -16,9 +16,12 @@ chunk is given from the rows above it differs:
 
 These carries grow with the rows (the distinct values, or all values) where the running
 sums of ``expanding`` do not: an exact median, rank or distinct count of every prefix
-depends on every earlier value. They hold the values only, as float arrays per column
-(with the index and the missing values for ``apply`` only), and each chunk's work is its
-own rows against them, so no task runs pandas over the whole column.
+depends on every earlier value, in any order. They hold the values only, as one sorted
+float array per column, and each chunk's work is its own rows against them (a binary
+search per row, or a Fenwick tree over the chunk and a band of ``2c`` carried values),
+never pandas over the rows above. ``apply`` is the exception by definition: the user's
+function is given every row up to each row, so the last chunk's task holds the column's
+rows (values and labels) and calls it once per row of its own.
 """
 
 from __future__ import annotations
