@@ -94,3 +94,34 @@ def test_resample_on_a_column_of_a_frame_without_times_in_its_index(chunk: int |
             getattr(df.resample("D", on="t"), how)(),
         )
     _same(mdf.resample("D", on="t").y.max().to_pandas(), df.resample("D", on="t").y.max())
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_window_column_selection(chunk: int | None) -> None:
+    df = _times()
+    mdf: Any = lazy_copy(df, chunk)
+    on = {"on": "t"}
+    cases = [
+        (mdf.rolling("20h", **on)["x"].sum(), df.rolling("20h", **on)["x"].sum()),
+        (mdf.rolling("20h", **on).y.mean(), df.rolling("20h", **on).y.mean()),
+        (mdf.rolling("20h", **on)["y"].agg("max"), df.rolling("20h", **on)["y"].agg("max")),
+        (mdf.rolling("20h", **on)[["x"]].sum(), df.rolling("20h", **on)[["x"]].sum()),
+        (mdf.rolling("20h", **on)[["t", "y"]].max(), df.rolling("20h", **on)[["t", "y"]].max()),
+        (mdf.rolling(2, min_periods=1).y.sum(), df.rolling(2, min_periods=1).y.sum()),
+        (
+            mdf.rolling(2)[["x", "y"]].agg(["sum", "max"]),
+            df.rolling(2)[["x", "y"]].agg(["sum", "max"]),
+        ),
+        (mdf.rolling(3).x.corr(mdf.y), df.rolling(3).x.corr(df.y)),
+        (mdf.expanding(2).y.median(), df.expanding(2).y.median()),
+        (mdf.ewm(com=1)[["x", "y"]].mean(), df.ewm(com=1)[["x", "y"]].mean()),
+    ]
+    for got, expected in cases:
+        _same(got.to_pandas(), expected)
+    for window in (mdf.rolling(2), mdf.expanding(), mdf.ewm(com=1)):
+        with pytest.raises(KeyError, match="zz"):
+            window["zz"]
+        with pytest.raises(AttributeError, match="zz"):
+            window.zz  # noqa: B018
+    with pytest.raises(KeyError):
+        mdf.x.rolling(2)["x"]

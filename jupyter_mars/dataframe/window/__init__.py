@@ -14,6 +14,9 @@ chunks before it (``jupyter_mars.dataframe.neighbours``):
 - ``ewm``: the exponentially weighted state (weighted sum and weight, or the last mean
   and the decay since the last value; for ``var`` and ``std`` the weighted distribution:
   weight, mean, variance, squared weights), folded exactly as pandas' recurrence does.
+
+A DataFrame's window takes column selections (``selection``) and gives ``cov`` and
+``corr`` with other frames, pairwise tables included (``pairs``, ``pairwise_table``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from jupyter_mars.dataframe.window import (  # noqa: F401 - attach agg, skew, ku
     expanding_shape,
     expanding_values,
     introspection,
+    selection,
     window_pairs,
 )
 from jupyter_mars.dataframe.window.ewm import EWM, ewm
