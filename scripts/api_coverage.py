@@ -26,6 +26,9 @@ import pandas as pd
 
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
+from jupyter_mars.dataframe.groupby import DataFrameGroupBy, SeriesGroupBy
+from jupyter_mars.dataframe.timeseries.resample import Resampler
+from jupyter_mars.dataframe.window import EWM, Expanding, Rolling
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "api-coverage.md"
@@ -182,6 +185,13 @@ MODULE_MISSING = "the module `{module}` is being added"
 PANDAS_CLASSES = {"DataFrame": (pd.DataFrame, md.DataFrame), "Series": (pd.Series, md.Series)}
 PANDAS_CLASSES["Index"] = (pd.Index, md.Index)
 PANDAS_CLASSES["MultiIndex"] = (pd.MultiIndex, md.MultiIndex)
+# the objects windows, resampling and groupings return (pandas names them in api.typing)
+PANDAS_CLASSES["api.typing.Rolling"] = (pd.api.typing.Rolling, Rolling)
+PANDAS_CLASSES["api.typing.Expanding"] = (pd.api.typing.Expanding, Expanding)
+PANDAS_CLASSES["api.typing.ExponentialMovingWindow"] = (pd.api.typing.ExponentialMovingWindow, EWM)
+PANDAS_CLASSES["api.typing.Resampler"] = (pd.api.typing.Resampler, Resampler)
+PANDAS_CLASSES["api.typing.DataFrameGroupBy"] = (pd.api.typing.DataFrameGroupBy, DataFrameGroupBy)
+PANDAS_CLASSES["api.typing.SeriesGroupBy"] = (pd.api.typing.SeriesGroupBy, SeriesGroupBy)
 """pandas' class -> (its own, ``md``'s)."""
 PANDAS_MISSING: dict[str, str] = {
     "pivot": "`pivot_table` and `md.pivot_table` are there; `pivot` reshapes by the data's "
@@ -192,6 +202,9 @@ PANDAS_MISSING: dict[str, str] = {
     "to_iceberg": "Iceberg catalogs need a server this project does not run",
     "dtypes": "a Series has `dtype`; pandas' `Series.dtypes` is the same value",
     "to_sql": "a Series is written with `to_frame().to_sql(...)`",
+    "online": "pandas' online mean keeps its state in the client between calls that feed "
+    "it more rows, and runs only with the numba engine; `ewm().mean()` of a lazy frame "
+    "carries that same state from chunk to chunk",
 }
 """Why ``md`` lacks a pandas name, by name."""
 
@@ -267,7 +280,8 @@ def mars_sections() -> list[Section]:
 
 
 def pandas_sections() -> list[Section]:
-    """pandas' public DataFrame, Series and Index names, looked up on ``md``'s."""
+    """pandas' public DataFrame, Series and Index names (and those of the window,
+    resampler and grouping objects), looked up on ``md``'s."""
     sections = []
     for title, (theirs, ours) in PANDAS_CLASSES.items():
         names = [n for n in dir(theirs) if not n.startswith("_")]

@@ -150,10 +150,13 @@ def test_cov_on_other_rows_and_bad_input() -> None:
         ]
     )
     lazy: Any = lazy_copy(df, 4)
-    with pytest.raises(NotImplementedError, match="pairwise"):
-        lazy.ewm(com=1).cov()
-    with pytest.raises(NotImplementedError, match="pairwise"):
-        lazy.ewm(com=1).corr(lazy["a"], pairwise=True)
+    # the pairwise table (tests/dataframe/test_window_pairs.py); a Series pairs as it is
+    _check(
+        [
+            (lazy.ewm(com=1).cov(), df.ewm(com=1).cov()),
+            (lazy.ewm(com=1).corr(lazy["a"], pairwise=True), df.ewm(com=1).corr(df["a"])),
+        ]
+    )
     with pytest.raises(ValueError, match="other must be"):
         a.ewm(com=1).cov(3)
 

@@ -10,6 +10,7 @@ from jupyter_mars.dataframe.groupby import counts as _counts  # noqa: F401
 from jupyter_mars.dataframe.groupby import introspection as _introspection  # noqa: F401
 from jupyter_mars.dataframe.groupby import numbering as _numbering  # noqa: F401
 from jupyter_mars.dataframe.groupby import picks as _picks  # noqa: F401
+from jupyter_mars.dataframe.groupby import plots as _plots  # noqa: F401
 from jupyter_mars.dataframe.groupby import windows as _windows  # noqa: F401 - attaches methods
 from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, SeriesGroupBy
 from jupyter_mars.dataframe.groupby.extras import NamedAgg

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
+from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
@@ -268,7 +269,10 @@ class Resampler:
     def __init__(self, frame: _Frame, params: ResampleParams) -> None:
         self._frame = frame
         self._params = params
-        self._meta = params.resampler(frame.meta)  # pandas checks the arguments
+        # pandas checks the arguments; it cannot resample an empty frame ``on`` a column
+        # unless the index holds times too: made-up rows stand in there
+        on = params.kwargs.get("on")
+        self._meta = params.resampler(frame.meta if on is None else sample_like(frame.meta))
 
     def __getitem__(self, key: Any) -> Resampler:
         self._meta[key]  # pandas checks the columns

@@ -43,7 +43,9 @@ def window_agg(self: Any, func: Any, *args: Any, **kwargs: Any) -> Any:
     if not isinstance(func, (list, tuple, dict)):
         return _method(self, func, args, kwargs)
     frame = self._frame
-    is_series = isinstance(frame.meta, pd.Series)
+    # a rolling window ``on`` a column over one other column gives that column's Series
+    picked = hasattr(self, "_column")
+    is_series = picked or isinstance(frame.meta, pd.Series)
     plan: list[tuple[int | None, Any, list[Any]]]
     if isinstance(func, dict):
         if is_series:
@@ -55,7 +57,7 @@ def window_agg(self: Any, func: Any, *args: Any, **kwargs: Any) -> Any:
         plan = [(columns.index(c), c, _list(f)) for c, f in func.items()]
         nested = any(isinstance(f, (list, tuple)) for f in func.values())
     elif is_series:
-        plan = [(None, frame.meta.name, list(func))]
+        plan = [(None, self._column if picked else frame.meta.name, list(func))]
         nested = False
     else:
         plan = [(i, c, list(func)) for i, c in enumerate(frame.meta.columns)]

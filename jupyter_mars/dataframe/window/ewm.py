@@ -132,6 +132,19 @@ def adjusted_finish(p: Params, meta: Any, chunk: Any, before: Any, after: Any) -
     return as_frame_like(meta, chunk, np.where(count >= max(p.min_periods, 1), out, np.nan))
 
 
+def sum_finish(p: Params, meta: Any, chunk: Any, before: Any, after: Any) -> Any:
+    """``ewm().sum()``: the weighted sum of values, the carry's decayed by the chunk's
+    decaying rows (pandas' ``num``, not divided by the weights)."""
+    x = values_2d(chunk)
+    valid = ~np.isnan(x)
+    zero = np.zeros(x.shape[1])
+    num0, _, count0 = before if before is not None else (zero, zero, zero)
+    num = _sums(p, x)[0] if len(x) else x
+    out = (1 - p.alpha) ** _decays(p, valid) * num0 + num
+    count = count0 + np.cumsum(valid, axis=0)
+    return as_frame_like(meta, chunk, np.where(count >= max(p.min_periods, 1), out, np.nan))
+
+
 # --- adjust=False: carry (mean, decay since the last value, count) ------------------
 
 
@@ -226,8 +239,8 @@ def plain_finish(p: Params, meta: Any, chunk: Any, before: Any, after: Any) -> A
 
 
 class EWM:
-    """A lazy frame's exponentially weighted window; ``mean()`` (and ``var()``, ``std()``,
-    attached by ``ewm_moments``) give lazy frames."""
+    """A lazy frame's exponentially weighted window; ``mean()`` and ``sum()`` (and
+    ``var()``, ``std()``, attached by ``ewm_moments``) give lazy frames."""
 
     def __init__(self, frame: _Frame, params: Params) -> None:
         self._frame = frame
@@ -246,6 +259,15 @@ class EWM:
             carry = Carry(functools.partial(plain_summary, p), functools.partial(plain_fold, p))
             finish = functools.partial(plain_finish, p, meta)
         return scan(self._frame, finish, meta, "ewm_mean", before=carry)
+
+    def sum(self) -> Any:
+        """pandas' exponentially weighted sum (``adjust=True`` only, as in pandas)."""
+        p = self._params
+        window = sample_like(self._frame.meta).ewm(**p.pandas, min_periods=p.min_periods)
+        meta = empty_like(window.sum())  # pandas refuses adjust=False here
+        carry = Carry(functools.partial(adjusted_summary, p), adjusted_fold)
+        finish = functools.partial(sum_finish, p, meta)
+        return scan(self._frame, finish, meta, "ewm_sum", before=carry)
 
     def __repr__(self) -> str:
         return f"ExponentialMovingWindow [{self._params.pandas}]"

@@ -58,12 +58,17 @@ class Rolling:
         sample = sample_like(self._frame.meta).rolling(**self._params)
         meta = empty_like(getattr(sample, how)(*args, **kwargs))
         kernel = functools.partial(rolling_call, self._params, how, args, kwargs)
+        return self.over_rows(self._frame, kernel, meta, how)
+
+    def over_rows(self, frame: _Frame, kernel: Any, meta: Any, how: str) -> Any:
+        """``kernel`` (pandas on rows) over each chunk of ``frame`` with the rows its
+        windows reach in other chunks attached: one path for every aggregation."""
         if not is_integer(self._params["window"]):
-            return self._over_time(kernel, meta, how)
+            return self._over_time(frame, kernel, meta, how)
         window = int(self._params["window"])
         after = head_carry(window) if self._params.get("center") else None
         return scan(
-            self._frame,
+            frame,
             window_finish(kernel),
             meta,
             f"rolling_{how}",
@@ -71,12 +76,12 @@ class Rolling:
             after=after if window else None,
         )
 
-    def _over_time(self, kernel: Any, meta: Any, how: str) -> Any:
+    def _over_time(self, frame: _Frame, kernel: Any, meta: Any, how: str) -> Any:
         on = self._params["on"]
         # pandas' own reading of the span (a fixed frequency: "2D", "90min", a Timedelta)
         span = pd.Timedelta(to_offset(self._params["window"]).nanos)
         return scan(
-            self._frame,
+            frame,
             functools.partial(finish_times, kernel, on, span),
             meta,
             f"rolling_{how}",
@@ -101,6 +106,10 @@ class Rolling:
     count = _aggregation("count")
     quantile = _aggregation("quantile")
     apply = _aggregation("apply")
+    first = _aggregation("first")
+    last = _aggregation("last")
+    nunique = _aggregation("nunique")
+    rank = _aggregation("rank")
 
 
 def rolling(
