@@ -245,6 +245,8 @@ class ThreadRuntime:
         for thread in self._threads:
             thread.join(timeout=5)
         self.store.close()
+        if self._budget is not None:
+            heap.give_back()  # the spare blocks of its dropped chunks too
         if self._own_spill_dir is not None:
             shutil.rmtree(self._own_spill_dir, ignore_errors=True)
         self.runner.drop_blas_limit()
