@@ -409,7 +409,12 @@ class ThreadRuntime:
                 operators.started(key)
             try:
                 for dep in later:  # pinned: read back or drawn again here, not under the lock
-                    data[dep] = self.store.get(dep, spill=False)
+                    try:
+                        data[dep] = self.store.get(dep, spill=False)
+                    except KeyError:
+                        if run.interrupted:  # released by a cancellation meanwhile
+                            raise TaskInterrupted(f"task {key!r} was interrupted") from None
+                        raise
                 value, times = self.runner.run(run, task, data)
             except TaskInterrupted:
                 # the core forgot the key: a report would be taken for a later run of it
