@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import jupyter_mars as mars
 import jupyter_mars.dataframe as md
 
 CHUNKS = [1, 3, None]
@@ -33,9 +34,18 @@ def labelled_frame(n: int = 10) -> pd.DataFrame:
     )
 
 
-def assert_same(got: Any, expected: Any) -> None:
-    """``got`` equals pandas' ``expected`` frame or series: values, dtypes, labels, names."""
+def assert_same(got: Any, expected: Any, tol: float | None = None) -> None:
+    """``got`` equals pandas' ``expected`` frame or series: values (within ``tol``,
+    relative and absolute, when given), dtypes, labels, names."""
+    close = {} if tol is None else {"rtol": tol, "atol": tol}
     if isinstance(expected, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, expected)
+        pd.testing.assert_frame_equal(got, expected, **close)
     else:
-        pd.testing.assert_series_equal(got, expected)
+        pd.testing.assert_series_equal(got, expected, **close)
+
+
+def assert_all_same(pairs: list[tuple[Any, Any]], tol: float) -> None:
+    """Execute the lazy results of ``(lazy, pandas)`` pairs together, then compare each."""
+    mars.execute(*(got for got, _ in pairs))
+    for got, expected in pairs:
+        assert_same(got.fetch(), expected, tol)

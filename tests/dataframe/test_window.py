@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -11,11 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pandas.errors import DataError
 
-import jupyter_mars as mars
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.missing  # noqa: F401 - dropna, for unknown lengths
 import jupyter_mars.dataframe.window  # noqa: F401 - attaches the methods
-from tests.dataframe.helpers import CHUNKS, lazy_copy
+from tests.dataframe.helpers import CHUNKS, assert_all_same, lazy_copy
 
 ROLLING = ["sum", "mean", "min", "max", "std", "var", "count", "median"]
 EXPANDING = ["sum", "mean", "min", "max", "std", "var", "count"]
@@ -35,14 +35,7 @@ def _same(got: Any, expected: Any) -> None:
     _all_same([(got, expected)])
 
 
-def _all_same(pairs: list[tuple[Any, Any]]) -> None:
-    """Executes the lazy results together, then compares each with pandas'."""
-    mars.execute(*(got for got, _ in pairs))
-    for got, expected in pairs:
-        if isinstance(expected, pd.Series):
-            pd.testing.assert_series_equal(got.fetch(), expected, rtol=1e-10, atol=1e-10)
-        else:
-            pd.testing.assert_frame_equal(got.fetch(), expected, rtol=1e-10, atol=1e-10)
+_all_same = functools.partial(assert_all_same, tol=1e-10)
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)

@@ -4,6 +4,7 @@ than the window, with missing values on both sides."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -12,9 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import jupyter_mars as mars
 import jupyter_mars.dataframe as md
-from tests.dataframe.helpers import CHUNKS, lazy_copy
+from tests.dataframe.helpers import CHUNKS, assert_all_same, lazy_copy
 
 
 def _frame(n: int = 15) -> pd.DataFrame:
@@ -25,15 +25,7 @@ def _frame(n: int = 15) -> pd.DataFrame:
     return df
 
 
-def _all_same(pairs: list[tuple[Any, Any]]) -> None:
-    mars.execute(*(got for got, _ in pairs))
-    for got, expected in pairs:
-        check = (
-            pd.testing.assert_series_equal
-            if isinstance(expected, pd.Series)
-            else pd.testing.assert_frame_equal
-        )
-        check(got.fetch(), expected, rtol=1e-9, atol=1e-9)
+_all_same = functools.partial(assert_all_same, tol=1e-9)
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)

@@ -11,6 +11,7 @@ pairwise table of a DataFrame's columns is made of these (``pairwise_table``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -65,28 +66,6 @@ def _rolling(
     pairs = lay_out_pairs(self._frame, other, meta, numeric_only)
     kernel = functools.partial(rolling_pairs, self._params, how, ddof, meta)
     return self.over_rows(pairs, kernel, meta, how)
-
-
-def rolling_cov(
-    self: Rolling,
-    other: Any = None,
-    pairwise: Any = None,
-    ddof: int = 1,
-    numeric_only: bool = False,
-) -> Any:
-    """pandas' rolling covariance with ``other`` (a Series with itself when None)."""
-    return _rolling(self, "cov", other, pairwise, ddof, numeric_only)
-
-
-def rolling_corr(
-    self: Rolling,
-    other: Any = None,
-    pairwise: Any = None,
-    ddof: int = 1,
-    numeric_only: bool = False,
-) -> Any:
-    """pandas' rolling correlation with ``other`` (a Series with itself when None)."""
-    return _rolling(self, "corr", other, pairwise, ddof, numeric_only)
 
 
 # --- expanding: running sums of the pairs ---------------------------------------------
@@ -193,29 +172,26 @@ def _expanding(
     return scan(pairs, kernel, meta, f"expanding_{how}", before=Carry(pair_summary, pair_fold))
 
 
-def expanding_cov(
-    self: Expanding,
-    other: Any = None,
-    pairwise: Any = None,
-    ddof: int = 1,
-    numeric_only: bool = False,
-) -> Any:
-    """pandas' expanding covariance with ``other`` (a Series with itself when None)."""
-    return _expanding(self, "cov", other, pairwise, ddof, numeric_only)
+def _pair_method(run: Callable[..., Any], how: str, window: str) -> Callable[..., Any]:
+    """A window's ``cov`` or ``corr`` method (``how``), computed by ``run``."""
+    statistic = "covariance" if how == "cov" else "correlation"
+
+    def method(
+        self: Any,
+        other: Any = None,
+        pairwise: Any = None,
+        ddof: int = 1,
+        numeric_only: bool = False,
+    ) -> Any:
+        return run(self, how, other, pairwise, ddof, numeric_only)
+
+    method.__name__ = method.__qualname__ = how
+    method.__doc__ = (
+        f"pandas' {window} {statistic} with ``other`` (a Series with itself when None)."
+    )
+    return method
 
 
-def expanding_corr(
-    self: Expanding,
-    other: Any = None,
-    pairwise: Any = None,
-    ddof: int = 1,
-    numeric_only: bool = False,
-) -> Any:
-    """pandas' expanding correlation with ``other`` (a Series with itself when None)."""
-    return _expanding(self, "corr", other, pairwise, ddof, numeric_only)
-
-
-Rolling.cov = rolling_cov  # type: ignore[attr-defined]
-Rolling.corr = rolling_corr  # type: ignore[attr-defined]
-Expanding.cov = expanding_cov  # type: ignore[attr-defined]
-Expanding.corr = expanding_corr  # type: ignore[attr-defined]
+for _how in ("cov", "corr"):
+    setattr(Rolling, _how, _pair_method(_rolling, _how, "rolling"))
+    setattr(Expanding, _how, _pair_method(_expanding, _how, "expanding"))
