@@ -19,8 +19,10 @@ import pandas as pd
 
 import jupyter_mars.dataframe.arithmetic
 import jupyter_mars.dataframe.filters
+import jupyter_mars.dataframe.interpolate
 import jupyter_mars.dataframe.labels
 import jupyter_mars.dataframe.missing
+import jupyter_mars.dataframe.replace
 import jupyter_mars.dataframe.sort
 import jupyter_mars.dataframe.structure  # noqa: F401 - these attach the methods wrapped here
 from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
@@ -34,9 +36,11 @@ BOTH = (
     "dropna",
     "ffill",
     "fillna",
+    "interpolate",
     "mask",
     "rename",
     "rename_axis",
+    "replace",
     "reset_index",
     "sort_index",
     "sort_values",

@@ -200,14 +200,11 @@ def interpolate(
     *,
     axis: Any = 0,
     limit: int | None = None,
-    inplace: bool = False,
     limit_direction: str | None = None,
     limit_area: str | None = None,
     **kwargs: Any,
 ) -> Any:
     """NaN filled from the valid values around them (pandas' ``interpolate``)."""
-    if inplace:
-        raise NotImplementedError("interpolate: inplace=True is not supported; use the result")
     call_kwargs: dict[str, Any] = {"method": method, "axis": axis, "limit": limit}
     call_kwargs.update(limit_direction=limit_direction, limit_area=limit_area, **kwargs)
     meta = empty_like(_probe(frame.meta).interpolate(**call_kwargs))

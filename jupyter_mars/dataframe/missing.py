@@ -47,11 +47,6 @@ def along_rows(axis: Any) -> bool:
     return axis not in (1, "columns")
 
 
-def _no_inplace(name: str, inplace: Any) -> None:
-    if inplace:
-        raise NotImplementedError(f"{name}: inplace=True is not supported; use the result")
-
-
 def _call(chunk: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return getattr(chunk, name)(*args, **kwargs)
 
@@ -115,12 +110,10 @@ def fillna(
     value: Any,
     *,
     axis: Any = None,
-    inplace: bool = False,
     limit: int | None = None,
 ) -> Any:
     """Fill NaN with ``value``: a scalar, a dict / Series per column (per label for a
     Series), or a frame aligned on the index; ``limit``: at most that many per column."""
-    _no_inplace("fillna", inplace)
     _check_limit(limit)
     lazy = isinstance(value, _Frame)
     probe = value.meta if lazy else value
@@ -157,8 +150,7 @@ def fillna(
 # --- ffill / bfill --------------------------------------------------------------------
 
 
-def _fill(frame: _Frame, name: str, axis: Any, inplace: Any, limit: Any, limit_area: Any) -> Any:
-    _no_inplace(name, inplace)
+def _fill(frame: _Frame, name: str, axis: Any, limit: Any, limit_area: Any) -> Any:
     _check_limit(limit)
     if limit_area not in (None, "inside", "outside"):
         raise ValueError(
@@ -186,24 +178,22 @@ def ffill(
     frame: _Frame,
     *,
     axis: Any = None,
-    inplace: bool = False,
     limit: int | None = None,
     limit_area: str | None = None,
 ) -> Any:
     """Fill NaN with the last valid value above (at most ``limit`` in a row)."""
-    return _fill(frame, "ffill", axis, inplace, limit, limit_area)
+    return _fill(frame, "ffill", axis, limit, limit_area)
 
 
 def bfill(
     frame: _Frame,
     *,
     axis: Any = None,
-    inplace: bool = False,
     limit: int | None = None,
     limit_area: str | None = None,
 ) -> Any:
     """Fill NaN with the next valid value below (at most ``limit`` in a row)."""
-    return _fill(frame, "bfill", axis, inplace, limit, limit_area)
+    return _fill(frame, "bfill", axis, limit, limit_area)
 
 
 # --- dropna ---------------------------------------------------------------------------
@@ -216,14 +206,10 @@ def dropna(
     how: Any = _NO_DEFAULT,
     thresh: Any = _NO_DEFAULT,
     subset: Any = None,
-    inplace: bool = False,
     ignore_index: bool = False,
 ) -> Any:
     """Drop rows (``axis=0``) or columns (``axis=1``, DataFrame) holding NaN: any NaN, only
     NaN (``how="all"``), or fewer than ``thresh`` valid values."""
-    _no_inplace("dropna", inplace)
-    if ignore_index:
-        raise NotImplementedError("dropna: ignore_index=True is not supported")
     kwargs: dict[str, Any] = {"axis": axis}
     if how is not _NO_DEFAULT:
         kwargs["how"] = how
@@ -232,6 +218,14 @@ def dropna(
     if subset is not None:
         kwargs["subset"] = subset
     meta = empty_like(frame.meta.dropna(**kwargs))  # pandas checks the arguments
+    kept = _drop_na(frame, meta, axis, how, thresh, subset, kwargs)
+    # pandas numbers the rows afresh whichever axis lost labels
+    return kept.reset_index(drop=True) if ignore_index else kept
+
+
+def _drop_na(
+    frame: _Frame, meta: Any, axis: Any, how: Any, thresh: Any, subset: Any, kwargs: Any
+) -> Any:
     if along_rows(axis):
         return map_chunks(
             _call, [frame], (Slot(0), "dropna", (), kwargs), meta, name="dropna", keeps_rows=False

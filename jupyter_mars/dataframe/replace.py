@@ -156,12 +156,9 @@ def replace(
     to_replace: Any = None,
     value: Any = _NO_DEFAULT,
     *,
-    inplace: bool = False,
     regex: Any = False,
 ) -> Any:
     """Values equal to (or, with ``regex``, matching) ``to_replace`` swapped for ``value``."""
-    if inplace:
-        raise NotImplementedError("replace: inplace=True is not supported; use the result")
     kwargs: dict[str, Any] = {"to_replace": to_replace, "regex": regex}
     if value is not _NO_DEFAULT:
         kwargs["value"] = value

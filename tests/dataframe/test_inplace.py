@@ -55,6 +55,9 @@ def test_numeric_methods_in_place(chunk_size):
         assert frame.clip(0.2, 2, inplace=True) is frame
         assert frame.where(frame > 0.5, -1.0, inplace=True) is frame
         assert frame.mask(frame > 1.5, 0.0, inplace=True) is frame
+        assert frame.replace({0.2: 7.0, 2.0: 8.0}, inplace=True) is frame
+        frame.iloc[1:3] = np.nan
+        assert frame.interpolate(inplace=True) is frame
     pd.testing.assert_frame_equal(d.to_pandas(), df)
 
 
@@ -75,6 +78,8 @@ def test_series_methods_in_place(chunk_size):
         with pytest.warns(pd.errors.Pandas4Warning):
             assert series.reset_index(drop=True, inplace=True) is None
         assert series.where(series > 0.5, np.nan, inplace=True) is series
+        assert series.replace(0.5, -1.0, inplace=True) is series
+        assert series.interpolate(inplace=True) is series
     pd.testing.assert_series_equal(d.to_pandas(), s)
 
 

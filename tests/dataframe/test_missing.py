@@ -132,6 +132,18 @@ def test_dropna_columns(chunk: int | None, kwargs: dict[str, Any]) -> None:
 def test_series_dropna(chunk: int | None) -> None:
     s = _frame()["f"]
     pd.testing.assert_series_equal(lazy_copy(s, chunk).dropna().to_pandas(), s.dropna())
+    pd.testing.assert_series_equal(
+        lazy_copy(s, chunk).dropna(ignore_index=True).to_pandas(), s.dropna(ignore_index=True)
+    )
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("kwargs", [{}, {"how": "all"}, {"axis": 1}, {"subset": ["f"]}])
+def test_dropna_ignore_index(chunk: int | None, kwargs: dict[str, Any]) -> None:
+    """pandas numbers the rows 0, 1, ... afresh, even where columns were dropped."""
+    df = _frame().set_axis(range(100, 100 + len(_frame())))
+    result = lazy_copy(df, chunk).dropna(ignore_index=True, **kwargs)
+    pd.testing.assert_frame_equal(result.to_pandas(), df.dropna(ignore_index=True, **kwargs))
 
 
 @pytest.mark.parametrize("how", ["ffill", "bfill"])

@@ -151,19 +151,24 @@ def _array_method(name: str) -> Any:
     return method
 
 
-def _no_inplace(name: str, inplace: bool) -> None:
-    if inplace:
-        raise NotImplementedError(f"{name}: inplace=True is not supported; use the result")
+def rename(self: Index, name: Any, *, inplace: bool = False) -> Index | None:
+    return _maybe_in_place(self, per_chunk(self, "rename", name), inplace)
 
 
-def rename(self: Index, name: Any, *, inplace: bool = False) -> Index:
-    _no_inplace("rename", inplace)
-    return per_chunk(self, "rename", name)  # type: ignore[no-any-return]
+def set_names(self: Index, names: Any, *, level: Any = None, inplace: bool = False) -> Index | None:
+    return _maybe_in_place(self, per_chunk(self, "set_names", names, level=level), inplace)
 
 
-def set_names(self: Index, names: Any, *, level: Any = None, inplace: bool = False) -> Index:
-    _no_inplace("set_names", inplace)
-    return per_chunk(self, "set_names", names, level=level)  # type: ignore[no-any-return]
+def _maybe_in_place(self: Index, renamed: Index, inplace: Any) -> Index | None:
+    """The renamed index, or with ``inplace`` None and the handle renamed, as pandas."""
+    if not isinstance(inplace, bool):
+        raise ValueError(
+            f'For argument "inplace" expected type bool, received type {type(inplace).__name__}.'
+        )
+    if not inplace:
+        return renamed
+    _relabel(self, renamed)
+    return None
 
 
 def _relabel(self: Index, renamed: Index) -> None:

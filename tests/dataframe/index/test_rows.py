@@ -132,8 +132,26 @@ def test_bad_arguments_raise_at_the_call() -> None:
     idx = lazy_index(floats(), 2)
     with pytest.raises(TypeError):
         idx.astype("no such dtype")
-    with pytest.raises(NotImplementedError, match="inplace"):
-        idx.rename("x", inplace=True)
+    with pytest.raises(ValueError, match='"inplace" expected type bool'):
+        idx.rename("x", inplace="yes")
+
+
+@pytest.mark.parametrize("chunk", [1, 3])
+def test_rename_in_place(chunk: int) -> None:
+    p = pd.Index(floats(), name="f")
+    idx = lazy_index(floats(), chunk)
+    assert idx.rename("x", inplace=True) is None
+    assert p.rename("x", inplace=True) is None
+    pd.testing.assert_index_equal(idx.to_pandas(), p)
+    assert idx.set_names("y", inplace=True) is None
+    p.set_names("y", inplace=True)
+    pd.testing.assert_index_equal(idx.to_pandas(), p)
+
+
+def test_rename_in_place_of_a_frame_index_is_refused() -> None:
+    frame = md.DataFrame(pd.DataFrame({"a": [1, 2, 3]}), chunk_size=2)
+    with pytest.raises(NotImplementedError, match="frame's index"):
+        frame.index.rename("x", inplace=True)
 
 
 @settings(max_examples=15)
