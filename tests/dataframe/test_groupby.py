@@ -364,3 +364,16 @@ def test_empty_chunks_and_empty_result() -> None:
     some = mdf[mdf["i"] > 6]
     expected = df[df["i"] > 6].groupby("g")[["v", "i"]].agg(["sum", "var"])
     _same(some.groupby("g")[["v", "i"]].agg(["sum", "var"]).to_pandas(), expected)
+
+
+@pytest.mark.parametrize("chunk", [2, 3, None])
+@pytest.mark.parametrize("method", ["tree", "shuffle", "auto"])
+@pytest.mark.parametrize("by", ["a", ["a", "c"]])
+def test_no_value_columns_gives_the_keys_alone(chunk: int | None, method: str, by: Any) -> None:
+    """Grouping a frame of key columns only: no columns, one row per group, as pandas."""
+    s = pd.Series([1, 2, 2, 3, 3, 3, 5, 1])
+    df = pd.DataFrame({"a": s, "c": s % 2})[["a", "c"] if isinstance(by, list) else ["a"]]
+    mdf = _lazy(df, chunk)
+    for how in ("sum", "mean", "max"):
+        _same(mdf.groupby(by).agg(how, method=method).to_pandas(), df.groupby(by).agg(how))
+    _same(mdf.groupby(by).count().to_pandas(), df.groupby(by).count())

@@ -148,6 +148,8 @@ class AggSpec:
                 part = getattr(gb[ps], state)()
             part.columns = [f"{state}|{p}" for p in ps]
             pieces.append(part)
+        if not pieces:  # no value columns: the groups' keys alone
+            return gb.size().to_frame().iloc[:, :0]
         return pd.concat(pieces, axis=1) if len(pieces) > 1 else _as_frame(pieces[0])
 
     # -- merging partials -------------------------------------------------------------
@@ -170,6 +172,8 @@ class AggSpec:
             if state != "m2":
                 by_merge.setdefault(_MERGE[state], []).append(name)
         merged = [getattr(gb[names], how)() for how, names in by_merge.items()]
+        if not merged:  # no value columns: the groups' keys alone
+            merged = [gb.size().to_frame().iloc[:, :0]]
         out = pd.concat(merged, axis=1) if len(merged) > 1 else merged[0]
         for state, p in self.states:
             if state == "m2":
