@@ -1,6 +1,9 @@
 """jupyter_mars: scale NumPy and pandas code from one machine to a cluster, Jupyter-first."""
 
+from importlib.util import find_spec
+
 from jupyter_mars.config import option_context, options
+from jupyter_mars.engine.future import in_kernel
 from jupyter_mars.session import (
     EmbeddedSession,
     ExecutableTuple,
@@ -12,6 +15,11 @@ from jupyter_mars.session import (
 )
 
 __version__ = "0.1.0"
+
+if in_kernel() and find_spec("ipywidgets") is not None:
+    # in a notebook, futures display as live widgets: the widgets package registers its
+    # view with the engine (only here, where ipywidgets is there to be imported)
+    import jupyter_mars.widgets  # noqa: F401
 
 
 def load_ipython_extension(ipython: object) -> None:

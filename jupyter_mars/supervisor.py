@@ -20,7 +20,7 @@ from jupyter_mars.deploy.cli import parse_supervisor_args, run_cli
 from jupyter_mars.deploy.configs import SupervisorConfig
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
-from jupyter_mars.deploy.tokens import generate_token, remove_token_file, write_token_file
+from jupyter_mars.remote.tokens import generate_token, remove_token_file, write_token_file
 
 logger = logging.getLogger("jupyter_mars.supervisor")
 

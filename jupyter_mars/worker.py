@@ -17,7 +17,7 @@ from jupyter_mars.deploy.configs import WorkerConfig
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
 from jupyter_mars.deploy.nanny import exit_with_nanny, run_nanny, worker_command
-from jupyter_mars.deploy.tokens import read_token_file
+from jupyter_mars.remote.tokens import read_token_file
 
 
 def serve(config: WorkerConfig, argv: Sequence[str] = ()) -> int:

@@ -62,6 +62,15 @@ def session(_shared_session: mars.Session) -> Iterator[mars.Session]:
         runtime.core.validate_state()
 
 
+@pytest.fixture
+def private_token_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Token files go to a temporary directory, and ``MARS_TOKEN`` is unset."""
+    monkeypatch.setenv("JUPYTER_MARS_TOKEN_DIR", str(tmp_path_factory.mktemp("home") / "tokens"))
+    monkeypatch.delenv("MARS_TOKEN", raising=False)
+
+
 def chunkings(shape: tuple[int, ...]) -> list[Any]:
     """Chunk sizes to test ``shape`` with: chunks of 1, uneven last chunks, one chunk."""
     uneven = tuple(max(1, (n + 1) // 2 - 1) if n > 2 else max(n, 1) for n in shape)

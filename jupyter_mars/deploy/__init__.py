@@ -18,14 +18,14 @@ from jupyter_mars.deploy.configs import ProcessConfig, SupervisorConfig, WorkerC
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
 from jupyter_mars.deploy.resources import HostResources, probe_host
-from jupyter_mars.deploy.tokens import (
+from jupyter_mars.engine.sizes import format_size, parse_size
+from jupyter_mars.remote.tokens import (
     generate_token,
     read_token_file,
     remove_token_file,
     resolve_token,
     write_token_file,
 )
-from jupyter_mars.engine.sizes import format_size, parse_size
 
 __all__ = [
     "HostResources",

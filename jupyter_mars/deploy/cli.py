@@ -50,7 +50,6 @@ from jupyter_mars.deploy.configs import (
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.resources import HostResources, probe_host
 from jupyter_mars.deploy.settings import Settings
-from jupyter_mars.deploy.tokens import resolve_token
 from jupyter_mars.deploy.values import (
     UvloopChoice,
     to_addresses,
@@ -69,6 +68,7 @@ from jupyter_mars.deploy.values import (
     to_uvloop,
 )
 from jupyter_mars.engine.sizes import EXPECTED, format_size, parse_size
+from jupyter_mars.remote.tokens import resolve_token
 
 SUPERVISOR_PROG = "mars-supervisor"
 WORKER_PROG = "mars-worker"

@@ -2,7 +2,7 @@
 
 ``Settings.get(name, convert, default)`` applies the precedence rule (command line over
 config file over default; the token also looks at the environment, see
-``jupyter_mars.deploy.tokens``) and converts the winning value. When a value is bad, the
+``jupyter_mars.remote.tokens``) and converts the winning value. When a value is bad, the
 ``UsageError`` names where it came from: ``argument --phy-mem: ...`` or
 ``config file worker.yaml: key 'phy_mem': ...``.
 """

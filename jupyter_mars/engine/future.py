@@ -152,24 +152,25 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         return asyncio.wrap_future(self).__await__()
 
     def widget(self) -> Any:
-        """The ipywidgets view of this execution, made on first use and then reused
-        (so that every display of the future shows the same live widget)."""
+        """The notebook view of this execution, made on first use and then reused (so that
+        every display of the future shows the same live widget). The view is whatever
+        ``register_view`` was given: ``jupyter_mars.widgets`` registers its widget when it
+        is imported, which ``import jupyter_mars`` does in a kernel with ipywidgets."""
         if self._widget is None:
-            from jupyter_mars.widgets.future import FutureView
-
-            self._widget = FutureView(self)
+            if _view is None:
+                raise RuntimeError(
+                    "no view of futures is registered: import jupyter_mars.widgets "
+                    "(it needs ipywidgets, the 'jupyter' extra)"
+                )
+            self._widget = _view(self)
         return self._widget
 
     def _repr_mimebundle_(
         self, include: Container[str] | None = None, exclude: Container[str] | None = None
     ) -> dict[str, Any]:
-        """The widget in a Jupyter kernel that has ipywidgets; the repr text elsewhere."""
+        """The registered view in a Jupyter kernel; the repr text elsewhere."""
         text = repr(self)
-        if not in_kernel():
-            return {"text/plain": text}
-        try:
-            import ipywidgets  # noqa: F401 - only to know whether the widget can be made
-        except ImportError:
+        if not in_kernel() or _view is None:
             return {"text/plain": text}
         bundle: dict[str, Any] = dict(self.widget()._repr_mimebundle_())
         bundle["text/plain"] = text
@@ -179,6 +180,18 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         state = "cancelled" if self.cancelled() else "finished" if self.done() else "running"
         name = "" if self.name is None else f" {self.name!r}"
         return f"<ExecutionFuture{name} {state} progress={self.progress():.0%}>"
+
+
+_view: Callable[[ExecutionFuture], Any] | None = None
+"""Makes the notebook view of a future; set by the package that provides one."""
+
+
+def register_view(make: Callable[[ExecutionFuture], Any] | None) -> None:
+    """How futures display in a notebook: ``make(future)`` gives a view with
+    ``_repr_mimebundle_`` (None: futures show as their repr text). The widgets package
+    calls this when it loads, so the engine never imports a display library."""
+    global _view
+    _view = make
 
 
 def _note_finish(future: concurrent.futures.Future[Any]) -> None:

@@ -5,7 +5,7 @@ is written as one JSON file in ``<Jupyter runtime dir>/jupyter_mars/`` (readable
 user only): its id, kind, web endpoint, dashboard address and the process that owns it.
 ``%mars connect`` with no address reads them; a record whose owner process is gone is
 stale and removed when read. Tokens are not kept here: a supervisor on this machine
-writes its token to its own file (``deploy/tokens.py``), found by address.
+writes its token to its own file (``remote/tokens.py``), found by address.
 """
 
 from __future__ import annotations

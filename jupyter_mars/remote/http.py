@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jupyter_mars.engine import pieces
+from jupyter_mars.remote.tokens import read_token_file
 
 
 class SupervisorUnavailable(ConnectionError):
@@ -100,10 +101,6 @@ def read_piece(response: http.client.HTTPResponse) -> Any:
 
 def token_for(address: str) -> str | None:
     """The token a local supervisor stored for this address, if it did."""
-    try:
-        from jupyter_mars.deploy.tokens import read_token_file
-    except ImportError:
-        return None
     parts = urlsplit(address)
     if not parts.hostname or not parts.port:
         return None

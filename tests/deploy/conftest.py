@@ -24,10 +24,8 @@ def listening_port() -> Iterator[int]:
 
 
 @pytest.fixture(autouse=True)
-def _private_token_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+def _private_tokens(private_token_dir: None) -> None:
     """Token files go to a temporary directory, and ``MARS_TOKEN`` is unset."""
-    monkeypatch.setenv("JUPYTER_MARS_TOKEN_DIR", str(tmp_path_factory.mktemp("home") / "tokens"))
-    monkeypatch.delenv("MARS_TOKEN", raising=False)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import sys
 import threading
 import time
 import types
@@ -19,6 +18,7 @@ import pytest
 import jupyter_mars as mars
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
+from jupyter_mars.engine import future as engine_future
 from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.widgets import FutureView, snapshot
 from jupyter_mars.widgets.future import format_seconds
@@ -190,14 +190,23 @@ def test_in_a_kernel_the_future_displays_as_its_widget(monkeypatch: pytest.Monke
     assert bundle["text/plain"] == repr(future)
 
 
-def test_in_a_kernel_without_ipywidgets_the_future_displays_as_text(
+def test_in_a_kernel_without_a_registered_view_the_future_displays_as_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     future = (mt.ones(4) + 1).execute(wait=False)
     future.result(timeout=10)
     _fake_kernel_shell(monkeypatch)
-    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import ipywidgets fails
+    monkeypatch.setattr(engine_future, "_view", None)  # as where ipywidgets is missing
     assert future._repr_mimebundle_() == {"text/plain": repr(future)}
+    with pytest.raises(RuntimeError, match="import jupyter_mars.widgets"):
+        future.widget()
+
+
+def test_the_widgets_package_registers_its_view() -> None:
+    future = (mt.ones(4) + 1).execute(wait=False)
+    future.result(timeout=10)
+    assert engine_future._view is FutureView
+    assert isinstance(future.widget(), FutureView)
 
 
 def test_on_a_running_loop_the_view_updates_itself_from_that_loop() -> None:

@@ -9,14 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from jupyter_mars.deploy import (
+from jupyter_mars.remote.tokens import (
     generate_token,
     read_token_file,
     remove_token_file,
     resolve_token,
+    token_dir,
     write_token_file,
 )
-from jupyter_mars.deploy.tokens import token_dir
+
+pytestmark = pytest.mark.usefixtures("private_token_dir")
 
 TOKEN = "s3cret-t0ken"
 
@@ -84,7 +86,7 @@ def test_addresses_become_distinct_plain_file_names():
 def test_a_token_file_others_can_get_at_is_refused(caplog, loose):
     path = write_token_file("h:1", TOKEN)
     path.chmod(loose)
-    with caplog.at_level(logging.WARNING, logger="jupyter_mars.deploy.tokens"):
+    with caplog.at_level(logging.WARNING, logger="jupyter_mars.remote.tokens"):
         assert read_token_file("h:1") is None
     assert f"refusing token file {path}" in caplog.text
     assert f"mode {loose:04o}" in caplog.text
@@ -98,7 +100,7 @@ def test_a_symlinked_token_file_is_refused(caplog, tmp_path):
     path = write_token_file("h:1", "placeholder")
     path.unlink()
     path.symlink_to(elsewhere)
-    with caplog.at_level(logging.WARNING, logger="jupyter_mars.deploy.tokens"):
+    with caplog.at_level(logging.WARNING, logger="jupyter_mars.remote.tokens"):
         assert read_token_file("h:1") is None
     assert "cannot open token file" in caplog.text
     assert TOKEN not in caplog.text
@@ -108,7 +110,7 @@ def test_a_token_file_that_is_not_a_regular_file_is_refused(caplog):
     path = write_token_file("h:1", "placeholder")
     path.unlink()
     os.mkfifo(path, 0o600)
-    with caplog.at_level(logging.WARNING, logger="jupyter_mars.deploy.tokens"):
+    with caplog.at_level(logging.WARNING, logger="jupyter_mars.remote.tokens"):
         assert read_token_file("h:1") is None
     assert "not a regular file" in caplog.text
 
