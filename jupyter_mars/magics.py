@@ -24,10 +24,9 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 import jupyter_mars as mars
 from jupyter_mars.engine.future import in_kernel
 from jupyter_mars.engine.progressbar import TextProgressBar
-from jupyter_mars.executable import Executable
+from jupyter_mars.executable import Executable, default_session
 from jupyter_mars.launcher import registry
 from jupyter_mars.session import EmbeddedSession, available_cpus
-from jupyter_mars.session import _session as default_session
 
 CONNECT_TIMEOUT = 5.0
 """Seconds ``%mars connect`` waits for an address that does not answer."""

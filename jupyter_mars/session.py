@@ -1,206 +1,42 @@
 """Sessions: where tensors are executed and their results kept.
 
 ``new_session()`` with no address starts the embedded runtime in this process and makes
-it the default session; ``execute``/``fetch`` use the default session unless given one.
+it the default session; with a supervisor's address, a cluster's ``RemoteSession``.
+``execute``/``fetch`` use the default session unless given one (``executable.py``).
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Iterable
-from typing import Any
 
-from jupyter_mars.config import options
-from jupyter_mars.engine.executors.threads import ThreadRuntime
-from jupyter_mars.engine.future import Progress
-from jupyter_mars.engine.node import Node
-from jupyter_mars.engine.session import EngineSession
-from jupyter_mars.engine.sizes import EXPECTED, parse_size
-from jupyter_mars.engine.storage.admission import physical_memory
-from jupyter_mars.engine.tracebacks import HIDE
-from jupyter_mars.executable import Executable
+from jupyter_mars.executable import (
+    EmbeddedSession,
+    Executable,
+    ExecutableTuple,
+    Session,
+    available_cpus,
+    default_cpus,
+    execute,
+    executed_data,
+    fetch,
+    get_default_session,
+)
+from jupyter_mars.remote import RemoteSession
 
-_default: Session | None = None
-_default_lock = threading.Lock()
-
-
-def available_cpus() -> int:
-    """Cores this process may run on (its CPU affinity), not the machine's total."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-class ExecutableTuple(tuple):  # type: ignore[type-arg]
-    """The tensors of one ``execute`` call; ``fetch()`` gives their data."""
-
-    def execute(self, session: Session | None = None, **kwargs: Any) -> Any:
-        return execute(*self, session=session, **kwargs)
-
-    def fetch(self, session: Session | None = None) -> list[Any]:
-        return [t.fetch(session=session) for t in self]
-
-
-class Session:
-    """Where tensors execute: the embedded runtime, or a cluster (``RemoteSession``)."""
-
-    def execute(
-        self, *tensors: Any, wait: bool = True, show_progress: bool | None = None, **kwargs: Any
-    ) -> Any:
-        """Compute ``tensors`` and keep their results for ``fetch`` and later graphs.
-
-        Returns the tensor (or a tuple of them); with ``wait=False`` a future whose
-        ``result()`` is that.
-        """
-        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
-        if kwargs:
-            raise TypeError(f"execute() got unexpected keyword arguments {sorted(kwargs)}")
-        targets = _flatten(tensors)
-        show = options.show_progress if show_progress is None else bool(show_progress)
-        result: Any = (
-            targets[0] if len(tensors) == 1 and len(targets) == 1 else ExecutableTuple(targets)
-        )
-        outcome = self._execute([t.node for t in targets], wait, show, result)
-        if not wait:
-            outcome.session = self  # where its result is fetched from
-        return outcome
-
-    def fetch(self, *tensors: Any) -> Any:
-        targets = _flatten(tensors)
-        data = [self._fetch(t.node) for t in targets]
-        return data[0] if len(tensors) == 1 and len(targets) == 1 else data
-
-    def is_executed(self, tensor: Executable) -> bool:
-        raise NotImplementedError
-
-    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
-        raise NotImplementedError
-
-    def _fetch(self, node: Node) -> Any:
-        raise NotImplementedError
-
-    def _close(self) -> None:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        global _default
-        self._close()
-        with _default_lock:
-            if _default is self:
-                _default = None
-
-    def __enter__(self) -> Session:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
-
-    def as_default(self) -> Session:
-        global _default
-        with _default_lock:
-            _default = self
-        return self
-
-
-class EmbeddedSession(Session):
-    """Chunk tasks run on ``n_cpu`` threads of this process.
-
-    ``memory_limit`` (bytes, or a size such as ``"2GiB"`` or ``"25%"`` of this machine's
-    memory, as ``mars-worker --cache-mem`` takes) bounds what the runtime adds to the
-    process's memory: chunks beyond it are spilled to ``spill_dir`` (a temporary directory
-    by default, removed at close) and read back when needed, and tasks start only while
-    they fit. None: no limit.
-    """
-
-    def __init__(
-        self,
-        n_cpu: int | None = None,
-        memory_limit: int | str | None = None,
-        spill_dir: str | os.PathLike[str] | None = None,
-    ) -> None:
-        n = n_cpu if n_cpu is not None else options.n_cpu or available_cpus()
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
-        limit = _memory_limit(memory_limit)
-        if spill_dir is not None:
-            if not isinstance(spill_dir, str | os.PathLike):
-                raise TypeError(f"spill_dir must be a path, got {type(spill_dir).__name__}")
-            if limit is None:
-                raise ValueError("spill_dir applies with a memory_limit only")
-            spill_dir = os.fspath(spill_dir)
-        self.n_cpu = n
-        self.memory_limit = limit
-        """Bytes the runtime may add to the process's memory; None: no limit."""
-        runtime = ThreadRuntime(n_threads=n, n_cpu=n, memory_limit=limit, spill_dir=spill_dir)
-        self._engine = EngineSession(runtime)
-        self._runtime = runtime
-
-    def memory_info(self) -> dict[str, Any]:
-        """The memory limit, the process's resident size and what the runtime holds of it,
-        and the store's figures: bytes in memory (``memory_bytes``), on disk only
-        (``spilled_bytes``), in spill files (``disk_bytes``), spill reads and writes."""
-        return self._runtime.memory_info()
-
-    @property
-    def engine(self) -> EngineSession:
-        return self._engine
-
-    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
-        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
-        if not wait:
-            return self._engine.submit(nodes, show_progress=show, result=result)
-        self._engine.run(nodes, Progress(), show_progress=show)
-        return result
-
-    def _fetch(self, node: Node) -> Any:
-        return self._engine.fetch(node)
-
-    def is_executed(self, tensor: Executable) -> bool:
-        return self._engine.is_executed(tensor.node)
-
-    def _close(self) -> None:
-        self._engine.close()
-
-    def __repr__(self) -> str:
-        if self.memory_limit is None:
-            return f"<Session embedded n_cpu={self.n_cpu}>"
-        return f"<Session embedded n_cpu={self.n_cpu} memory_limit={self.memory_limit}>"
-
-
-def _memory_limit(value: int | str | None) -> int | None:
-    """``memory_limit`` in bytes; ``TypeError`` or ``ValueError`` naming it otherwise."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise TypeError(
-            f"memory_limit must be {EXPECTED} (an int or a str), got {type(value).__name__}"
-        )
-    total = physical_memory()
-    try:
-        limit = parse_size(value, total=total)
-    except ValueError as exc:
-        raise ValueError(f"memory_limit: {exc}") from None
-    if limit <= 0:
-        raise ValueError(f"memory_limit must be more than 0 bytes, got {value!r}")
-    if limit > total:
-        raise ValueError(
-            f"memory_limit must be at most this machine's memory ({total} bytes), got {value!r}"
-        )
-    return limit
-
-
-def _flatten(items: Iterable[Any]) -> list[Executable]:
-    out: list[Executable] = []
-    for item in items:
-        if isinstance(item, (list, tuple)):
-            out.extend(_flatten(item))
-        elif isinstance(item, Executable):
-            out.append(item)
-        else:
-            raise TypeError(f"execute() takes tensors and DataFrames, got {type(item).__name__}")
-    return out
+__all__ = [
+    "EmbeddedSession",
+    "Executable",
+    "ExecutableTuple",
+    "RemoteSession",
+    "Session",
+    "available_cpus",
+    "default_cpus",
+    "execute",
+    "executed_data",
+    "fetch",
+    "get_default_session",
+    "new_session",
+]
 
 
 def new_session(
@@ -224,49 +60,9 @@ def new_session(
                 raise TypeError(f"{name} applies to the embedded runtime; a cluster has its own")
         if spill_dir is not None:
             raise TypeError("spill_dir applies to the embedded runtime; a cluster has its own")
-        from jupyter_mars.remote import RemoteSession
-
         session = RemoteSession(address, token=token)
     else:
         session = EmbeddedSession(n_cpu=n_cpu, memory_limit=memory_limit, spill_dir=spill_dir)
     if default:
         session.as_default()
     return session
-
-
-def get_default_session() -> Session | None:
-    return _default
-
-
-def default_cpus() -> int:
-    """Cores of the default session's runtime where this process knows them (an embedded
-    session's), else this machine's: what a lazy object's repr tiles for."""
-    n_cpu = getattr(_default, "n_cpu", None)
-    return int(n_cpu) if n_cpu else available_cpus()
-
-
-def _session(session: Session | None) -> Session:
-    global _default
-    if session is not None:
-        return session
-    with _default_lock:
-        if _default is None:
-            _default = EmbeddedSession()
-        return _default
-
-
-def execute(*tensors: Any, session: Session | None = None, **kwargs: Any) -> Any:
-    __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
-    return _session(session).execute(*tensors, **kwargs)
-
-
-def fetch(*tensors: Any, session: Session | None = None) -> Any:
-    return _session(session).fetch(*tensors)
-
-
-def executed_data(tensor: Executable) -> Any:
-    """The data of ``tensor`` if the default session holds it, else None."""
-    session = _default
-    if session is None or not session.is_executed(tensor):
-        return None
-    return session.fetch(tensor)

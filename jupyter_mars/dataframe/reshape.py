@@ -34,6 +34,7 @@ from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.executable import execute
 
 _STRINGS_INFERRED = pd.DataFrame(np.array([["a"]], dtype=object)).dtypes.iloc[0] != np.dtype(object)
 """Whether pandas types object values that are all strings as ``str`` (pandas 3)."""
@@ -251,8 +252,6 @@ def get_dummies(
 ) -> DataFrame:
     """One indicator column per distinct value of each encoded column, as
     ``pandas.get_dummies`` (the distinct values are computed at build time)."""
-    from jupyter_mars.session import execute
-
     if sparse:
         raise NotImplementedError("get_dummies: sparse=True is not supported")
     if not isinstance(data, (DataFrame, Series)):

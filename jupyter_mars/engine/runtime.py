@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Protocol
 
-from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.graph import Key, Task
+from jupyter_mars.engine.opstats import OperatorStats
+
+
+class JobHandle:
+    """One submitted graph: counts its tasks and signals when it ends."""
+
+    def __init__(self, job_id: str, n_tasks: int) -> None:
+        self.job_id = job_id
+        self.n_tasks = n_tasks
+        self.n_done = 0
+        self.error: BaseException | None = None
+        self.failed_key: Key | None = None
+        self.done = threading.Event()
+        self.operators: OperatorStats | None = None
+        """Chunks done, running and time spent per operator, when the runtime keeps them."""
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.done.wait(timeout)
 
 
 class Runtime(Protocol):

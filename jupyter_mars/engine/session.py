@@ -15,13 +15,12 @@ from collections.abc import Sequence
 from concurrent.futures import InvalidStateError
 from typing import Any
 
-from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.engine.graph import Key, failed_key
 from jupyter_mars.engine.node import Node, Tiled, op_name_of
 from jupyter_mars.engine.plan import plan_stages
 from jupyter_mars.engine.progressbar import TextProgressBar
-from jupyter_mars.engine.runtime import Runtime
+from jupyter_mars.engine.runtime import JobHandle, Runtime
 from jupyter_mars.engine.tracebacks import HIDE
 
 

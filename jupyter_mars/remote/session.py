@@ -42,7 +42,7 @@ from jupyter_mars.engine.node import Node, Tiled
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.engine.session import settle
 from jupyter_mars.engine.tracebacks import HIDE
-from jupyter_mars.executable import Executable
+from jupyter_mars.executable import Executable, Session, available_cpus
 from jupyter_mars.remote.errors import rebuild_error
 from jupyter_mars.remote.failover import find_active, web_urls
 from jupyter_mars.remote.http import (
@@ -54,7 +54,6 @@ from jupyter_mars.remote.http import (
 )
 from jupyter_mars.remote.lease import Lease, session_timeout_of
 from jupyter_mars.remote.request_body import request_body
-from jupyter_mars.session import Session, available_cpus
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.engine.graph import Task
 from jupyter_mars.engine.opstats import OperatorStats
+from jupyter_mars.engine.runtime import JobHandle
 
 
 class _Job:

@@ -34,8 +34,9 @@ from jupyter_mars.engine.cluster.lineage import Lineage
 from jupyter_mars.engine.cluster.losses import PROBE_TIMEOUT, InputLost, NoWorkersError, WorkerLost
 from jupyter_mars.engine.cluster.placement import WorkerSlots, choose_worker
 from jupyter_mars.engine.cluster.planning import PlannedJob, held_cap, plan_job
-from jupyter_mars.engine.executors.threads import RETRIABLE, JobHandle
+from jupyter_mars.engine.executors.threads import RETRIABLE
 from jupyter_mars.engine.graph import Key, Task, failed_key
+from jupyter_mars.engine.runtime import JobHandle
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,

@@ -38,6 +38,7 @@ from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.recipes import recipe
+from jupyter_mars.engine.runtime import JobHandle
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
@@ -78,23 +79,6 @@ _STORE_FIGURES = (
 )
 _LIVE = frozenset({"waiting", "ready", "running"})
 _job_ids = itertools.count()
-
-
-class JobHandle:
-    """One submitted graph: counts its tasks and signals when it ends."""
-
-    def __init__(self, job_id: str, n_tasks: int) -> None:
-        self.job_id = job_id
-        self.n_tasks = n_tasks
-        self.n_done = 0
-        self.error: BaseException | None = None
-        self.failed_key: Key | None = None
-        self.done = threading.Event()
-        self.operators: OperatorStats | None = None
-        """Chunks done, running and time spent per operator, when the runtime keeps them."""
-
-    def wait(self, timeout: float | None = None) -> bool:
-        return self.done.wait(timeout)
 
 
 class ThreadRuntime:

@@ -17,6 +17,7 @@ import numpy as np
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.executable import ExecutableTuple
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.indexing.locate import product_of
@@ -154,8 +155,6 @@ def flatnonzero(a: Any) -> Tensor:
 
 def nonzero(a: Any) -> Any:
     """Lazy ``numpy.nonzero``: a tuple of 1-d ``intp`` tensors of unknown length."""
-    from jupyter_mars.session import ExecutableTuple
-
     x = astensor(a)
     if x.ndim == 0:
         raise ValueError(

@@ -23,8 +23,8 @@ import pytest
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster.runtime import ClusterRuntime, WorkerLost
-from jupyter_mars.engine.executors.threads import JobHandle
 from jupyter_mars.engine.graph import Key, Ref, Task, execute_task
+from jupyter_mars.engine.runtime import JobHandle
 from jupyter_mars.engine.scheduler.events import KeysReleased
 from jupyter_mars.launcher import new_cluster
 from jupyter_mars.launcher.local import LocalCluster
