@@ -41,7 +41,7 @@ def main() -> None:
 
     import jupyter_mars.dataframe as md
     from jupyter_mars.launcher.local import new_cluster
-    from jupyter_mars.remote import _Http
+    from jupyter_mars.remote import HttpClient
 
     cache = args.cache_mib * 2**20
     total = 3 * cache * args.workers
@@ -60,7 +60,7 @@ def main() -> None:
             held = md.read_parquet(str(folder)).execute()
             got = held.groupby("k").agg({"v": ["sum", "mean"], "w": "max"}).to_pandas()
             seconds = time.perf_counter() - start
-            http = _Http(cluster.endpoint, cluster.token, timeout=10)
+            http = HttpClient(cluster.endpoint, cluster.token, timeout=10)
             workers = http.json("GET", "/api/v1/cluster")["workers"]
         expected = pd.read_parquet(folder).groupby("k").agg({"v": ["sum", "mean"], "w": "max"})
     pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=1e-9)

@@ -274,9 +274,9 @@ class MarsMagics(Magics):
             n_cpu = getattr(session, "n_cpu", None) or available_cpus()
             print(f"Embedded runtime: work runs in this process on {n_cpu} threads.")
             return None
-        from jupyter_mars.remote import _Http
+        from jupyter_mars.remote import HttpClient
 
-        http = _Http(address, getattr(session, "_token", None), CONNECT_TIMEOUT)
+        http = HttpClient(address, getattr(session, "_token", None), CONNECT_TIMEOUT)
         try:
             cluster = http.json("GET", "/api/v1/cluster")
         except (ConnectionError, PermissionError, RuntimeError) as exc:

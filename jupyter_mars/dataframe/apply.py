@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 
@@ -169,14 +169,14 @@ def _call(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], obj: Any) ->
 
 
 def _per_chunk(
-    frame: _Frame, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], meta: Any
+    frame: FrameBase, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], meta: Any
 ) -> Any:
     """``chunk.name(*args, **kwargs)`` per chunk, keeping rows and index."""
     return map_chunks(call_method, [frame], (Slot(0), name, args, kwargs), meta, name=name)
 
 
 def _whole(
-    frame: _Frame, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], meta: Any
+    frame: FrameBase, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], meta: Any
 ) -> Any:
     """``name`` on the whole frame, gathered into one chunk (lengths become unknown)."""
     single = one_chunk(frame)
@@ -302,7 +302,7 @@ def frame_map(
 
 
 def transform(
-    frame: _Frame,
+    frame: FrameBase,
     func: Any,
     axis: Any = 0,
     *args: Any,
@@ -333,7 +333,7 @@ def transform(
 
 
 def map_chunk(
-    frame: _Frame,
+    frame: FrameBase,
     func: Callable[..., Any],
     args: tuple[Any, ...] = (),
     kwargs: dict[str, Any] | None = None,
@@ -355,7 +355,7 @@ def map_chunk(
     return map_chunks(call_func, [frame], op_args, out, name="map_chunk", keeps_rows=False)
 
 
-def pipe(frame: _Frame, func: Any, *args: Any, **kwargs: Any) -> Any:
+def pipe(frame: FrameBase, func: Any, *args: Any, **kwargs: Any) -> Any:
     """``func(frame, *args, **kwargs)``; ``func`` may be ``(callable, keyword)`` to pass
     the frame as that keyword instead."""
     if isinstance(func, tuple):

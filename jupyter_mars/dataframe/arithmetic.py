@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import sample_like
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import (
     Slot,
     aligned,
@@ -66,7 +66,7 @@ def _is_lazy_scalar(other: Any) -> bool:
     return isinstance(other, Tensor) and other.ndim == 0
 
 
-def _scalar_sample(left: _Frame, other: Tensor) -> Any:
+def _scalar_sample(left: FrameBase, other: Tensor) -> Any:
     """A value of ``other``'s dtype to work the result's dtypes out with."""
     if other.dtype != np.dtype(object):
         return np.zeros((), dtype=other.dtype)[()]
@@ -78,7 +78,7 @@ def _scalar_sample(left: _Frame, other: Tensor) -> Any:
 
 def _check_other(other: Any, name: str) -> None:
     # pandas' scalars include Timestamp, Timedelta, Period and date offsets
-    if isinstance(other, _Frame) or pd.api.types.is_scalar(other) or other is None:
+    if isinstance(other, FrameBase) or pd.api.types.is_scalar(other) or other is None:
         return
     if _is_lazy_scalar(other):
         return
@@ -90,7 +90,7 @@ def _check_other(other: Any, name: str) -> None:
     )
 
 
-def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwargs: Any) -> Any:
+def binary(left: FrameBase, other: Any, name: str, reflected: bool = False, **kwargs: Any) -> Any:
     """``left <name> other`` (``other <name> left`` when ``reflected``), pandas semantics."""
     _check_other(other, name)
     if isinstance(other, (pd.DataFrame, pd.Series)):
@@ -106,7 +106,7 @@ def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwarg
             call_with_scalar, [left, other], args, meta, kwargs, name, broadcast=frozenset({1})
         )
     meta = empty_like(call_method(left.meta, method, meta_of(other), **kwargs))
-    if not isinstance(other, _Frame):
+    if not isinstance(other, FrameBase):
         return map_chunks(call_method, [left], (Slot(0), method, other), meta, kwargs, name)
     if (
         isinstance(left, DataFrame)
@@ -136,7 +136,7 @@ def binary(left: _Frame, other: Any, name: str, reflected: bool = False, **kwarg
     )
 
 
-def unary(frame: _Frame, method: str, *args: Any, **kwargs: Any) -> Any:
+def unary(frame: FrameBase, method: str, *args: Any, **kwargs: Any) -> Any:
     """``frame.method(*args, **kwargs)`` per chunk: rows, index and chunking kept."""
     meta = empty_like(call_method(frame.meta, method, *args, **kwargs))
     return map_chunks(call_method, [frame], (Slot(0), method, *args), meta, kwargs, method)
@@ -183,7 +183,7 @@ def _lazy_bound(bound: Any) -> Any:
 
 
 def clip(
-    frame: _Frame, lower: Any = None, upper: Any = None, *, axis: Any = None, **kwargs: Any
+    frame: FrameBase, lower: Any = None, upper: Any = None, *, axis: Any = None, **kwargs: Any
 ) -> Any:
     """Values bounded below by ``lower`` and above by ``upper``: scalars or list-likes per
     chunk, Series and DataFrames aligned on labels as pandas aligns them (a Series along
@@ -192,7 +192,7 @@ def clip(
         kwargs["axis"] = axis
     bounds = [_lazy_bound(b) for b in (lower, upper)]
     meta = empty_like(call_method(frame.meta, "clip", *map(meta_of, bounds), **kwargs))
-    lazy = [b for b in bounds if isinstance(b, _Frame)]
+    lazy = [b for b in bounds if isinstance(b, FrameBase)]
     per_column = isinstance(frame, DataFrame) and axis in (1, "columns")
     if per_column:
         lazy = [one_chunk(b) for b in lazy]
@@ -211,7 +211,7 @@ def _is_category(dtype: Any) -> bool:
     return isinstance(dtype, str) and dtype == "category"
 
 
-def astype(frame: _Frame, dtype: Any) -> Any:
+def astype(frame: FrameBase, dtype: Any) -> Any:
     """``frame.astype(dtype)``; to ``"category"``, the categories are those of the whole
     column (not of each chunk), as pandas infers them."""
     from jupyter_mars.dataframe.accessors.category import as_category
@@ -229,7 +229,7 @@ def astype(frame: _Frame, dtype: Any) -> Any:
 
 
 def _method(name: str, reflected: bool = False) -> Callable[..., Any]:
-    def method(self: _Frame, other: Any, axis: Any = "columns", fill_value: Any = None) -> Any:
+    def method(self: FrameBase, other: Any, axis: Any = "columns", fill_value: Any = None) -> Any:
         kwargs: dict[str, Any] = {}
         if isinstance(self, DataFrame):
             kwargs["axis"] = axis
@@ -242,14 +242,14 @@ def _method(name: str, reflected: bool = False) -> Callable[..., Any]:
 
 
 def _operator(name: str, reflected: bool) -> Callable[..., Any]:
-    def dunder(self: _Frame, other: Any) -> Any:
+    def dunder(self: FrameBase, other: Any) -> Any:
         return binary(self, other, name, reflected)
 
     return dunder
 
 
 def _simple(method: str) -> Callable[..., Any]:
-    def call(self: _Frame) -> Any:
+    def call(self: FrameBase) -> Any:
         return unary(self, method)
 
     call.__name__ = method

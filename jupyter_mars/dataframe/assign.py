@@ -29,12 +29,12 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe import filters
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.labels import labels_held
-from jupyter_mars.dataframe.loc import _At, _IAt, _Loc
+from jupyter_mars.dataframe.loc import AtIndexer, IAtIndexer, LocIndexer
 from jupyter_mars.dataframe.map_chunks import one_chunk
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.selection import _ILoc
+from jupyter_mars.dataframe.selection import ILocIndexer
 from jupyter_mars.dataframe.structure.common import (
     as_lazy,
     conform,
@@ -169,7 +169,7 @@ def _tile_set_rows(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 
 
 def _value_sample(value: Any, n: int) -> Any:
-    if isinstance(value, _Frame):
+    if isinstance(value, FrameBase):
         meta = value.meta
         if isinstance(meta, pd.DataFrame):
             raise NotImplementedError("setting rows from a DataFrame is not supported")
@@ -178,7 +178,7 @@ def _value_sample(value: Any, n: int) -> Any:
 
 
 def _check_value(value: Any, positional: bool) -> None:
-    if isinstance(value, _Frame):
+    if isinstance(value, FrameBase):
         if positional:
             raise NotImplementedError("iloc assignment takes a scalar; use loc for a Series")
         return
@@ -189,7 +189,7 @@ def _check_value(value: Any, positional: bool) -> None:
         )
 
 
-def _sample_meta(frame: _Frame, columns: Any, value: Any, positional: bool) -> Any:
+def _sample_meta(frame: FrameBase, columns: Any, value: Any, positional: bool) -> Any:
     """pandas' result on two rows of the frame's dtypes, the first one set."""
     sample = sample_like(frame.meta, pd.RangeIndex(2))
     sampled_value = _value_sample(value, 2)
@@ -203,19 +203,19 @@ def _sample_meta(frame: _Frame, columns: Any, value: Any, positional: bool) -> A
     return empty_like(sample).set_axis(frame.meta.index[:0], axis=0)
 
 
-def set_rows(frame: _Frame, kind: str, key: Any, columns: Any, value: Any) -> None:
+def set_rows(frame: FrameBase, kind: str, key: Any, columns: Any, value: Any) -> None:
     """Point ``frame`` at a copy with the chosen rows (and columns) set to ``value``."""
     positional = kind == "positions"
     value = as_lazy(value)
     _check_value(value, positional)
     meta = _sample_meta(frame, columns, value, positional)
-    if kind == "mask" and not isinstance(key, _Frame):  # a NumPy mask: split like the frame
+    if kind == "mask" and not isinstance(key, FrameBase):  # a NumPy mask: split like the frame
         key = filters.rows_like(frame, np.asarray(key, dtype=bool))
     inputs: list[Any] = [frame]
     whole: set[int] = set()
     mask_input = value_input = None
     for item, is_mask in ((key, True), (value, False)):
-        if not isinstance(item, _Frame) or (is_mask and kind != "mask"):
+        if not isinstance(item, FrameBase) or (is_mask and kind != "mask"):
             continue
         position = len(inputs)
         if same_rows(frame, item):
@@ -227,14 +227,14 @@ def set_rows(frame: _Frame, kind: str, key: Any, columns: Any, value: Any) -> No
             mask_input = position
         else:
             value_input = position
-    scalar = None if isinstance(value, _Frame) else value
+    scalar = None if isinstance(value, FrameBase) else value
     plain_key = None if kind == "mask" else key
     op = SetRows(kind, plain_key, columns, scalar, meta, mask_input, value_input, frozenset(whole))
     out = new_frame(op, inputs, node_of(frame).shape[0], meta, node_of(frame).index_key)
     frame._node = out._node
 
 
-def _row_kind(frame: _Frame, key: Any) -> tuple[str, Any]:
+def _row_kind(frame: FrameBase, key: Any) -> tuple[str, Any]:
     """The kind of a ``loc`` row key and what the chunks need of it."""
     if callable(key):
         key = key(frame)
@@ -244,7 +244,7 @@ def _row_kind(frame: _Frame, key: Any) -> tuple[str, Any]:
         if key.step not in (None, 1):
             raise NotImplementedError("loc assignment: slices with a step are not supported")
         return "between", (key.start, key.stop)
-    if isinstance(key, _Frame) or filters.is_mask(key):
+    if isinstance(key, FrameBase) or filters.is_mask(key):
         if isinstance(key, pd.Series):
             key = Series(key)
         return "mask", key
@@ -255,7 +255,7 @@ def _row_kind(frame: _Frame, key: Any) -> tuple[str, Any]:
     return "labels", [key]
 
 
-def loc_set(frame: _Frame, key: Any, value: Any) -> None:
+def loc_set(frame: FrameBase, key: Any, value: Any) -> None:
     if isinstance(frame, DataFrame) and isinstance(key, tuple):
         if len(key) != 2:
             raise pd.errors.IndexingError(f"loc: too many indexers: {key!r}")
@@ -270,12 +270,12 @@ def loc_set(frame: _Frame, key: Any, value: Any) -> None:
     set_rows(frame, kind, plain, columns, value)
 
 
-def _positions(frame: _Frame, key: Any) -> Any:
+def _positions(frame: FrameBase, key: Any) -> Any:
     if isinstance(key, slice) or (np.ndim(key) == 0 and isinstance(key, int | np.integer)):
         if isinstance(key, bool | np.bool_):
             raise IndexError("iloc assignment takes positions, got a bool")
         return key
-    if isinstance(key, _Frame | pd.Series | pd.Index):
+    if isinstance(key, FrameBase | pd.Series | pd.Index):
         raise NotImplementedError("iloc assignment takes ints, slices, or lists/arrays of them")
     positions = np.asarray(key)
     if positions.ndim != 1 or (positions.dtype.kind not in "iub" and positions.size):
@@ -283,7 +283,7 @@ def _positions(frame: _Frame, key: Any) -> Any:
     return positions
 
 
-def iloc_set(frame: _Frame, key: Any, value: Any) -> None:
+def iloc_set(frame: FrameBase, key: Any, value: Any) -> None:
     columns: Any = None
     if isinstance(key, tuple):
         if len(key) != 2 or not isinstance(frame, DataFrame):
@@ -299,7 +299,7 @@ def iloc_set(frame: _Frame, key: Any, value: Any) -> None:
     set_rows(frame, "positions", rows, columns, value)
 
 
-def at_set(frame: _Frame, key: Any, value: Any) -> None:
+def at_set(frame: FrameBase, key: Any, value: Any) -> None:
     if isinstance(frame, DataFrame):
         if not isinstance(key, tuple) or len(key) != 2:
             raise ValueError("at on a DataFrame takes [row label, column label]")
@@ -309,7 +309,7 @@ def at_set(frame: _Frame, key: Any, value: Any) -> None:
         set_rows(frame, "labels", [key], None, value)
 
 
-def iat_set(frame: _Frame, key: Any, value: Any) -> None:
+def iat_set(frame: FrameBase, key: Any, value: Any) -> None:
     if isinstance(frame, DataFrame):
         if not isinstance(key, tuple) or len(key) != 2:
             raise ValueError("iat on a DataFrame takes [row position, column position]")
@@ -324,10 +324,10 @@ def iat_set(frame: _Frame, key: Any, value: Any) -> None:
 
 def _attach() -> None:
     setters: dict[type, Any] = {
-        _Loc: lambda self, key, value: loc_set(self.frame, key, value),
-        _ILoc: lambda self, key, value: iloc_set(self.frame, key, value),
-        _At: lambda self, key, value: at_set(self.frame, key, value),
-        _IAt: lambda self, key, value: iat_set(self.frame, key, value),
+        LocIndexer: lambda self, key, value: loc_set(self.frame, key, value),
+        ILocIndexer: lambda self, key, value: iloc_set(self.frame, key, value),
+        AtIndexer: lambda self, key, value: at_set(self.frame, key, value),
+        IAtIndexer: lambda self, key, value: iat_set(self.frame, key, value),
     }
     for cls, setter in setters.items():
         setattr(cls, "__setitem__", setter)  # noqa: B010

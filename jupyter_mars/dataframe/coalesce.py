@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.config import options
-from jupyter_mars.dataframe.core import _Frame, new_frame
+from jupyter_mars.dataframe.core import FrameBase, new_frame
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -90,7 +90,7 @@ def _tile_coalesce(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled((tuple(sum(lengths[i] for i in g) for g in groups),), grid)
 
 
-def coalesce(frame: _Frame, limit: int | None = None, min_chunks: int = 0) -> Any:
+def coalesce(frame: FrameBase, limit: int | None = None, min_chunks: int = 0) -> Any:
     """``frame`` with runs of adjacent small chunks merged (see the module docstring);
     unchanged when it has at most ``min_chunks`` chunks."""
     node = frame.node

@@ -36,9 +36,9 @@ from jupyter_mars.dataframe.filters import (
     filter_row_chunks,
     filter_rows,
 )
-from jupyter_mars.dataframe.map_chunks import MapChunks, _fill
-from jupyter_mars.dataframe.reduction._build import FrameReduction
-from jupyter_mars.dataframe.reduction._kernels import ReduceSpec, reduce_rows
+from jupyter_mars.dataframe.map_chunks import MapChunks, fill_slots
+from jupyter_mars.dataframe.reduction.build import FrameReduction
+from jupyter_mars.dataframe.reduction.kernels import ReduceSpec, reduce_rows
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, key_grid
 from jupyter_mars.engine.primitives.blockwise import Slot
@@ -126,7 +126,7 @@ def _tile_split_map(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled 
     grid: Any = key_grid(node.key, first.keys.shape)
     for index in np.ndindex(*first.keys.shape):
         refs = [Ref(key_at(t, index)) for t in inputs]
-        args = tuple(_fill(a, refs) for a in op.args)
+        args = tuple(fill_slots(a, refs) for a in op.args)
         ctx.add_blockwise(grid[index], op.func, args, dict(op.kwargs))
     return Tiled(first.nsplits, grid)
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.renumber import renumber
@@ -129,7 +129,7 @@ def concat(
         if keys is None:
             keys = list(objs.keys())
         objs = [objs[k] for k in keys]
-    if isinstance(objs, (pd.DataFrame, pd.Series, _Frame)) or not hasattr(objs, "__iter__"):
+    if isinstance(objs, (pd.DataFrame, pd.Series, FrameBase)) or not hasattr(objs, "__iter__"):
         raise TypeError(
             "concat: objs must be a list or a dict of DataFrames and Series, "
             f"got {type(objs).__name__}"
@@ -141,7 +141,7 @@ def concat(
             raise ValueError(f"concat: {len(keys)} keys for {len(objs)} objects")
         keys = [k for k, o in zip(keys, objs) if o is not None]
     objs = [o for o in objs if o is not None]  # pandas skips None
-    metas = [o.meta if isinstance(o, _Frame) else o for o in objs]
+    metas = [o.meta if isinstance(o, FrameBase) else o for o in objs]
     meta = empty_like(pd.concat(metas, axis=axis, join=join, ignore_index=ignore_index, keys=keys))
     frames = [_as_lazy(o) for o in objs]
     if axis in (1, "columns"):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from pandas.api.extensions import no_default
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -37,7 +37,7 @@ def _tile_to_tensor(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled((rows, *((int(n),) for n in node.shape[1:])), grid)
 
 
-def to_tensor(frame: _Frame) -> Tensor:
+def to_tensor(frame: FrameBase) -> Tensor:
     """The values as a tensor, chunked by the same rows (all columns in each chunk), of
     pandas' dtype for them: objects where the columns have no common NumPy dtype (mixed
     columns, strings), as pandas' ``values`` and Mars's ``to_tensor`` give."""
@@ -47,7 +47,7 @@ def to_tensor(frame: _Frame) -> Tensor:
 
 
 def to_numpy(
-    frame: _Frame, dtype: Any = None, copy: bool = False, na_value: Any = no_default
+    frame: FrameBase, dtype: Any = None, copy: bool = False, na_value: Any = no_default
 ) -> Any:
     """The values fetched as a NumPy array, with pandas' ``dtype``, ``copy`` and
     ``na_value`` (pandas converts the fetched object, mixed dtypes giving objects)."""

@@ -19,7 +19,7 @@ from jupyter_mars.engine.node import Node, Op
 from jupyter_mars.executable import LAZY_HINT, Executable
 
 
-class _Frame(Executable):
+class FrameBase(Executable):
     """What the three kinds share."""
 
     __slots__ = ("_node", "__weakref__")
@@ -100,7 +100,7 @@ REPR_COLUMNS = 12
 """Columns a lazy frame's repr names; the others are counted."""
 
 
-class DataFrame(_Frame):
+class DataFrame(FrameBase):
     """A lazy pandas DataFrame; ``md.DataFrame(data, chunk_size=rows)`` builds one, and
     ``chunk_size=(rows, cols)`` one split by columns too."""
 
@@ -154,7 +154,7 @@ class DataFrame(_Frame):
         )
 
 
-class _Vector(_Frame):
+class _Vector(FrameBase):
     """What Series and Index share: one dtype, a name, one dimension."""
 
     __slots__ = ()
@@ -263,7 +263,7 @@ class MultiIndex(Index):
 def wrap(node: FrameNode) -> Any:
     """The handle of the node's kind; in eager mode, executed at once."""
     meta = node.meta
-    out: _Frame
+    out: FrameBase
     if isinstance(meta, pd.DataFrame):
         out = DataFrame(node)
     elif isinstance(meta, pd.Series):

@@ -25,7 +25,7 @@ import pandas as pd
 import jupyter_mars.dataframe.arithmetic  # noqa: F401 - astype
 import jupyter_mars.dataframe.selection  # noqa: F401 - column selection
 from jupyter_mars.dataframe.arithmetic import call_method
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.missing import along_rows
 from jupyter_mars.dataframe.neighbours import (
@@ -40,7 +40,7 @@ from jupyter_mars.dataframe.node import empty_like
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
 
-def _per_chunk(frame: _Frame, name: str, meta: Any, **kwargs: Any) -> Any:
+def _per_chunk(frame: FrameBase, name: str, meta: Any, **kwargs: Any) -> Any:
     return map_chunks(call_method, [frame], (Slot(0), name), meta, kwargs, name=name)
 
 
@@ -51,7 +51,7 @@ def running_state(name: str, skipna: bool, chunk: Any) -> Any:
 
 
 def _cumulative(
-    frame: _Frame, name: str, axis: Any, skipna: bool, numeric_only: bool = False
+    frame: FrameBase, name: str, axis: Any, skipna: bool, numeric_only: bool = False
 ) -> Any:
     kwargs: dict[str, Any] = {"skipna": skipna}
     if isinstance(frame, DataFrame):
@@ -80,7 +80,7 @@ def _running(name: str, skipna: bool) -> Any:
 
 def _cum_method(name: str) -> Any:
     def cumulative(
-        self: _Frame,
+        self: FrameBase,
         axis: Any = None,
         skipna: bool = True,
         numeric_only: bool = False,
@@ -101,7 +101,7 @@ def _periods(name: str, periods: Any) -> int:
     return int(periods)
 
 
-def _by_periods(frame: _Frame, name: str, periods: int, meta: Any, **kwargs: Any) -> Any:
+def _by_periods(frame: FrameBase, name: str, periods: int, meta: Any, **kwargs: Any) -> Any:
     """``name(periods, **kwargs)`` with each chunk seeing ``periods`` rows beyond it."""
     finish = window_finish(method(name, periods, **kwargs))
     if periods > 0:
@@ -111,7 +111,7 @@ def _by_periods(frame: _Frame, name: str, periods: int, meta: Any, **kwargs: Any
     return map_chunks(call_method, [frame], (Slot(0), name, periods), meta, kwargs, name=name)
 
 
-def diff(frame: _Frame, periods: int = 1, axis: Any = 0) -> Any:
+def diff(frame: FrameBase, periods: int = 1, axis: Any = 0) -> Any:
     """The difference with the row ``periods`` above (below when negative)."""
     kwargs: dict[str, Any] = {"axis": axis} if isinstance(frame, DataFrame) else {}
     meta = empty_like(frame.meta.diff(periods, **kwargs))  # pandas checks the arguments
@@ -122,7 +122,7 @@ def diff(frame: _Frame, periods: int = 1, axis: Any = 0) -> Any:
 
 
 def shift(
-    frame: _Frame,
+    frame: FrameBase,
     periods: int = 1,
     freq: Any = None,
     axis: Any = 0,
@@ -146,7 +146,7 @@ def shift(
 
 
 def pct_change(
-    frame: _Frame, periods: int = 1, fill_method: None = None, freq: Any = None, **kwargs: Any
+    frame: FrameBase, periods: int = 1, fill_method: None = None, freq: Any = None, **kwargs: Any
 ) -> Any:
     """``x / x.shift(periods) - 1`` (holes are not filled first, as pandas now does)."""
     meta = empty_like(frame.meta.pct_change(periods, fill_method=fill_method, freq=freq, **kwargs))

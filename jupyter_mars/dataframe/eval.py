@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.scopes import first_found
@@ -72,9 +72,9 @@ def eval(  # noqa: A001 - pandas' name
     if not isinstance(expr, str):
         raise ValueError(f"expr must be a string to be evaluated, {type(expr)} given")
     scope = _scope(_names(expr), level + 1, local_dict, global_dict, resolvers)
-    lazy = {k: v for k, v in scope.items() if isinstance(v, _Frame)}
+    lazy = {k: v for k, v in scope.items() if isinstance(v, FrameBase)}
     kwargs: dict[str, Any] = {"parser": parser, "engine": engine}
-    if isinstance(target, _Frame):
+    if isinstance(target, FrameBase):
         lazy[_TARGET] = target
     elif not lazy:
         if inplace is not _NO_DEFAULT:

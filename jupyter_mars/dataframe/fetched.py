@@ -15,9 +15,9 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Index, Series
 
-FETCHED: dict[str, tuple[type[_Frame], ...]] = {
+FETCHED: dict[str, tuple[type[FrameBase], ...]] = {
     "to_dict": (DataFrame, Series),
     "to_list": (Series, Index),
     "tolist": (Series, Index),
@@ -30,7 +30,7 @@ FETCHED: dict[str, tuple[type[_Frame], ...]] = {
 }
 """Method -> the kinds it is attached to (those pandas has it on)."""
 
-FETCHED_PROPERTIES: dict[str, tuple[type[_Frame], ...]] = {
+FETCHED_PROPERTIES: dict[str, tuple[type[FrameBase], ...]] = {
     "array": (Series, Index),
     "style": (DataFrame,),
     "plot": (DataFrame, Series),  # pandas' accessor: df.plot(...) and df.plot.bar(...)
@@ -59,7 +59,7 @@ META_CHECKS["item"] = _check_item
 def fetched_method(name: str) -> Callable[..., Any]:
     """``name`` as a method: pandas' method of the fetched data."""
 
-    def method(self: _Frame, *args: Any, session: Any = None, **kwargs: Any) -> Any:
+    def method(self: FrameBase, *args: Any, session: Any = None, **kwargs: Any) -> Any:
         check = META_CHECKS.get(name)
         if check is not None:
             check(self.meta, args, kwargs)
@@ -71,7 +71,7 @@ def fetched_method(name: str) -> Callable[..., Any]:
 
 
 def fetched_property(name: str) -> property:
-    def get(self: _Frame) -> Any:
+    def get(self: FrameBase) -> Any:
         return getattr(self.to_pandas(), name)
 
     return property(get, doc=f"pandas' ``{name}`` of the data, executed and fetched first.")
@@ -86,9 +86,9 @@ def _same_meta(a: Any, b: Any) -> bool:
     return bool(a.dtype == b.dtype)
 
 
-def equals(self: _Frame, other: Any) -> bool:
+def equals(self: FrameBase, other: Any) -> bool:
     """pandas' ``equals``: same shape, labels, dtypes and values (NaNs equal)."""
-    if isinstance(other, _Frame):
+    if isinstance(other, FrameBase):
         if not _same_meta(self.meta, other.meta):
             return False
         other = other.to_pandas()

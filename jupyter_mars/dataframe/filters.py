@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.node import FrameNode, empty_like
@@ -73,7 +73,7 @@ def _tile_rows_like(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled((tuple(lengths),), grid)
 
 
-def rows_like(frame: _Frame, data: Any, name: Any = None, columns: Any = None) -> Any:
+def rows_like(frame: FrameBase, data: Any, name: Any = None, columns: Any = None) -> Any:
     """A lazy Series (1-d ``data``) or DataFrame (2-d) with ``frame``'s index and chunks."""
     arr = np.asarray(data)
     if arr.ndim not in (1, 2):
@@ -208,7 +208,7 @@ def is_mask(key: Any) -> bool:
     return False
 
 
-def boolean_filter(frame: _Frame, key: Any) -> Any:
+def boolean_filter(frame: FrameBase, key: Any) -> Any:
     """``frame[key]`` for a boolean mask: a lazy or pandas Series (aligned on labels), or a
     NumPy array or list (by position)."""
     if isinstance(key, pd.Series):
@@ -240,7 +240,7 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     return getattr(obj, name)(*args, **kwargs)
 
 
-def _lazy_like(frame: _Frame, value: Any) -> Any:
+def _lazy_like(frame: FrameBase, value: Any) -> Any:
     """``value`` made lazy where it is row data: NumPy arrays and tensors of the frame's
     shape by position, pandas objects as lazy frames (aligned on labels later)."""
     if isinstance(value, Tensor) and value.ndim in (1, 2) and value.ndim == frame.meta.ndim:
@@ -259,7 +259,7 @@ def _lazy_like(frame: _Frame, value: Any) -> Any:
     return value
 
 
-def _where(frame: _Frame, method: str, cond: Any, other: Any, axis: Any, level: Any) -> Any:
+def _where(frame: FrameBase, method: str, cond: Any, other: Any, axis: Any, level: Any) -> Any:
     if callable(cond):
         cond = cond(frame)
     if callable(other):
@@ -272,12 +272,12 @@ def _where(frame: _Frame, method: str, cond: Any, other: Any, axis: Any, level: 
     if level is not None:
         kwargs["level"] = level
     meta = empty_like(call_method(frame.meta, method, meta_of(cond), meta_of(other), **kwargs))
-    lazy = [x for x in (cond, other) if isinstance(x, _Frame)]
+    lazy = [x for x in (cond, other) if isinstance(x, FrameBase)]
     frames = aligned([frame, *lazy])
     args: list[Any] = [Slot(0), method]
     slot = 1
     for x in (cond, other):
-        if isinstance(x, _Frame):
+        if isinstance(x, FrameBase):
             args.append(Slot(slot))
             slot += 1
         else:
@@ -287,14 +287,14 @@ def _where(frame: _Frame, method: str, cond: Any, other: Any, axis: Any, level: 
 
 
 def where(
-    frame: _Frame, cond: Any, other: Any = np.nan, *, axis: Any = None, level: Any = None
+    frame: FrameBase, cond: Any, other: Any = np.nan, *, axis: Any = None, level: Any = None
 ) -> Any:
     """Keep values where ``cond`` is True, ``other`` elsewhere (pandas ``where``)."""
     return _where(frame, "where", cond, other, axis, level)
 
 
 def mask(
-    frame: _Frame, cond: Any, other: Any = np.nan, *, axis: Any = None, level: Any = None
+    frame: FrameBase, cond: Any, other: Any = np.nan, *, axis: Any = None, level: Any = None
 ) -> Any:
     """Replace values where ``cond`` is True with ``other`` (pandas ``mask``)."""
     return _where(frame, "mask", cond, other, axis, level)
@@ -313,7 +313,7 @@ def _values_frame(values: Tensor) -> Series:
     return Series(values)
 
 
-def isin(frame: _Frame, values: Any) -> Any:
+def isin(frame: FrameBase, values: Any) -> Any:
     """Whether each value is in ``values`` (pandas ``isin``): a list, set, Series, a 1-d
     tensor, or for a DataFrame a dict of column -> values, or a DataFrame (aligned on
     labels)."""
@@ -331,7 +331,7 @@ def isin(frame: _Frame, values: Any) -> Any:
             broadcast=frozenset({1}),
         )
     if isinstance(frame, Series):
-        if isinstance(values, _Frame):  # its values, not its labels: read whole by each chunk
+        if isinstance(values, FrameBase):  # its values, not its labels: read whole by each chunk
             meta = empty_like(frame.meta.isin(values.meta))
             return map_chunks(
                 call_method,
@@ -346,7 +346,7 @@ def isin(frame: _Frame, values: Any) -> Any:
     if isinstance(values, (pd.DataFrame, pd.Series)):
         values = (DataFrame if isinstance(values, pd.DataFrame) else Series)(values)
     meta = empty_like(frame.meta.isin(meta_of(values)))
-    if isinstance(values, _Frame):
+    if isinstance(values, FrameBase):
         frames = aligned([frame, values])
         same = frames[0] is frame
         return map_chunks(

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Index, Series, new_frame
 from jupyter_mars.dataframe.datasource import from_tensor
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.engine.chunks import offsets
@@ -73,7 +73,7 @@ def _as_index(index: Any) -> Index:
         return map_chunks(pd.Index, [index], (Slot(0),), pd.Index(index.meta), name="to_index")  # type: ignore[no-any-return]
     if isinstance(index, Tensor):
         return Index(index)
-    if isinstance(index, _Frame):
+    if isinstance(index, FrameBase):
         raise TypeError("index must be an Index, a Series, a 1-d tensor or values")
     return Index(pd.Index(index))
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 import jupyter_mars.dataframe.conversion  # noqa: F401 - Series.to_tensor
-from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Index, Series
 from jupyter_mars.dataframe.datasource import from_tensor
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
@@ -34,7 +34,7 @@ def _apply(func: Callable[..., Any], chunk: Any, kwargs: dict[str, Any]) -> Any:
     return out
 
 
-def _per_chunk(func: Callable[..., Any], obj: _Frame, kwargs: dict[str, Any]) -> Any:
+def _per_chunk(func: Callable[..., Any], obj: FrameBase, kwargs: dict[str, Any]) -> Any:
     meta = _apply(func, obj.meta, kwargs)  # pandas' errors and result dtype, at the call
     return map_chunks(_apply, [obj], (func, Slot(0), kwargs), empty_like(meta), name=func.__name__)
 
@@ -46,7 +46,7 @@ def _tensor_series(t: Tensor) -> Series:
 
 
 def _lazy(func: Callable[..., Any], obj: Any, kwargs: dict[str, Any]) -> Any:
-    if isinstance(obj, _Frame):
+    if isinstance(obj, FrameBase):
         return _per_chunk(func, obj, kwargs)
     if isinstance(obj, Tensor):
         return _per_chunk(func, _tensor_series(obj), kwargs).to_tensor()
@@ -72,7 +72,7 @@ def to_numeric(
     kwargs: dict[str, Any] = {"errors": errors}
     if dtype_backend is not pd.api.extensions.no_default:
         kwargs["dtype_backend"] = dtype_backend
-    if downcast is None or not isinstance(arg, (_Frame, Tensor)):
+    if downcast is None or not isinstance(arg, (FrameBase, Tensor)):
         return _lazy(pd.to_numeric, arg, {**kwargs, "downcast": downcast})
     numbers = _lazy(pd.to_numeric, arg, kwargs)
     series = _tensor_series(numbers) if isinstance(numbers, Tensor) else numbers
@@ -110,7 +110,7 @@ themselves."""
 
 def _frame_method(name: str) -> Callable[[Any], Any]:
     def call(obj: Any) -> Any:
-        if isinstance(obj, _Frame):
+        if isinstance(obj, FrameBase):
             return getattr(obj, name)()
         if isinstance(obj, Tensor):
             if obj.dtype.kind in _SELF_UNEQUAL_KINDS:

@@ -17,7 +17,7 @@ import pandas as pd
 from pandas.api.types import is_bool, is_object_dtype
 from pandas.core.dtypes.cast import find_common_type
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.summaries import chunk_summaries
 
@@ -64,7 +64,7 @@ def converted(method: str, kwargs: dict[str, Any], targets: Any, chunk: Any) -> 
     return out
 
 
-def infer(self: _Frame, method: str, kwargs: dict[str, Any]) -> Any:
+def infer(self: FrameBase, method: str, kwargs: dict[str, Any]) -> Any:
     """``method`` with the dtypes decided by all the values (see the module docstring)."""
     meta = getattr(self.meta, method)(**kwargs)  # checks the arguments as pandas does
     seen = chunk_summaries(self, functools.partial(chunk_dtypes, method, kwargs))
@@ -80,13 +80,13 @@ def infer(self: _Frame, method: str, kwargs: dict[str, Any]) -> Any:
     return map_chunks(kernel, [self], (Slot(0),), meta)
 
 
-def infer_objects(self: _Frame, copy: Any = None) -> Any:
+def infer_objects(self: FrameBase, copy: Any = None) -> Any:
     """Object columns cast to the dtype all their values share (int64, float64...)."""
     return infer(self, "infer_objects", {})
 
 
 def convert_dtypes(
-    self: _Frame,
+    self: FrameBase,
     infer_objects: bool = True,
     convert_string: bool = True,
     convert_integer: bool = True,

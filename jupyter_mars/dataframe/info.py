@@ -18,7 +18,7 @@ import pandas as pd
 from pandas.io.formats import info as pandas_info
 from pandas.io.formats.format import buffer_put_lines
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.summaries import chunk_summaries, index_bytes, index_facts
 
 
@@ -74,7 +74,7 @@ class SummedSeriesInfo(_SummedInfo, pandas_info.SeriesInfo):  # type: ignore[mis
 
 
 def info(
-    self: _Frame,
+    self: FrameBase,
     verbose: bool | None = None,
     buf: Any = None,
     max_cols: int | None = None,

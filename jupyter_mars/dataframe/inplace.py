@@ -25,7 +25,7 @@ import jupyter_mars.dataframe.missing
 import jupyter_mars.dataframe.replace
 import jupyter_mars.dataframe.sort
 import jupyter_mars.dataframe.structure  # noqa: F401 - these attach the methods wrapped here
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.structure.common import sample_like
 
 BOTH = (
@@ -60,7 +60,7 @@ DEPRECATED = frozenset(
 _NOT_GIVEN: Any = pd.api.extensions.no_default
 
 
-def warn_deprecated(frame: _Frame, method: str) -> None:
+def warn_deprecated(frame: FrameBase, method: str) -> None:
     """pandas' warning for ``inplace`` given to ``method``."""
     warnings.warn(
         f"The inplace keyword in {type(frame).__name__}.{method} is deprecated and will be "
@@ -71,7 +71,7 @@ def warn_deprecated(frame: _Frame, method: str) -> None:
 
 
 def check_on_sample(
-    frame: _Frame, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+    frame: FrameBase, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> None:
     """pandas writes these results into the frame's own arrays, so a value that needs
     another dtype raises TypeError instead of widening the column: the same call on two
@@ -79,7 +79,7 @@ def check_on_sample(
     rows = pd.RangeIndex(2)
 
     def sampled(arg: Any) -> Any:
-        return sample_like(arg.meta, rows) if isinstance(arg, _Frame) else arg
+        return sample_like(arg.meta, rows) if isinstance(arg, FrameBase) else arg
 
     sample = sample_like(frame.meta, rows)
     call_args = tuple(sampled(a) for a in args)
@@ -92,7 +92,9 @@ def check_on_sample(
             return  # not about dtypes: the real call reports these
 
 
-def _returns_self(name: str, frame: _Frame, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+def _returns_self(
+    name: str, frame: FrameBase, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> bool:
     """What pandas 3.1 returns from ``inplace=True``: the frame itself where it keeps
     ``inplace``, and from a Series renamed by a scalar (a new name); None elsewhere."""
     if name not in DEPRECATED:
@@ -107,7 +109,7 @@ def in_place(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     """``method`` taking ``inplace``: when true, the handle takes the result."""
 
     @functools.wraps(method)
-    def call(self: _Frame, *args: Any, inplace: Any = _NOT_GIVEN, **kwargs: Any) -> Any:
+    def call(self: FrameBase, *args: Any, inplace: Any = _NOT_GIVEN, **kwargs: Any) -> Any:
         if inplace is _NOT_GIVEN:
             return method(self, *args, **kwargs)
         if name in DEPRECATED:

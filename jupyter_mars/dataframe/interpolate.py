@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import sample_like
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.missing import along_rows
 from jupyter_mars.dataframe.neighbours import Carry, call, scan
@@ -195,7 +195,7 @@ def _probe(meta: Any) -> Any:
 
 
 def interpolate(
-    frame: _Frame,
+    frame: FrameBase,
     method: str = "linear",
     *,
     axis: Any = 0,

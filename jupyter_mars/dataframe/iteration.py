@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.selection import iloc_rows
 from jupyter_mars.dataframe.summaries import row_count
 
@@ -18,7 +18,7 @@ BATCH_SIZE = 1000
 """Rows fetched at a time by default, as in Mars."""
 
 
-def _batches(self: _Frame, batch_size: int, session: Any) -> Iterator[Any]:
+def _batches(self: FrameBase, batch_size: int, session: Any) -> Iterator[Any]:
     """The executed data, ``batch_size`` rows at a time, as pandas objects."""
     if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
         raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")

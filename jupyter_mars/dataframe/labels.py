@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.filters import call_method, rows_like
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import FrameNode, empty_like
@@ -33,20 +33,20 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
 
-def _node(frame: _Frame) -> FrameNode:
+def _node(frame: FrameBase) -> FrameNode:
     node = frame.node
     assert isinstance(node, FrameNode)
     return node
 
 
-def relabel(frame: _Frame, method: str, meta: Any, **kwargs: Any) -> Any:
+def relabel(frame: FrameBase, method: str, meta: Any, **kwargs: Any) -> Any:
     """``chunk.method(**kwargs)`` per chunk for a call that keeps the rows but changes the
     index: the result has the same number of rows and a new index key."""
     op = MapChunks(call_method, (Slot(0), method), kwargs, method)
     return new_frame(op, [frame], _node(frame).shape[0], empty_like(meta))
 
 
-def same_index(frame: _Frame, method: str, meta: Any, **kwargs: Any) -> Any:
+def same_index(frame: FrameBase, method: str, meta: Any, **kwargs: Any) -> Any:
     """``chunk.method(**kwargs)`` per chunk for a call that keeps the rows and index."""
     return map_chunks(call_method, [frame], (Slot(0), method), empty_like(meta), kwargs, method)
 
@@ -106,7 +106,7 @@ def _as_list(labels: Any) -> list[Any]:
 
 
 def drop(
-    frame: _Frame,
+    frame: FrameBase,
     labels: Any = None,
     *,
     axis: Any = 0,
@@ -147,7 +147,7 @@ def drop(
 
 
 def rename(
-    frame: _Frame,
+    frame: FrameBase,
     mapper: Any = None,
     *,
     index: Any = None,
@@ -187,19 +187,19 @@ def _is_mapping(obj: Any) -> bool:
     return isinstance(obj, (dict, pd.Series))
 
 
-def add_affix(frame: _Frame, method: str, affix: str, axis: Any = None) -> Any:
+def add_affix(frame: FrameBase, method: str, affix: str, axis: Any = None) -> Any:
     meta = call_method(frame.meta, method, affix, axis=axis)
     if isinstance(frame, Series) or (axis is not None and frame.meta._get_axis_number(axis) == 0):
         return relabel(frame, method, meta, **{method[4:]: affix, "axis": axis})
     return same_index(frame, method, meta, **{method[4:]: affix, "axis": axis})
 
 
-def add_prefix(frame: _Frame, prefix: str, axis: Any = None) -> Any:
+def add_prefix(frame: FrameBase, prefix: str, axis: Any = None) -> Any:
     """Labels with ``prefix`` in front: the columns of a DataFrame, the index of a Series."""
     return add_affix(frame, "add_prefix", prefix, axis)
 
 
-def add_suffix(frame: _Frame, suffix: str, axis: Any = None) -> Any:
+def add_suffix(frame: FrameBase, suffix: str, axis: Any = None) -> Any:
     """Labels with ``suffix`` after: the columns of a DataFrame, the index of a Series."""
     return add_affix(frame, "add_suffix", suffix, axis)
 
@@ -219,7 +219,7 @@ def set_index(
     if verify_integrity:
         raise NotImplementedError("set_index: verify_integrity=True is not supported")
     for key in keys if isinstance(keys, list) else [keys]:
-        if isinstance(key, (_Frame, pd.Series, pd.Index, np.ndarray)):
+        if isinstance(key, (FrameBase, pd.Series, pd.Index, np.ndarray)):
             raise NotImplementedError("set_index takes column labels (assign arrays first)")
     meta = frame.meta.set_index(keys, drop=drop, append=append)  # KeyError as pandas
     return relabel(frame, "set_index", meta, keys=keys, drop=drop, append=append)
@@ -253,7 +253,7 @@ def _tile_reset_index(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
 
 
 def reset_index(
-    frame: _Frame,
+    frame: FrameBase,
     level: Any = None,
     *,
     drop: bool = False,
@@ -286,7 +286,7 @@ def assign_column(chunk: Any, name: Any, value: Any) -> Any:
     return out
 
 
-def _assign_one(frame: DataFrame, name: Any, value: Any) -> Any:
+def assign_one(frame: DataFrame, name: Any, value: Any) -> Any:
     if callable(value):
         value = value(frame)
     if isinstance(value, pd.Series):
@@ -321,7 +321,7 @@ def assign(frame: DataFrame, **columns: Any) -> Any:
     arrays (by position), or callables called on the frame so far, in order."""
     out = frame
     for name, value in columns.items():
-        out = _assign_one(out, name, value)
+        out = assign_one(out, name, value)
     return out
 
 
@@ -333,15 +333,15 @@ def setitem(frame: DataFrame, key: Any, value: Any) -> None:
                 raise ValueError("Columns must be same length as key")
             new = frame
             for name, col in zip(key, value.columns):
-                new = _assign_one(new, name, value[col])  # type: ignore[index]
+                new = assign_one(new, name, value[col])  # type: ignore[index]
         else:
             new = frame
             for name in key:
-                new = _assign_one(new, name, value)
-    elif isinstance(key, (_Frame, slice, np.ndarray, pd.Series)):
+                new = assign_one(new, name, value)
+    elif isinstance(key, (FrameBase, slice, np.ndarray, pd.Series)):
         raise NotImplementedError("setting rows by a mask or slice: use where/mask")
     else:
-        new = _assign_one(frame, key, value)
+        new = assign_one(frame, key, value)
     frame._node = new._node
 
 

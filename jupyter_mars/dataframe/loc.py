@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe import filters
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.level_keys import is_partial, is_row_key, label_mask, partial_meta
 from jupyter_mars.dataframe.node import concat_chunks, empty_like
 from jupyter_mars.dataframe.selection import (
@@ -154,7 +154,7 @@ def _tile_label_slice(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     return Tiled(((math.nan,) * n,), grid)
 
 
-def label_slice(frame: _Frame, key: slice) -> Any:
+def label_slice(frame: FrameBase, key: slice) -> Any:
     """``frame.loc[a:b:step]``: rows from label ``a`` to label ``b``, both included."""
     step = 1 if key.step is None else key.step
     if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or step <= 0:
@@ -222,20 +222,20 @@ def _tile_take_labels(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     return Tiled(((math.nan,),), grid)
 
 
-def label_list(frame: _Frame, labels: Any) -> Any:
+def label_list(frame: FrameBase, labels: Any) -> Any:
     """``frame.loc[[a, b, ...]]``: rows by label in the list's order (all rows of a
     repeated label); KeyError at execution for a missing label."""
     values = list(labels)
     return new_frame(TakeLabels(values, False), [frame], math.nan, frame.meta)
 
 
-def level_rows(frame: _Frame, key: Any) -> Any:
+def level_rows(frame: FrameBase, key: Any) -> Any:
     """``frame.loc[key]`` for a partial key of a MultiIndex (see ``level_keys``)."""
     op = TakeLabels([key], False, partial=True)
     return new_frame(op, [frame], math.nan, partial_meta(frame.meta, key))
 
 
-def one_row(frame: _Frame, label: Any) -> Any:
+def one_row(frame: FrameBase, label: Any) -> Any:
     """``frame.loc[label]``: a row Series of a DataFrame, a 0-d tensor of a Series."""
     op = TakeLabels([label], True)
     if isinstance(frame, DataFrame):
@@ -257,7 +257,7 @@ def _is_label_list(key: Any) -> bool:
     )
 
 
-def loc_rows(frame: _Frame, key: Any) -> Any:
+def loc_rows(frame: FrameBase, key: Any) -> Any:
     """Rows of ``frame`` by label: see the module docstring for the kinds of key."""
     if callable(key):
         key = key(frame)
@@ -265,7 +265,7 @@ def loc_rows(frame: _Frame, key: Any) -> Any:
         return frame
     if isinstance(key, slice):
         return label_slice(frame, key)
-    if filters.is_mask(key) or isinstance(key, _Frame):
+    if filters.is_mask(key) or isinstance(key, FrameBase):
         return filters.boolean_filter(frame, key)
     if _is_label_list(key):
         return label_list(frame, key)
@@ -295,8 +295,8 @@ def loc_columns(frame: DataFrame, key: Any) -> Any:
     return getitem(frame, key)
 
 
-class _Loc:
-    def __init__(self, frame: _Frame) -> None:
+class LocIndexer:
+    def __init__(self, frame: FrameBase) -> None:
         self.frame = frame
 
     def __getitem__(self, key: Any) -> Any:
@@ -311,10 +311,10 @@ class _Loc:
         return loc_rows(self.frame, key)
 
 
-class _At:
+class AtIndexer:
     """``at[label, col]`` (a DataFrame) or ``at[label]`` (a Series): one value."""
 
-    def __init__(self, frame: _Frame) -> None:
+    def __init__(self, frame: FrameBase) -> None:
         self.frame = frame
 
     def __getitem__(self, key: Any) -> Any:
@@ -329,10 +329,10 @@ class _At:
         return one_row(self.frame, key)
 
 
-class _IAt:
+class IAtIndexer:
     """``iat[i, j]`` (a DataFrame) or ``iat[i]`` (a Series): one value by position."""
 
-    def __init__(self, frame: _Frame) -> None:
+    def __init__(self, frame: FrameBase) -> None:
         self.frame = frame
 
     def __getitem__(self, key: Any) -> Any:
@@ -355,9 +355,9 @@ def _int(key: Any) -> int:
 def _attach() -> None:
     for cls in (DataFrame, Series):
         methods: dict[str, Any] = {
-            "loc": property(_Loc),
-            "at": property(_At),
-            "iat": property(_IAt),
+            "loc": property(LocIndexer),
+            "at": property(AtIndexer),
+            "iat": property(IAtIndexer),
         }
         for attr, value in methods.items():
             setattr(cls, attr, value)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from jupyter_mars.dataframe.core import _Frame, new_frame
+from jupyter_mars.dataframe.core import FrameBase, new_frame
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks
 from jupyter_mars.dataframe.projection import column_rule
 from jupyter_mars.engine.graph import Ref
@@ -29,7 +29,7 @@ def slot_args(args: Any, first: int = 0) -> list[Any]:
     in order (the frames given to ``map_chunks`` in that order); the others as they are."""
     out: list[Any] = []
     for arg in args:
-        if isinstance(arg, _Frame):
+        if isinstance(arg, FrameBase):
             out.append(Slot(first))
             first += 1
         else:
@@ -54,12 +54,12 @@ class MapChunks(Op):
         return self.name or getattr(self.func, "__name__", "map_chunks")
 
 
-def _fill(arg: Any, refs: list[Any]) -> Any:
+def fill_slots(arg: Any, refs: list[Any]) -> Any:
     """``arg`` with each ``Slot``, also inside lists and tuples, replaced by its chunk."""
     if isinstance(arg, Slot):
         return refs[arg.index]
     if type(arg) in (list, tuple):
-        return type(arg)(_fill(a, refs) for a in arg)
+        return type(arg)(fill_slots(a, refs) for a in arg)
     return arg
 
 
@@ -74,7 +74,7 @@ def _tile_map_chunks(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
         refs = [
             Ref(t.flat_keys()[0] if n in op.broadcast else t.keys[i]) for n, t in enumerate(inputs)
         ]
-        args = tuple(_fill(a, refs) for a in op.args)
+        args = tuple(fill_slots(a, refs) for a in op.args)
         ctx.add_blockwise(grid[i], op.func, args, dict(op.kwargs))
     if not op.keeps_rows:
         return Tiled(((math.nan,) * len(first.nsplits[0]),), grid)
@@ -99,7 +99,7 @@ def _columns_taken(reader: Node, position: int, ctx: TileContext) -> list[Any] |
 
 def map_chunks(
     func: Callable[..., Any],
-    frames: list[_Frame],
+    frames: list[FrameBase],
     args: tuple[Any, ...],
     meta: Any,
     kwargs: dict[str, Any] | None = None,
@@ -138,14 +138,14 @@ def _tile_one_chunk(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled(((sum(t.nsplits[0]),),), key)
 
 
-def one_chunk(frame: _Frame) -> Any:
+def one_chunk(frame: FrameBase) -> Any:
     """``frame`` as a single chunk (same rows and index, a new chunking)."""
     node = frame.node
     assert isinstance(node, FrameNode)
     return new_frame(OneChunk(), [frame], node.shape[0], node.meta)
 
 
-def aligned(frames: list[_Frame]) -> list[_Frame]:
+def aligned(frames: list[FrameBase]) -> list[FrameBase]:
     """The frames, made to line up chunk for chunk (see the module docstring)."""
     keys = {f.node.index_key for f in frames}  # type: ignore[attr-defined]
     if len(keys) == 1:
@@ -154,9 +154,9 @@ def aligned(frames: list[_Frame]) -> list[_Frame]:
 
 
 def is_frame(obj: Any) -> bool:
-    return isinstance(obj, _Frame)
+    return isinstance(obj, FrameBase)
 
 
 def meta_of(obj: Any) -> Any:
     """The meta of a lazy frame; pandas objects and scalars as they are."""
-    return obj.meta if isinstance(obj, _Frame) else obj
+    return obj.meta if isinstance(obj, FrameBase) else obj

@@ -26,7 +26,7 @@ import pandas as pd
 
 import jupyter_mars.dataframe.arithmetic  # noqa: F401 - isna / notna
 import jupyter_mars.dataframe.reduction  # noqa: F401 - sum / any
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, one_chunk
 from jupyter_mars.dataframe.neighbours import (
     Carry,
@@ -55,7 +55,7 @@ def _call_with(chunk: Any, name: str, other: Any, kwargs: dict[str, Any]) -> Any
     return getattr(chunk, name)(other, **kwargs)
 
 
-def _per_chunk(frame: _Frame, name: str, meta: Any, *args: Any, **kwargs: Any) -> Any:
+def _per_chunk(frame: FrameBase, name: str, meta: Any, *args: Any, **kwargs: Any) -> Any:
     return map_chunks(_call, [frame], (Slot(0), name, args, kwargs), meta, name=name)
 
 
@@ -106,7 +106,7 @@ def fill_limited(value: Any, limit: int, chunk: Any, before: Any, after: Any) ->
 
 
 def fillna(
-    frame: _Frame,
+    frame: FrameBase,
     value: Any,
     *,
     axis: Any = None,
@@ -115,7 +115,7 @@ def fillna(
     """Fill NaN with ``value``: a scalar, a dict / Series per column (per label for a
     Series), or a frame aligned on the index; ``limit``: at most that many per column."""
     _check_limit(limit)
-    lazy = isinstance(value, _Frame)
+    lazy = isinstance(value, FrameBase)
     probe = value.meta if lazy else value
     meta = empty_like(frame.meta.fillna(probe, axis=axis, limit=limit))
     if limit is not None and along_rows(axis):
@@ -150,7 +150,7 @@ def fillna(
 # --- ffill / bfill --------------------------------------------------------------------
 
 
-def _fill(frame: _Frame, name: str, axis: Any, limit: Any, limit_area: Any) -> Any:
+def _fill(frame: FrameBase, name: str, axis: Any, limit: Any, limit_area: Any) -> Any:
     _check_limit(limit)
     if limit_area not in (None, "inside", "outside"):
         raise ValueError(
@@ -175,7 +175,7 @@ def _fill(frame: _Frame, name: str, axis: Any, limit: Any, limit_area: Any) -> A
 
 
 def ffill(
-    frame: _Frame,
+    frame: FrameBase,
     *,
     axis: Any = None,
     limit: int | None = None,
@@ -186,7 +186,7 @@ def ffill(
 
 
 def bfill(
-    frame: _Frame,
+    frame: FrameBase,
     *,
     axis: Any = None,
     limit: int | None = None,
@@ -200,7 +200,7 @@ def bfill(
 
 
 def dropna(
-    frame: _Frame,
+    frame: FrameBase,
     *,
     axis: Any = 0,
     how: Any = _NO_DEFAULT,
@@ -224,7 +224,7 @@ def dropna(
 
 
 def _drop_na(
-    frame: _Frame, meta: Any, axis: Any, how: Any, thresh: Any, subset: Any, kwargs: Any
+    frame: FrameBase, meta: Any, axis: Any, how: Any, thresh: Any, subset: Any, kwargs: Any
 ) -> Any:
     if along_rows(axis):
         return map_chunks(

@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import _Frame, new_frame
+from jupyter_mars.dataframe.core import FrameBase, new_frame
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -100,7 +100,7 @@ def _tile_scan(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 
 
 def scan(
-    frame: _Frame,
+    frame: FrameBase,
     finish: Callable[..., Any],
     meta: Any,
     name: str,

@@ -18,16 +18,16 @@ import jupyter_mars.dataframe.labels  # noqa: F401 - reset_index
 import jupyter_mars.dataframe.reduction  # noqa: F401 - idxmax / idxmin
 import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.conversion import to_tensor
-from jupyter_mars.dataframe.core import Series, _Frame
-from jupyter_mars.dataframe.value_methods import _chunk_rows
+from jupyter_mars.dataframe.core import FrameBase, Series
+from jupyter_mars.dataframe.value_methods import chunk_rows
 
 
-def _check_axis(self: _Frame, axis: Any) -> None:
+def _check_axis(self: FrameBase, axis: Any) -> None:
     if axis not in (None, 0, "index"):
         raise ValueError(f"No axis named {axis} for object type {type(self).__name__}")
 
 
-def _positional(self: _Frame, axis: Any, skipna: bool, name: str) -> Any:
+def _positional(self: FrameBase, axis: Any, skipna: bool, name: str) -> Any:
     _check_axis(self, axis)
     if not isinstance(skipna, bool):
         raise ValueError(f'For argument "skipna" expected type bool, received {skipna!r}')
@@ -35,23 +35,23 @@ def _positional(self: _Frame, axis: Any, skipna: bool, name: str) -> Any:
     return getattr(renumbered, f"idx{name}")(skipna=skipna)
 
 
-def argmax(self: _Frame, axis: Any = None, skipna: bool = True, *args: Any, **kw: Any) -> Any:
+def argmax(self: FrameBase, axis: Any = None, skipna: bool = True, *args: Any, **kw: Any) -> Any:
     """The position of the largest value (a lazy scalar for a Series)."""
     return _positional(self, axis, skipna, "max")
 
 
-def argmin(self: _Frame, axis: Any = None, skipna: bool = True, *args: Any, **kw: Any) -> Any:
+def argmin(self: FrameBase, axis: Any = None, skipna: bool = True, *args: Any, **kw: Any) -> Any:
     """The position of the smallest value (a lazy scalar for a Series)."""
     return _positional(self, axis, skipna, "min")
 
 
-def argsort(self: _Frame, *args: Any, **kwargs: Any) -> Any:
+def argsort(self: FrameBase, *args: Any, **kwargs: Any) -> Any:
     """The positions that would sort the values (pandas' result, from the fetched values)."""
     whole = self.to_pandas().argsort(*args, **kwargs)
-    return Series(whole, chunk_size=_chunk_rows(self))
+    return Series(whole, chunk_size=chunk_rows(self))
 
 
-def searchsorted(self: _Frame, value: Any, side: str = "left", sorter: Any = None) -> Any:
+def searchsorted(self: FrameBase, value: Any, side: str = "left", sorter: Any = None) -> Any:
     """Where ``value`` would be inserted to keep the (sorted) values in order."""
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', got {side!r}")

@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Any
 
-from jupyter_mars.dataframe.core import DataFrame, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase
 from jupyter_mars.dataframe.filters import boolean_filter, call_method, is_bool_dtype
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
@@ -35,7 +35,7 @@ def _scope(expr: str, level: int, local_dict: Any, global_dict: Any) -> dict[str
     scopes = [local_dict or {}, global_dict or {}, frame.f_locals, frame.f_globals]
     found = first_found(names, scopes)
     for name, value in found.items():
-        if isinstance(value, _Frame):
+        if isinstance(value, FrameBase):
             raise TypeError(f"@{name}: a lazy frame cannot be used in an expression")
     return found
 
@@ -84,7 +84,7 @@ def query(
     """``df.query(expr)``: the rows where the boolean expression is True."""
     scope = _scope(expr, level + 1, local_dict, global_dict)
     mask = _eval(frame, expr, scope, kwargs)
-    if not isinstance(mask, _Frame) or not is_bool_dtype(mask.meta.dtype):
+    if not isinstance(mask, FrameBase) or not is_bool_dtype(mask.meta.dtype):
         raise ValueError(f"query: the expression must give a boolean column, got {expr!r}")
     result = boolean_filter(frame, mask)
     if not inplace:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.chunks import column_splits, row_splits
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
@@ -81,7 +81,7 @@ def _tile_rechunk(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled((rows.nsplits[0], op.cols), grid)
 
 
-def rechunk(frame: _Frame, chunk_size: Any, reassign_worker: bool = False) -> Any:
+def rechunk(frame: FrameBase, chunk_size: Any, reassign_worker: bool = False) -> Any:
     """The same data in chunks of ``chunk_size``: rows, or ``(rows, cols)`` for a DataFrame
     (``rows`` None keeps the row chunks; no ``cols``, full-width chunks).
     ``reassign_worker`` is Mars's, accepted and unused: the scheduler places chunks."""

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.replace_numbers import (
@@ -152,7 +152,7 @@ def replace_chunk(
 
 
 def replace(
-    frame: _Frame,
+    frame: FrameBase,
     to_replace: Any = None,
     value: Any = _NO_DEFAULT,
     *,

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.neighbours import call
 from jupyter_mars.dataframe.node import FrameNode, empty_like
@@ -32,7 +32,7 @@ def _rows_axis(axis: Any) -> bool:
 
 
 def sample(
-    frame: _Frame,
+    frame: FrameBase,
     n: int | None = None,
     frac: float | None = None,
     replace: bool = False,
@@ -47,12 +47,12 @@ def sample(
         # columns are known: draw them on the meta, as pandas would on the data
         meta = frame.meta.sample(weights=weights, random_state=random_state, **kwargs)
         return getitem(frame, list(meta.columns))
-    lazy_weights = isinstance(weights, (str, _Frame, pd.Series))
+    lazy_weights = isinstance(weights, (str, FrameBase, pd.Series))
     node = frame.node
     assert isinstance(node, FrameNode)
     nrows = node.shape[0]
     if lazy_weights or math.isnan(nrows):
-        if isinstance(weights, _Frame):
+        if isinstance(weights, FrameBase):
             raise NotImplementedError("sample: weights as a lazy Series; pass a list or column")
         empty_like(frame.meta.sample(n=0, weights=None if lazy_weights else weights))
         kwargs.update(weights=weights, random_state=random_state, ignore_index=ignore_index)

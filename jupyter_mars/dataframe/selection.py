@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import TAKES_COLUMNS, MapChunks, Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
 from jupyter_mars.dataframe.projection import as_labels
@@ -64,7 +64,7 @@ def getitem(frame: DataFrame, key: Any) -> Any:
         return filters.boolean_filter(frame, key)
     if isinstance(key, DataFrame):
         return filters.where(frame, key)
-    if isinstance(key, _Frame):
+    if isinstance(key, FrameBase):
         raise TypeError(f"a lazy key selects rows and must be boolean, got dtype {key.meta.dtype}")
     meta = empty_like(frame.meta[key])  # KeyError for missing columns, as pandas
     return map_chunks(take_columns, [frame], (Slot(0), key), meta, name="getitem")
@@ -84,7 +84,7 @@ def series_getitem(series: Series, key: Any) -> Any:
     return loc_rows(series, key)
 
 
-def _row_slice(frame: _Frame, key: slice) -> Any:
+def _row_slice(frame: FrameBase, key: slice) -> Any:
     bounds = (key.start, key.stop)
     if all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
         return iloc_rows(frame, key)
@@ -139,7 +139,7 @@ def _tile_row_slice(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled((tuple(splits),), grid)
 
 
-def iloc_rows(frame: _Frame, rows: slice) -> Any:
+def iloc_rows(frame: FrameBase, rows: slice) -> Any:
     for name in ("start", "stop", "step"):
         value = getattr(rows, name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
@@ -215,7 +215,7 @@ def row_meta(meta: pd.DataFrame, name: Any = None) -> pd.Series:
     return pd.Series([], index=meta.columns[:0], dtype=meta.to_numpy().dtype, name=name)
 
 
-def iloc_row(frame: _Frame, position: int) -> Any:
+def iloc_row(frame: FrameBase, position: int) -> Any:
     """``frame.iloc[position]``: a row Series of a DataFrame, a 0-d tensor of a Series."""
     node = frame.node
     assert isinstance(node, FrameNode)
@@ -286,7 +286,7 @@ def _positions_in_bounds(positions: np.ndarray[Any, Any], n: float) -> np.ndarra
     return out
 
 
-def take_rows(frame: _Frame, positions: Any) -> Any:
+def take_rows(frame: FrameBase, positions: Any) -> Any:
     """``frame.iloc[[i, j, ...]]``: rows by position, in the order given, negative from
     the end; IndexError out of range."""
     values = np.asarray(positions)
@@ -300,8 +300,8 @@ def take_rows(frame: _Frame, positions: Any) -> Any:
     return new_frame(TakeRows(values), [frame], len(values), node.meta)
 
 
-class _ILoc:
-    def __init__(self, frame: _Frame) -> None:
+class ILocIndexer:
+    def __init__(self, frame: FrameBase) -> None:
         self.frame = frame
 
     def __getitem__(self, key: Any) -> Any:
@@ -312,7 +312,7 @@ class _ILoc:
             frame = self.frame
             if not _is_full_slice(cols):
                 frame = select_column_positions(frame, cols)
-            return _ILoc(frame)[rows]
+            return ILocIndexer(frame)[rows]
         return self._rows(key)
 
     def _rows(self, key: Any) -> Any:
@@ -322,7 +322,7 @@ class _ILoc:
             return self.frame if _is_full_slice(key) else iloc_rows(self.frame, key)
         if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
             return iloc_row(self.frame, int(key))
-        if isinstance(key, (_Frame, pd.Series, pd.Index)):
+        if isinstance(key, (FrameBase, pd.Series, pd.Index)):
             raise NotImplementedError(
                 "iloc takes positions: a slice, an int, a list or array of ints or of booleans"
             )
@@ -344,7 +344,7 @@ def _attach() -> None:
     setattr(Series, "__getitem__", series_getitem)  # noqa: B010
     for cls in (DataFrame, Series):
         methods: dict[str, Any] = {
-            "iloc": property(_ILoc),
+            "iloc": property(ILocIndexer),
             "head": lambda self, n=5: iloc_rows(self, slice(None, n)),
             "tail": lambda self, n=5: iloc_rows(self, slice(-n, None) if n else slice(0, 0)),
         }

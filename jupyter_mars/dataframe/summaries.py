@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Index, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 
 SUMMARY_META = pd.DataFrame({"summary": pd.Series([], dtype=object)})
@@ -30,14 +30,14 @@ def one_row(func: Callable[[Any], Any], chunk: Any) -> pd.DataFrame:
     return pd.DataFrame({"summary": [func(chunk)]})
 
 
-def chunk_summaries(frame: _Frame, func: Callable[[Any], Any]) -> list[Any]:
+def chunk_summaries(frame: FrameBase, func: Callable[[Any], Any]) -> list[Any]:
     """``func`` of every chunk, in order: the only data fetched."""
     kernel = functools.partial(one_row, func)
     rows = map_chunks(kernel, [frame], (Slot(0),), SUMMARY_META, keeps_rows=False)
     return list(rows.to_pandas()["summary"])
 
 
-def row_count(frame: _Frame) -> int:
+def row_count(frame: FrameBase) -> int:
     """The number of rows: known from the metadata, else counted chunk by chunk."""
     n = frame._nrows()
     if isinstance(n, float) and math.isnan(n):
@@ -48,14 +48,14 @@ def row_count(frame: _Frame) -> int:
 # ---- empty, size ----------------------------------------------------------------------
 
 
-def empty(self: _Frame) -> bool:
+def empty(self: FrameBase) -> bool:
     """True when the object holds no element (no rows, or a frame without columns)."""
     if isinstance(self, DataFrame) and len(self.meta.columns) == 0:
         return True
     return row_count(self) == 0
 
 
-def size(self: _Frame) -> int:
+def size(self: FrameBase) -> int:
     """The number of elements: rows times columns for a DataFrame."""
     columns = len(self.meta.columns) if isinstance(self, DataFrame) else 1
     return row_count(self) * columns
@@ -111,7 +111,7 @@ def vector_usage(index: bool, deep: bool, chunk: Any) -> tuple[Any, ...]:
     return (int(chunk.memory_usage(index=False, deep=deep)), index_facts(chunk.index, deep))
 
 
-def vector_memory_usage(self: _Frame, index: bool = True, deep: bool = False) -> int:
+def vector_memory_usage(self: FrameBase, index: bool = True, deep: bool = False) -> int:
     """Bytes of the values (and of the index): pandas' ``memory_usage`` of a Series."""
     parts = chunk_summaries(self, functools.partial(vector_usage, index, deep))
     if isinstance(self, Index):
@@ -126,7 +126,7 @@ def chunk_nbytes(chunk: Any) -> Any:
     return int(chunk.nbytes)
 
 
-def nbytes(self: _Frame) -> int:
+def nbytes(self: FrameBase) -> int:
     """Bytes of the values, as pandas' ``nbytes`` counts them (pointers for objects)."""
     dtype = self.meta.dtype
     if isinstance(dtype, np.dtype) and not isinstance(self.meta, pd.RangeIndex):
@@ -144,12 +144,12 @@ def has_nans(chunk: Any) -> bool:
     return bool(chunk.hasnans)
 
 
-def hasnans(self: _Frame) -> bool:
+def hasnans(self: FrameBase) -> bool:
     """True when any value is missing."""
     return any(chunk_summaries(self, has_nans))
 
 
-def is_unique(self: _Frame) -> bool:
+def is_unique(self: FrameBase) -> bool:
     """True when no value repeats (one missing value counts once)."""
     if isinstance(self, Series):
         distinct = self.nunique(dropna=False)  # type: ignore[attr-defined]
@@ -166,7 +166,7 @@ def order_facts(increasing: bool, chunk: Any) -> tuple[Any, ...]:
     return (True, bool(inside), values[0], values[-1])
 
 
-def monotonic(self: _Frame, increasing: bool) -> bool:
+def monotonic(self: FrameBase, increasing: bool) -> bool:
     facts = [f for f in chunk_summaries(self, functools.partial(order_facts, increasing)) if f[0]]
     if not all(f[1] for f in facts):
         return False
@@ -177,17 +177,17 @@ def monotonic(self: _Frame, increasing: bool) -> bool:
         return False
 
 
-def is_monotonic_increasing(self: _Frame) -> bool:
+def is_monotonic_increasing(self: FrameBase) -> bool:
     """True when every value is at least the one before (and none is missing)."""
     return monotonic(self, True)
 
 
-def is_monotonic_decreasing(self: _Frame) -> bool:
+def is_monotonic_decreasing(self: FrameBase) -> bool:
     """True when every value is at most the one before (and none is missing)."""
     return monotonic(self, False)
 
 
-ATTACHED: dict[str, tuple[Any, tuple[type[_Frame], ...]]] = {
+ATTACHED: dict[str, tuple[Any, tuple[type[FrameBase], ...]]] = {
     "empty": (property(empty), (DataFrame, Series)),
     "size": (property(size), (DataFrame, Series)),
     "nbytes": (property(nbytes), (Series,)),

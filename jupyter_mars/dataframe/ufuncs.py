@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.filters import rows_like
 from jupyter_mars.dataframe.map_chunks import aligned, map_chunks, meta_of, slot_args
 from jupyter_mars.dataframe.node import empty_like
@@ -26,7 +26,7 @@ def apply_ufunc(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     return ufunc(*args, **kwargs)
 
 
-def _lazy_input(x: Any, like: _Frame) -> Any:
+def _lazy_input(x: Any, like: FrameBase) -> Any:
     if isinstance(x, pd.DataFrame):
         return DataFrame(x)
     if isinstance(x, pd.Series):
@@ -49,9 +49,9 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
         raise NotImplementedError(f"np.{name}: out= is not supported, frames are immutable")
     if ufunc.nout != 1:
         raise NotImplementedError(f"np.{name} has {ufunc.nout} outputs, which is not supported")
-    like = next(x for x in inputs if isinstance(x, _Frame))
+    like = next(x for x in inputs if isinstance(x, FrameBase))
     args = [_lazy_input(x, like) for x in inputs]
-    lazy = [x for x in args if isinstance(x, _Frame)]
+    lazy = [x for x in args if isinstance(x, FrameBase)]
     if any(isinstance(x, DataFrame) for x in lazy) and any(isinstance(x, Series) for x in lazy):
         raise NotImplementedError(
             f"np.{name} of a DataFrame and a Series: use the frame's methods (df.add(s), ...)"

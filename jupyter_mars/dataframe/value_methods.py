@@ -16,7 +16,7 @@ import pandas as pd
 
 import jupyter_mars.dataframe.cumulative  # noqa: F401 - shift
 import jupyter_mars.dataframe.reduction  # noqa: F401 - corr
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
@@ -26,14 +26,14 @@ def call_method(method: str, chunk: Any, /, *args: Any, **kwargs: Any) -> Any:
     return getattr(chunk, method)(*args, **kwargs)
 
 
-def _lazy_args(self: _Frame, values: list[Any]) -> tuple[list[_Frame], list[Any]]:
+def _lazy_args(self: FrameBase, values: list[Any]) -> tuple[list[FrameBase], list[Any]]:
     """The frames to map over (``self`` first) and ``values`` with each lazy one replaced
     by the ``Slot`` of its chunk."""
-    lazy = [v for v in values if isinstance(v, _Frame)]
+    lazy = [v for v in values if isinstance(v, FrameBase)]
     frames = aligned([self, *lazy])
     # by identity: == between lazy objects is an element-wise comparison
     position = {id(v): 1 + i for i, v in enumerate(lazy)}
-    slots = [Slot(position[id(v)]) if isinstance(v, _Frame) else v for v in values]
+    slots = [Slot(position[id(v)]) if isinstance(v, FrameBase) else v for v in values]
     return frames, slots
 
 
@@ -64,11 +64,11 @@ def case_when(self: Series, caselist: list[tuple[Any, Any]]) -> Series:
             raise ValueError(f"Argument {len(flat) // 2} must be a tuple of (condition, value)")
         for item in pair:
             flat.append(item(self) if callable(item) else item)
-    if any(not isinstance(v, _Frame) and pd.api.types.is_list_like(v) for v in flat):
+    if any(not isinstance(v, FrameBase) and pd.api.types.is_list_like(v) for v in flat):
         # arrays have no chunks to line up with: run pandas on the fetched data
-        fetched = [v.to_pandas() if isinstance(v, _Frame) else v for v in flat]
+        fetched = [v.to_pandas() if isinstance(v, FrameBase) else v for v in flat]
         whole = self.to_pandas().case_when(list(zip(fetched[::2], fetched[1::2], strict=True)))
-        return Series(whole, chunk_size=_chunk_rows(self))
+        return Series(whole, chunk_size=chunk_rows(self))
     metas = [meta_of(v) for v in flat]
     meta = self.meta.case_when(list(zip(metas[::2], metas[1::2], strict=True)))
     frames, slots = _lazy_args(self, flat)
@@ -76,14 +76,14 @@ def case_when(self: Series, caselist: list[tuple[Any, Any]]) -> Series:
     return out
 
 
-def _chunk_rows(frame: _Frame) -> int:
+def chunk_rows(frame: FrameBase) -> int:
     """The longest chunk of ``frame``: the chunking of a result rebuilt from pandas."""
     layout = frame._layout()
     sizes = [int(n) for n in layout[0] if n == n] if layout is not None else []
     return max([*sizes, 1])
 
 
-def repeat(self: _Frame, repeats: Any, axis: Any = None) -> Any:
+def repeat(self: FrameBase, repeats: Any, axis: Any = None) -> Any:
     """Each value ``repeats`` times (an int, or one count per value)."""
     if axis not in (None, 0, "index"):
         raise ValueError(f"No axis named {axis} for object type {type(self).__name__}")
@@ -92,7 +92,7 @@ def repeat(self: _Frame, repeats: Any, axis: Any = None) -> Any:
         # one count per value: pandas pairs them with the fetched values
         whole = self.to_pandas().repeat(repeats)
         kind: Any = type(self)
-        return kind(whole, chunk_size=_chunk_rows(self))
+        return kind(whole, chunk_size=chunk_rows(self))
     if not isinstance(repeats, int) or isinstance(repeats, bool):
         raise TypeError(f"repeats must be an int or a list of ints, got {repeats!r}")
     return map_chunks(call_method, [self], ("repeat", Slot(0), repeats), meta, keeps_rows=False)
@@ -106,7 +106,7 @@ def to_frame(self: Series, name: Any = _NO_DEFAULT) -> DataFrame:
 
 
 def set_flags(
-    self: _Frame, *, copy: bool = False, allows_duplicate_labels: bool | None = None
+    self: FrameBase, *, copy: bool = False, allows_duplicate_labels: bool | None = None
 ) -> Any:
     """The same data with pandas' flags set (``allows_duplicate_labels``)."""
     kwargs = {"allows_duplicate_labels": allows_duplicate_labels}
@@ -114,18 +114,18 @@ def set_flags(
     return map_chunks(call_method, [self], ("set_flags", Slot(0)), meta, kwargs)
 
 
-def flags(self: _Frame) -> Any:
+def flags(self: FrameBase) -> Any:
     """pandas' flags of the result (they travel with the metadata)."""
     return self.meta.flags
 
 
-def get_attrs(self: _Frame) -> dict[Any, Any]:
+def get_attrs(self: FrameBase) -> dict[Any, Any]:
     """The user's global metadata (``attrs``), kept with the object's metadata."""
     attrs: dict[Any, Any] = self.meta.attrs
     return attrs
 
 
-def set_attrs(self: _Frame, value: dict[Any, Any]) -> None:
+def set_attrs(self: FrameBase, value: dict[Any, Any]) -> None:
     self.meta.attrs = dict(value)
 
 
@@ -146,7 +146,7 @@ def from_arrow_method(cls: Any) -> Any:
     return staticmethod(from_arrow)
 
 
-ATTACHED: dict[str, tuple[Any, tuple[type[_Frame], ...]]] = {
+ATTACHED: dict[str, tuple[Any, tuple[type[FrameBase], ...]]] = {
     "between": (between, (Series,)),
     "case_when": (case_when, (Series,)),
     "repeat": (repeat, (Series,)),

@@ -81,7 +81,7 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from jupyter_mars.remote import _Http
+    from jupyter_mars.remote import HttpClient
     from jupyter_mars.remote.http import token_for
 
     entries = [_pick(args.id)] if args.id else registry.entries()
@@ -96,7 +96,7 @@ def _status(args: argparse.Namespace) -> int:
         main = next((e for e in group if e.kind == "ssh"), group[0])  # the one down stops
         kinds = "+".join(dict.fromkeys(e.kind for e in [main, *group]))
         try:
-            http = _Http(endpoint, token_for(endpoint), timeout=5)
+            http = HttpClient(endpoint, token_for(endpoint), timeout=5)
             workers = len(http.json("GET", "/api/v1/cluster")["workers"])
             state = f"{workers} workers joined"
         except (ConnectionError, PermissionError, RuntimeError) as exc:

@@ -195,9 +195,9 @@ class LocalCluster:
             registry.record(dataclasses.replace(entry, n_workers=n))
 
     def _wait_for_workers(self, n_worker: int, timeout: float, exactly: bool = False) -> None:
-        from jupyter_mars.remote import _Http
+        from jupyter_mars.remote import HttpClient
 
-        http = _Http(self.endpoint, self.token, timeout=5)
+        http = HttpClient(self.endpoint, self.token, timeout=5)
         deadline = time.monotonic() + timeout
         while True:
             joined = len(http.json("GET", "/api/v1/cluster")["workers"])

@@ -302,9 +302,9 @@ class SSHCluster:
         return started
 
     def _joined(self) -> int:
-        from jupyter_mars.remote import _Http
+        from jupyter_mars.remote import HttpClient
 
-        http = _Http(self.endpoint, self.token, timeout=5)
+        http = HttpClient(self.endpoint, self.token, timeout=5)
         return len(http.json("GET", "/api/v1/cluster")["workers"])
 
     def _wait_for_workers(self, need: int, deadline: float) -> None:

@@ -6,7 +6,7 @@ requests with; ``failover.py`` finds the active supervisor when the one in use i
 """
 
 from jupyter_mars.remote.errors import RemoteError, rebuild_error
-from jupyter_mars.remote.http import SupervisorUnavailable, _Http
+from jupyter_mars.remote.http import HttpClient, SupervisorUnavailable
 from jupyter_mars.remote.session import RemoteSession
 
-__all__ = ["RemoteError", "RemoteSession", "SupervisorUnavailable", "_Http", "rebuild_error"]
+__all__ = ["RemoteError", "RemoteSession", "SupervisorUnavailable", "HttpClient", "rebuild_error"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from jupyter_mars.remote.http import _Http
+from jupyter_mars.remote.http import HttpClient
 
 POLL_INTERVAL = 0.2
 """Seconds between two rounds over the known supervisors."""
@@ -50,7 +50,7 @@ def find_active(
     while True:
         for url in list(known):
             try:
-                model = _Http(url, token, request_timeout).json("GET", "/api/v1/cluster")
+                model = HttpClient(url, token, request_timeout).json("GET", "/api/v1/cluster")
             except (ConnectionError, PermissionError, RuntimeError, ValueError):
                 continue
             for other in web_urls(model):

@@ -26,7 +26,7 @@ class SessionGone(ConnectionError):
     opens another one, as after a failover."""
 
 
-class _Http:
+class HttpClient:
     def __init__(self, url: str, token: str | None, timeout: float) -> None:
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname or not parts.port:

@@ -18,7 +18,7 @@ import logging
 import threading
 from typing import Any
 
-from jupyter_mars.remote.http import SessionGone, _Http
+from jupyter_mars.remote.http import HttpClient, SessionGone
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def renew_interval(session_timeout: float) -> float:
 class Lease:
     """Sends keep-alives for one session from a daemon thread until ``stop``."""
 
-    def __init__(self, http: _Http, session_id: str, session_timeout: float) -> None:
+    def __init__(self, http: HttpClient, session_id: str, session_timeout: float) -> None:
         self._lock = threading.Lock()
         self._target = (http, session_id)
         self._interval = renew_interval(session_timeout)
@@ -53,7 +53,7 @@ class Lease:
     def start(self) -> None:
         self._thread.start()
 
-    def retarget(self, http: _Http, session_id: str, session_timeout: float) -> None:
+    def retarget(self, http: HttpClient, session_id: str, session_timeout: float) -> None:
         """Keep the session opened on another supervisor alive from now on."""
         with self._lock:
             self._target = (http, session_id)
@@ -73,7 +73,7 @@ class Lease:
             pass  # gone already, with the supervisor or by expiry
 
     @property
-    def target(self) -> tuple[_Http, str]:
+    def target(self) -> tuple[HttpClient, str]:
         with self._lock:
             return self._target
 

@@ -46,9 +46,9 @@ from jupyter_mars.executable import Executable, Session, available_cpus
 from jupyter_mars.remote.errors import rebuild_error
 from jupyter_mars.remote.failover import find_active, web_urls
 from jupyter_mars.remote.http import (
+    HttpClient,
     SessionGone,
     SupervisorUnavailable,
-    _Http,
     read_piece,
     token_for,
 )
@@ -74,7 +74,7 @@ REFRESH_INTERVAL = 2.0
 class _Term:
     """The supervisor and the session there that requests go to, until a failover."""
 
-    http: _Http
+    http: HttpClient
     session_id: str
     epoch: str
     """The supervisor's epoch when the session was opened: it changes on a takeover."""
@@ -105,7 +105,7 @@ class RemoteSession(Session):
         failover_wait: float = 15.0,
     ) -> None:
         token = token or os.environ.get("MARS_TOKEN") or token_for(address)
-        http = _Http(address, token, timeout)
+        http = HttpClient(address, token, timeout)
         self._token = token
         self._timeout = timeout
         self._failover_wait = failover_wait
@@ -145,7 +145,7 @@ class RemoteSession(Session):
 
     # ---- supervisors ------------------------------------------------------------------
 
-    def _open(self, http: _Http) -> _Term:
+    def _open(self, http: HttpClient) -> _Term:
         cluster = http.json("GET", "/api/v1/cluster")
         self._learn(cluster)
         opened = http.json("POST", "/api/v1/sessions")
@@ -189,7 +189,7 @@ class RemoteSession(Session):
             ):
                 return seen
             try:
-                return self._open(_Http(url, self._token, self._timeout))
+                return self._open(HttpClient(url, self._token, self._timeout))
             except ConnectionError:  # it went away or stood down meanwhile: look again
                 if time.monotonic() >= deadline:
                     raise

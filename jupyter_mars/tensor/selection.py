@@ -35,8 +35,9 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.shape.common import check_axis
 from jupyter_mars.tensor.shape.reshape import ravel
-from jupyter_mars.tensor.sorting import check_axis, chunk_indices, known_nsplits
+from jupyter_mars.tensor.sorting import chunk_indices, known_nsplits
 
 PARALLEL_KINDS = ("auto", "tree", "psrs")
 """Mars's ways of combining the chunks; all are computed by the tree here."""
@@ -219,7 +220,7 @@ def _topk(
     if axis is None:
         x = ravel(x)
         axis = 0
-    ax = check_axis(axis, x.ndim, none_ok=True)
+    ax = check_axis(axis, x.ndim, expected="an int or None")
     kk = _check_k(k, x.shape[ax], ax)
     shape = list(x.shape)
     shape[ax] = kk

@@ -15,7 +15,7 @@ from jupyter_mars.dataframe.reduction._moments import (
     deviation_sums,
     present_values,
 )
-from jupyter_mars.dataframe.reduction._shape_moments import column_shape_moments, finish_shape
+from jupyter_mars.dataframe.reduction.shape_moments import column_shape_moments, finish_shape
 
 RNG = np.random.default_rng(8)
 

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import jupyter_mars.dataframe as md
-from jupyter_mars.dataframe.reduction._kernels import ReduceSpec
 from jupyter_mars.dataframe.reduction._stacked import StackedStates
+from jupyter_mars.dataframe.reduction.kernels import ReduceSpec
 
 HOWS = ["sum", "prod", "count", "min", "max", "any", "all", "mean", "var", "std", "sem"]
 CHUNKS = [None, (7, 40), (3, 17), (5, 1000)]

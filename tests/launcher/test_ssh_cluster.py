@@ -246,9 +246,9 @@ def test_an_unreachable_host_fails_clearly_within_its_timeout(
 
 
 def _workers(cluster: SSHCluster) -> list[dict[str, Any]]:
-    from jupyter_mars.remote import _Http
+    from jupyter_mars.remote import HttpClient
 
-    workers: list[dict[str, Any]] = _Http(cluster.endpoint, cluster.token, 5).json(
+    workers: list[dict[str, Any]] = HttpClient(cluster.endpoint, cluster.token, 5).json(
         "GET", "/api/v1/workers"
     )
     return workers

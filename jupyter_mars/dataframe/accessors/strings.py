@@ -177,7 +177,7 @@ def count_pieces(chunk: pd.Series, how: str, pat: Any, kwargs: dict[str, Any]) -
 
 def _split_width(series: Any, how: str, pat: Any, kwargs: dict[str, Any]) -> int:
     """The number of columns a split with ``expand=True`` gives: executed now."""
-    from jupyter_mars.dataframe.reduction._build import series_reduce
+    from jupyter_mars.dataframe.reduction.build import series_reduce
 
     meta = pd.Series([], dtype=np.float64, index=series.meta.index)
     pieces = map_chunks(count_pieces, [series], (Slot(0), how, pat, kwargs), meta, name="pieces")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import _Frame
+from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.dataframe.groupby.apply import shuffle_rows
 from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, GroupBy, SeriesGroupBy
 from jupyter_mars.dataframe.node import empty_like
@@ -125,7 +125,7 @@ def take(self: GroupBy, indices: Any, **kwargs: Any) -> Any:
 def corrwith(self: GroupBy, other: Any, *args: Any, **kwargs: Any) -> Any:
     """pandas' grouped ``corrwith``: each group's correlation with ``other``, a pandas
     DataFrame or Series that every part of the shuffle reads whole."""
-    if isinstance(other, _Frame):
+    if isinstance(other, FrameBase):
         raise TypeError("corrwith of a grouping takes a pandas DataFrame or Series as other")
     return grouped_call(self, (("corrwith", (other, *args), kwargs),))
 

@@ -14,15 +14,15 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.groupby import transform as transform_module
 from jupyter_mars.dataframe.groupby.aggregate import DECOMPOSABLE, AggSpec, Output
 from jupyter_mars.dataframe.groupby.apply import shuffle_rows
-from jupyter_mars.dataframe.groupby.keys import KeyItem, _probe_values, probe
+from jupyter_mars.dataframe.groupby.keys import KeyItem, probe, probe_values
 from jupyter_mars.dataframe.groupby.plan import aggregate
 from jupyter_mars.dataframe.map_chunks import MapChunks, aligned
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._args import is_numeric
+from jupyter_mars.dataframe.reduction.args import is_numeric
 
 _NO_SELECTION = object()
 
@@ -43,7 +43,7 @@ _PLAIN_KWARGS: dict[str, dict[str, Any]] = {
 (None: any). Other arguments (``min_count=2``, ``engine=...``) go to pandas whole."""
 
 
-def _column_of(obj: _Frame, key: Any) -> Any:
+def _column_of(obj: FrameBase, key: Any) -> Any:
     """The label when ``key`` is ``obj[label]`` built lazily from ``obj`` (pandas treats a
     column of the grouped frame as an in-axis key), else None."""
     node = key.node
@@ -73,7 +73,7 @@ class GroupBy:
 
     def __init__(
         self,
-        obj: _Frame,
+        obj: FrameBase,
         by: Any,
         level: Any,
         as_index: bool,
@@ -118,7 +118,7 @@ class GroupBy:
                 return KeyItem("column", label, label)
             self._frames.append(b)
             return KeyItem("series", len(self._frames) - 1, b.meta.name)
-        if isinstance(b, _Frame) or not isinstance(b, Hashable):
+        if isinstance(b, FrameBase) or not isinstance(b, Hashable):
             raise TypeError(
                 f"groupby keys must be column labels, index level names or lazy Series, got {b!r}"
             )
@@ -145,7 +145,7 @@ class GroupBy:
             for item in self._keys:
                 if item.kind == "series":
                     m = self._frames[item.ref].meta
-                    values = _probe_values(m.dtype, rows)
+                    values = probe_values(m.dtype, rows)
                     by.append(pd.Series(values, index=data.index, name=m.name))
                 else:
                     by.append(item.ref if item.kind == "column" else item.name)

@@ -19,7 +19,7 @@ from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, GroupBy, Serie
 from jupyter_mars.dataframe.groupby.keys import grouper, key_series
 
 
-def _fetched_grouping(self: GroupBy, values: bool = False) -> Any:
+def fetched_grouping(self: GroupBy, values: bool = False) -> Any:
     """pandas' GroupBy of the fetched keys (the grouped rows' labels; the values too when
     ``values``), with this grouping's flags and selection."""
     obj: Any = self._obj
@@ -41,18 +41,18 @@ def _fetched_grouping(self: GroupBy, values: bool = False) -> Any:
 
 def groups(self: GroupBy) -> Any:
     """pandas' ``groups``: group key -> the row labels of its rows (fetched)."""
-    return _fetched_grouping(self).groups
+    return fetched_grouping(self).groups
 
 
 def indices(self: GroupBy) -> Any:
     """pandas' ``indices``: group key -> the positions of its rows (fetched)."""
-    return _fetched_grouping(self).indices
+    return fetched_grouping(self).indices
 
 
 def iterate(self: GroupBy) -> Iterator[tuple[Any, Any]]:
     """pandas' ``for key, group in grouping``: the data is fetched, then pandas' groups
     are handed out."""
-    return iter(_fetched_grouping(self, values=True))
+    return iter(fetched_grouping(self, values=True))
 
 
 def ngroups(self: GroupBy) -> int:
@@ -64,7 +64,7 @@ def dtype(self: GroupBy) -> Any:
     """pandas' ``SeriesGroupBy.dtype``: the values' dtype for each group (fetched)."""
     meta = self._obj.meta
     value = meta.dtype if isinstance(meta, pd.Series) else meta[self._selection].dtype
-    keys = _fetched_grouping(self).size().index
+    keys = fetched_grouping(self).size().index
     out = pd.Series([value] * len(keys), index=keys, name=self._series_name(), dtype=object)
     return out if self.as_index else out.reset_index()
 

@@ -74,7 +74,7 @@ def split_by_index_keys(chunk: Any, n_out: int) -> list[Any]:
     return split_by_codes(chunk, key_codes(keys, n_out), n_out)
 
 
-def _probe_values(dtype: Any, n: int) -> Any:
+def probe_values(dtype: Any, n: int) -> Any:
     kind = getattr(dtype, "kind", "O")
     if isinstance(dtype, np.dtype) and kind in "iufcb":
         return np.ones(n, dtype=dtype)
@@ -93,19 +93,19 @@ def _probe_values(dtype: Any, n: int) -> Any:
 def probe_index(index: pd.Index, n: int = 1) -> pd.Index:
     """An index of ``n`` rows with the type, dtypes and names of ``index``."""
     if isinstance(index, pd.MultiIndex):
-        arrays = [_probe_values(t, n) for t in index.dtypes]
+        arrays = [probe_values(t, n) for t in index.dtypes]
         return pd.MultiIndex.from_arrays(arrays, names=index.names)
     if isinstance(index, pd.RangeIndex):
         return pd.RangeIndex(n, name=index.name)
-    return pd.Index(_probe_values(index.dtype, n), name=index.name)
+    return pd.Index(probe_values(index.dtype, n), name=index.name)
 
 
 def probe(meta: Any, n: int = 1) -> Any:
     """A pandas object of ``n`` rows shaped like ``meta``, with no missing values."""
     index = probe_index(meta.index, n)
     if isinstance(meta, pd.Series):
-        return pd.Series(_probe_values(meta.dtype, n), index=index, name=meta.name)
-    data = {i: pd.Series(_probe_values(t, n), index=index) for i, t in enumerate(meta.dtypes)}
+        return pd.Series(probe_values(meta.dtype, n), index=index, name=meta.name)
+    data = {i: pd.Series(probe_values(t, n), index=index) for i, t in enumerate(meta.dtypes)}
     frame = pd.DataFrame(data, index=index)
     frame.columns = meta.columns
     return frame

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.groupby.keys import probe
 from jupyter_mars.dataframe.groupby.plan import map_to_unknown
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, one_chunk
@@ -187,7 +187,7 @@ def crosstab(
         s.name if s.name is not None else f"col_{i}" for i, s in enumerate(cols)
     ]
     names = [*rnames, *cnames, "__values"]
-    series: list[_Frame] = [*rows, *cols] + ([values] if values is not None else [rows[0]])
+    series: list[FrameBase] = [*rows, *cols] + ([values] if values is not None else [rows[0]])
     frames = aligned(series)
     metas = [s.meta for s in series]
     frame_meta = pd.concat(metas, axis=1, keys=names)

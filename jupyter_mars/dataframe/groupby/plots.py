@@ -10,18 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.groupby.core import DataFrameGroupBy, GroupBy
-from jupyter_mars.dataframe.groupby.introspection import _fetched_grouping
+from jupyter_mars.dataframe.groupby.introspection import fetched_grouping
 
 
 def plot(self: GroupBy) -> Any:
     """pandas' grouped ``plot`` accessor over the fetched data: ``gb.plot()`` and
     ``gb.plot.line(...)`` draw one plot per group."""
-    return _fetched_grouping(self, values=True).plot
+    return fetched_grouping(self, values=True).plot
 
 
 def _drawn(name: str) -> Any:
     def draw(self: GroupBy, *args: Any, **kwargs: Any) -> Any:
-        return getattr(_fetched_grouping(self, values=True), name)(*args, **kwargs)
+        return getattr(fetched_grouping(self, values=True), name)(*args, **kwargs)
 
     draw.__name__ = name
     draw.__doc__ = f"pandas' grouped ``{name}`` of the fetched data."

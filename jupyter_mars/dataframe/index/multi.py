@@ -27,12 +27,12 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.conversion import ToTensor
-from jupyter_mars.dataframe.core import MultiIndex, _Frame
+from jupyter_mars.dataframe.core import FrameBase, MultiIndex
 from jupyter_mars.dataframe.datasource import index_node
 from jupyter_mars.dataframe.index._calls import BOX_META, value, whole
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.sort._tree import tree_frame
+from jupyter_mars.dataframe.sort.tree import tree_frame
 from jupyter_mars.tensor.core import Tensor, new_tensor
 
 
@@ -158,7 +158,7 @@ def set_codes(
 ) -> MultiIndex:
     """New codes for all the labels at once (they are positions in the whole index), on
     the index brought into one task."""
-    if isinstance(codes, _Frame):
+    if isinstance(codes, FrameBase):
         codes = codes.to_pandas()
     # pandas checks the levels named and the number of code lists now, on empty codes
     one_level = level is not None and not isinstance(level, (list, tuple))
@@ -203,7 +203,7 @@ def _lazy(index: pd.MultiIndex, chunk_size: Any) -> MultiIndex:
 
 def _plain(obj: Any) -> Any:
     """A lazy argument's data (the constructors take pandas' arguments)."""
-    return obj.to_pandas() if isinstance(obj, _Frame) else obj
+    return obj.to_pandas() if isinstance(obj, FrameBase) else obj
 
 
 def from_arrays(
@@ -235,7 +235,7 @@ def from_frame(
 ) -> MultiIndex:
     """A lazy DataFrame's rows become labels chunk for chunk; a pandas one is chunked
     by ``chunk_size``."""
-    if not isinstance(df, _Frame):
+    if not isinstance(df, FrameBase):
         return _lazy(pd.MultiIndex.from_frame(df, sortorder, names), chunk_size)
     meta = pd.MultiIndex.from_frame(df.meta, sortorder, names)
     out: MultiIndex = map_chunks(_from_frame_chunk, [df], (Slot(0), names), meta, name="from_frame")

@@ -20,7 +20,7 @@ import pandas as pd
 from jupyter_mars.dataframe.core import Index
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.sort._tree import tree_frame
+from jupyter_mars.dataframe.sort.tree import tree_frame
 
 Runs = tuple[np.ndarray, np.ndarray, np.ndarray]
 """Starts, steps and lengths of runs of equally spaced int64 values, in order."""

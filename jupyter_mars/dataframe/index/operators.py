@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import Index, _Frame
+from jupyter_mars.dataframe.core import FrameBase, Index
 from jupyter_mars.dataframe.index._calls import per_chunk, value, whole, whole_array
 from jupyter_mars.dataframe.index.rows import array_per_chunk
 from jupyter_mars.dataframe.node import empty_like
@@ -31,12 +31,12 @@ def _plain(other: Any) -> Any:
 
 
 def _is_scalar(other: Any) -> bool:
-    return not isinstance(other, _Frame) and bool(pd.api.types.is_scalar(other))
+    return not isinstance(other, FrameBase) and bool(pd.api.types.is_scalar(other))
 
 
 def _meta_other(other: Any) -> Any:
     """What the other operand looks like with no rows, to work out the result's meta."""
-    if isinstance(other, _Frame):
+    if isinstance(other, FrameBase):
         return other.meta
     return other if _is_scalar(other) else np.asarray(other)[:0]
 
@@ -71,7 +71,7 @@ def getitem(self: Index, key: Any) -> Any:
         return value(self, "__getitem__", key)
     if isinstance(key, slice):
         return whole(self, "__getitem__", key, meta=empty_like(self.meta))
-    if isinstance(key, _Frame):
+    if isinstance(key, FrameBase):
         key = key.to_pandas()
     return whole(self, "__getitem__", np.asarray(key), meta=empty_like(self.meta))
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.conversion import to_tensor
-from jupyter_mars.dataframe.core import DataFrame, Index, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Index, Series
 from jupyter_mars.dataframe.from_tensor import index_by_position
 from jupyter_mars.dataframe.index._calls import call, meta_call, per_chunk, value
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks
@@ -29,7 +29,7 @@ def row_labels(chunk: Any) -> pd.Index:
     return out
 
 
-def frame_index(frame: _Frame) -> Index:
+def frame_index(frame: FrameBase) -> Index:
     """The row labels of a DataFrame or Series, chunked as its rows."""
     out: Index = map_chunks(row_labels, [frame], (Slot(0),), frame.meta.index, name="index")
     return out
@@ -49,7 +49,7 @@ def array_per_chunk(index: Index, name: str, /, *args: Any, **kwargs: Any) -> An
 
 
 def isin(self: Index, values: Any, level: Any = None) -> Any:
-    if isinstance(values, _Frame):
+    if isinstance(values, FrameBase):
         values = values.to_pandas()
     elif hasattr(values, "to_numpy") and hasattr(values, "execute"):
         values = values.to_numpy()
@@ -60,7 +60,7 @@ def map_values(self: Index, mapper: Any, na_action: Any = None, dtype: Any = Non
     """``Index.map``; ``dtype`` (Mars's keyword) names the result's dtype, which pandas
     cannot infer from an index with no rows. A lazy Series mapper is fetched: every
     chunk looks labels up in all of it."""
-    if isinstance(mapper, _Frame):
+    if isinstance(mapper, FrameBase):
         mapper = mapper.to_pandas()
     meta = empty_like(self.meta.map(mapper, na_action=na_action))
     if dtype is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.io.written import written
 
 TARGETS: dict[str, str] = {
@@ -39,7 +39,7 @@ def pandas_writer(name: str) -> Callable[..., Any]:
     """``name`` as a method: fetch, let pandas write, return the text or ``written``."""
     target = TARGETS[name]
 
-    def method(self: _Frame, *args: Any, session: Any = None, **kwargs: Any) -> Any:
+    def method(self: FrameBase, *args: Any, session: Any = None, **kwargs: Any) -> Any:
         where = args[0] if args else kwargs.get(target)
         out = getattr(self.to_pandas(session=session), name)(*args, **kwargs)
         return out if where is None else written(session)

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.coalesce import coalesce
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.joins.bloom import bloom_options
 from jupyter_mars.dataframe.joins.kernels import LookupSpec
 from jupyter_mars.dataframe.joins.keys import KeySource, hash_forms, key_dtype, key_sources
@@ -106,7 +106,7 @@ def _labels(value: Any, name: str) -> list[Any] | None:
         return None
     labels = list(value) if isinstance(value, list) else [value]
     for label in labels:
-        if isinstance(label, (np.ndarray, pd.Series, pd.Index, list, _Frame)):
+        if isinstance(label, (np.ndarray, pd.Series, pd.Index, list, FrameBase)):
             raise NotImplementedError(f"merge: {name} takes column or index level names")
     return labels
 
@@ -229,8 +229,8 @@ def merge(
         indicator=indicator,
         validate=validate,
     )
-    lmeta0 = left.meta if isinstance(left, _Frame) else left
-    rmeta0 = right.meta if isinstance(right, _Frame) else right
+    lmeta0 = left.meta if isinstance(left, FrameBase) else left
+    rmeta0 = right.meta if isinstance(right, FrameBase) else right
     if not isinstance(lmeta0, (pd.DataFrame, pd.Series)):
         raise TypeError(f"left must be a DataFrame or a named Series, got {type(left).__name__}")
     if not isinstance(rmeta0, (pd.DataFrame, pd.Series)):
@@ -315,7 +315,7 @@ def join(
     ``on`` columns), as pandas."""
     if isinstance(other, (list, tuple, dict)):
         raise NotImplementedError("join: a list of frames is not supported; join them in turn")
-    ometa = other.meta if isinstance(other, _Frame) else other
+    ometa = other.meta if isinstance(other, FrameBase) else other
     if not isinstance(ometa, (pd.DataFrame, pd.Series)):
         raise TypeError(f"join: other must be a DataFrame or a named Series, got {type(other)}")
     given = {"lsuffix": lsuffix, "rsuffix": rsuffix, "suffixes": suffixes}

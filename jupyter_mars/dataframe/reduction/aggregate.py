@@ -23,7 +23,7 @@ from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._args import frame_axis, probe_frame
+from jupyter_mars.dataframe.reduction.args import frame_axis, probe_frame
 from jupyter_mars.executable import Executable
 
 NUMPY_NAMES: dict[Any, str] = {

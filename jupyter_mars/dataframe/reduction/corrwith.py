@@ -19,8 +19,8 @@ import pandas as pd
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._args import check_flag, frame_axis, is_numeric, probe_frame
-from jupyter_mars.dataframe.reduction.pairwise import _check_method
+from jupyter_mars.dataframe.reduction.args import check_flag, frame_axis, is_numeric, probe_frame
+from jupyter_mars.dataframe.reduction.pairwise import check_pairwise_method
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def corrwith(
     """Pearson correlations of the columns with ``other`` (a Series or a DataFrame)."""
     if frame_axis(axis) != 0:
         raise NotImplementedError("corrwith(axis=1) is not supported")
-    _check_method(method)
+    check_pairwise_method(method)
     only = check_flag(numeric_only, "numeric_only")
     if isinstance(other, (pd.Series, pd.DataFrame)):
         other = (Series if isinstance(other, pd.Series) else DataFrame)(other)

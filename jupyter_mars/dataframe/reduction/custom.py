@@ -24,9 +24,9 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._args import probe_frame
-from jupyter_mars.dataframe.reduction._kernels import values_to_series
-from jupyter_mars.dataframe.sort._tree import tree_frame, tree_tensor
+from jupyter_mars.dataframe.reduction.args import probe_frame
+from jupyter_mars.dataframe.reduction.kernels import values_to_series
+from jupyter_mars.dataframe.sort.tree import tree_frame, tree_tensor
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame
-from jupyter_mars.dataframe.reduction._build import frame_reduce
+from jupyter_mars.dataframe.reduction.build import frame_reduce
 
 
 def sum(

@@ -13,15 +13,15 @@ import pandas as pd
 
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
-from jupyter_mars.dataframe.reduction._args import (
+from jupyter_mars.dataframe.reduction._labels import LabelSpec, labels_rows
+from jupyter_mars.dataframe.reduction.args import (
     check_flag,
     frame_axis,
     is_numeric,
     probe_frame,
     series_axis,
 )
-from jupyter_mars.dataframe.reduction._build import reduction_op
-from jupyter_mars.dataframe.reduction._labels import LabelSpec, labels_rows
+from jupyter_mars.dataframe.reduction.build import reduction_op
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
 from jupyter_mars.tensor.core import Tensor

@@ -17,7 +17,7 @@ import pandas as pd
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._args import check_flag, frame_axis, is_numeric, probe_frame
+from jupyter_mars.dataframe.reduction.args import check_flag, frame_axis, is_numeric, probe_frame
 
 
 def modes_of(counts: pd.Series, dtype: Any, name: Any) -> pd.Series:

@@ -15,9 +15,9 @@ import pandas as pd
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
-from jupyter_mars.dataframe.reduction._args import check_ddof, check_flag, is_numeric
-from jupyter_mars.dataframe.reduction._build import reduction_op
 from jupyter_mars.dataframe.reduction._pairwise import PairwiseSpec
+from jupyter_mars.dataframe.reduction.args import check_ddof, check_flag, is_numeric
+from jupyter_mars.dataframe.reduction.build import reduction_op
 from jupyter_mars.dataframe.reduction.ranked_corr import (
     check_method,
     frame_corr_whole,
@@ -27,7 +27,7 @@ from jupyter_mars.engine.node import Node
 from jupyter_mars.tensor.core import Tensor
 
 
-def _check_method(method: Any) -> None:
+def check_pairwise_method(method: Any) -> None:
     """``corrwith``'s check: Pearson only (ranks would need both frames gathered)."""
     if method != "pearson":
         raise NotImplementedError(f"corr: only method='pearson' is supported, got {method!r}")

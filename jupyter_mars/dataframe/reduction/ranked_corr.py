@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.sort._tree import Gather, tree_frame, tree_tensor
+from jupyter_mars.dataframe.sort.tree import Gather, tree_frame, tree_tensor
 
 METHODS = ("pearson", "spearman", "kendall")
 

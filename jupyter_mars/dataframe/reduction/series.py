@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import Series
-from jupyter_mars.dataframe.reduction._build import series_reduce
+from jupyter_mars.dataframe.reduction.build import series_reduce
 from jupyter_mars.tensor.core import Tensor
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.core import DataFrame, Series
-from jupyter_mars.dataframe.reduction._build import frame_reduce, series_reduce
+from jupyter_mars.dataframe.reduction.build import frame_reduce, series_reduce
 
 
 def frame_skew(

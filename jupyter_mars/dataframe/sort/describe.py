@@ -17,9 +17,9 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._args import probe_frame
-from jupyter_mars.dataframe.sort._tree import Gather, tree_frame
+from jupyter_mars.dataframe.reduction.args import probe_frame
 from jupyter_mars.dataframe.sort.describe_parts import describe_from_parts
+from jupyter_mars.dataframe.sort.tree import Gather, tree_frame
 
 
 def describe(frame: Any, percentiles: Any = None, include: Any = None, exclude: Any = None) -> Any:

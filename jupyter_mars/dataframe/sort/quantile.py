@@ -20,14 +20,14 @@ from jupyter_mars.dataframe.arithmetic import call_method
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._args import probe_frame
-from jupyter_mars.dataframe.sort._tree import Gather, tree_frame, tree_tensor
+from jupyter_mars.dataframe.reduction.args import probe_frame
 from jupyter_mars.dataframe.sort.selection import (
     FrameLayout,
     scalar_of,
     select_quantiles,
     selectable,
 )
+from jupyter_mars.dataframe.sort.tree import Gather, tree_frame, tree_tensor
 
 
 def _selection_args(how: str, kwargs: dict[str, Any]) -> tuple[tuple[float, ...], bool, str] | None:

@@ -34,7 +34,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
-from jupyter_mars.dataframe.sort._tree import tree_frame, tree_tensor
+from jupyter_mars.dataframe.sort.tree import tree_frame, tree_tensor
 
 SAMPLES = 8192
 """Rows drawn per chunk and column; a chunk of at most this many gives all its values."""

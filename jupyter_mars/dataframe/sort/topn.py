@@ -17,7 +17,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.sort._tree import tree_frame
+from jupyter_mars.dataframe.sort.tree import tree_frame
 
 
 @dataclass(frozen=True)

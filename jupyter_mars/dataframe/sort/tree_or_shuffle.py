@@ -27,7 +27,7 @@ from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.sort import duplicated as by_shuffle
 from jupyter_mars.dataframe.sort import unique as by_tree
-from jupyter_mars.dataframe.sort._tree import tree_frame
+from jupyter_mars.dataframe.sort.tree import tree_frame
 
 METHODS = ("auto", "tree", "shuffle")
 

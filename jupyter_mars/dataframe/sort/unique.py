@@ -23,7 +23,7 @@ from jupyter_mars.dataframe.arithmetic import call_method
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.sort._tree import tree_frame, tree_tensor
+from jupyter_mars.dataframe.sort.tree import tree_frame, tree_tensor
 
 
 def _merge_distinct(parts: list[pd.Series]) -> pd.Series:

@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.structure.common import as_lazy, lazy_index
 
 
 def _alias(name: str) -> Callable[..., Any]:
-    def method(self: _Frame, *args: Any, **kwargs: Any) -> Any:
+    def method(self: FrameBase, *args: Any, **kwargs: Any) -> Any:
         return getattr(self, name)(*args, **kwargs)
 
     method.__name__ = name
@@ -24,7 +24,7 @@ def _alias(name: str) -> Callable[..., Any]:
     return method
 
 
-def divmod_(self: _Frame, other: Any, level: Any = None, fill_value: Any = None) -> Any:
+def divmod_(self: FrameBase, other: Any, level: Any = None, fill_value: Any = None) -> Any:
     """``(self // other, self % other)``."""
     if level is not None:
         raise NotImplementedError("divmod: level= is not supported")
@@ -33,7 +33,7 @@ def divmod_(self: _Frame, other: Any, level: Any = None, fill_value: Any = None)
     )
 
 
-def rdivmod(self: _Frame, other: Any, level: Any = None, fill_value: Any = None) -> Any:
+def rdivmod(self: FrameBase, other: Any, level: Any = None, fill_value: Any = None) -> Any:
     """``(other // self, other % self)``."""
     if level is not None:
         raise NotImplementedError("rdivmod: level= is not supported")
@@ -42,20 +42,20 @@ def rdivmod(self: _Frame, other: Any, level: Any = None, fill_value: Any = None)
     )
 
 
-def keys(self: _Frame) -> Any:
+def keys(self: FrameBase) -> Any:
     """The columns of a DataFrame; the index (lazy) of a Series."""
     if isinstance(self, DataFrame):
         return self.columns
     return lazy_index(self)
 
 
-def axes(self: _Frame) -> list[Any]:
+def axes(self: FrameBase) -> list[Any]:
     """``[index, columns]`` of a DataFrame, ``[index]`` of a Series; the index lazy."""
     index = lazy_index(self)
     return [index, self.columns] if isinstance(self, DataFrame) else [index]
 
 
-def get(self: _Frame, key: Any, default: Any = None) -> Any:
+def get(self: FrameBase, key: Any, default: Any = None) -> Any:
     """``self[key]``, or ``default`` where there is no such key: a DataFrame's columns
     are known now; a Series' value is looked up now (fetched), as pandas returns it."""
     if isinstance(self, DataFrame):
@@ -76,7 +76,7 @@ def frame_dot(chunk: Any, other: Any) -> Any:
     return chunk.dot(other)
 
 
-def dot(self: _Frame, other: Any) -> Any:
+def dot(self: FrameBase, other: Any) -> Any:
     """Matrix product (pandas ``dot``): ``other``'s index is aligned with the columns of
     a DataFrame (each row chunk times the whole ``other``), with the index of a Series
     (products summed down the rows)."""
@@ -84,7 +84,7 @@ def dot(self: _Frame, other: Any) -> Any:
     other = as_lazy(other)
     if isinstance(other, list):
         other = np.asarray(other)
-    if not isinstance(other, _Frame | np.ndarray):
+    if not isinstance(other, FrameBase | np.ndarray):
         raise TypeError(
             f"dot: other must be a DataFrame, Series or array, got {type(other).__name__}"
         )

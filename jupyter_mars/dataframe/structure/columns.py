@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.filters import rows_like
-from jupyter_mars.dataframe.labels import _assign_one, drop
+from jupyter_mars.dataframe.labels import assign_one, drop
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.selection import getitem, select_column_positions
@@ -32,13 +32,13 @@ def insert(
     if column in self.meta.columns:
         raise NotImplementedError("insert: a second column of the same label is not supported")
     n = len(self.meta.columns)
-    added = _assign_one(self, column, value)
+    added = assign_one(self, column, value)
     order = list(range(n))
     order.insert(loc, n)
     self._node = select_column_positions(added, order)._node
 
 
-def pop(self: _Frame, item: Any) -> Any:
+def pop(self: FrameBase, item: Any) -> Any:
     """The column (a DataFrame's) or the value (a Series', fetched) ``item``, removed
     from ``self`` (pandas ``pop``)."""
     if isinstance(self, DataFrame):
@@ -76,7 +76,7 @@ def filter_labels(chunk: Any, kwargs: dict[str, Any]) -> Any:
 
 
 def filter_(
-    self: _Frame, items: Any = None, like: Any = None, regex: Any = None, axis: Any = None
+    self: FrameBase, items: Any = None, like: Any = None, regex: Any = None, axis: Any = None
 ) -> Any:
     """The columns (a DataFrame's, by default) or rows whose labels are in ``items``,
     contain ``like`` or match ``regex`` (pandas ``filter``)."""
@@ -100,13 +100,13 @@ def set_labels(chunk: Any, labels: Any, like: pd.Index) -> Any:
     return chunk.set_axis(pd.Index(labels.to_numpy(), dtype=like.dtype, name=like.name), axis=0)
 
 
-def set_axis(self: _Frame, labels: Any, *, axis: Any = 0, copy: Any = None) -> Any:
+def set_axis(self: FrameBase, labels: Any, *, axis: Any = 0, copy: Any = None) -> Any:
     """New labels for the rows (split at the chunks' offsets) or columns (pandas
     ``set_axis``)."""
     if not rows_axis(self.meta, axis):
         meta = self.meta.set_axis(labels, axis=1)  # ValueError for a wrong length
         return per_chunk(self, "set_axis", meta, labels, axis=1)
-    values = labels.to_pandas() if isinstance(labels, _Frame) else labels
+    values = labels.to_pandas() if isinstance(labels, FrameBase) else labels
     index = pd.Index(values)
     meta = self.meta.copy()
     meta.index = index[:0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.structure.common import (
     as_lazy,
@@ -21,9 +21,9 @@ from jupyter_mars.dataframe.structure.common import (
 )
 
 
-def _lazy_other(other: Any, name: str) -> _Frame:
+def _lazy_other(other: Any, name: str) -> FrameBase:
     other = as_lazy(other)
-    if not isinstance(other, _Frame):
+    if not isinstance(other, FrameBase):
         raise TypeError(f"{name}: other must be a DataFrame or Series, got {type(other).__name__}")
     return other
 
@@ -35,7 +35,7 @@ def update_chunk(chunk: Any, other: Any, kwargs: dict[str, Any]) -> Any:
 
 
 def update(
-    self: _Frame,
+    self: FrameBase,
     other: Any,
     join: str = "left",
     overwrite: bool = True,
@@ -62,7 +62,7 @@ def combine_chunk(left: Any, right: Any, func: Any, kwargs: dict[str, Any], meta
 
 
 def combine(
-    self: _Frame, other: Any, func: Any, fill_value: Any = None, overwrite: bool = True
+    self: FrameBase, other: Any, func: Any, fill_value: Any = None, overwrite: bool = True
 ) -> Any:
     """``func`` of each pair of columns (DataFrame) or values (Series) of the two, on
     the union of their labels (pandas ``combine``)."""
@@ -71,7 +71,7 @@ def combine(
     if isinstance(self, DataFrame):
         kwargs["overwrite"] = overwrite
         other_lazy = _lazy_other(other, "combine")
-    if not isinstance(other_lazy, _Frame):  # a Series combined with a scalar
+    if not isinstance(other_lazy, FrameBase):  # a Series combined with a scalar
         meta = sample_like(self.meta).combine(other, func, **kwargs).iloc[:0]
         args = (Slot(0), other, func, kwargs, meta)
         return map_chunks(combine_chunk, [self], args, meta, name="combine")
@@ -84,7 +84,7 @@ def combine_first_chunk(left: Any, right: Any, meta: Any) -> Any:
     return conform(left.combine_first(right), meta)
 
 
-def combine_first(self: _Frame, other: Any) -> Any:
+def combine_first(self: FrameBase, other: Any) -> Any:
     """Missing values of ``self`` filled with ``other``'s at the same labels, on the
     union of both (pandas ``combine_first``)."""
     other = _lazy_other(other, "combine_first")
@@ -97,7 +97,7 @@ def compare_chunk(left: Any, right: Any, kwargs: dict[str, Any]) -> Any:
 
 
 def compare(
-    self: _Frame,
+    self: FrameBase,
     other: Any,
     align_axis: Any = 1,
     keep_shape: bool = False,

@@ -8,26 +8,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.filters import call_method
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 
 
-def node_of(frame: _Frame) -> FrameNode:
+def node_of(frame: FrameBase) -> FrameNode:
     node = frame.node
     assert isinstance(node, FrameNode)
     return node
 
 
-def per_chunk(frame: _Frame, method: str, meta: Any, *args: Any, **kwargs: Any) -> Any:
+def per_chunk(frame: FrameBase, method: str, meta: Any, *args: Any, **kwargs: Any) -> Any:
     """``chunk.method(*args, **kwargs)`` per chunk; rows, index and chunking kept."""
     return map_chunks(
         call_method, [frame], (Slot(0), method, *args), empty_like(meta), kwargs, method
     )
 
 
-def relabel_chunks(frame: _Frame, method: str, meta: Any, *args: Any, **kwargs: Any) -> Any:
+def relabel_chunks(frame: FrameBase, method: str, meta: Any, *args: Any, **kwargs: Any) -> Any:
     """``chunk.method(*args, **kwargs)`` per chunk for a call that keeps the rows but
     changes their labels: same row count, a new index key."""
     op = MapChunks(call_method, (Slot(0), method, *args), kwargs, method)
@@ -48,13 +48,13 @@ def as_lazy(obj: Any) -> Any:
     return obj
 
 
-def same_rows(left: _Frame, right: _Frame) -> bool:
+def same_rows(left: FrameBase, right: FrameBase) -> bool:
     """The two share their index and chunking, so chunk i of each holds the same rows."""
     return node_of(left).index_key == node_of(right).index_key
 
 
 def pairwise(
-    func: Any, left: _Frame, right: _Frame, meta: Any, *args: Any, keeps_rows: bool = False
+    func: Any, left: FrameBase, right: FrameBase, meta: Any, *args: Any, keeps_rows: bool = False
 ) -> Any:
     """``func(left_chunk, right_chunk, *args)``: chunk by chunk when the two line up (the
     result then keeps ``left``'s rows only with ``keeps_rows``), else on each whole."""
@@ -67,7 +67,7 @@ def pairwise(
     return map_chunks(func, whole, (Slot(0), Slot(1), *args), meta, keeps_rows=False)
 
 
-def with_whole(func: Any, left: _Frame, right: _Frame, meta: Any, *args: Any) -> Any:
+def with_whole(func: Any, left: FrameBase, right: FrameBase, meta: Any, *args: Any) -> Any:
     """``func(left_chunk, right, *args)`` per chunk of ``left``, ``right`` read whole by
     every task: the rows and index of ``left`` are kept."""
     if same_rows(left, right):
@@ -87,7 +87,7 @@ def with_whole(func: Any, left: _Frame, right: _Frame, meta: Any, *args: Any) ->
 def meta_value(value: Any) -> Any:
     """What stands for ``value`` in a call on a meta (no rows): the meta of a lazy or
     pandas object, no elements of an array, a scalar as it is."""
-    if isinstance(value, _Frame):
+    if isinstance(value, FrameBase):
         return value.meta
     if isinstance(value, pd.DataFrame | pd.Series | pd.Index):
         return empty_like(value)
@@ -100,12 +100,12 @@ def chunk_index(chunk: Any) -> pd.Index:
     return chunk.index
 
 
-def lazy_index(frame: _Frame) -> Any:
+def lazy_index(frame: FrameBase) -> Any:
     """The row labels as a lazy Index with the frame's chunks."""
     return map_chunks(chunk_index, [frame], (Slot(0),), frame.meta.index, name="index")
 
 
-def fetch_index(frame: _Frame) -> pd.Index:
+def fetch_index(frame: FrameBase) -> pd.Index:
     """The row labels, computed now (for a result whose labels or kind depend on them)."""
     index = lazy_index(frame)
     index.execute()

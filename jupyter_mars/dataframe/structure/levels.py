@@ -10,23 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.structure.common import per_chunk, relabel_chunks, rows_axis
 
 
-def _on_axis(self: _Frame, method: str, axis: Any, *args: Any, **kwargs: Any) -> Any:
+def _on_axis(self: FrameBase, method: str, axis: Any, *args: Any, **kwargs: Any) -> Any:
     meta = getattr(self.meta, method)(*args, axis=axis, **kwargs)
     if rows_axis(self.meta, axis):
         return relabel_chunks(self, method, meta, *args, axis=axis, **kwargs)
     return per_chunk(self, method, meta, *args, axis=axis, **kwargs)
 
 
-def droplevel(self: _Frame, level: Any, axis: Any = 0) -> Any:
+def droplevel(self: FrameBase, level: Any, axis: Any = 0) -> Any:
     """The labels without the given level(s) (pandas ``droplevel``)."""
     return _on_axis(self, "droplevel", axis, level)
 
 
-def reorder_levels(self: _Frame, order: Any, axis: Any = 0) -> Any:
+def reorder_levels(self: FrameBase, order: Any, axis: Any = 0) -> Any:
     """The levels of the labels in ``order`` (pandas ``reorder_levels``)."""
     if isinstance(self, Series):
         meta = self.meta.reorder_levels(order)
@@ -34,7 +34,7 @@ def reorder_levels(self: _Frame, order: Any, axis: Any = 0) -> Any:
     return _on_axis(self, "reorder_levels", axis, order)
 
 
-def swaplevel(self: _Frame, i: Any = -2, j: Any = -1, axis: Any = 0) -> Any:
+def swaplevel(self: FrameBase, i: Any = -2, j: Any = -1, axis: Any = 0) -> Any:
     """Levels ``i`` and ``j`` of the labels swapped (pandas ``swaplevel``)."""
     if isinstance(self, Series):
         meta = self.meta.swaplevel(i, j)
@@ -43,7 +43,7 @@ def swaplevel(self: _Frame, i: Any = -2, j: Any = -1, axis: Any = 0) -> Any:
 
 
 def rename_axis(
-    self: _Frame,
+    self: FrameBase,
     mapper: Any = None,
     *,
     index: Any = None,

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.structure.common import (
@@ -29,7 +29,7 @@ def reindex_chunk(chunk: Any, kwargs: dict[str, Any], meta: Any) -> Any:
 
 
 def reindex(
-    self: _Frame,
+    self: FrameBase,
     labels: Any = None,
     *,
     index: Any = None,
@@ -51,7 +51,7 @@ def reindex(
             index = labels
         else:
             columns = labels
-    if isinstance(index, _Frame):
+    if isinstance(index, FrameBase):
         index = index.to_pandas()
     options = {
         "method": method,
@@ -81,7 +81,7 @@ def reindex_like_chunk(chunk: Any, other: Any, kwargs: dict[str, Any], meta: Any
 
 
 def reindex_like(
-    self: _Frame,
+    self: FrameBase,
     other: Any,
     method: Any = None,
     copy: Any = None,
@@ -90,7 +90,7 @@ def reindex_like(
 ) -> Any:
     """The rows and columns of ``other`` (pandas ``reindex_like``)."""
     other = as_lazy(other)
-    if not isinstance(other, _Frame):
+    if not isinstance(other, FrameBase):
         raise TypeError(
             f"reindex_like: other must be a DataFrame or Series, got {type(other).__name__}"
         )
@@ -110,7 +110,7 @@ def align_side(left: Any, right: Any, side: int, kwargs: dict[str, Any], meta: A
 
 
 def align(
-    self: _Frame,
+    self: FrameBase,
     other: Any,
     join: str = "outer",
     axis: Any = None,
@@ -120,7 +120,7 @@ def align(
 ) -> tuple[Any, Any]:
     """Both objects on the union (``join``) of their labels (pandas ``align``)."""
     other = as_lazy(other)
-    if not isinstance(other, _Frame):
+    if not isinstance(other, FrameBase):
         raise TypeError(f"align: other must be a DataFrame or Series, got {type(other).__name__}")
     kwargs: dict[str, Any] = {"join": join, "axis": axis, "level": level}
     if fill_value is not None:
@@ -134,7 +134,7 @@ def align(
     )
 
 
-def _whole(func: Any, frames: list[_Frame], args: tuple[Any, ...], meta: Any, nrows: int) -> Any:
+def _whole(func: Any, frames: list[FrameBase], args: tuple[Any, ...], meta: Any, nrows: int) -> Any:
     """``func(*whole_frames, *args)`` in one task, giving ``nrows`` rows."""
     slots = tuple(Slot(i) for i in range(len(frames)))
     op = MapChunks(func, (*slots, *args), {}, getattr(func, "__name__", ""), keeps_rows=False)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.renumber import renumber
@@ -27,7 +27,7 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
 
-def take(self: _Frame, indices: Any, axis: Any = 0, **kwargs: Any) -> Any:
+def take(self: FrameBase, indices: Any, axis: Any = 0, **kwargs: Any) -> Any:
     """Rows (or a DataFrame's columns) at the positions ``indices`` (pandas ``take``)."""
     positions = np.asarray(indices)
     if positions.ndim != 1 or (positions.size and positions.dtype.kind not in "iu"):
@@ -94,7 +94,7 @@ def _tile_truncate(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 
 
 def truncate(
-    self: _Frame, before: Any = None, after: Any = None, axis: Any = None, copy: Any = None
+    self: FrameBase, before: Any = None, after: Any = None, axis: Any = None, copy: Any = None
 ) -> Any:
     """Rows (or a DataFrame's columns) with labels from ``before`` to ``after`` (pandas
     ``truncate``). The index must be sorted, as pandas asks: each chunk reports its
@@ -108,7 +108,7 @@ def truncate(
     return new_frame(Truncate(before, after), [self], math.nan, empty_like(self.meta))
 
 
-def xs(self: _Frame, key: Any, axis: Any = 0, level: Any = None, drop_level: bool = True) -> Any:
+def xs(self: FrameBase, key: Any, axis: Any = 0, level: Any = None, drop_level: bool = True) -> Any:
     """A cross-section: the rows (or a DataFrame's columns) with label ``key``, at
     ``level`` of a MultiIndex (pandas ``xs``)."""
     if not rows_axis(self.meta, axis):
@@ -177,7 +177,7 @@ def _tile_cross_section(node: Node, inputs: list[Tiled], ctx: TileContext) -> Ti
     return Tiled(((math.nan,) * n,), grid)
 
 
-def squeeze(self: _Frame, axis: Any = None) -> Any:
+def squeeze(self: FrameBase, axis: Any = None) -> Any:
     """One-column frames as a Series, one-row Series as a value (pandas ``squeeze``);
     the row count must be known for the rows to be squeezed."""
     if axis is not None:
@@ -202,7 +202,7 @@ def edge_label(chunk: Any, last: bool) -> pd.Index:
     return chunk.index[[positions[-1] if last else positions[0]]]
 
 
-def _valid_index(self: _Frame, last: bool) -> Any:
+def _valid_index(self: FrameBase, last: bool) -> Any:
     labels = map_chunks(
         edge_label, [self], (Slot(0), last), self.meta.index, name="valid_index", keeps_rows=False
     )
@@ -213,12 +213,12 @@ def _valid_index(self: _Frame, last: bool) -> Any:
     return found[-1] if last else found[0]
 
 
-def first_valid_index(self: _Frame) -> Any:
+def first_valid_index(self: FrameBase) -> Any:
     """The label of the first row with a value (pandas ``first_valid_index``)."""
     return _valid_index(self, last=False)
 
 
-def last_valid_index(self: _Frame) -> Any:
+def last_valid_index(self: FrameBase) -> Any:
     """The label of the last row with a value (pandas ``last_valid_index``)."""
     return _valid_index(self, last=True)
 
@@ -227,7 +227,7 @@ def explode_chunk(chunk: Any, kwargs: dict[str, Any]) -> Any:
     return chunk.explode(**kwargs)
 
 
-def explode(self: _Frame, column: Any = None, ignore_index: bool = False) -> Any:
+def explode(self: FrameBase, column: Any = None, ignore_index: bool = False) -> Any:
     """A row for each element of list-likes (pandas ``explode``)."""
     kwargs: dict[str, Any] = {}
     if isinstance(self, DataFrame):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.structure.common import conform, fetch_index, sample_like
@@ -22,7 +22,7 @@ def transpose_chunk(chunk: Any, meta: Any) -> Any:
     return conform(chunk.T, meta)
 
 
-def transpose(self: _Frame, *args: Any, copy: Any = None) -> Any:
+def transpose(self: FrameBase, *args: Any, copy: Any = None) -> Any:
     """Rows as columns and columns as rows (pandas ``transpose``); a Series is itself."""
     if args:
         raise TypeError("transpose() takes no positional arguments besides self")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 
@@ -46,7 +46,7 @@ def latest_answers(chunks: Any, where: pd.Index, subset: Any, meta: Any) -> Any:
     return out.astype(meta.dtypes if isinstance(meta, pd.DataFrame) else meta.dtype)
 
 
-def asof(frame: _Frame, where: Any, subset: Any = None) -> Any:
+def asof(frame: FrameBase, where: Any, subset: Any = None) -> Any:
     """The last row without NaN (in ``subset``) at or before each label of ``where``."""
     scalar = np.ndim(where) == 0
     labels = pd.Index([where] if scalar else where)

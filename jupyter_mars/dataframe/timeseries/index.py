@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.neighbours import call
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 
 
-def _relabel(frame: _Frame, name: str, kwargs: dict[str, Any]) -> Any:
+def _relabel(frame: FrameBase, name: str, kwargs: dict[str, Any]) -> Any:
     """Same rows, new labels: ``chunk.name(**kwargs)`` per chunk, under a new index."""
     meta = empty_like(getattr(frame.meta, name)(**kwargs))  # pandas checks the arguments
     node = frame.node
@@ -27,18 +27,18 @@ def _relabel(frame: _Frame, name: str, kwargs: dict[str, Any]) -> Any:
     return new_frame(op, [frame], node.shape[0], meta)
 
 
-def _axis(frame: _Frame, axis: Any) -> dict[str, Any]:
+def _axis(frame: FrameBase, axis: Any) -> dict[str, Any]:
     """``axis`` as pandas takes it: Series' period methods have none."""
     return {"axis": axis} if isinstance(frame, DataFrame) else {}
 
 
-def _filter(frame: _Frame, name: str, kwargs: dict[str, Any]) -> Any:
+def _filter(frame: FrameBase, name: str, kwargs: dict[str, Any]) -> Any:
     meta = empty_like(getattr(frame.meta, name)(**kwargs))
     return map_chunks(call, [frame], (name, (), kwargs, Slot(0)), meta, name=name, keeps_rows=False)
 
 
 def tz_localize(
-    frame: _Frame,
+    frame: FrameBase,
     tz: Any,
     axis: Any = 0,
     level: Any = None,
@@ -54,30 +54,32 @@ def tz_localize(
     return _relabel(frame, "tz_localize", kwargs)
 
 
-def tz_convert(frame: _Frame, tz: Any, axis: Any = 0, level: Any = None, copy: Any = None) -> Any:
+def tz_convert(
+    frame: FrameBase, tz: Any, axis: Any = 0, level: Any = None, copy: Any = None
+) -> Any:
     """The index's aware times shown in ``tz``."""
     return _relabel(frame, "tz_convert", {"tz": tz, "axis": axis, "level": level})
 
 
-def to_period(frame: _Frame, freq: Any = None, axis: Any = 0, copy: Any = None) -> Any:
+def to_period(frame: FrameBase, freq: Any = None, axis: Any = 0, copy: Any = None) -> Any:
     """The index's times as periods of ``freq`` (the index's own frequency if None)."""
     return _relabel(frame, "to_period", {"freq": freq, **_axis(frame, axis)})
 
 
 def to_timestamp(
-    frame: _Frame, freq: Any = None, how: str = "start", axis: Any = 0, copy: Any = None
+    frame: FrameBase, freq: Any = None, how: str = "start", axis: Any = 0, copy: Any = None
 ) -> Any:
     """The index's periods as times, at their ``how`` end."""
     return _relabel(frame, "to_timestamp", {"freq": freq, "how": how, **_axis(frame, axis)})
 
 
-def at_time(frame: _Frame, time: Any, asof: bool = False, axis: Any = None) -> Any:
+def at_time(frame: FrameBase, time: Any, asof: bool = False, axis: Any = None) -> Any:
     """The rows at the time of day ``time``."""
     return _filter(frame, "at_time", {"time": time, "asof": asof, "axis": axis})
 
 
 def between_time(
-    frame: _Frame, start_time: Any, end_time: Any, inclusive: str = "both", axis: Any = None
+    frame: FrameBase, start_time: Any, end_time: Any, inclusive: str = "both", axis: Any = None
 ) -> Any:
     """The rows whose time of day lies between ``start_time`` and ``end_time``."""
     kwargs = {"start_time": start_time, "end_time": end_time, "inclusive": inclusive}
@@ -85,7 +87,7 @@ def between_time(
 
 
 def asfreq(
-    frame: _Frame,
+    frame: FrameBase,
     freq: Any,
     method: Any = None,
     how: Any = None,

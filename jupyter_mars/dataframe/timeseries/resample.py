@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import sample_like
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.timeseries.sorted_bins import SORTED_HOWS, sorted_partial
@@ -266,7 +266,7 @@ def resample_call(params: ResampleParams, how: str, args: Any, kwargs: Any, chun
 class Resampler:
     """What ``frame.resample(rule)`` returns: call an aggregation on it."""
 
-    def __init__(self, frame: _Frame, params: ResampleParams) -> None:
+    def __init__(self, frame: FrameBase, params: ResampleParams) -> None:
         self._frame = frame
         self._params = params
         # pandas checks the arguments; it cannot resample an empty frame ``on`` a column
@@ -387,7 +387,7 @@ for _how in (
 
 
 def resample(
-    frame: _Frame,
+    frame: FrameBase,
     rule: Any,
     axis: Any = None,
     closed: str | None = None,

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import sample_like
-from jupyter_mars.dataframe.core import _Frame
+from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.dataframe.neighbours import Carry, scan
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.window.expanding import FloatArray, as_frame_like, values_2d
@@ -80,7 +80,7 @@ def _chunk_alone(p: Params, x: FloatArray, how: str, adjust: bool) -> FloatArray
     return np.asarray(getattr(window, how)().to_numpy(dtype=np.float64))
 
 
-def _decays(p: Params, valid: Any) -> Any:
+def decay_factors(p: Params, valid: Any) -> Any:
     """Decaying rows so far, at each row (the row itself included)."""
     steps = valid if p.ignore_na else np.ones_like(valid)
     return np.cumsum(steps, axis=0, dtype=np.float64)
@@ -105,7 +105,7 @@ def adjusted_summary(p: Params, chunk: Any) -> tuple[FloatArray, ...]:
         zero = np.zeros(x.shape[1])
         return zero + 1.0, zero, zero, zero
     num, den = _sums(p, x)
-    decay = (1 - p.alpha) ** _decays(p, valid)[-1]
+    decay = (1 - p.alpha) ** decay_factors(p, valid)[-1]
     return decay, num[-1], den[-1], valid.sum(axis=0).astype(np.float64)
 
 
@@ -125,7 +125,7 @@ def adjusted_finish(p: Params, meta: Any, chunk: Any, before: Any, after: Any) -
         num, den = _sums(p, x)
     else:
         num = den = x
-    decay = (1 - p.alpha) ** _decays(p, valid)
+    decay = (1 - p.alpha) ** decay_factors(p, valid)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = (decay * num0 + num) / (decay * den0 + den)
     count = count0 + np.cumsum(valid, axis=0)
@@ -140,7 +140,7 @@ def sum_finish(p: Params, meta: Any, chunk: Any, before: Any, after: Any) -> Any
     zero = np.zeros(x.shape[1])
     num0, _, count0 = before if before is not None else (zero, zero, zero)
     num = _sums(p, x)[0] if len(x) else x
-    out = (1 - p.alpha) ** _decays(p, valid) * num0 + num
+    out = (1 - p.alpha) ** decay_factors(p, valid) * num0 + num
     count = count0 + np.cumsum(valid, axis=0)
     return as_frame_like(meta, chunk, np.where(count >= max(p.min_periods, 1), out, np.nan))
 
@@ -173,7 +173,7 @@ class Plain:
 def _plain(p: Params, x: FloatArray) -> Plain:
     valid = ~np.isnan(x)
     ncols = x.shape[1]
-    decays = _decays(p, valid)
+    decays = decay_factors(p, valid)
     has = valid.any(axis=0)
     first_row = np.argmax(valid, axis=0) if len(x) else np.zeros(ncols, dtype=np.intp)
     cols = np.arange(ncols)
@@ -242,7 +242,7 @@ class EWM:
     """A lazy frame's exponentially weighted window; ``mean()`` and ``sum()`` (and
     ``var()``, ``std()``, attached by ``ewm_moments``) give lazy frames."""
 
-    def __init__(self, frame: _Frame, params: Params) -> None:
+    def __init__(self, frame: FrameBase, params: Params) -> None:
         self._frame = frame
         self._params = params
 
@@ -274,7 +274,7 @@ class EWM:
 
 
 def ewm(
-    frame: _Frame,
+    frame: FrameBase,
     com: float | None = None,
     span: float | None = None,
     halflife: float | None = None,

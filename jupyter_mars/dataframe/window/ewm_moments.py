@@ -39,7 +39,7 @@ import pandas as pd
 from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.neighbours import Carry, scan
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.window.ewm import EWM, Params, _decays
+from jupyter_mars.dataframe.window.ewm import EWM, Params, decay_factors
 from jupyter_mars.dataframe.window.expanding import FloatArray, as_frame_like, values_2d
 
 
@@ -156,7 +156,7 @@ def summarize(p: Params, how: str, chunk: Any) -> Part:
     x, y = operands(how, chunk)
     n, ncols = x.shape
     valid = ~(np.isnan(x) | np.isnan(y))
-    decays = _decays(p, valid) if n else np.zeros((0, ncols))
+    decays = decay_factors(p, valid) if n else np.zeros((0, ncols))
     end = decays[-1] if n else np.zeros(ncols)
     has = valid.any(axis=0)
     first_row = np.argmax(valid, axis=0) if n else np.zeros(ncols, dtype=np.intp)
@@ -253,7 +253,7 @@ def _adjusted_rows(p: Params, x: Any, y: Any, valid: Any, c: Moments) -> tuple[A
     weight = np.nan_to_num(_pandas(p, ones, True).sum().to_numpy(dtype=np.float64))
     decay2 = {"alpha": 1 - (1 - p.alpha) ** 2, "ignore_na": p.ignore_na, "adjust": True}
     squares = np.nan_to_num(pd.DataFrame(ones).ewm(**decay2).sum().to_numpy(dtype=np.float64))
-    wa = c.weight * (1 - p.alpha) ** _decays(p, valid)
+    wa = c.weight * (1 - p.alpha) ** decay_factors(p, valid)
     total, _, _, merged = merge(wa, c.mean_x, c.mean_y, c.cov, weight, mean_x, mean_y, cov)
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = (wa * wa * c.squares + squares) / total**2
@@ -291,7 +291,7 @@ def _plain_rows(p: Params, x: Any, y: Any, valid: Any, c: Moments) -> tuple[Any,
         ratio = 1 - biased / unbiased
     ratio = np.where(np.isfinite(ratio) & (unbiased > 0), ratio, 1.0)
     # the carry's share at each row: what each later value leaves of it
-    decays = _decays(p, valid)
+    decays = decay_factors(p, valid)
     old, seen = _gaps(p, valid, decays)
     factor = np.where(valid & seen, old / (old + p.alpha), 1.0)
     first_decays = decays[np.argmax(valid, axis=0), np.arange(ncols)] if n else decays
@@ -314,7 +314,7 @@ def _single_value(p: Params, since: Any) -> Any:
 
 def _corrected(p: Params, cov: Any, ratio: Any, valid: Any, count: Any, c: Moments) -> Any:
     """pandas' unbiased covariance from the biased one and the squared weights."""
-    decays = _decays(p, valid)
+    decays = decay_factors(p, valid)
     last = np.maximum.accumulate(np.where(valid, decays, -1.0), axis=0)
     since = np.where(last >= 0, decays - last, c.since + decays)
     single = _single_value(p, np.where(count == 1, since, 0))

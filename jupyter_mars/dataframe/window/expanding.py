@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import sample_like
-from jupyter_mars.dataframe.core import _Frame
+from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.dataframe.neighbours import Carry, scan
 from jupyter_mars.dataframe.node import empty_like
 
@@ -141,7 +141,7 @@ def _aggregation(how: str) -> Any:
 class Expanding:
     """A lazy frame's growing window (all rows up to each row)."""
 
-    def __init__(self, frame: _Frame, min_periods: int) -> None:
+    def __init__(self, frame: FrameBase, min_periods: int) -> None:
         self._frame = frame
         self._min_periods = min_periods
         self._pandas = frame.meta.expanding(min_periods=min_periods)  # checks the argument
@@ -171,7 +171,7 @@ class Expanding:
     count = _aggregation("count")
 
 
-def expanding(frame: _Frame, min_periods: int = 1, method: str = "single") -> Expanding:
+def expanding(frame: FrameBase, min_periods: int = 1, method: str = "single") -> Expanding:
     """Windows from the first row to each row, non-NaN only once ``min_periods`` valid
     values are in (rows, for ``count``)."""
     if method != "single":

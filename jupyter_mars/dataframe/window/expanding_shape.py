@@ -19,7 +19,7 @@ import pandas as pd
 from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.neighbours import Carry, scan
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction._shape_moments import (
+from jupyter_mars.dataframe.reduction.shape_moments import (
     EMPTY,
     ShapeMoments,
     column_shape_moments,

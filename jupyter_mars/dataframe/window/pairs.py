@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, Series, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
 
 
@@ -58,18 +58,18 @@ def numeric(frame: Any) -> Any:
     return frame if len(numbers) == len(meta.columns) else frame[list(numbers)]
 
 
-def other_frame(frame: _Frame, other: Any) -> _Frame:
+def other_frame(frame: FrameBase, other: Any) -> FrameBase:
     """``other`` as a lazy frame (``frame`` itself when None), or pandas' error."""
     if other is None:
         other = frame
     if isinstance(other, (pd.Series, pd.DataFrame)):
         other = (Series if isinstance(other, pd.Series) else DataFrame)(other)
-    if not isinstance(other, _Frame):
+    if not isinstance(other, FrameBase):
         raise ValueError(f"other must be a DataFrame or Series, got {type(other).__name__}")
     return other
 
 
-def lay_out_pairs(frame: _Frame, other: _Frame, meta: Any, numeric_only: bool) -> Any:
+def lay_out_pairs(frame: FrameBase, other: FrameBase, meta: Any, numeric_only: bool) -> Any:
     """The lazy frame of pairs (see ``pair_values``) for a result shaped as ``meta``."""
     if numeric_only:
         frame, other = numeric(frame), numeric(other)

@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, _Frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks
 
 
-def wants_table(frame: _Frame, other: Any, pairwise: Any) -> bool:
+def wants_table(frame: FrameBase, other: Any, pairwise: Any) -> bool:
     """Whether pandas gives the pairwise table: a DataFrame's window with no ``other``
     (unless ``pairwise=False``), or with a DataFrame and ``pairwise=True``."""
     if not isinstance(frame, DataFrame):

@@ -21,7 +21,7 @@ from pandas.api.types import is_integer
 from pandas.tseries.frequencies import to_offset
 
 from jupyter_mars.dataframe.apply import sample_like
-from jupyter_mars.dataframe.core import _Frame
+from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.dataframe.neighbours import head_carry, scan, tail_carry, window_finish
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.window.time_carry import finish_times, head_times, tail_times
@@ -46,7 +46,7 @@ def _aggregation(how: str) -> Any:
 class Rolling:
     """A lazy frame's fixed-size moving window; aggregations give lazy frames."""
 
-    def __init__(self, frame: _Frame, params: dict[str, Any]) -> None:
+    def __init__(self, frame: FrameBase, params: dict[str, Any]) -> None:
         self._frame = frame
         self._params = params
         # pandas checks the arguments; a time span against the index's (or ``on``'s)
@@ -60,7 +60,7 @@ class Rolling:
         kernel = functools.partial(rolling_call, self._params, how, args, kwargs)
         return self.over_rows(self._frame, kernel, meta, how)
 
-    def over_rows(self, frame: _Frame, kernel: Any, meta: Any, how: str) -> Any:
+    def over_rows(self, frame: FrameBase, kernel: Any, meta: Any, how: str) -> Any:
         """``kernel`` (pandas on rows) over each chunk of ``frame`` with the rows its
         windows reach in other chunks attached: one path for every aggregation."""
         if not is_integer(self._params["window"]):
@@ -76,7 +76,7 @@ class Rolling:
             after=after if window else None,
         )
 
-    def _over_time(self, frame: _Frame, kernel: Any, meta: Any, how: str) -> Any:
+    def _over_time(self, frame: FrameBase, kernel: Any, meta: Any, how: str) -> Any:
         on = self._params["on"]
         # pandas' own reading of the span (a fixed frequency: "2D", "90min", a Timedelta)
         span = pd.Timedelta(to_offset(self._params["window"]).nanos)
@@ -113,7 +113,7 @@ class Rolling:
 
 
 def rolling(
-    frame: _Frame,
+    frame: FrameBase,
     window: Any,
     min_periods: int | None = None,
     center: bool = False,

@@ -26,8 +26,8 @@ from jupyter_mars.engine.scheduler.records import (
     READY,
     RUNNING,
     WAITING,
-    _Job,
-    _Task,
+    JobRecord,
+    TaskRecord,
 )
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def handle_task_failed(core: SchedulerState, ev: TaskFailed) -> None:
 
     # Everything that needs the key, directly or through dependents, can never
     # complete: every job that needs it fails.
-    failed: set[_Job] = set()
+    failed: set[JobRecord] = set()
     doomed = [ts]
     seen = {ts}
     for t in doomed:  # grows while iterated: a breadth-first walk
@@ -76,7 +76,7 @@ def handle_job_cancelled(core: SchedulerState, ev: JobCancelled) -> None:
         fail_job(core, job, None, ev.error or CancelledError())
 
 
-def _abandon(doomed: list[_Task], seen: set[_Task]) -> None:
+def _abandon(doomed: list[TaskRecord], seen: set[TaskRecord]) -> None:
     """Cut loose the records that need a key that erred (``doomed``, its dependents).
 
     Their jobs have failed; holds on them (lost results being recomputed) go, since

@@ -26,21 +26,21 @@ from jupyter_mars.engine.scheduler.records import (
     READY,
     RUNNING,
     WAITING,
-    _Job,
-    _needed,
-    _Task,
+    JobRecord,
+    TaskRecord,
+    is_needed,
 )
 
 if TYPE_CHECKING:
     from jupyter_mars.engine.scheduler.state import SchedulerState
 
 
-def job_seq(job: _Job) -> int:
+def job_seq(job: JobRecord) -> int:
     """Sort key: jobs are signalled in submission order, so the core is deterministic."""
     return job.seq
 
 
-def finish_job(core: SchedulerState, job: _Job) -> None:
+def finish_job(core: SchedulerState, job: JobRecord) -> None:
     """Every output of ``job`` is in memory: each output entry becomes one client hold."""
     del core._jobs[job.job_id]
     for ts in job.out_tasks:
@@ -52,7 +52,7 @@ def finish_job(core: SchedulerState, job: _Job) -> None:
     core._out.append(JobFinished(core._stimulus_id, job.job_id))
 
 
-def fail_job(core: SchedulerState, job: _Job, key: Key | None, error: BaseException) -> None:
+def fail_job(core: SchedulerState, job: JobRecord, key: Key | None, error: BaseException) -> None:
     """Fail ``job`` (``key`` erred, or None when cancelled) and forget what only it needed."""
     del core._jobs[job.job_id]
     core._out.append(JobFailed(core._stimulus_id, job.job_id, key, error))
@@ -65,7 +65,7 @@ def fail_job(core: SchedulerState, job: _Job, key: Key | None, error: BaseExcept
     forget_unneeded(core, job.out_tasks)
 
 
-def forget_unneeded(core: SchedulerState, start: Iterable[_Task]) -> None:
+def forget_unneeded(core: SchedulerState, start: Iterable[TaskRecord]) -> None:
     """Forget the unneeded records among ``start`` and, transitively, their deps."""
     stack = list(start)
     while stack:
@@ -75,7 +75,7 @@ def forget_unneeded(core: SchedulerState, start: Iterable[_Task]) -> None:
             if not ts.holds and not ts.dependents and not ts.output_jobs:
                 core._transition(ts, FORGOTTEN)
         elif state == WAITING or state == READY or state == ERRED or state == RUNNING:
-            if not _needed(ts):
+            if not is_needed(ts):
                 stack.extend(ts.deps)
                 core._transition(ts, FORGOTTEN)
         # FORGOTTEN: a stale reference

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from jupyter_mars.engine.scheduler.events import Key, KeysLost
-from jupyter_mars.engine.scheduler.records import MEMORY, READY, WAITING, _Task
+from jupyter_mars.engine.scheduler.records import MEMORY, READY, WAITING, TaskRecord
 from jupyter_mars.engine.scheduler.submit import link
 
 if TYPE_CHECKING:
@@ -36,9 +36,9 @@ def handle_keys_lost(core: SchedulerState, ev: KeysLost) -> None:
 
     # Phase 1, no mutation: the lost records still needed, their deps from the
     # lineage, and the forgotten ancestors they need (re-created below).
-    lost: list[_Task] = []
+    lost: list[TaskRecord] = []
     lost_deps: list[tuple[Key, ...]] = []
-    seen: set[_Task] = set()
+    seen: set[TaskRecord] = set()
     stack: list[tuple[Key, int, int]] = []  # (key, seq, priority of its reader)
     for key in ev.keys:
         ts = tasks.get(key)
@@ -66,10 +66,10 @@ def handle_keys_lost(core: SchedulerState, ev: KeysLost) -> None:
     # and both are linked to their deps as at submission.
     for ts in lost:
         core._transition(ts, WAITING)
-    created: list[_Task] = []
+    created: list[TaskRecord] = []
     for key in new:
         seq, priority = order[key]
-        ts = tasks[key] = _Task(key, seq, priority, None)
+        ts = tasks[key] = TaskRecord(key, seq, priority, None)
         created.append(ts)
     records = [*lost, *created]
     for ts, dep_keys in zip(records, [*lost_deps, *new.values()]):

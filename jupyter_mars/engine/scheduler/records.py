@@ -1,6 +1,6 @@
 """Per-job and per-task records of the scheduler core, and the task state names.
 
-Per-task record ``_Task`` (``__slots__``)
+Per-task record ``TaskRecord`` (``__slots__``)
     ``deps``         records this task reads (deduplicated); emptied once it is in memory;
     ``waiting_on``   how many of ``deps`` are not in memory (0 when it became ready; a
                      running task counts an input lost while it runs, and waits for it
@@ -16,7 +16,7 @@ Per-task record ``_Task`` (``__slots__``)
     ``seq``/``priority``/``token``  ready-heap ordering; ``retries``; ``nbytes``.
 
 A record is *needed* while it has ``jobs``, ``dependents``, ``holds`` or ``output_jobs``
-(holds outside ``memory`` only after a loss): see :func:`_needed`.
+(holds outside ``memory`` only after a loss): see :func:`is_needed`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Final
 
 from jupyter_mars.engine.scheduler.events import JobId, Key
 
-_TOKEN_SPAN: Final = 1 << 64
-"""Heap tokens are ``priority * _TOKEN_SPAN + counter`` (the counter stays below it)."""
+TOKEN_SPAN: Final = 1 << 64
+"""Heap tokens are ``priority * TOKEN_SPAN + counter`` (the counter stays below it)."""
 
 WAITING: Final = "waiting"
 READY: Final = "ready"
@@ -36,7 +36,7 @@ ERRED: Final = "erred"
 FORGOTTEN: Final = "forgotten"
 
 
-class _Job:
+class JobRecord:
     """A live job."""
 
     __slots__ = ("job_id", "seq", "outputs", "out_tasks", "tasks", "missing")
@@ -46,9 +46,9 @@ class _Job:
         self.seq = seq
         self.outputs = outputs
         """The outputs as submitted (duplicates kept: one hold per entry)."""
-        self.out_tasks: list[_Task] = []
+        self.out_tasks: list[TaskRecord] = []
         """Records of the distinct outputs."""
-        self.tasks: list[_Task] = []
+        self.tasks: list[TaskRecord] = []
         """Records this job created or joined (their ``jobs`` contained this job)."""
         self.missing = 0
         """Distinct outputs not in memory yet."""
@@ -57,7 +57,7 @@ class _Job:
         return f"<Job {self.job_id!r} seq={self.seq} missing={self.missing}>"
 
 
-class _Task:
+class TaskRecord:
     """The record of one key (its fields: see the module docstring)."""
 
     __slots__ = (
@@ -76,15 +76,15 @@ class _Task:
         "nbytes",
     )
 
-    def __init__(self, key: Key, seq: int, priority: int, job: _Job | None) -> None:
+    def __init__(self, key: Key, seq: int, priority: int, job: JobRecord | None) -> None:
         self.key = key
         self.state: str = WAITING
-        self.deps: list[_Task] = []
+        self.deps: list[TaskRecord] = []
         self.waiting_on = 0
-        self.dependents: dict[_Task, None] = {}
+        self.dependents: dict[TaskRecord, None] = {}
         """An ordered set: iterating it in insertion order keeps the core deterministic."""
-        self.jobs: set[_Job] = set() if job is None else {job}
-        self.output_jobs: set[_Job] | None = None
+        self.jobs: set[JobRecord] = set() if job is None else {job}
+        self.output_jobs: set[JobRecord] | None = None
         self.holds = 0
         self.seq = seq
         self.priority = priority
@@ -96,7 +96,7 @@ class _Task:
         return f"<Task {self.key!r} {self.state}>"
 
 
-def _needed(ts: _Task) -> bool:
+def is_needed(ts: TaskRecord) -> bool:
     """Whether anyone still needs the record: a job, a dependent, a client hold or a job
     waiting for it as an output (the last two only outside ``memory`` after a loss)."""
     return bool(ts.jobs or ts.dependents or ts.holds or ts.output_jobs)

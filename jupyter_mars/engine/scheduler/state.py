@@ -9,7 +9,7 @@ and carries out the instructions it returns
 (:mod:`jupyter_mars.engine.scheduler.instructions`). Every instruction carries the
 ``stimulus_id`` of the event that caused it.
 
-Keys are global across jobs. Each key the core knows has one ``_Task`` record
+Keys are global across jobs. Each key the core knows has one ``TaskRecord`` record
 (:mod:`~jupyter_mars.engine.scheduler.records`) in one of the states
 
 ``waiting``  some dependency is not in memory yet;
@@ -34,11 +34,11 @@ release rule; ``validate.py`` checks the invariants. They read and write the fie
 directly: they are part of the core, split out only to keep each module one idea.
 
 State fields of ``SchedulerState``
-    ``_tasks: dict[Key, _Task]``
+    ``_tasks: dict[Key, TaskRecord]``
         every known key -> its record.
-    ``_jobs: dict[JobId, _Job]``
+    ``_jobs: dict[JobId, JobRecord]``
         live jobs: submitted and neither finished nor failed/cancelled.
-    ``_ready: list[tuple[int, int, _Task]]``
+    ``_ready: list[tuple[int, int, TaskRecord]]``
         heap of ``(job seq, token, task)`` with ``token = priority * 2**64 + counter``
         (so it orders by priority, then push order, and is unique); entries go stale
         lazily (a task that left ``ready`` or was pushed again has another ``token``), and
@@ -90,8 +90,8 @@ from jupyter_mars.engine.scheduler.records import (
     MEMORY,
     READY,
     RUNNING,
-    _Job,
-    _Task,
+    JobRecord,
+    TaskRecord,
 )
 from jupyter_mars.engine.scheduler.submit import handle_graph_submitted
 from jupyter_mars.engine.scheduler.transitions import TRANSITIONS
@@ -125,9 +125,9 @@ class SchedulerState:
             raise ValueError(f"n_slots must be >= 0, got {n_slots}")
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
-        self._tasks: dict[Key, _Task] = {}
-        self._jobs: dict[JobId, _Job] = {}
-        self._ready: list[tuple[int, int, _Task]] = []
+        self._tasks: dict[Key, TaskRecord] = {}
+        self._jobs: dict[JobId, JobRecord] = {}
+        self._ready: list[tuple[int, int, TaskRecord]] = []
         self._n_ready = 0
         self._n_running = 0
         self._n_slots = n_slots
@@ -274,7 +274,7 @@ class SchedulerState:
 
     # ------------------------------------------------------------------ transitions
 
-    def _transition(self, ts: _Task, finish: str) -> None:
+    def _transition(self, ts: TaskRecord, finish: str) -> None:
         """Move ``ts`` to ``finish`` through the transition table (the only way to)."""
         try:
             func = TRANSITIONS[ts.state, finish]

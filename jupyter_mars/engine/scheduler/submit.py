@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from jupyter_mars.engine.scheduler.events import GraphSubmitted, Key
 from jupyter_mars.engine.scheduler.jobs import finish_job
-from jupyter_mars.engine.scheduler.records import MEMORY, READY, _Job, _Task
+from jupyter_mars.engine.scheduler.records import MEMORY, READY, JobRecord, TaskRecord
 
 if TYPE_CHECKING:
     from jupyter_mars.engine.scheduler.state import SchedulerState
@@ -37,7 +37,7 @@ def handle_graph_submitted(core: SchedulerState, ev: GraphSubmitted) -> None:
 
     # Phase 1, no mutation: walk back from the outputs, stopping at known keys.
     new: dict[Key, tuple[Key, ...]] = {}
-    joined: set[_Task] = set()
+    joined: set[TaskRecord] = set()
     stack = list(ev.outputs)
     while stack:
         key = stack.pop()
@@ -58,11 +58,11 @@ def handle_graph_submitted(core: SchedulerState, ev: GraphSubmitted) -> None:
     # Phase 2: create and link the records.
     seq = core._seq
     core._seq = seq + 1
-    job = _Job(job_id, seq, ev.outputs)
+    job = JobRecord(job_id, seq, ev.outputs)
     priorities = ev.priorities
-    created: list[_Task] = []
+    created: list[TaskRecord] = []
     for key in new:
-        ts = _Task(key, seq, priorities.get(key, 0), job)
+        ts = TaskRecord(key, seq, priorities.get(key, 0), job)
         tasks[key] = ts
         created.append(ts)
     for ts, dep_keys in zip(created, new.values()):
@@ -93,7 +93,7 @@ def handle_graph_submitted(core: SchedulerState, ev: GraphSubmitted) -> None:
         finish_job(core, job)
 
 
-def link(core: SchedulerState, ts: _Task, dep_keys: tuple[Key, ...]) -> None:
+def link(core: SchedulerState, ts: TaskRecord, dep_keys: tuple[Key, ...]) -> None:
     """Link a new (or lost) record to its deps, all known, and count the missing."""
     tasks = core._tasks
     n = 0

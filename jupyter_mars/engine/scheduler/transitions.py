@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Final
 from jupyter_mars.engine.scheduler.instructions import Execute, Interrupt, Release
 from jupyter_mars.engine.scheduler.jobs import finish_job, forget_unneeded, job_seq
 from jupyter_mars.engine.scheduler.records import (
-    _TOKEN_SPAN,
     ERRED,
     FORGOTTEN,
     MEMORY,
     READY,
     RUNNING,
+    TOKEN_SPAN,
     WAITING,
-    _Task,
+    TaskRecord,
 )
 
 if TYPE_CHECKING:
@@ -39,16 +39,16 @@ if TYPE_CHECKING:
 
 __all__ = ["TRANSITIONS", "Transition"]
 
-Transition = Callable[["SchedulerState", _Task], None]
+Transition = Callable[["SchedulerState", TaskRecord], None]
 
 
-def _t_waiting_ready(core: SchedulerState, ts: _Task) -> None:
+def _t_waiting_ready(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = READY
     core._n_ready += 1
     _push_ready(core, ts)
 
 
-def _t_ready_running(core: SchedulerState, ts: _Task) -> None:
+def _t_ready_running(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = RUNNING
     ts.token = None
     core._n_ready -= 1
@@ -56,7 +56,7 @@ def _t_ready_running(core: SchedulerState, ts: _Task) -> None:
     core._out.append(Execute(core._stimulus_id, ts.key))
 
 
-def _t_running_ready(core: SchedulerState, ts: _Task) -> None:
+def _t_running_ready(core: SchedulerState, ts: TaskRecord) -> None:
     """A retry."""
     ts.state = READY
     core._n_running -= 1
@@ -64,20 +64,20 @@ def _t_running_ready(core: SchedulerState, ts: _Task) -> None:
     _push_ready(core, ts)
 
 
-def _t_running_waiting(core: SchedulerState, ts: _Task) -> None:
+def _t_running_waiting(core: SchedulerState, ts: TaskRecord) -> None:
     """A retry of a task an input of which was lost while it ran."""
     ts.state = WAITING
     core._n_running -= 1
 
 
-def _t_ready_waiting(core: SchedulerState, ts: _Task) -> None:
+def _t_ready_waiting(core: SchedulerState, ts: TaskRecord) -> None:
     """An input was lost; its heap entry goes stale."""
     ts.state = WAITING
     ts.token = None
     core._n_ready -= 1
 
 
-def _t_memory_waiting(core: SchedulerState, ts: _Task) -> None:
+def _t_memory_waiting(core: SchedulerState, ts: TaskRecord) -> None:
     """The data was lost. The caller links the record to its deps again and moves it
     on to ``ready`` if they are all in memory."""
     ts.state = WAITING
@@ -93,7 +93,7 @@ def _t_memory_waiting(core: SchedulerState, ts: _Task) -> None:
             core._transition(dts, WAITING)
 
 
-def _t_running_memory(core: SchedulerState, ts: _Task) -> None:
+def _t_running_memory(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = MEMORY
     core._n_running -= 1
     core._nbytes += ts.nbytes
@@ -122,13 +122,13 @@ def _t_running_memory(core: SchedulerState, ts: _Task) -> None:
         core._transition(ts, FORGOTTEN)
 
 
-def _t_running_erred(core: SchedulerState, ts: _Task) -> None:
+def _t_running_erred(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = ERRED
     core._n_running -= 1
     _unlink_deps(ts)
 
 
-def _t_running_forgotten(core: SchedulerState, ts: _Task) -> None:
+def _t_running_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
     """Nobody needs it any more: it is stopped and its slot is free for the next task."""
     core._n_running -= 1
     core._out.append(Interrupt(core._stimulus_id, ts.key))
@@ -136,23 +136,23 @@ def _t_running_forgotten(core: SchedulerState, ts: _Task) -> None:
     _drop(core, ts)
 
 
-def _t_waiting_forgotten(core: SchedulerState, ts: _Task) -> None:
+def _t_waiting_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
     _unlink_deps(ts)
     _drop(core, ts)
 
 
-def _t_ready_forgotten(core: SchedulerState, ts: _Task) -> None:
+def _t_ready_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
     core._n_ready -= 1
     ts.token = None
     _unlink_deps(ts)
     _drop(core, ts)
 
 
-def _t_erred_forgotten(core: SchedulerState, ts: _Task) -> None:
+def _t_erred_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
     _drop(core, ts)
 
 
-def _t_memory_forgotten(core: SchedulerState, ts: _Task) -> None:
+def _t_memory_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
     core._nbytes -= ts.nbytes
     core._out.append(Release(core._stimulus_id, ts.key))
     _drop(core, ts)
@@ -179,21 +179,21 @@ TRANSITIONS: Final[dict[tuple[str, str], Transition]] = {
 # ---------------------------------------------------------------------- helpers
 
 
-def _push_ready(core: SchedulerState, ts: _Task) -> None:
+def _push_ready(core: SchedulerState, ts: TaskRecord) -> None:
     counter = core._token
     core._token = counter + 1
     # (priority, counter) packed in one int: cheaper heap comparisons, same order
-    token = ts.priority * _TOKEN_SPAN + counter
+    token = ts.priority * TOKEN_SPAN + counter
     ts.token = token
     heappush(core._ready, (ts.seq, token, ts))
 
 
-def _unlink_deps(ts: _Task) -> None:
+def _unlink_deps(ts: TaskRecord) -> None:
     for dts in ts.deps:
         dts.dependents.pop(ts, None)
     ts.deps = []
 
 
-def _drop(core: SchedulerState, ts: _Task) -> None:
+def _drop(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = FORGOTTEN
     del core._tasks[ts.key]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from jupyter_mars.engine.scheduler.records import MEMORY, READY, RUNNING, WAITING, _needed
+from jupyter_mars.engine.scheduler.records import MEMORY, READY, RUNNING, WAITING, is_needed
 
 if TYPE_CHECKING:
     from jupyter_mars.engine.scheduler.state import SchedulerState
@@ -41,7 +41,7 @@ def check_invariants(core: SchedulerState) -> None:
             assert job in live_jobs, f"{ts!r}: output of dead job {job!r}"
             assert ts in job.out_tasks, f"{ts!r}: not an output of {job!r}"
         waiting_on = sum(1 for dts in ts.deps if dts.state != MEMORY)
-        needed = _needed(ts)
+        needed = is_needed(ts)
         if state != MEMORY:
             assert ts.nbytes == 0, f"{ts!r}: counts bytes it does not hold"
         if state == MEMORY:

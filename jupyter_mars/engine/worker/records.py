@@ -1,6 +1,6 @@
 """The per-task record of the worker core, and the task state names.
 
-Per-task record ``_Task`` (``__slots__``)
+Per-task record ``WorkerTask`` (``__slots__``)
     ``key``, ``attempt``  the task and the ``execute`` call of it that the record serves;
     ``state``      one of the live states below;
     ``deps``       the keys it reads;
@@ -46,7 +46,7 @@ CANCELLED: Final = "cancelled"
 LIVE_STATES: Final = (WAITING, FETCHING, READY, RUNNING, FOLLOWING)
 
 
-class _Task:
+class WorkerTask:
     """The record of one task here (its fields: see the module docstring)."""
 
     __slots__ = (

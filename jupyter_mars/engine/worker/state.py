@@ -9,7 +9,7 @@ carries out the instructions it returns (:mod:`jupyter_mars.engine.worker.instru
 fetch from a peer, run on a slot, store, forget, interrupt, reply. Every instruction
 carries the ``stimulus_id`` of the event that caused it.
 
-Each task here (one ``execute`` call, numbered by its ``attempt``) has one ``_Task`` record
+Each task here (one ``execute`` call, numbered by its ``attempt``) has one ``WorkerTask`` record
 (:mod:`~jupyter_mars.engine.worker.records`), filed under its key, in one of the states
 
 ``waiting``    not admitted yet: memory is short (``memory.py``); it fetches nothing;
@@ -29,9 +29,9 @@ The event handlers are the methods ``_handle_*`` below; ``validate.py`` checks t
 invariants.
 
 State fields of ``WorkerState``
-    ``_tasks: dict[Key, _Task]``
+    ``_tasks: dict[Key, WorkerTask]``
         every task here -> its record.
-    ``_waiting: dict[_Task, None]``
+    ``_waiting: dict[WorkerTask, None]``
         the ``waiting`` records in arrival order (an ordered set); admitted in that order
         as memory allows.
     ``_reserved``
@@ -39,14 +39,14 @@ State fields of ``WorkerState``
         limit: tasks admitted together must all fit, not each one alone.
     ``_memory: MemoryState``
         the last memory sample and the memory decisions under way (``memory.py``).
-    ``_ready: dict[_Task, None]``
+    ``_ready: dict[WorkerTask, None]``
         the ``ready`` records in arrival order (an ordered set).
     ``_n_running``, ``_n_slots``
         records ``running`` or ``following``; at most ``n_slots`` of them.
     ``_fetches: dict[Key, str]``
         inputs being fetched now -> the peer asked: each is fetched once, whichever and
         however many records need it.
-    ``_waiters: dict[Key, dict[_Task, None]]``
+    ``_waiters: dict[Key, dict[WorkerTask, None]]``
         input being fetched -> the ``fetching`` records waiting for it (no empty entry).
     ``_epoch``
         bumped by a reset: records of an earlier epoch report their results, unstored.
@@ -95,7 +95,7 @@ from jupyter_mars.engine.worker.records import (
     FOLLOWING,
     READY,
     RUNNING,
-    _Task,
+    WorkerTask,
 )
 from jupyter_mars.engine.worker.transitions import TRANSITIONS
 from jupyter_mars.engine.worker.validate import check_invariants
@@ -126,15 +126,15 @@ class WorkerState:
     def __init__(self, n_slots: int, limits: MemoryLimits | None = None) -> None:
         if n_slots < 1:
             raise ValueError(f"n_slots must be >= 1, got {n_slots}")
-        self._tasks: dict[Key, _Task] = {}
-        self._waiting: dict[_Task, None] = {}
+        self._tasks: dict[Key, WorkerTask] = {}
+        self._waiting: dict[WorkerTask, None] = {}
         self._reserved = 0
         self._memory = MemoryState(limits)
-        self._ready: dict[_Task, None] = {}
+        self._ready: dict[WorkerTask, None] = {}
         self._n_running = 0
         self._n_slots = n_slots
         self._fetches: dict[Key, str] = {}
-        self._waiters: dict[Key, dict[_Task, None]] = {}
+        self._waiters: dict[Key, dict[WorkerTask, None]] = {}
         self._epoch = 0
         self._out: list[Instruction] = []
         self._stimulus_id = ""
@@ -218,7 +218,7 @@ class WorkerState:
                     f"attempt {ev.attempt} of {ev.key!r} is not newer than {old.attempt}"
                 )
             self._transition(old, CANCELLED, Cancelled())
-        ts = _Task(ev.key, ev.attempt, ev.deps, ev.follower, self._epoch)
+        ts = WorkerTask(ev.key, ev.attempt, ev.deps, ev.follower, self._epoch)
         ts.local, ts.locations, ts.nbytes, ts.arrived = ev.local, ev.locations, ev.nbytes, ev.now
         lost = self._lost_inputs(ts)
         if lost:
@@ -229,7 +229,7 @@ class WorkerState:
         self._tasks[ev.key] = ts
         self._waiting[ts] = None  # admitted by _schedule, now or once memory allows
 
-    def _admit(self, ts: _Task) -> None:
+    def _admit(self, ts: WorkerTask) -> None:
         """Admit a waiting record: fetch what it lacks, then it is ready."""
         lost = self._lost_inputs(ts)
         if lost:  # fetched by another task when it came, gone since
@@ -256,7 +256,7 @@ class WorkerState:
             self._waiters.setdefault(key, {})[ts] = None
         self._transition(ts, FETCHING if ts.missing else READY)
 
-    def _lost_inputs(self, ts: _Task) -> tuple[Key, ...]:
+    def _lost_inputs(self, ts: WorkerTask) -> tuple[Key, ...]:
         """The inputs of a waiting record that are neither here, nor being fetched, nor
         held by a live worker."""
         return tuple(
@@ -286,7 +286,7 @@ class WorkerState:
     def _fail_fetches(self, peer: str, keys: tuple[Key, ...], reason: str) -> None:
         """The fetches of ``keys`` from ``peer`` failed: the records waiting for them fail
         with ``InputsLost``; their other fetches go on for whoever else waits."""
-        lost: dict[_Task, list[Key]] = {}
+        lost: dict[WorkerTask, list[Key]] = {}
         for key in keys:
             if self._fetches.get(key) != peer:
                 continue
@@ -354,7 +354,7 @@ class WorkerState:
 
     # ------------------------------------------------------------------ helpers
 
-    def _current(self, key: Key, attempt: int) -> _Task | None:
+    def _current(self, key: Key, attempt: int) -> WorkerTask | None:
         """The record a run's report is for, None when the report is stale."""
         ts = self._tasks.get(key)
         if ts is None or ts.attempt != attempt or ts.state not in (RUNNING, FOLLOWING):
@@ -373,7 +373,7 @@ class WorkerState:
         while ready and self._n_running < self._n_slots:
             self._transition(next(iter(ready)), RUNNING)
 
-    def _transition(self, ts: _Task, finish: str, outcome: Outcome | None = None) -> None:
+    def _transition(self, ts: WorkerTask, finish: str, outcome: Outcome | None = None) -> None:
         """Move ``ts`` to ``finish`` through the transition table (the only way to)."""
         try:
             func = TRANSITIONS[ts.state, finish]

@@ -35,7 +35,7 @@ from jupyter_mars.engine.worker.records import (
     READY,
     RUNNING,
     WAITING,
-    _Task,
+    WorkerTask,
 )
 
 if TYPE_CHECKING:
@@ -43,10 +43,10 @@ if TYPE_CHECKING:
 
 __all__ = ["TRANSITIONS", "Transition"]
 
-Transition = Callable[["WorkerState", _Task, "Outcome | None"], None]
+Transition = Callable[["WorkerState", WorkerTask, "Outcome | None"], None]
 
 
-def _t_waiting_admitted(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_waiting_admitted(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     """Admitted: its inputs' bytes are reserved until it ends; its fetches (planned by
     the core) are under way, or it is ready."""
     del core._waiting[ts]
@@ -60,18 +60,18 @@ def _t_waiting_admitted(core: WorkerState, ts: _Task, outcome: Outcome | None) -
         core._ready[ts] = None
 
 
-def _t_waiting_end(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_waiting_end(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     """Erred (no room, or an input lost meanwhile) or cancelled before it was admitted."""
     del core._waiting[ts]
     _end(core, ts, outcome)
 
 
-def _t_fetching_ready(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_fetching_ready(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     ts.state = READY
     core._ready[ts] = None
 
 
-def _t_fetching_end(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_fetching_end(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     """Erred (an input could not be fetched) or cancelled: it stops waiting for its
     fetches, which go on for any other record waiting for them."""
     waiters = core._waiters
@@ -85,7 +85,7 @@ def _t_fetching_end(core: WorkerState, ts: _Task, outcome: Outcome | None) -> No
     _end(core, ts, outcome)
 
 
-def _t_ready_running(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_ready_running(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     ts.state = RUNNING
     del core._ready[ts]
     core._n_running += 1
@@ -94,12 +94,12 @@ def _t_ready_running(core: WorkerState, ts: _Task, outcome: Outcome | None) -> N
     core._out.append(Run(core._stimulus_id, ts.key, ts.attempt, ts.key, inputs))
 
 
-def _t_ready_cancelled(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_ready_cancelled(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     del core._ready[ts]
     _end(core, ts, outcome)
 
 
-def _t_running_following(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_running_following(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     """The task's result is in ``ts.inputs``: its follower reads it, in the same slot."""
     assert ts.follower is not None
     ts.state = FOLLOWING
@@ -108,13 +108,13 @@ def _t_running_following(core: WorkerState, ts: _Task, outcome: Outcome | None) 
     core._out.append(Run(core._stimulus_id, ts.key, ts.attempt, ts.follower, inputs))
 
 
-def _t_computing_end(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_computing_end(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     """Done or erred: the slot is free for the next ready record."""
     core._n_running -= 1
     _end(core, ts, outcome)
 
 
-def _t_computing_cancelled(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _t_computing_cancelled(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     """Its computation is interrupted and its slot is free at once; what it still
     reports is stale (the record is gone)."""
     runs = ts.key if ts.state == RUNNING else ts.follower
@@ -143,7 +143,7 @@ TRANSITIONS: Final[dict[tuple[str, str], Transition]] = {
 """``(start, finish) -> function``: every state change the core may make."""
 
 
-def _end(core: WorkerState, ts: _Task, outcome: Outcome | None) -> None:
+def _end(core: WorkerState, ts: WorkerTask, outcome: Outcome | None) -> None:
     assert outcome is not None, f"{ts!r} ends without an outcome"
     if ts.state != WAITING:
         core._reserved -= ts.nbytes

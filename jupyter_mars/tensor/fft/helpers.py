@@ -15,7 +15,8 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.shape import roll
-from jupyter_mars.tensor.sorting import axis_length, check_axis
+from jupyter_mars.tensor.shape.common import check_axis
+from jupyter_mars.tensor.sorting import axis_length
 
 # ---- frequencies ------------------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ def _shift(name: str, x: Any, axes: Any, sign: int) -> Tensor:
         axes_list = list(axes)
     shifts: dict[int, int] = {}
     for a in axes_list:
-        ax = check_axis(a, t.ndim, none_ok=False)
+        ax = check_axis(a, t.ndim)
         n = axis_length(t, ax)
         shifts[ax] = shifts.get(ax, 0) + (n // 2 if sign > 0 else -(n // 2))
     if not shifts:

@@ -17,7 +17,8 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.sorting import axis_length, check_axis
+from jupyter_mars.tensor.shape.common import check_axis
+from jupyter_mars.tensor.sorting import axis_length
 from jupyter_mars.tensor.statistics import apply_whole_axes
 
 _NORMS = (None, "backward", "ortho", "forward")
@@ -71,7 +72,7 @@ def _one_dim(
     if x.ndim == 0:
         raise np.exceptions.AxisError(int(axis) if isinstance(axis, (int, np.integer)) else 0, 0)
     _check_norm(norm)
-    ax = check_axis(axis, x.ndim, none_ok=False)
+    ax = check_axis(axis, x.ndim)
     length = axis_length(x, ax)
     if n is None:
         n = 2 * (length - 1) if kind == "c2r" else length
@@ -138,7 +139,7 @@ def _cook_axes(x: Tensor, s: Any, axes: Any, inverse_real: bool) -> tuple[list[i
         axes_list = list(axes)
     if s is not None and len(s) != len(axes_list):
         raise ValueError("Shape and axes have different lengths.")
-    norm_axes = [check_axis(a, x.ndim, none_ok=False) for a in axes_list]
+    norm_axes = [check_axis(a, x.ndim) for a in axes_list]
     if s is None:
         lengths = [axis_length(x, a) for a in norm_axes]
         if inverse_real and lengths:

@@ -18,6 +18,7 @@ from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.indexing.getitem import getitem
 from jupyter_mars.tensor.indexing.nonzero import flatnonzero, nonzero
 from jupyter_mars.tensor.indexing.normalize import isnan, nonnegative, prod
+from jupyter_mars.tensor.shape.common import check_axis
 
 EMPTY_TAKE = "cannot do a non-empty take from an empty axes."
 
@@ -41,14 +42,6 @@ def unravel_component(indices: Any, shape: tuple[int, ...], i: int, size: int, m
 
 
 # ---- argument checks -------------------------------------------------------------------------
-
-
-def _check_axis(axis: Any, ndim: int) -> int:
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer")
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(int(axis), ndim)
-    return int(axis) % ndim
 
 
 def _take_indices(indices: Any) -> Any:
@@ -102,7 +95,7 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "r
     x = astensor(a)
     idx = _take_indices(indices)
     if axis is not None:
-        return _take_along(x, idx, _check_axis(axis, x.ndim), mode)
+        return _take_along(x, idx, check_axis(axis, x.ndim, expected="an int or None"), mode)
     if x.ndim <= 1:
         return _take_along(x if x.ndim else getitem(x, None), idx, 0, mode)
     shape = tuple(_known_size(n, "take(axis=None)") for n in x.shape)
@@ -143,7 +136,7 @@ def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Tenso
         cond = _as_bool(condition)
         if axis is None and x.ndim != 1:
             return take(x, nonzero(cond)[0], axis=None)
-        ax = 0 if axis is None else _check_axis(axis, x.ndim)
+        ax = 0 if axis is None else check_axis(axis, x.ndim, expected="an int or None")
         n, m = x.shape[ax], cond.shape[0]
         if not isnan(n) and not isnan(m) and n == m:
             return getitem(x, (slice(None),) * ax + (cond,))

@@ -21,7 +21,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.elemwise import elemwise
-from jupyter_mars.tensor.statistics._common import apply_whole_axes
+from jupyter_mars.tensor.statistics.common import apply_whole_axes
 from jupyter_mars.tensor.views import link_view
 
 

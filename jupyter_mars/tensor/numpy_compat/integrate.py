@@ -10,7 +10,7 @@ from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.reduction import sum as tensor_sum
 from jupyter_mars.tensor.routines import diff
 from jupyter_mars.tensor.shape import reshape
-from jupyter_mars.tensor.shape._common import normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis
 
 
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Tensor:
@@ -20,7 +20,7 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Tensor:
     if values.ndim == 0:
         # NumPy indexes the (missing) axis and fails the same way
         raise IndexError("list assignment index out of range")
-    ax = normalize_axis_index(axis, values.ndim)
+    ax = check_axis(axis, values.ndim)
     if x is None:
         spacing: Any = dx
     else:

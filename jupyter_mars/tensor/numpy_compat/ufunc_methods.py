@@ -31,11 +31,11 @@ from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.outputs import probe_out, write_result
 from jupyter_mars.tensor.reduction import normalize_axis, reduced_shape
-from jupyter_mars.tensor.reduction._args import NOVALUE, given
-from jupyter_mars.tensor.reduction._core import numpy_chunk, pairwise_reduce
+from jupyter_mars.tensor.reduction.args import NOVALUE, given
+from jupyter_mars.tensor.reduction.core import numpy_chunk, pairwise_reduce
 from jupyter_mars.tensor.reduction.cumulative import Cumulative
 from jupyter_mars.tensor.shape import reshape
-from jupyter_mars.tensor.statistics._common import apply_whole_axes
+from jupyter_mars.tensor.statistics.common import apply_whole_axes
 from jupyter_mars.tensor.ufuncs import TensorUfunc
 from jupyter_mars.tensor.views import rebind
 

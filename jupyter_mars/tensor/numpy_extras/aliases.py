@@ -9,7 +9,7 @@ from typing import Any
 from jupyter_mars.session import ExecutableTuple
 from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.shape import concatenate, moveaxis, swapaxes, transpose
-from jupyter_mars.tensor.shape._common import normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis
 
 concat = concatenate
 
@@ -32,7 +32,7 @@ def unstack(x: Any, *, axis: Any = 0) -> ExecutableTuple:
     t = asarray(x)
     if t.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
-    moved = moveaxis(t, normalize_axis_index(axis, t.ndim), 0)
+    moved = moveaxis(t, check_axis(axis, t.ndim), 0)
     return ExecutableTuple(moved[i] for i in range(len(moved)))
 
 

@@ -11,8 +11,8 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.shape import ravel
-from jupyter_mars.tensor.shape._common import _int_arg, _isnan, normalize_axis_index
-from jupyter_mars.tensor.statistics._common import apply_whole_axes
+from jupyter_mars.tensor.shape.common import check_axis, int_arg, is_unknown
+from jupyter_mars.tensor.statistics.common import apply_whole_axes
 
 
 def _prepare(a: Any, axis: Any, bitorder: str, name: str) -> tuple[Tensor, int]:
@@ -22,8 +22,8 @@ def _prepare(a: Any, axis: Any, bitorder: str, name: str) -> tuple[Tensor, int]:
     if axis is None:
         t, ax = ravel(t), 0
     else:
-        ax = normalize_axis_index(axis, t.ndim)
-    if _isnan(t.shape[ax]):
+        ax = check_axis(axis, t.ndim)
+    if is_unknown(t.shape[ax]):
         raise ValueError(f"{name}() needs the length of the axis; execute the input first")
     return t, ax
 
@@ -52,7 +52,7 @@ def unpackbits(a: Any, axis: Any = None, count: Any = None, bitorder: str = "big
     if count is None:
         length = bits
     else:
-        wanted = _int_arg(count, "count")
+        wanted = int_arg(count, "count")
         if wanted < 0 and -wanted > bits:
             raise ValueError("-count larger than number of elements")
         length = wanted if wanted >= 0 else bits + wanted

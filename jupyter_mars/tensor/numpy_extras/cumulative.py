@@ -12,7 +12,7 @@ from jupyter_mars.tensor.creation import full
 from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.reduction import cumprod, cumsum
 from jupyter_mars.tensor.shape import concatenate
-from jupyter_mars.tensor.shape._common import normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis
 
 
 def _cumulative(
@@ -33,7 +33,7 @@ def _cumulative(
         axis = 0
     if t.ndim == 0:
         t = t.reshape(1)
-    ax = normalize_axis_index(axis, t.ndim)
+    ax = check_axis(axis, t.ndim)
     result = scan(t, axis=ax, dtype=dtype, out=out)
     if not include_initial:
         return result

@@ -16,7 +16,7 @@ from jupyter_mars.session import ExecutableTuple
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.shape import concatenate
-from jupyter_mars.tensor.shape._common import _isnan, normalize_axis_tuple
+from jupyter_mars.tensor.shape.common import is_unknown, normalize_axis_tuple
 
 
 def _spacings(varargs: tuple[Any, ...], f: Tensor, axes: tuple[int, ...]) -> list[Any]:
@@ -107,7 +107,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
     axes = tuple(range(t.ndim)) if axis is None else normalize_axis_tuple(axis, t.ndim)
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
-    if any(_isnan(t.shape[a]) for a in axes):
+    if any(is_unknown(t.shape[a]) for a in axes):
         raise ValueError("gradient() needs the lengths of the axes; execute f first")
     steps = _spacings(varargs, t, axes)
     if t.dtype.kind in "iub":

@@ -20,7 +20,7 @@ from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.indexing.nonzero import nonzero
 from jupyter_mars.tensor.reduction import sum as sum_
 from jupyter_mars.tensor.shape import moveaxis, repeat
-from jupyter_mars.tensor.shape._common import _int_arg, _isnan, normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis, int_arg, is_unknown
 
 
 def diagonal(a: Any, offset: Any = 0, axis1: Any = 0, axis2: Any = 1) -> Tensor:
@@ -29,13 +29,13 @@ def diagonal(a: Any, offset: Any = 0, axis1: Any = 0, axis2: Any = 1) -> Tensor:
     x = asarray(a)
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
-    k = _int_arg(offset, "offset")
-    ax1 = normalize_axis_index(axis1, x.ndim, "axis1")
-    ax2 = normalize_axis_index(axis2, x.ndim, "axis2")
+    k = int_arg(offset, "offset")
+    ax1 = check_axis(axis1, x.ndim, "axis1")
+    ax2 = check_axis(axis2, x.ndim, "axis2")
     if ax1 == ax2:
         raise ValueError("axis1 and axis2 cannot be the same")
     rows, cols = x.shape[ax1], x.shape[ax2]
-    if _isnan(rows) or _isnan(cols):
+    if is_unknown(rows) or is_unknown(cols):
         raise ValueError("diagonal() needs the lengths of axis1 and axis2; execute a first")
     n = max(0, min(rows - max(0, -k), cols - max(0, k)))
     planes = moveaxis(x, (ax1, ax2), (-2, -1))
@@ -53,8 +53,8 @@ def trace(
 
 def diag_indices(n: Any, ndim: Any = 2) -> ExecutableTuple:
     """The indices of the main diagonal of an ``(n,) * ndim`` array."""
-    i = arange(_int_arg(n, "n"))
-    return ExecutableTuple((i,) * _int_arg(ndim, "ndim"))
+    i = arange(int_arg(n, "n"))
+    return ExecutableTuple((i,) * int_arg(ndim, "ndim"))
 
 
 def diag_indices_from(arr: Any) -> ExecutableTuple:
@@ -68,9 +68,9 @@ def diag_indices_from(arr: Any) -> ExecutableTuple:
 
 
 def _triangle(n: Any, k: Any, m: Any, lower: bool) -> ExecutableTuple:
-    rows_n = _int_arg(n, "n")
-    cols_n = rows_n if m is None else _int_arg(m, "m")
-    shift = _int_arg(k, "k")
+    rows_n = int_arg(n, "n")
+    cols_n = rows_n if m is None else int_arg(m, "m")
+    shift = int_arg(k, "k")
     row = np.arange(max(rows_n, 0))
     # the first and one-past-last column of each row's part of the triangle
     if lower:
@@ -119,7 +119,7 @@ def mask_indices(n: Any, mask_func: Any, k: Any = 0) -> Any:
     """The indices where ``mask_func(ones((n, n)), k)`` is non-zero; ``mask_func`` gets a
     tensor (NumPy's ``triu``/``tril`` dispatch to ``mt``'s), and the lengths are known
     once executed."""
-    size = _int_arg(n, "n")
+    size = int_arg(n, "n")
     return nonzero(mask_func(ones((size, size), dtype=int), k) != 0)
 
 

@@ -22,8 +22,8 @@ from jupyter_mars.tensor.core import Tensor, is_scalar
 from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.shape import expand_dims
-from jupyter_mars.tensor.shape._common import _isnan, normalize_axis_index
-from jupyter_mars.tensor.statistics._common import apply_whole_axes
+from jupyter_mars.tensor.shape.common import check_axis, is_unknown
+from jupyter_mars.tensor.statistics.common import apply_whole_axes
 
 
 def _dtype_meta(x: Any) -> Any:
@@ -101,9 +101,9 @@ def apply_along_axis(func1d: Any, axis: Any, arr: Any, *args: Any, **kwargs: Any
     t = asarray(arr)
     if t.ndim == 0:
         raise np.exceptions.AxisError(axis, 0)
-    ax = normalize_axis_index(axis, t.ndim)
+    ax = check_axis(axis, t.ndim)
     length = t.shape[ax]
-    if _isnan(length):
+    if is_unknown(length):
         raise ValueError("apply_along_axis() needs the length of axis; execute arr first")
     with np.errstate(all="ignore"):
         probe = np.asarray(func1d(np.ones(int(length), dtype=t.dtype), *args, **kwargs))

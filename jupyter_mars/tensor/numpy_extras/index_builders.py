@@ -15,7 +15,7 @@ from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.indexing.nonzero import nonzero
 from jupyter_mars.tensor.shape import expand_dims
-from jupyter_mars.tensor.shape._common import _int_tuple
+from jupyter_mars.tensor.shape.common import int_tuple
 
 _MODES = ("raise", "wrap", "clip")
 
@@ -44,7 +44,7 @@ def ravel_chunk(dims: tuple[int, ...], mode: Any, order: str, *coords: Any) -> A
 
 def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: str = "C") -> Any:
     """Flat positions in an array of shape ``dims`` of the coordinates ``multi_index``."""
-    shape = _int_tuple(dims, "dims")
+    shape = int_tuple(dims, "dims")
     coords = [asarray(c) for c in multi_index]
     if len(coords) != len(shape):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(shape)}")

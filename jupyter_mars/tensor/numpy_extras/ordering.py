@@ -11,8 +11,8 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import asarray
 from jupyter_mars.tensor.shape import stack
-from jupyter_mars.tensor.shape._common import _isnan, normalize_axis_index
-from jupyter_mars.tensor.statistics._common import apply_whole_axes
+from jupyter_mars.tensor.shape.common import check_axis, is_unknown
+from jupyter_mars.tensor.statistics.common import apply_whole_axes
 
 
 def lexsort(keys: Any, axis: Any = -1) -> Tensor:
@@ -28,8 +28,8 @@ def lexsort(keys: Any, axis: Any = -1) -> Tensor:
         # a 1-d input is a sequence of 0-d keys, as in NumPy
         kernel = functools.partial(np.lexsort)
         return apply_whole_axes(stacked, kernel, (0,), (), (), np.intp, "lexsort")
-    ax = normalize_axis_index(axis, data_ndim)
-    if any(_isnan(n) for n in stacked.shape):
+    ax = check_axis(axis, data_ndim)
+    if any(is_unknown(n) for n in stacked.shape):
         raise ValueError("lexsort() needs the keys' lengths; execute them first")
     out_axes = tuple(None if d == ax + 1 else d for d in range(1, stacked.ndim))
     kernel = functools.partial(np.lexsort, axis=ax)

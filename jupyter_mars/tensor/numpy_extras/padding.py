@@ -28,9 +28,9 @@ from jupyter_mars.tensor.reduction import max as max_
 from jupyter_mars.tensor.reduction import mean
 from jupyter_mars.tensor.reduction import min as min_
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, flip, reshape
-from jupyter_mars.tensor.shape._common import _isnan
+from jupyter_mars.tensor.shape.common import is_unknown
 from jupyter_mars.tensor.statistics import median
-from jupyter_mars.tensor.statistics._common import apply_whole_axes
+from jupyter_mars.tensor.statistics.common import apply_whole_axes
 from jupyter_mars.tensor.ufuncs import floor, rint  # type: ignore[attr-defined]
 
 _KEYWORDS = {
@@ -168,7 +168,7 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Te
     """``array`` padded by ``pad_width`` elements before and after each axis."""
     x = asarray(array)
     widths = _pairs(pad_width, x.ndim, "pad_width", integral=True)
-    if any(_isnan(n) for n in x.shape):
+    if any(is_unknown(n) for n in x.shape):
         raise ValueError("pad() needs the input's lengths; execute it first")
     if callable(mode):
         padded = pad(x, widths, "constant")

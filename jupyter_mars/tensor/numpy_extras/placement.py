@@ -23,7 +23,7 @@ from jupyter_mars.tensor.indexing.take import take
 from jupyter_mars.tensor.numpy_extras.rearrange import resize
 from jupyter_mars.tensor.reduction import cumsum
 from jupyter_mars.tensor.shape import ravel, reshape
-from jupyter_mars.tensor.shape._common import _isnan, normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis, is_unknown
 from jupyter_mars.tensor.ufuncs import remainder  # type: ignore[attr-defined]
 
 _MODES = ("raise", "wrap", "clip")
@@ -41,7 +41,7 @@ def _along_axis_index(arr: Tensor, indices: Any, axis: Any) -> tuple[Tensor, tup
         return ravel(arr), (index,)
     if index.ndim != arr.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
-    ax = normalize_axis_index(axis, arr.ndim)
+    ax = check_axis(axis, arr.ndim)
     fancy: list[Any] = []
     for d, n in enumerate(arr.shape):
         if d == ax:
@@ -94,7 +94,7 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
         np.put(a, np.asarray(ind), np.asarray(v), mode=mode)  # type: ignore[arg-type]
         return
     target = _writable(a, "put")
-    if _isnan(target.size):
+    if is_unknown(target.size):
         raise ValueError("put() needs the tensor's size; execute it first")
     n = int(target.size)
     index = ravel(asarray(ind))
@@ -120,7 +120,7 @@ def put(a: Any, ind: Any, v: Any, mode: str = "raise") -> None:
 
 
 def _same_size(target: Tensor, mask: Tensor, name: str) -> None:
-    if target.size != mask.size and not (_isnan(target.size) or _isnan(mask.size)):
+    if target.size != mask.size and not (is_unknown(target.size) or is_unknown(mask.size)):
         raise ValueError(f"{name}: mask and data must be the same size")
 
 

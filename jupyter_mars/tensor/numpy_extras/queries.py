@@ -10,7 +10,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.elemwise import broadcast_shapes as _broadcast
-from jupyter_mars.tensor.shape._common import normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis
 
 
 def _meta(x: Any) -> Any:
@@ -25,8 +25,8 @@ def size(a: Any, axis: Any = None) -> Any:
     if axis is None:
         return a.size
     if isinstance(axis, tuple):
-        return math.prod(a.shape[normalize_axis_index(ax, a.ndim)] for ax in axis)
-    return a.shape[normalize_axis_index(axis, a.ndim)]
+        return math.prod(a.shape[check_axis(ax, a.ndim)] for ax in axis)
+    return a.shape[check_axis(axis, a.ndim)]
 
 
 def iscomplexobj(x: Any) -> bool:

@@ -14,12 +14,12 @@ from jupyter_mars.tensor.indexing.take import compress
 from jupyter_mars.tensor.reduction import any as any_
 from jupyter_mars.tensor.reduction import cumsum
 from jupyter_mars.tensor.shape import concatenate, flip, ravel, reshape, transpose
-from jupyter_mars.tensor.shape._common import (
-    _int_arg,
-    _int_tuple,
-    _isnan,
-    _wrap,
+from jupyter_mars.tensor.shape.common import (
+    int_arg,
+    int_tuple,
+    is_unknown,
     normalize_axis_tuple,
+    wrap_node,
 )
 from jupyter_mars.tensor.ufuncs import greater, logical_and, not_equal  # type: ignore[attr-defined]
 
@@ -30,14 +30,14 @@ def rot90(m: Any, k: Any = 1, axes: Any = (0, 1)) -> Tensor:
     pair = tuple(axes)
     if len(pair) != 2:
         raise ValueError("len(axes) must be 2.")
-    a0, a1 = (_int_arg(a, "axes") for a in pair)
+    a0, a1 = (int_arg(a, "axes") for a in pair)
     if a0 == a1 or abs(a0 - a1) == t.ndim:
         raise ValueError("Axes must be different.")
     if not (-t.ndim <= a0 < t.ndim and -t.ndim <= a1 < t.ndim):
         raise ValueError(f"Axes={pair} out of range for array of ndim={t.ndim}.")
-    turns = _int_arg(k, "k") % 4
+    turns = int_arg(k, "k") % 4
     if turns == 0:
-        return _wrap(t)
+        return wrap_node(t)
     if turns == 2:
         return flip(flip(t, a0), a1)
     order = list(range(t.ndim))
@@ -50,10 +50,10 @@ def rot90(m: Any, k: Any = 1, axes: Any = (0, 1)) -> Tensor:
 def resize(a: Any, new_shape: Any) -> Tensor:
     """A tensor of ``new_shape`` filled with ``a``'s elements in order, repeated as needed."""
     t = asarray(a)
-    shape = _int_tuple(new_shape, "new_shape")
+    shape = int_tuple(new_shape, "new_shape")
     if any(n < 0 for n in shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
-    if _isnan(t.size):
+    if is_unknown(t.size):
         raise ValueError("resize() needs the input's size; execute it first")
     total = math.prod(shape)
     if t.size == 0 or total == 0:

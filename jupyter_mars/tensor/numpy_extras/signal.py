@@ -24,7 +24,7 @@ from jupyter_mars.tensor.numpy_extras._gathered import beside_whole, whole_call
 from jupyter_mars.tensor.reduction import cumsum
 from jupyter_mars.tensor.routines import diff
 from jupyter_mars.tensor.shape import atleast_1d, concatenate, flip
-from jupyter_mars.tensor.shape._common import _isnan, normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis, is_unknown
 from jupyter_mars.tensor.ufuncs import (  # type: ignore[attr-defined]
     absolute,
     conjugate,
@@ -47,7 +47,7 @@ def interp(
     xt, xpt, fpt = asarray(x), asarray(xp), asarray(fp)
     if xpt.ndim != 1 or fpt.ndim != 1:
         raise ValueError("object too deep for desired array")
-    if not (_isnan(xpt.shape[0]) or _isnan(fpt.shape[0])) and xpt.shape[0] != fpt.shape[0]:
+    if not (is_unknown(xpt.shape[0]) or is_unknown(fpt.shape[0])) and xpt.shape[0] != fpt.shape[0]:
         raise ValueError("fp and xp are not of the same length.")
     if xpt.shape[0] == 0:
         raise ValueError("array of sample points is empty")
@@ -72,7 +72,7 @@ def _operand(value: Any, name: str) -> Tensor:
     t: Tensor = atleast_1d(asarray(value))
     if t.ndim != 1:
         raise ValueError("object too deep for desired array")
-    if _isnan(t.shape[0]):
+    if is_unknown(t.shape[0]):
         raise ValueError(f"convolve() needs the length of {name}; execute it first")
     if t.shape[0] == 0:
         raise ValueError(f"{name} cannot be empty")
@@ -129,7 +129,7 @@ def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.
     """``p`` with jumps larger than ``discont`` between neighbours along ``axis`` replaced
     by their complement modulo ``period``."""
     t = asarray(p)
-    ax = normalize_axis_index(axis, t.ndim)
+    ax = check_axis(axis, t.ndim)
     jumps = diff(t, axis=ax)
     if discont is None:
         discont = period / 2

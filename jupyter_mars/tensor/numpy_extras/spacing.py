@@ -20,7 +20,7 @@ from jupyter_mars.tensor.datasource import asarray, tensor
 from jupyter_mars.tensor.reduction import cumprod
 from jupyter_mars.tensor.routines import indices
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, expand_dims, flip, moveaxis
-from jupyter_mars.tensor.shape._common import _int_arg, _isnan, _shape_param
+from jupyter_mars.tensor.shape.common import int_arg, is_unknown, shape_param
 from jupyter_mars.tensor.ufuncs import multiply, power  # type: ignore[attr-defined]
 
 
@@ -75,7 +75,7 @@ def fromfunction(
     function: Any, shape: Any, *, dtype: Any = float, like: Any = None, **kwargs: Any
 ) -> Any:
     """``function`` called once with lazy index tensors of ``shape`` (one per axis)."""
-    grids = indices(_shape_param(shape), dtype=dtype)
+    grids = indices(shape_param(shape), dtype=dtype)
     return function(*grids, **kwargs)
 
 
@@ -100,8 +100,8 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> Tensor:
     if t.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = t.shape[0]
-    columns = n if N is None else _int_arg(N, "N")
-    if _isnan(n):
+    columns = n if N is None else int_arg(N, "N")
+    if is_unknown(n):
         raise ValueError("vander() needs the length of x; execute it first")
     if columns < 0:
         raise ValueError("negative dimensions are not allowed")

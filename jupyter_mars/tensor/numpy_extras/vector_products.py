@@ -20,7 +20,7 @@ from jupyter_mars.tensor.products import matmul
 from jupyter_mars.tensor.reduction import sum as sum_
 from jupyter_mars.tensor.routines import broadcast_arrays
 from jupyter_mars.tensor.shape import expand_dims, moveaxis, reshape, stack
-from jupyter_mars.tensor.shape._common import _isnan, normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis, is_unknown
 from jupyter_mars.tensor.ufuncs import conjugate, multiply  # type: ignore[attr-defined]
 
 
@@ -34,9 +34,9 @@ def vecdot(x1: Any, x2: Any, /, *, axis: Any = -1, out: Any = None, dtype: Any =
     a, b = asarray(x1), asarray(x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("vecdot: both operands must have at least one dimension")
-    a = moveaxis(a, normalize_axis_index(axis, a.ndim), -1)
-    b = moveaxis(b, normalize_axis_index(axis, b.ndim), -1)
-    if a.shape[-1] != b.shape[-1] and not (_isnan(a.shape[-1]) or _isnan(b.shape[-1])):
+    a = moveaxis(a, check_axis(axis, a.ndim), -1)
+    b = moveaxis(b, check_axis(axis, b.ndim), -1)
+    if a.shape[-1] != b.shape[-1] and not (is_unknown(a.shape[-1]) or is_unknown(b.shape[-1])):
         raise ValueError(
             f"vecdot: input operand 1 has a mismatch in its core dimension 0 "
             f"({b.shape[-1]} != {a.shape[-1]})"
@@ -73,7 +73,7 @@ def kron(a: Any, b: Any) -> Tensor:
     ndim = max(x.ndim, y.ndim)
     x = reshape(x, (1,) * (ndim - x.ndim) + x.shape)
     y = reshape(y, (1,) * (ndim - y.ndim) + y.shape)
-    if any(_isnan(n) for n in (*x.shape, *y.shape)):
+    if any(is_unknown(n) for n in (*x.shape, *y.shape)):
         raise ValueError("kron() needs the inputs' lengths; execute them first")
     # x's axes at even places, y's at odd ones: the product's axis pairs are then merged
     spread_x = reshape(x, tuple(n for length in x.shape for n in (length, 1)))
@@ -84,7 +84,7 @@ def kron(a: Any, b: Any) -> Tensor:
 
 def _components(v: Tensor, axis: Any, name: str) -> tuple[Tensor, Tensor, Tensor | None]:
     """The vector components along ``axis``; the third is None for 2-d vectors."""
-    moved = moveaxis(v, normalize_axis_index(axis, v.ndim, name), -1)
+    moved = moveaxis(v, check_axis(axis, v.ndim, name), -1)
     if moved.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
     third = moved[..., 2] if moved.shape[-1] == 3 else None
@@ -129,7 +129,7 @@ def cross(
     first = _minus(_times(a1, b2), _times(a2, b1))
     second = _minus(_times(a2, b0), _times(a0, b2))
     result = stack(list(broadcast_arrays(first, second, third)), -1)
-    out_axis = normalize_axis_index(axisc, result.ndim, "axisc")
+    out_axis = check_axis(axisc, result.ndim, "axisc")
     return moveaxis(result, -1, out_axis).astype(dtype, copy=False)  # type: ignore[no-any-return]
 
 
@@ -140,7 +140,7 @@ def einsum_path(
     stand_ins = []
     for op in operands:
         t = asarray(op)
-        if any(_isnan(n) for n in t.shape):
+        if any(is_unknown(n) for n in t.shape):
             raise ValueError("einsum_path() needs the operands' lengths; execute them first")
         # a zero-stride view: the shape without the memory
         stand_ins.append(np.broadcast_to(np.zeros((), dtype=t.dtype), t.shape))

@@ -19,15 +19,15 @@ from collections.abc import Callable
 from typing import Any
 
 from jupyter_mars.tensor.core import Tensor
-from jupyter_mars.tensor.reduction._args import normalize_axis
-from jupyter_mars.tensor.reduction._core import reduce
-from jupyter_mars.tensor.reduction._core import (
-    reduced_shape as reduced_shape,  # used by other modules, not in ``mt``
-)
-from jupyter_mars.tensor.reduction._core import squeeze_axes as squeeze_axes
 from jupyter_mars.tensor.reduction.arg import argmax, argmin, nanargmax, nanargmin
+from jupyter_mars.tensor.reduction.args import normalize_axis
 from jupyter_mars.tensor.reduction.average import average
 from jupyter_mars.tensor.reduction.basic import all, amax, amin, any, max, min, prod, sum
+from jupyter_mars.tensor.reduction.core import reduce
+from jupyter_mars.tensor.reduction.core import (
+    reduced_shape as reduced_shape,  # used by other modules, not in ``mt``
+)
+from jupyter_mars.tensor.reduction.core import squeeze_axes as squeeze_axes
 from jupyter_mars.tensor.reduction.count import count_nonzero, ptp
 from jupyter_mars.tensor.reduction.cumulative import cumprod, cumsum, nancumprod, nancumsum
 from jupyter_mars.tensor.reduction.moments import mean, std, var

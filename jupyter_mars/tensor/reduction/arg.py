@@ -17,9 +17,9 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
-from jupyter_mars.tensor.reduction._args import check_keepdims, single_axis, unsupported
-from jupyter_mars.tensor.reduction._core import empty_along, pairwise_reduce
 from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
+from jupyter_mars.tensor.reduction.args import check_keepdims, single_axis, unsupported
+from jupyter_mars.tensor.reduction.core import empty_along, pairwise_reduce
 
 
 def _arg_chunk(

@@ -14,9 +14,9 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
-from jupyter_mars.tensor.reduction._args import check_keepdims, normalize_axis
-from jupyter_mars.tensor.reduction._core import count_chunk, pairwise_reduce
+from jupyter_mars.tensor.reduction.args import check_keepdims, normalize_axis
 from jupyter_mars.tensor.reduction.basic import sum
+from jupyter_mars.tensor.reduction.core import count_chunk, pairwise_reduce
 from jupyter_mars.tensor.reduction.moments import mean
 
 

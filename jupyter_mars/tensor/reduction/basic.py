@@ -13,9 +13,9 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
-from jupyter_mars.tensor.reduction._args import NOVALUE, given, normalize_axis, unsupported
-from jupyter_mars.tensor.reduction._core import numpy_chunk, pairwise_reduce
 from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
+from jupyter_mars.tensor.reduction.args import NOVALUE, given, normalize_axis, unsupported
+from jupyter_mars.tensor.reduction.core import numpy_chunk, pairwise_reduce
 
 
 def _apply_initial(func: Callable[..., Any], initial: Any, part: Any, axis: Any) -> Any:

@@ -10,14 +10,14 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
-from jupyter_mars.tensor.reduction._args import normalize_axis, unsupported
-from jupyter_mars.tensor.reduction._core import (
+from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
+from jupyter_mars.tensor.reduction.args import normalize_axis, unsupported
+from jupyter_mars.tensor.reduction.core import (
     empty_along,
     numpy_chunk,
     pairwise_reduce,
     zip_pairwise,
 )
-from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
 
 
 def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Tensor:

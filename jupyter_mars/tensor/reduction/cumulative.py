@@ -31,9 +31,9 @@ from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
-from jupyter_mars.tensor.reduction._args import single_axis, unsupported
-from jupyter_mars.tensor.reduction._core import grid_key
 from jupyter_mars.tensor.reduction._probe import probe_dtype
+from jupyter_mars.tensor.reduction.args import single_axis, unsupported
+from jupyter_mars.tensor.reduction.core import grid_key
 
 # ---- flatten (C order) --------------------------------------------------------------------------
 # Not ``jupyter_mars.tensor.shape.ravel``: ravel cuts the flat array into whole rows of the

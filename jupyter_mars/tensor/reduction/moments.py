@@ -20,14 +20,14 @@ from jupyter_mars.engine.sparse_ops import sparse_reduce
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
-from jupyter_mars.tensor.reduction._args import NOVALUE, check_ddof, normalize_axis, unsupported
-from jupyter_mars.tensor.reduction._core import (
+from jupyter_mars.tensor.reduction._probe import probe_ddof, probe_dtype, probe_shape
+from jupyter_mars.tensor.reduction.args import NOVALUE, check_ddof, normalize_axis, unsupported
+from jupyter_mars.tensor.reduction.core import (
     SPARSE_TWINS,
     count_chunk,
     pairwise_reduce,
     zip_pairwise,
 )
-from jupyter_mars.tensor.reduction._probe import probe_ddof, probe_dtype, probe_shape
 
 
 def _work_dtype(in_dtype: np.dtype[Any], dtype: Any) -> np.dtype[Any]:

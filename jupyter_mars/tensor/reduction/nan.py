@@ -17,7 +17,7 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
-from jupyter_mars.tensor.reduction._args import NOVALUE
+from jupyter_mars.tensor.reduction.args import NOVALUE
 from jupyter_mars.tensor.reduction.basic import with_identity, without_identity
 from jupyter_mars.tensor.reduction.moments import mean_reduction, moments_reduction
 

@@ -23,7 +23,7 @@ from jupyter_mars.tensor.elemwise import broadcast_shapes
 from jupyter_mars.tensor.memory_order import with_order
 from jupyter_mars.tensor.reduction import prod
 from jupyter_mars.tensor.shape import atleast_1d, broadcast_to
-from jupyter_mars.tensor.shape._common import _shape_str, _wrap
+from jupyter_mars.tensor.shape.common import shape_str, wrap_node
 from jupyter_mars.tensor.views import rebind
 
 product = prod
@@ -61,7 +61,7 @@ def copy(a: Any, order: str = "K", subok: bool = False) -> Tensor:
         raise ValueError(f"copy(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
     # tensors are values: a new handle on the same node is a copy, as assignment
     # rebinds the handle it is made through (and it is not a view: see views.py)
-    return with_order(_wrap(astensor(a)) if isinstance(a, Tensor) else tensor(a), order, "copy")
+    return with_order(wrap_node(astensor(a)) if isinstance(a, Tensor) else tensor(a), order, "copy")
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, like: Any = None) -> Tensor:
@@ -107,8 +107,8 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
         shape = np.shape(value) if not isinstance(value, Tensor) else value.shape
         if not _fits(shape, dst.shape):
             raise ValueError(
-                f"could not broadcast {what} from shape {_shape_str(shape)} into shape "
-                f"{_shape_str(dst.shape)}"
+                f"could not broadcast {what} from shape {shape_str(shape)} into shape "
+                f"{shape_str(dst.shape)}"
             )
     if isinstance(mask, Tensor) and mask.dtype != np.bool_:
         raise TypeError(

@@ -7,7 +7,7 @@ from typing import Any
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import AxisError, _int_arg, normalize_axis_index
+from jupyter_mars.tensor.shape.common import AxisError, check_axis, int_arg
 from jupyter_mars.tensor.shape.split import split
 from jupyter_mars.tensor.shape.transpose import transpose
 
@@ -40,8 +40,8 @@ def rollaxis(a: Any, axis: Any, start: Any = 0) -> Tensor:
     """Lazy ``numpy.rollaxis``: move ``axis`` to lie before position ``start``."""
     x = astensor(a)
     n = x.ndim
-    ax = normalize_axis_index(axis, n)
-    st = _int_arg(start, "start")
+    ax = check_axis(axis, n)
+    st = int_arg(start, "start")
     if st < 0:
         st += n
     if not 0 <= st < n + 1:

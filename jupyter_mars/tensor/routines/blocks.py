@@ -13,7 +13,7 @@ from typing import Any
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.shape import concatenate, reshape
-from jupyter_mars.tensor.shape._common import _wrap
+from jupyter_mars.tensor.shape.common import wrap_node
 
 
 def _where(path: tuple[int, ...]) -> str:
@@ -61,7 +61,7 @@ def block(arrays: Any) -> Tensor:
     list_depth = _depth(arrays)
     ndim = max(list_depth, max(t.ndim for t in _leaves(arrays)))
     result = _assemble(arrays, 0, list_depth, ndim)
-    return _wrap(result) if list_depth == 0 else result
+    return wrap_node(result) if list_depth == 0 else result
 
 
 __all__ = ["block"]

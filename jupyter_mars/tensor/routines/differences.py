@@ -11,7 +11,7 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, ravel
-from jupyter_mars.tensor.shape._common import _int_arg, _wrap, normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis, int_arg, wrap_node
 from jupyter_mars.tensor.ufuncs import not_equal, subtract  # type: ignore[attr-defined]
 
 
@@ -26,15 +26,15 @@ def _edge(value: Any, x: Tensor, axis: int) -> Tensor:
 
 def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = None, append: Any = None) -> Tensor:
     """Lazy ``numpy.diff``: the ``n``-th differences along ``axis``."""
-    order = _int_arg(n, "n")
+    order = int_arg(n, "n")
     if order < 0:
         raise ValueError(f"order must be non-negative but got {order}")
     x = astensor(a)
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
-    ax = normalize_axis_index(axis, x.ndim)
+    ax = check_axis(axis, x.ndim)
     if order == 0:
-        return _wrap(x)
+        return wrap_node(x)
     parts = [x]
     if prepend is not None:
         parts.insert(0, _edge(prepend, x, ax))

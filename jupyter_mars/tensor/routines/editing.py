@@ -18,7 +18,7 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, moveaxis, ravel, reshape
-from jupyter_mars.tensor.shape._common import _wrap, normalize_axis_index
+from jupyter_mars.tensor.shape.common import check_axis, wrap_node
 
 MAX_RUNS = 64
 """Past this many runs of consecutive positions, one gather replaces the slices."""
@@ -32,7 +32,7 @@ def gather_runs(x: Tensor, axis: int, positions: np.ndarray[Any, Any]) -> Tensor
     """``x`` taken at ``positions`` along ``axis``, as slices of its consecutive runs."""
     n = x.shape[axis]
     if len(positions) == n and np.array_equal(positions, np.arange(n)):
-        return _wrap(x)
+        return wrap_node(x)
     breaks = np.flatnonzero(np.diff(positions) != 1) + 1
     starts = np.concatenate(([0], breaks)).astype(int)
     stops = np.concatenate((breaks, [len(positions)])).astype(int)
@@ -56,7 +56,7 @@ def _prepare(arr: Any, axis: Any) -> tuple[Tensor, int]:
     x = astensor(arr)
     if axis is None:
         return ravel(x), 0
-    return x, normalize_axis_index(axis, x.ndim)
+    return x, check_axis(axis, x.ndim)
 
 
 def _positions_spec(obj: Any) -> Any:
@@ -89,7 +89,7 @@ def _insert_values(values: Any, x: Tensor, ax: int, scalar_obj: bool, count: int
     width = v.shape[ax] if count is None else count
     target = tuple(width if a == ax else n for a, n in enumerate(x.shape))
     if v.shape == target:
-        return _wrap(v)
+        return wrap_node(v)
     try:
         return broadcast_to(v, target)
     except ValueError:
@@ -121,7 +121,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Tensor:
             raise ValueError("index array argument obj to insert must be one dimensional or scalar")
     if indices.size == 0:
         _insert_values(values, x, ax, False, 0)  # NumPy still checks that they broadcast
-        return _wrap(x)
+        return wrap_node(x)
     bad = indices[(indices < -n) | (indices > n)]
     if bad.size:
         raise IndexError(f"index {int(bad[0])} is out of bounds for axis {ax} with size {n}")

@@ -21,7 +21,7 @@ from jupyter_mars.tensor.creation import arange, diag
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.shape import broadcast_to, ravel, reshape, stack
-from jupyter_mars.tensor.shape._common import _shape_param
+from jupyter_mars.tensor.shape.common import shape_param
 
 _CHOOSE_MODES = ("raise", "wrap", "clip")
 
@@ -62,7 +62,7 @@ def unravel_index(indices: Any, shape: Any = None, order: str = "C", dims: Any =
         shape = dims  # Mars's and older NumPy's name
     if shape is None:
         raise TypeError("unravel_index() missing required argument 'shape'")
-    dimensions = _shape_param(shape)
+    dimensions = shape_param(shape)
     if any(n < 0 for n in dimensions):
         raise ValueError("dimensions must be non-negative")
     if order not in ("C", "F"):
@@ -83,7 +83,7 @@ def unravel_index(indices: Any, shape: Any = None, order: str = "C", dims: Any =
 
 def indices(dimensions: Any, dtype: Any = int, sparse: bool = False, chunk_size: Any = None) -> Any:
     """Lazy ``numpy.indices``: the index of every position of a grid, per axis."""
-    dims = _shape_param(dimensions)
+    dims = shape_param(dimensions)
     if any(n < 0 for n in dims):
         raise ValueError(f"negative dimensions are not allowed, got {dims}")
     ndim = len(dims)

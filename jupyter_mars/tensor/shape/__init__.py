@@ -28,11 +28,11 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.tensor.core import Tensor
-from jupyter_mars.tensor.shape._common import AxisError as AxisError
-from jupyter_mars.tensor.shape._common import normalize_axis_index as normalize_axis_index
-from jupyter_mars.tensor.shape._common import normalize_axis_tuple as normalize_axis_tuple
 from jupyter_mars.tensor.shape.broadcast import BroadcastTo as BroadcastTo
 from jupyter_mars.tensor.shape.broadcast import broadcast_to
+from jupyter_mars.tensor.shape.common import AxisError as AxisError
+from jupyter_mars.tensor.shape.common import check_axis as check_axis
+from jupyter_mars.tensor.shape.common import normalize_axis_tuple as normalize_axis_tuple
 from jupyter_mars.tensor.shape.flip import Flip as Flip
 from jupyter_mars.tensor.shape.flip import Roll as Roll
 from jupyter_mars.tensor.shape.flip import flip, fliplr, flipud, roll
@@ -54,7 +54,7 @@ from jupyter_mars.tensor.shape.repeat import Repeat as Repeat
 from jupyter_mars.tensor.shape.repeat import TileAxis as TileAxis
 from jupyter_mars.tensor.shape.repeat import repeat, tile
 from jupyter_mars.tensor.shape.reshape import Reshape as Reshape
-from jupyter_mars.tensor.shape.reshape import _flatten, ravel, reshape
+from jupyter_mars.tensor.shape.reshape import flatten, ravel, reshape
 from jupyter_mars.tensor.shape.reshape import plan_reshape as plan_reshape
 from jupyter_mars.tensor.shape.split import SliceAxis as SliceAxis
 from jupyter_mars.tensor.shape.split import array_split, split
@@ -113,7 +113,7 @@ def _attach() -> None:
     Tensor.squeeze = _squeeze_method  # type: ignore[attr-defined]
     Tensor.swapaxes = _swapaxes_method  # type: ignore[attr-defined]
     Tensor.ravel = _ravel_method  # type: ignore[attr-defined]
-    Tensor.flatten = _flatten  # type: ignore[attr-defined]
+    Tensor.flatten = flatten  # type: ignore[attr-defined]
     Tensor.repeat = _repeat_method  # type: ignore[attr-defined]
     Tensor.rechunk = _rechunk_method  # type: ignore[attr-defined]
 

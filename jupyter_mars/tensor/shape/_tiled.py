@@ -14,14 +14,14 @@ import numpy as np
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import TileContext, Tiled
-from jupyter_mars.tensor.shape._common import _keys
+from jupyter_mars.tensor.shape.common import tiled_keys
 
 
 def _slice_chunk(block: Any, axis: int, sl: slice) -> Any:
     return block[(slice(None),) * axis + (sl,)]
 
 
-def _slice_axis_tiled(
+def slice_axis_tiled(
     prefix: str, t: Tiled, axis: int, start: int, stop: int, ctx: TileContext
 ) -> Tiled:
     """``t[..., start:stop, ...]`` along ``axis`` (lengths known there, 0 <= start <= stop).
@@ -46,7 +46,7 @@ def _slice_axis_tiled(
     grid = np.empty(tuple(shape), dtype=object)
     for index in np.ndindex(*shape):
         i, sl, _ = picks[index[axis]]
-        src = _keys(t)[index[:axis] + (i,) + index[axis + 1 :]]
+        src = tiled_keys(t)[index[:axis] + (i,) + index[axis + 1 :]]
         if sl is None:
             grid[index] = src
         else:
@@ -56,7 +56,7 @@ def _slice_axis_tiled(
     return Tiled(tuple(nsplits), grid)
 
 
-def _concat_tiled(parts: Sequence[Tiled], axis: int) -> Tiled:
+def concat_tiled(parts: Sequence[Tiled], axis: int) -> Tiled:
     """Chunk grids side by side along ``axis`` (the other axes already share boundaries)."""
     if len(parts) == 1:
         return parts[0]

@@ -19,13 +19,13 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _grid,
-    _isnan,
-    _keys,
-    _shape_param,
-    _shape_str,
-    _wrap,
+from jupyter_mars.tensor.shape.common import (
+    is_unknown,
+    node_grid,
+    shape_param,
+    shape_str,
+    tiled_keys,
+    wrap_node,
 )
 
 
@@ -60,8 +60,8 @@ def _tile_broadcast_to(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
         elif in_shape[a] != n:
             if in_shape[a] != 1:
                 raise ValueError(
-                    f"broadcast_to(): cannot broadcast a tensor of shape {_shape_str(in_shape)}"
-                    f" to shape {_shape_str(op.shape)}"
+                    f"broadcast_to(): cannot broadcast a tensor of shape {shape_str(in_shape)}"
+                    f" to shape {shape_str(op.shape)}"
                 )
             stretched.append(b)
     fixed_elems = math.prod(
@@ -78,12 +78,12 @@ def _tile_broadcast_to(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
             nsplits.append(split_evenly(op.shape[b], sizes[stretched.index(b)]))
         else:
             nsplits.append(x.nsplits[b - lead])
-    grid = _grid(node.key, [len(n) for n in nsplits])
+    grid = node_grid(node.key, [len(n) for n in nsplits])
     for index in np.ndindex(*grid.shape):
         src = tuple(0 if b in stretched else index[b] for b in range(lead, ndim))
         chunk_shape = tuple(int(nsplits[b][i]) for b, i in enumerate(index))
         ctx.add_blockwise(
-            grid[index], _broadcast_chunk, (Ref(_keys(x)[src]),), {"shape": chunk_shape}
+            grid[index], _broadcast_chunk, (Ref(tiled_keys(x)[src]),), {"shape": chunk_shape}
         )
     return Tiled(tuple(nsplits), grid)
 
@@ -91,22 +91,22 @@ def _tile_broadcast_to(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
 def broadcast_to(array: Any, shape: Any, subok: bool = False) -> Tensor:
     """Lazy ``numpy.broadcast_to`` (chunks are read-only views, as in NumPy)."""
     x = astensor(array)
-    target = _shape_param(shape)
+    target = shape_param(shape)
     if any(n < 0 for n in target):
         raise ValueError(f"all elements of broadcast shape must be non-negative, got {target}")
     if x.ndim > len(target):
         raise ValueError(
-            f"broadcast_to(): cannot broadcast a tensor of shape {_shape_str(x.shape)} to "
-            f"shape {_shape_str(target)}: the input has more dimensions than the shape"
+            f"broadcast_to(): cannot broadcast a tensor of shape {shape_str(x.shape)} to "
+            f"shape {shape_str(target)}: the input has more dimensions than the shape"
         )
     lead = len(target) - x.ndim
     for a, n in enumerate(x.shape):
-        if not _isnan(n) and n != 1 and n != target[a + lead]:
+        if not is_unknown(n) and n != 1 and n != target[a + lead]:
             raise ValueError(
-                f"broadcast_to(): cannot broadcast a tensor of shape {_shape_str(x.shape)} to "
-                f"shape {_shape_str(target)}: axis {a} has length {n}, not 1 or "
+                f"broadcast_to(): cannot broadcast a tensor of shape {shape_str(x.shape)} to "
+                f"shape {shape_str(target)}: axis {a} has length {n}, not 1 or "
                 f"{target[a + lead]}"
             )
     if target == x.shape:
-        return _wrap(x)
+        return wrap_node(x)
     return new_tensor(BroadcastTo(target, options.chunk_store_limit), [x], target, x.dtype)

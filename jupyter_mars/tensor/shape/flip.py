@@ -16,16 +16,16 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _grid,
-    _int_tuple,
-    _isnan,
-    _keys,
-    _wrap,
-    normalize_axis_index,
+from jupyter_mars.tensor.shape._tiled import concat_tiled, slice_axis_tiled
+from jupyter_mars.tensor.shape.common import (
+    check_axis,
+    int_tuple,
+    is_unknown,
+    node_grid,
     normalize_axis_tuple,
+    tiled_keys,
+    wrap_node,
 )
-from jupyter_mars.tensor.shape._tiled import _concat_tiled, _slice_axis_tiled
 from jupyter_mars.tensor.shape.reshape import ravel, reshape
 
 # ---- flip --------------------------------------------------------------------------------------
@@ -46,10 +46,10 @@ def _tile_flip(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     assert isinstance(op, Flip)
     (x,) = inputs
     nsplits = tuple(tuple(reversed(n)) if a in op.axes else n for a, n in enumerate(x.nsplits))
-    grid = _grid(node.key, x.numblocks)
+    grid = node_grid(node.key, x.numblocks)
     for index in np.ndindex(*grid.shape):
         src = tuple(x.numblocks[a] - 1 - i if a in op.axes else i for a, i in enumerate(index))
-        ctx.add_blockwise(grid[index], _flip_chunk, (Ref(_keys(x)[src]),), {"axes": op.axes})
+        ctx.add_blockwise(grid[index], _flip_chunk, (Ref(tiled_keys(x)[src]),), {"axes": op.axes})
     return Tiled(nsplits, grid)
 
 
@@ -58,7 +58,7 @@ def flip(m: Any, axis: Any = None) -> Tensor:
     x = astensor(m)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
     if not axes:
-        return _wrap(x)
+        return wrap_node(x)
     return new_tensor(Flip(tuple(sorted(axes))), [x], x.shape, x.dtype)
 
 
@@ -92,7 +92,7 @@ def _tile_roll(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
     assert isinstance(op, Roll)
     (x,) = inputs
-    if any(_isnan(n) for a in op.axes for n in x.nsplits[a]):
+    if any(is_unknown(n) for a in op.axes for n in x.nsplits[a]):
         ctx.require_known(x)
     t = x
     for k, (shift, axis) in enumerate(zip(op.shifts, op.axes)):
@@ -100,9 +100,9 @@ def _tile_roll(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         s = shift % n if n else 0
         if s == 0:
             continue
-        tail = _slice_axis_tiled(f"{node.key}-{k}a", t, axis, n - s, n, ctx)
-        head = _slice_axis_tiled(f"{node.key}-{k}b", t, axis, 0, n - s, ctx)
-        t = _concat_tiled([tail, head], axis)
+        tail = slice_axis_tiled(f"{node.key}-{k}a", t, axis, n - s, n, ctx)
+        head = slice_axis_tiled(f"{node.key}-{k}b", t, axis, 0, n - s, ctx)
+        t = concat_tiled([tail, head], axis)
     return t
 
 
@@ -112,17 +112,16 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
     if axis is None:
         if x.ndim == 1:
             return roll(x, shift, 0)
-        if sum(1 for n in x.shape if _isnan(n)) > 1:
+        if sum(1 for n in x.shape if is_unknown(n)) > 1:
             raise ValueError(
                 "roll(): with axis=None the shape must be known on all axes but one; "
                 "execute the input first or give axis"
             )
-        back = tuple(-1 if _isnan(n) else n for n in x.shape)
+        back = tuple(-1 if is_unknown(n) else n for n in x.shape)
         return reshape(roll(ravel(x), shift, 0), back)
-    shifts = _int_tuple(shift, "shift")
+    shifts = int_tuple(shift, "shift")
     axes = tuple(
-        normalize_axis_index(i, x.ndim)
-        for i in (axis if isinstance(axis, (tuple, list)) else (axis,))
+        check_axis(i, x.ndim) for i in (axis if isinstance(axis, (tuple, list)) else (axis,))
     )
     if len(shifts) != len(axes) and 1 not in (len(shifts), len(axes)):
         raise ValueError(
@@ -137,9 +136,11 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Tensor:
     for s, ax in zip(shifts, axes):
         total[ax] = total.get(ax, 0) + s
     moves = {
-        ax: s for ax, s in total.items() if _isnan(x.shape[ax]) or (x.shape[ax] and s % x.shape[ax])
+        ax: s
+        for ax, s in total.items()
+        if is_unknown(x.shape[ax]) or (x.shape[ax] and s % x.shape[ax])
     }
     if not moves:
-        return _wrap(x)
+        return wrap_node(x)
     op = Roll(tuple(moves.values()), tuple(moves))
     return new_tensor(op, [x], x.shape, x.dtype)

@@ -22,18 +22,18 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _grid,
-    _isnan,
-    _keys,
-    _same_length,
-    _shape_str,
-    _wrap,
-    normalize_axis_index,
+from jupyter_mars.tensor.shape._tiled import concat_tiled
+from jupyter_mars.tensor.shape.common import (
+    check_axis,
+    is_unknown,
+    node_grid,
+    same_length,
+    shape_str,
+    tiled_keys,
+    wrap_node,
 )
-from jupyter_mars.tensor.shape._tiled import _concat_tiled
 from jupyter_mars.tensor.shape.reshape import ravel
-from jupyter_mars.tensor.shape.split import _split_parts
+from jupyter_mars.tensor.shape.split import split_parts
 from jupyter_mars.tensor.shape.squeeze import expand_dims, squeeze
 from jupyter_mars.tensor.sparse.convert import issparse
 
@@ -64,7 +64,7 @@ def _align_other_axes(
     others = [a for a in range(ndim) if a != skip_axis]
     if all(p is parts[0] for p in parts):
         return parts
-    needs_known = any(_isnan(n) for p in parts for a in others for n in p.nsplits[a])
+    needs_known = any(is_unknown(n) for p in parts for a in others for n in p.nsplits[a])
     if needs_known:
         ctx.require_known(*parts)
     wanted: dict[int, tuple[float, ...]] = {}
@@ -110,13 +110,13 @@ def _tile_concatenate(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
         if dt == node.dtype:
             pieces.append(p)
             continue
-        grid = _grid(f"{node.key}-cast{i}", p.numblocks)
+        grid = node_grid(f"{node.key}-cast{i}", p.numblocks)
         for index in np.ndindex(*grid.shape):
             ctx.add_blockwise(
-                grid[index], _cast_chunk, (Ref(_keys(p)[index]),), {"dtype": node.dtype}
+                grid[index], _cast_chunk, (Ref(tiled_keys(p)[index]),), {"dtype": node.dtype}
             )
         pieces.append(Tiled(p.nsplits, grid))
-    return _concat_tiled(pieces, op.axis)
+    return concat_tiled(pieces, op.axis)
 
 
 def _as_sequence(arrays: Any, func: str) -> list[Any]:
@@ -124,7 +124,7 @@ def _as_sequence(arrays: Any, func: str) -> list[Any]:
     if isinstance(arrays, Tensor):
         if arrays.ndim == 0:
             raise ValueError(f"{func}(): zero-dimensional arrays cannot be concatenated")
-        return [squeeze(t, 0) for t in _split_parts(arrays, len(arrays), (), 0, False)]
+        return [squeeze(t, 0) for t in split_parts(arrays, len(arrays), (), 0, False)]
     if isinstance(arrays, np.ndarray):
         return list(arrays)
     if not isinstance(arrays, (list, tuple)):
@@ -168,11 +168,11 @@ def concatenate(
                 f"index 0 has {ndim} dimension(s) and the array at index {i} has {t.ndim} "
                 "dimension(s)"
             )
-    ax = normalize_axis_index(axis, ndim)
+    ax = check_axis(axis, ndim)
     first = tensors[0].shape
     for i, t in enumerate(tensors):
         for d in range(ndim):
-            if d != ax and not _same_length(first[d], t.shape[d]):
+            if d != ax and not same_length(first[d], t.shape[d]):
                 raise ValueError(
                     "all the input array dimensions except for the concatenation axis must "
                     f"match exactly, but along dimension {d}, the array at index 0 has size "
@@ -180,14 +180,14 @@ def concatenate(
                 )
     out_dtype = _concat_dtype(tensors, dtype, casting)
     if len(tensors) == 1 and out_dtype == tensors[0].dtype:
-        return _wrap(tensors[0])
+        return wrap_node(tensors[0])
     shape = []
     for d in range(ndim):
         if d == ax:
             lengths = [t.shape[d] for t in tensors]
-            shape.append(math.nan if any(_isnan(n) for n in lengths) else sum(lengths))
+            shape.append(math.nan if any(is_unknown(n) for n in lengths) else sum(lengths))
         else:
-            known = [t.shape[d] for t in tensors if not _isnan(t.shape[d])]
+            known = [t.shape[d] for t in tensors if not is_unknown(t.shape[d])]
             shape.append(known[0] if known else math.nan)
     # sparse tensors joined stay sparse (chunks are only rearranged); with a dense one among
     # them, all are read as dense
@@ -206,13 +206,13 @@ def stack(
         raise ValueError("need at least one array to stack")
     first = tensors[0].shape
     for i, t in enumerate(tensors):
-        if len(t.shape) != len(first) or not all(map(_same_length, first, t.shape)):
+        if len(t.shape) != len(first) or not all(map(same_length, first, t.shape)):
             raise ValueError(
                 "all input arrays must have the same shape, but the array at index 0 has "
-                f"shape {_shape_str(first)} and the array at index {i} has shape "
-                f"{_shape_str(t.shape)}"
+                f"shape {shape_str(first)} and the array at index {i} has shape "
+                f"{shape_str(t.shape)}"
             )
-    ax = normalize_axis_index(axis, len(first) + 1)
+    ax = check_axis(axis, len(first) + 1)
     return concatenate([expand_dims(t, ax) for t in tensors], ax, dtype=dtype, casting=casting)
 
 

@@ -16,7 +16,7 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import Rechunk, rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import _isnan
+from jupyter_mars.tensor.shape.common import is_unknown
 from jupyter_mars.tensor.sparse.convert import sparse_like
 
 
@@ -48,7 +48,7 @@ def _probe_shape(shape: tuple[Any, ...], chunk_size: Any) -> tuple[int, ...]:
         entries = [chunk_size.get(i, chunk_size.get(i - len(shape))) for i in range(len(shape))]
     probe = []
     for i, n in enumerate(shape):
-        if not _isnan(n):
+        if not is_unknown(n):
             probe.append(int(n))
             continue
         entry = entries[i] if isinstance(entries, (tuple, list)) and i < len(entries) else None

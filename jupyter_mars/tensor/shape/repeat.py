@@ -21,15 +21,15 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _grid,
-    _int_tuple,
-    _isnan,
-    _keys,
-    _wrap,
-    normalize_axis_index,
+from jupyter_mars.tensor.shape._tiled import concat_tiled, slice_axis_tiled
+from jupyter_mars.tensor.shape.common import (
+    check_axis,
+    int_tuple,
+    is_unknown,
+    node_grid,
+    tiled_keys,
+    wrap_node,
 )
-from jupyter_mars.tensor.shape._tiled import _concat_tiled, _slice_axis_tiled
 from jupyter_mars.tensor.shape.reshape import ravel
 from jupyter_mars.tensor.shape.squeeze import expand_dims
 
@@ -107,10 +107,10 @@ def _tile_repeat(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
             plan.append((i, sl, reps, out_len))
     nsplits = list(x.nsplits)
     nsplits[axis] = tuple(p[3] for p in plan)
-    grid = _grid(node.key, [len(n) for n in nsplits])
+    grid = node_grid(node.key, [len(n) for n in nsplits])
     for index in np.ndindex(*grid.shape):
         i, sl, reps, _ = plan[index[axis]]
-        src = _keys(x)[index[:axis] + (i,) + index[axis + 1 :]]
+        src = tiled_keys(x)[index[:axis] + (i,) + index[axis + 1 :]]
         ctx.add_blockwise(
             grid[index], _repeat_chunk, (Ref(src),), {"repeats": reps, "axis": axis, "sl": sl}
         )
@@ -127,7 +127,7 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Tensor:
     if axis is None:
         x = ravel(x)
         axis = 0
-    ax = normalize_axis_index(axis, x.ndim)
+    ax = check_axis(axis, x.ndim)
     try:
         reps = np.asarray(repeats, dtype=np.intp)
     except (TypeError, ValueError) as exc:
@@ -139,18 +139,18 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Tensor:
     n = x.shape[ax]
     shape = list(x.shape)
     if reps.ndim == 1 and reps.shape[0] != 1:
-        if not _isnan(n) and reps.shape[0] != n:
+        if not is_unknown(n) and reps.shape[0] != n:
             raise ValueError(
                 f"repeat(): operands could not be broadcast together: repeats has "
                 f"{reps.shape[0]} counts but axis {ax} has length {n}"
             )
-        shape[ax] = math.nan if _isnan(n) else int(reps.sum())
+        shape[ax] = math.nan if is_unknown(n) else int(reps.sum())
         op = Repeat(reps, ax, options.chunk_store_limit)
     else:
         r = int(reps.reshape(-1)[0])
-        shape[ax] = n * r if not _isnan(n) else math.nan
+        shape[ax] = n * r if not is_unknown(n) else math.nan
         if r == 1:
-            return _wrap(x)
+            return wrap_node(x)
         op = Repeat(r, ax, options.chunk_store_limit)
     return new_tensor(op, [x], tuple(shape), x.dtype)
 
@@ -179,19 +179,19 @@ def _tile_tile_axis(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     (x,) = inputs
     axis = op.axis
     if op.reps == 0:
-        return _slice_axis_tiled(node.key, x, axis, 0, 0, ctx)
+        return slice_axis_tiled(node.key, x, axis, 0, 0, ctx)
     copies = 1
     if x.numblocks[axis] == 1 and x.known:
         chunk_bytes = max(node.dtype.itemsize * math.prod(int(max(n)) for n in x.nsplits), 1)
         copies = int(min(op.reps, max(1, op.max_bytes // chunk_bytes)))
     if copies == 1:
-        return _concat_tiled([x] * op.reps, axis)
+        return concat_tiled([x] * op.reps, axis)
     counts = [copies] * (op.reps // copies) + ([op.reps % copies] if op.reps % copies else [])
     nsplits = list(x.nsplits)
     nsplits[axis] = tuple(int(x.nsplits[axis][0]) * c for c in counts)
-    grid = _grid(node.key, [len(n) for n in nsplits])
+    grid = node_grid(node.key, [len(n) for n in nsplits])
     for index in np.ndindex(*grid.shape):
-        src = _keys(x)[index[:axis] + (0,) + index[axis + 1 :]]
+        src = tiled_keys(x)[index[:axis] + (0,) + index[axis + 1 :]]
         ctx.add_blockwise(
             grid[index], _tile_chunk, (Ref(src),), {"axis": axis, "copies": counts[index[axis]]}
         )
@@ -206,14 +206,14 @@ def tile(A: Any, reps: Any) -> Tensor:  # noqa: N803 - NumPy's argument name
     reused (no copy).
     """
     x = astensor(A)
-    counts = _int_tuple(reps, "reps")
+    counts = int_tuple(reps, "reps")
     if any(r < 0 for r in counts):
         raise ValueError(f"tile(): reps must be non-negative, got {reps!r}")
     ndim = max(x.ndim, len(counts))
     counts = (1,) * (ndim - len(counts)) + counts
     if x.ndim < ndim:
         x = expand_dims(x, tuple(range(ndim - x.ndim)))
-    out = _wrap(x)
+    out = wrap_node(x)
     for axis, r in enumerate(counts):
         if r == 1:
             continue

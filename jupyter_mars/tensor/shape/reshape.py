@@ -26,14 +26,14 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _check_order,
-    _grid,
-    _isnan,
-    _keys,
-    _shape_param,
-    _shape_str,
-    _wrap,
+from jupyter_mars.tensor.shape.common import (
+    check_order,
+    is_unknown,
+    node_grid,
+    shape_param,
+    shape_str,
+    tiled_keys,
+    wrap_node,
 )
 from jupyter_mars.tensor.shape.squeeze import SqueezeExpand
 from jupyter_mars.tensor.shape.transpose import transpose
@@ -57,12 +57,12 @@ def _resolve_shape(size: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     known = math.prod(n for n in shape if n >= 0)
     if negatives:
         if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into shape {_shape_str(shape)}")
+            raise ValueError(f"cannot reshape array of size {size} into shape {shape_str(shape)}")
         out = list(shape)
         out[negatives[0]] = size // known
         return tuple(out)
     if known != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape {_shape_str(shape)}")
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape_str(shape)}")
     return shape
 
 
@@ -142,15 +142,15 @@ def _tile_reshape(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         whole = rechunk_tiled(
             f"{node.key}-in", x, tuple((n,) for n in in_shape), node.inputs[0].dtype, ctx
         )
-        grid = _grid(node.key, [1] * len(out_shape))
-        src = _keys(whole)[(0,) * len(in_shape)]
+        grid = node_grid(node.key, [1] * len(out_shape))
+        src = tiled_keys(whole)[(0,) * len(in_shape)]
         ctx.add_blockwise(
             grid[(0,) * len(out_shape)], _reshape_chunk, (Ref(src),), {"shape": out_shape}
         )
         return Tiled(tuple((n,) for n in out_shape), grid)
     in_nsplits, out_nsplits, pairs = plan_reshape(x.nsplits, out_shape)
     src_tiled = rechunk_tiled(f"{node.key}-in", x, in_nsplits, node.inputs[0].dtype, ctx)
-    grid = _grid(node.key, [len(a) for a in out_nsplits])
+    grid = node_grid(node.key, [len(a) for a in out_nsplits])
     for index in np.ndindex(*grid.shape):
         src = [0] * len(in_shape)
         for b, a in pairs:
@@ -159,7 +159,7 @@ def _tile_reshape(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         ctx.add_blockwise(
             grid[index],
             _reshape_chunk,
-            (Ref(_keys(src_tiled)[tuple(src)]),),
+            (Ref(tiled_keys(src_tiled)[tuple(src)]),),
             {"shape": chunk_shape},
         )
     return Tiled(out_nsplits, grid)
@@ -171,7 +171,9 @@ def _ones_only_change(
     """(axes to drop, positions to insert) when the reshape only drops/adds length-1 axes."""
     kept_in = [n for n in in_shape if n != 1]
     kept_out = [n for n in out_shape if n != 1]
-    if len(kept_in) != len(kept_out) or any(_isnan(a) or a != b for a, b in zip(kept_in, kept_out)):
+    if len(kept_in) != len(kept_out) or any(
+        is_unknown(a) or a != b for a, b in zip(kept_in, kept_out)
+    ):
         return None
     squeeze = tuple(a for a, n in enumerate(in_shape) if n == 1)
     expand = tuple(b for b, n in enumerate(out_shape) if n == 1)
@@ -196,9 +198,9 @@ def reshape(
         shape = newshape
     elif newshape is not None:
         raise TypeError("reshape(): give only one of 'shape' and 'newshape'")
-    _check_order(order, "reshape")
+    check_order(order, "reshape")
     x = astensor(a)
-    wanted = _shape_param(shape)
+    wanted = shape_param(shape)
     if order == "F" and x.ndim > 1 or order == "F" and len(wanted) > 1:
         return transpose(reshape(transpose(x), tuple(reversed(wanted))))
     if unknown_shape(x.shape):
@@ -211,7 +213,7 @@ def reshape(
         return new_tensor(Reshape(wanted), [x], out_shape, x.dtype)
     resolved = _resolve_shape(int(x.size), wanted)
     if resolved == x.shape:
-        return _wrap(x)
+        return wrap_node(x)
     ones = _ones_only_change(x.shape, resolved)
     if ones is not None:
         return new_tensor(SqueezeExpand(*ones), [x], resolved, x.dtype)
@@ -220,16 +222,16 @@ def reshape(
 
 def ravel(a: Any, order: str = "C") -> Tensor:
     """Lazy ``numpy.ravel``: the tensor as 1-d, in C order (``order='F'``: Fortran)."""
-    _check_order(order, "ravel")
+    check_order(order, "ravel")
     x = astensor(a)
     if order == "F" and x.ndim > 1:
         return reshape(transpose(x), -1)
-    return _wrap(x) if x.ndim == 1 else reshape(x, -1)
+    return wrap_node(x) if x.ndim == 1 else reshape(x, -1)
 
 
-def _flatten(self: Tensor, order: str = "C") -> Tensor:
+def flatten(self: Tensor, order: str = "C") -> Tensor:
     """A 1-d copy of the tensor, in C order (``order='F'``: Fortran)."""
-    _check_order(order, "flatten")
+    check_order(order, "flatten")
     if order == "F" and self.ndim > 1:
         return ravel(self, "F")
-    return reshape(self, -1) if self.ndim != 1 else _wrap(self)
+    return reshape(self, -1) if self.ndim != 1 else wrap_node(self)

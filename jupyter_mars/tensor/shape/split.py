@@ -17,14 +17,14 @@ from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _int_arg,
-    _int_tuple,
-    _isnan,
-    _wrap,
-    normalize_axis_index,
+from jupyter_mars.tensor.shape._tiled import slice_axis_tiled
+from jupyter_mars.tensor.shape.common import (
+    check_axis,
+    int_arg,
+    int_tuple,
+    is_unknown,
+    wrap_node,
 )
-from jupyter_mars.tensor.shape._tiled import _slice_axis_tiled
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,19 +69,19 @@ def _tile_slice_axis(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     op = node.op
     assert isinstance(op, SliceAxis)
     (x,) = inputs
-    if any(_isnan(n) for n in x.nsplits[op.axis]):
+    if any(is_unknown(n) for n in x.nsplits[op.axis]):
         ctx.require_known(x)
     length = int(sum(x.nsplits[op.axis]))
     start, stop = _split_bounds(length, op.sections, op.indices, op.equal)[op.part]
-    return _slice_axis_tiled(node.key, x, op.axis, start, stop, ctx)
+    return slice_axis_tiled(node.key, x, op.axis, start, stop, ctx)
 
 
-def _split_parts(
+def split_parts(
     x: Tensor, sections: int | None, indices: tuple[int, ...], axis: int, equal: bool
 ) -> list[Tensor]:
     n = x.shape[axis]
     count = sections if sections is not None else len(indices) + 1
-    bounds = None if _isnan(n) else _split_bounds(int(n), sections, indices, equal)
+    bounds = None if is_unknown(n) else _split_bounds(int(n), sections, indices, equal)
     parts = []
     for part in range(count):
         shape = list(x.shape)
@@ -91,7 +91,7 @@ def _split_parts(
             start, stop = bounds[part]
             shape[axis] = stop - start
             if start == 0 and stop == n:
-                parts.append(_wrap(x))
+                parts.append(wrap_node(x))
                 continue
         op = SliceAxis(axis, sections, indices, part, equal)
         parts.append(new_tensor(op, [x], tuple(shape), x.dtype))
@@ -100,24 +100,24 @@ def _split_parts(
 
 def _split(ary: Any, indices_or_sections: Any, axis: Any, equal: bool) -> list[Tensor]:
     x = astensor(ary)
-    ax = normalize_axis_index(axis, x.ndim)
+    ax = check_axis(axis, x.ndim)
     spec = indices_or_sections
     if isinstance(spec, Tensor):
         spec = np.asarray(spec)
     if isinstance(spec, np.ndarray) and spec.ndim == 0:
         spec = spec.item()
     if isinstance(spec, (list, tuple, np.ndarray)):
-        indices = _int_tuple(spec, "indices_or_sections")
-        return _split_parts(x, None, indices, ax, False)
-    sections = _int_arg(spec, "indices_or_sections")
+        indices = int_tuple(spec, "indices_or_sections")
+        return split_parts(x, None, indices, ax, False)
+    sections = int_arg(spec, "indices_or_sections")
     if sections <= 0:
         raise ValueError(f"number sections must be larger than 0, got {sections}")
-    if equal and not _isnan(x.shape[ax]) and x.shape[ax] % sections:
+    if equal and not is_unknown(x.shape[ax]) and x.shape[ax] % sections:
         raise ValueError(
             f"array split does not result in an equal division: axis {ax} of length "
             f"{x.shape[ax]} into {sections} sections"
         )
-    return _split_parts(x, sections, (), ax, equal)
+    return split_parts(x, sections, (), ax, equal)
 
 
 def split(ary: Any, indices_or_sections: Any, axis: Any = 0) -> list[Tensor]:

@@ -16,12 +16,12 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _grid,
-    _isnan,
-    _shape_str,
-    _wrap,
+from jupyter_mars.tensor.shape.common import (
+    is_unknown,
+    node_grid,
     normalize_axis_tuple,
+    shape_str,
+    wrap_node,
 )
 
 
@@ -68,7 +68,7 @@ def _tile_squeeze_expand(node: Node, inputs: list[Tiled], ctx: TileContext) -> T
         nsplits.insert(pos, (1,))
     src_keys: Any = x.keys.reshape([x.keys.shape[a] for a in kept])
     src_keys = src_keys.reshape(tuple(len(n) for n in nsplits))
-    grid = _grid(node.key, [len(n) for n in nsplits])
+    grid = node_grid(node.key, [len(n) for n in nsplits])
     for index in np.ndindex(*grid.shape):
         ctx.add_blockwise(
             grid[index],
@@ -91,13 +91,13 @@ def squeeze(a: Any, axis: Any = None) -> Tensor:
     else:
         axes = tuple(sorted(normalize_axis_tuple(axis, x.ndim)))
         for i in axes:
-            if not _isnan(x.shape[i]) and x.shape[i] != 1:
+            if not is_unknown(x.shape[i]) and x.shape[i] != 1:
                 raise ValueError(
                     "cannot select an axis to squeeze out which has size not equal to one "
-                    f"(axis {i} of shape {_shape_str(x.shape)})"
+                    f"(axis {i} of shape {shape_str(x.shape)})"
                 )
     if not axes:
-        return _wrap(x)
+        return wrap_node(x)
     shape = tuple(n for i, n in enumerate(x.shape) if i not in axes)
     return new_tensor(SqueezeExpand(axes, ()), [x], shape, x.dtype)
 
@@ -108,7 +108,7 @@ def expand_dims(a: Any, axis: Any) -> Tensor:
     count = len(axis) if isinstance(axis, (tuple, list)) else 1
     axes = tuple(sorted(normalize_axis_tuple(axis, x.ndim + count)))
     if not axes:
-        return _wrap(x)
+        return wrap_node(x)
     shape = list(x.shape)
     for pos in axes:
         shape.insert(pos, 1)

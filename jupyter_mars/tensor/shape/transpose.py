@@ -15,11 +15,11 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape._common import (
-    _grid,
-    _wrap,
-    normalize_axis_index,
+from jupyter_mars.tensor.shape.common import (
+    check_axis,
+    node_grid,
     normalize_axis_tuple,
+    wrap_node,
 )
 from jupyter_mars.tensor.sparse.convert import sparse_like
 
@@ -40,7 +40,7 @@ def _tile_transpose(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     (x,) = inputs
     nsplits = tuple(x.nsplits[a] for a in op.axes)
     src_keys: Any = x.keys.transpose(op.axes)
-    grid = _grid(node.key, [len(n) for n in nsplits])
+    grid = node_grid(node.key, [len(n) for n in nsplits])
     for index in np.ndindex(*grid.shape):
         ctx.add_blockwise(grid[index], _transpose_chunk, (Ref(src_keys[index]),), {"axes": op.axes})
     return Tiled(nsplits, grid)
@@ -60,11 +60,11 @@ def transpose(a: Any, axes: Any = None) -> Tensor:
                 f"axes don't match array: got {len(items)} axes for a tensor of "
                 f"{x.ndim} dimension(s)"
             )
-        perm = tuple(normalize_axis_index(i, x.ndim, "axes") for i in items)
+        perm = tuple(check_axis(i, x.ndim, "axes") for i in items)
         if len(set(perm)) != len(perm):
             raise ValueError(f"repeated axis in transpose: axes={axes!r}")
     if perm == tuple(range(x.ndim)):
-        return _wrap(x)
+        return wrap_node(x)
     shape = tuple(x.shape[i] for i in perm)
     return new_tensor(Transpose(perm), [x], shape, x.dtype, sparse=sparse_like(x))
 
@@ -72,8 +72,8 @@ def transpose(a: Any, axes: Any = None) -> Tensor:
 def swapaxes(a: Any, axis1: Any, axis2: Any) -> Tensor:
     """Lazy ``numpy.swapaxes``."""
     x = astensor(a)
-    i = normalize_axis_index(axis1, x.ndim, "axis1")
-    j = normalize_axis_index(axis2, x.ndim, "axis2")
+    i = check_axis(axis1, x.ndim, "axis1")
+    j = check_axis(axis2, x.ndim, "axis2")
     perm = list(range(x.ndim))
     perm[i], perm[j] = perm[j], perm[i]
     return transpose(x, perm)

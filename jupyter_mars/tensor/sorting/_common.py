@@ -1,7 +1,6 @@
 """Argument checks and tiling helpers shared by the sorting modules, ``statistics`` and ``fft``.
 
-- checks: one axis (``check_axis``), a shape or axis length known before execution
-  (``check_known``, ``axis_length``);
+- checks: a shape or axis length known before execution (``check_known``, ``axis_length``);
 - chunk grids: chunk indices in C order, integer ``nsplits``, where each chunk starts, and the
   global flat index of a chunk's elements;
 - graph building: internal nodes, gathering a tensor into one chunk, and a tree reduction of
@@ -34,20 +33,6 @@ MAX_OVERSAMPLE = 16
 
 
 # ---- argument checks --------------------------------------------------------------------------
-
-
-def check_axis(axis: Any, ndim: int, argname: str = "axis", *, none_ok: bool = True) -> int:
-    """One axis as a non-negative int; ``AxisError`` when out of range.
-
-    ``none_ok`` only words the ``TypeError``: whether the caller also accepts None (which it
-    handles before calling this).
-    """
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        expected = "an int or None" if none_ok else "an int"
-        raise TypeError(f"{argname} must be {expected}, got {axis!r}")
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(int(axis), ndim)
-    return int(axis) % ndim
 
 
 def check_known(t: Tensor, what: str) -> None:

@@ -16,7 +16,8 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.sorting._common import INTP, check_axis, check_known, chunk_indices
+from jupyter_mars.tensor.shape.common import check_axis
+from jupyter_mars.tensor.sorting._common import INTP, check_known, chunk_indices
 from jupyter_mars.tensor.sorting.sort import sort_node, sort_tiled
 
 
@@ -79,7 +80,7 @@ def _partition(a: Any, kth: Any, axis: Any, kind: str, order: Any, arg: bool) ->
         check_known(x, name)
         _check_kth(kth, int(x.size))
         return sort_node(x, None, arg, name)
-    ax = check_axis(axis, x.ndim)
+    ax = check_axis(axis, x.ndim, expected="an int or None")
     length = x.shape[ax]
     if isinstance(length, float):
         raise ValueError(f"{name}() needs the length of axis {ax}, unknown until executed")

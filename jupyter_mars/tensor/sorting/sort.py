@@ -20,9 +20,9 @@ from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.shape.common import check_axis
 from jupyter_mars.tensor.sorting._common import (
     INTP,
-    check_axis,
     chunk_indices,
     chunk_origins,
     known_nsplits,
@@ -166,7 +166,7 @@ def sort_node(x: Tensor, axis: Any, arg: bool, name: str) -> Tensor:
     if axis is None:
         size = math.nan if isinstance(x.size, float) else x.size
         return new_tensor(Sort(None, arg, name), [x], (size,), dtype)
-    ax = check_axis(axis, x.ndim)
+    ax = check_axis(axis, x.ndim, expected="an int or None")
     return new_tensor(Sort(ax, arg, name), [x], x.shape, dtype)
 
 

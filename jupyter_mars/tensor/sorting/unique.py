@@ -19,10 +19,10 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.shape.common import check_axis
 from jupyter_mars.tensor.sorting._common import (
     INTP,
     MAX_OVERSAMPLE,
-    check_axis,
     check_known,
     chunk_indices,
     chunk_origins,
@@ -282,7 +282,7 @@ def _tile_unique_axis_field(node: Node, inputs: list[Tiled], ctx: TileContext) -
 
 
 def _unique_axis(x: Tensor, axis: Any, *flags: bool) -> Any:
-    ax = check_axis(axis, x.ndim)
+    ax = check_axis(axis, x.ndim, expected="an int or None")
     check_known(x, "unique")
     flag_t = (flags[0], flags[1], flags[2])
     probe = np.unique(  # type: ignore[call-overload]

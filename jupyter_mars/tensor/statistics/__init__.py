@@ -16,11 +16,11 @@ One module per family; each module's docstring says how its functions are tiled:
 
 from __future__ import annotations
 
-from jupyter_mars.tensor.statistics._common import WholeAxesApply as WholeAxesApply
-from jupyter_mars.tensor.statistics._common import apply_whole_axes as apply_whole_axes
 from jupyter_mars.tensor.statistics.bincount import Bincount as Bincount
 from jupyter_mars.tensor.statistics.bincount import BincountLength as BincountLength
 from jupyter_mars.tensor.statistics.bincount import bincount
+from jupyter_mars.tensor.statistics.common import WholeAxesApply as WholeAxesApply
+from jupyter_mars.tensor.statistics.common import apply_whole_axes as apply_whole_axes
 from jupyter_mars.tensor.statistics.covariance import Cov as Cov
 from jupyter_mars.tensor.statistics.covariance import GatheredCall as GatheredCall
 from jupyter_mars.tensor.statistics.covariance import corrcoef, cov

@@ -16,7 +16,7 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.sorting import identity, internal, tree_reduce
-from jupyter_mars.tensor.statistics._common import align_weights
+from jupyter_mars.tensor.statistics.common import align_weights
 
 
 def bincount_max(block: Any) -> int:

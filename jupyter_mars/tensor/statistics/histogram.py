@@ -23,7 +23,7 @@ from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.sorting import chunk_indices, identity, internal, tree_reduce
-from jupyter_mars.tensor.statistics._common import align_weights
+from jupyter_mars.tensor.statistics.common import align_weights
 
 # ---- histogram --------------------------------------------------------------------------------
 # A histogram "spec" is ``(bins, range)`` exactly as passed to ``np.histogram`` on every chunk:

@@ -18,7 +18,7 @@ from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction import normalize_axis, reduced_shape
-from jupyter_mars.tensor.statistics._common import apply_whole_axes
+from jupyter_mars.tensor.statistics.common import apply_whole_axes
 
 
 def quantile_block(

@@ -13,6 +13,7 @@ from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.reduction import count_nonzero
+from jupyter_mars.tensor.shape.common import check_axis
 
 NAN_POLICIES = ("propagate", "omit", "raise")
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -28,15 +29,6 @@ def check_alternative(alternative: str) -> str:
     if alternative not in ALTERNATIVES:
         raise ValueError("`alternative` must be 'less', 'greater', or 'two-sided'.")
     return alternative
-
-
-def check_axis(axis: Any, ndim: int) -> int:
-    """``axis`` as a non-negative int, or NumPy's AxisError."""
-    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f"axis must be an integer or None, got {axis!r}")
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(int(axis), ndim)
-    return int(axis) % ndim
 
 
 def no_nan(block: Any) -> Any:
@@ -55,7 +47,7 @@ def prepare(x: Any, axis: Any, nan_policy: str) -> tuple[Tensor, int]:
         t, axis = t.ravel(), 0
     if t.ndim == 0:
         t = t.reshape(1)
-    axis = check_axis(axis, t.ndim)
+    axis = check_axis(axis, t.ndim, expected="an int or None")
     if nan_policy == "raise":
         t = elemwise(no_nan, t, dtype=t.dtype, name="no_nan")
     return t, axis

@@ -24,8 +24,9 @@ from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import broadcast_shapes, elemwise
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, expand_dims, moveaxis
+from jupyter_mars.tensor.shape.common import check_axis
 from jupyter_mars.tensor.statistics import apply_whole_axes
-from jupyter_mars.tensor.stats._common import check_axis, check_nan_policy, no_nan
+from jupyter_mars.tensor.stats._common import check_nan_policy, no_nan
 from jupyter_mars.tensor.stats._results import KstestResult
 from jupyter_mars.tensor.stats.twosample import ks_2samp_sorted, use_sorted_path
 
@@ -73,7 +74,7 @@ def last_axis(x: Tensor, axis: Any) -> tuple[Tensor, int]:
         return x.ravel(), 0
     if x.ndim == 0:
         x = x.reshape(1)
-    axis = check_axis(axis, x.ndim)
+    axis = check_axis(axis, x.ndim, expected="an int or None")
     return moveaxis(x, axis, -1), axis
 
 
@@ -179,7 +180,7 @@ def rankdata(
         axis = 0
     if t.ndim == 0:
         t = t.reshape(1)
-    axis = check_axis(axis, t.ndim)
+    axis = check_axis(axis, t.ndim, expected="an int or None")
     moved = moveaxis(t, axis, -1)
     func = functools.partial(rankdata_block, method=method, nan_policy=nan_policy)
     nd = moved.ndim

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jupyter_mars.launcher.local import _Process
-from jupyter_mars.remote import _Http
+from jupyter_mars.remote import HttpClient
 from jupyter_mars.remote.failover import web_urls
 
 WEB = re.compile(r"Mars Web started at (\S+)")
@@ -78,8 +78,8 @@ class CliCluster:
         finally:
             conn.close()
 
-    def http(self, token: str | None = None) -> _Http:
-        return _Http(self.url, self.token if token is None else token, timeout=10)
+    def http(self, token: str | None = None) -> HttpClient:
+        return HttpClient(self.url, self.token if token is None else token, timeout=10)
 
     def wait_for_workers(self, n: int, timeout: float = 30) -> list[dict[str, Any]]:
         deadline = time.monotonic() + timeout
@@ -209,8 +209,8 @@ class HaCluster:
         self.supervisors: list[_Process] = []
         self.workers: list[_Process] = []
 
-    def http(self, index: int, timeout: float = 10) -> _Http:
-        return _Http(self.urls[index], self.token, timeout=timeout)
+    def http(self, index: int, timeout: float = 10) -> HttpClient:
+        return HttpClient(self.urls[index], self.token, timeout=timeout)
 
     def cluster(self, index: int) -> dict[str, Any] | None:
         """Supervisor ``index``'s cluster model; None when it does not answer."""

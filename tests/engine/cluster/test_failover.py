@@ -15,7 +15,7 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster.election import Election, rank_of
 from jupyter_mars.engine.cluster.supervisor import SupervisorServer
-from jupyter_mars.remote import SupervisorUnavailable, _Http
+from jupyter_mars.remote import HttpClient, SupervisorUnavailable
 from tests.engine.cluster.processes import cli_cluster, free_port, ha_cluster
 
 # ---- the election rule, fed with answers and times ------------------------------------
@@ -121,7 +121,7 @@ def test_a_standby_refuses_sessions_takes_over_and_keeps_the_role_when_the_first
             await _until(lambda: first.active, 5)
             assert not second.active
             await _until(lambda: second.active_web_address() == first.web_address, 5)
-            http = _Http(f"http://{second.web_address}", "t", timeout=5)
+            http = HttpClient(f"http://{second.web_address}", "t", timeout=5)
             with pytest.raises(
                 SupervisorUnavailable, match=f"active one is at {first.web_address}"
             ):
@@ -145,7 +145,7 @@ def test_a_standby_refuses_sessions_takes_over_and_keeps_the_role_when_the_first
             assert not first.active
             assert second.active
             assert session["session_id"] in second.sessions.sessions
-            returned = _Http(f"http://{first.web_address}", "t", timeout=5)
+            returned = HttpClient(f"http://{first.web_address}", "t", timeout=5)
             with pytest.raises(SupervisorUnavailable):
                 await asyncio.to_thread(returned.json, "POST", "/api/v1/sessions")
         finally:

@@ -15,7 +15,7 @@ import pytest
 from jupyter_mars.deploy import nanny, restarts
 from jupyter_mars.deploy.restarts import RestartPolicy
 from jupyter_mars.launcher.local import _Process, new_cluster
-from jupyter_mars.remote import _Http
+from jupyter_mars.remote import HttpClient
 from tests.engine.cluster.processes import WORKER, cli_cluster
 
 WAIT = 60
@@ -51,7 +51,7 @@ def _addresses(cluster):
 
 
 def _local_addresses(cluster):
-    http = _Http(cluster.endpoint, cluster.token, timeout=10)
+    http = HttpClient(cluster.endpoint, cluster.token, timeout=10)
     return {w["address"] for w in http.json("GET", "/api/v1/workers")}
 
 

@@ -36,7 +36,7 @@ def test_public_names_are_the_package_functions_and_mt_functions() -> None:
 
 
 def test_helpers_used_by_other_modules_are_reexported() -> None:
-    for name in ("chunk_indices", "tree_reduce", "check_axis", "check_known", "sort_tiled"):
+    for name in ("chunk_indices", "tree_reduce", "check_known", "sort_tiled"):
         assert callable(getattr(sorting, name))
     assert list(sorting.chunk_indices((2, 1))) == [(0, 0), (1, 0)]
 

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.tensor.shape.common import check_axis
+
 
 class _NoValueType:
     """Marks an argument that was not given (``initial=`` can legitimately be None)."""
@@ -30,13 +32,7 @@ def normalize_axis(axis: Any, ndim: int, argname: str = "axis") -> tuple[int, ..
     if axis is None:
         return tuple(range(ndim))
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    out = []
-    for a in axes:
-        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
-            raise TypeError(f"{argname} must be an int or a tuple of ints, got {a!r}")
-        if not -ndim <= a < ndim:
-            raise np.exceptions.AxisError(int(a), ndim)
-        out.append(int(a) % ndim if ndim else 0)
+    out = [check_axis(a, ndim, argname, expected="an int or a tuple of ints") for a in axes]
     if len(set(out)) != len(out):
         raise ValueError(f"duplicate value in {argname}: {axis!r}")
     return tuple(sorted(out))
@@ -47,16 +43,7 @@ def single_axis(axis: Any, ndim: int, name: str) -> int | None:
     non-negative int; a 0-d input counts as 1-d, as in NumPy. NumPy's errors otherwise."""
     if axis is None:
         return None
-    if isinstance(axis, bool):
-        raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}")
-    try:
-        value = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"{name}(): axis must be an int or None, got {axis!r}") from None
-    n = max(ndim, 1)
-    if not -n <= value < n:
-        raise np.exceptions.AxisError(value, n)
-    return value % n
+    return check_axis(axis, max(ndim, 1), expected=f"an int or None in {name}()")
 
 
 def check_keepdims(keepdims: Any) -> bool:

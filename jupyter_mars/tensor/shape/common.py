@@ -20,29 +20,37 @@ from jupyter_mars.tensor.core import Tensor
 AxisError = np.exceptions.AxisError
 
 
-def _isnan(n: Any) -> bool:
+def is_unknown(n: Any) -> bool:
     return isinstance(n, float) and math.isnan(n)
 
 
-def normalize_axis_index(axis: Any, ndim: int, argname: str = "axis") -> int:
-    """``axis`` as a non-negative int; ``AxisError`` naming ``argname`` when out of range."""
-    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer)):
-        raise TypeError(f"{argname} must be an int, got {axis!r}")
-    if not -ndim <= axis < ndim:
-        raise AxisError(int(axis), ndim, argname)
-    return int(axis) % ndim
+def check_axis(axis: Any, ndim: int, argname: str = "axis", *, expected: str = "an int") -> int:
+    """One axis of an ``ndim``-d tensor as a non-negative int: the tensor package's one
+    axis check. A non-integer raises TypeError naming ``argname`` and what it takes
+    (``expected``: "an int or None" where the caller handles None first); an axis out of
+    range raises NumPy's AxisError, prefixed by the argument's name where that is not
+    ``axis``, as NumPy words it (``moveaxis``' ``source``)."""
+    if isinstance(axis, (bool, np.bool_)):
+        raise TypeError(f"{argname} must be {expected}, got {axis!r}")
+    try:
+        value = operator.index(axis)  # ints, NumPy's, anything with __index__, as NumPy
+    except TypeError:
+        raise TypeError(f"{argname} must be {expected}, got {axis!r}") from None
+    if not -ndim <= value < ndim:
+        raise AxisError(value, ndim, None if argname == "axis" else argname)
+    return value % ndim
 
 
 def normalize_axis_tuple(axis: Any, ndim: int, argname: str = "axis") -> tuple[int, ...]:
     """Axes (an int or a sequence of ints) as non-negative ints, in the order given."""
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
-    out = tuple(normalize_axis_index(a, ndim, argname) for a in axes)
+    out = tuple(check_axis(a, ndim, argname) for a in axes)
     if len(set(out)) != len(out):
         raise ValueError(f"repeated axis in {argname}: {axis!r}")
     return out
 
 
-def _int_arg(value: Any, argname: str) -> int:
+def int_arg(value: Any, argname: str) -> int:
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{argname} must be an int, got {value!r}")
     try:
@@ -51,7 +59,7 @@ def _int_arg(value: Any, argname: str) -> int:
         raise TypeError(f"{argname} must be an int, got {value!r}") from None
 
 
-def _int_tuple(value: Any, argname: str) -> tuple[int, ...]:
+def int_tuple(value: Any, argname: str) -> tuple[int, ...]:
     """An int or a sequence of ints, as a tuple of ints."""
     if isinstance(value, Tensor):
         value = np.asarray(value)
@@ -61,12 +69,12 @@ def _int_tuple(value: Any, argname: str) -> tuple[int, ...]:
         value = value.tolist()
     items = value if isinstance(value, (tuple, list)) else (value,)
     try:
-        return tuple(_int_arg(v, argname) for v in items)
+        return tuple(int_arg(v, argname) for v in items)
     except TypeError:
         raise TypeError(f"{argname} must be an int or a sequence of ints, got {value!r}") from None
 
 
-def _shape_param(shape: Any) -> tuple[int, ...]:
+def shape_param(shape: Any) -> tuple[int, ...]:
     if isinstance(shape, Tensor):
         shape = np.asarray(shape)
     if isinstance(shape, np.ndarray):
@@ -82,30 +90,30 @@ def _shape_param(shape: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _check_order(order: Any, func: str) -> None:
+def check_order(order: Any, func: str) -> None:
     if order in ("C", "F", "A", "K", None):
         return
     raise ValueError(f"{func}(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
 
 
-def _same_length(a: Any, b: Any) -> bool:
-    return _isnan(a) or _isnan(b) or a == b
+def same_length(a: Any, b: Any) -> bool:
+    return is_unknown(a) or is_unknown(b) or a == b
 
 
-def _shape_str(shape: Sequence[Any]) -> str:
+def shape_str(shape: Sequence[Any]) -> str:
     """A shape as NumPy prints it: ``(7,)``, ``(2, 3)``, ``()``."""
-    parts = ["nan" if _isnan(n) else str(int(n)) for n in shape]
+    parts = ["nan" if is_unknown(n) else str(int(n)) for n in shape]
     return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
 
-def _wrap(node_like: Tensor) -> Tensor:
+def wrap_node(node_like: Tensor) -> Tensor:
     """A new handle on the same node (so ``__setitem__`` on it does not touch the input)."""
     return Tensor(node_like.node)
 
 
-def _grid(node_key: str, numblocks: Sequence[int]) -> Any:
+def node_grid(node_key: str, numblocks: Sequence[int]) -> Any:
     return key_grid(node_key, numblocks)
 
 
-def _keys(t: Tiled) -> Any:
+def tiled_keys(t: Tiled) -> Any:
     return t.keys

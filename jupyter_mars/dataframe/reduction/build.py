@@ -17,7 +17,7 @@ import pandas as pd
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import map_chunks
-from jupyter_mars.dataframe.reduction._args import (
+from jupyter_mars.dataframe.reduction.args import (
     check_ddof,
     check_flag,
     frame_axis,
@@ -25,7 +25,7 @@ from jupyter_mars.dataframe.reduction._args import (
     probe_frame,
     series_axis,
 )
-from jupyter_mars.dataframe.reduction._kernels import MOMENTS, SHAPES, ReduceSpec, reduce_rows
+from jupyter_mars.dataframe.reduction.kernels import MOMENTS, SHAPES, ReduceSpec, reduce_rows
 from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Slot
 from jupyter_mars.engine.primitives.reduction import Reduction

@@ -37,17 +37,17 @@ from jupyter_mars.dataframe.reduction._moments import (
     many_moments,
     merge_moments,
 )
-from jupyter_mars.dataframe.reduction._shape_moments import (
-    column_shape_moments,
-    finish_shape,
-    merge_all,
-)
 from jupyter_mars.dataframe.reduction._stacked import (
     StackedStates,
     can_merge,
     stack_chunk,
     stack_finish,
     stack_merge,
+)
+from jupyter_mars.dataframe.reduction.shape_moments import (
+    column_shape_moments,
+    finish_shape,
+    merge_all,
 )
 
 MOMENTS = frozenset({"mean", "var", "std", "sem"})

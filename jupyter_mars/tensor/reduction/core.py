@@ -32,8 +32,8 @@ from jupyter_mars.engine.sparse import to_dense
 from jupyter_mars.engine.sparse_ops import sparse_reduce
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.reduction._args import check_keepdims, normalize_axis
 from jupyter_mars.tensor.reduction._probe import reduced_count
+from jupyter_mars.tensor.reduction.args import check_keepdims, normalize_axis
 from jupyter_mars.tensor.sparse.convert import issparse
 
 # ---- shapes -------------------------------------------------------------------------------------
