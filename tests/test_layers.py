@@ -212,3 +212,31 @@ def test_the_contract_sees_a_violation(source: str) -> None:
     assert _violation("jupyter_mars.tensor.core", "jupyter_mars.dataframe.core")
     assert _violation("jupyter_mars.session", "jupyter_mars.cluster.supervisor")
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+
+
+def _private_imports() -> list[str]:
+    """Imports of a private name, or of a private module from outside its package."""
+    found = []
+    for module, path in MODULES.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.level:
+                continue
+            source = node.module or ""
+            if not source.startswith("jupyter_mars"):
+                continue
+            private = [a.name for a in node.names if a.name.startswith("_")]
+            parts = source.split(".")
+            for i, piece in enumerate(parts):
+                owner = ".".join(parts[:i])
+                if piece.startswith("_") and not f"{package}.".startswith(f"{owner}."):
+                    private.append(source)
+            if private:
+                found.append(f"{module}:{node.lineno} imports {', '.join(private)} from {source}")
+    return found
+
+
+def test_no_private_name_is_imported_across_modules() -> None:
+    """What modules share is public; a private module serves its own package only."""
+    found = _private_imports()
+    assert not found, "\n".join(found)
