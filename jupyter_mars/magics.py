@@ -25,7 +25,8 @@ import jupyter_mars as mars
 from jupyter_mars.engine.future import in_kernel
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable, default_session
-from jupyter_mars.launcher import registry
+from jupyter_mars.launcher import new_cluster, registry
+from jupyter_mars.remote import HttpClient, RemoteSession
 from jupyter_mars.session import EmbeddedSession, available_cpus
 
 CONNECT_TIMEOUT = 5.0
@@ -221,7 +222,6 @@ class MarsMagics(Magics):
                 )
                 return None
             url, dashboard = found.endpoint, found.jupyter_dashboard
-        from jupyter_mars.remote import RemoteSession
 
         started = time.monotonic()
         try:
@@ -245,7 +245,6 @@ class MarsMagics(Magics):
         if self.cluster is not None:
             print(f"This kernel's cluster runs at {self.cluster.endpoint}; %mars stop it first.")
             return None
-        from jupyter_mars.launcher import new_cluster
 
         try:
             self.cluster = new_cluster(args.workers, args.n_cpu, memory=args.memory)
@@ -274,7 +273,6 @@ class MarsMagics(Magics):
             n_cpu = getattr(session, "n_cpu", None) or available_cpus()
             print(f"Embedded runtime: work runs in this process on {n_cpu} threads.")
             return None
-        from jupyter_mars.remote import HttpClient
 
         http = HttpClient(address, getattr(session, "_token", None), CONNECT_TIMEOUT)
         try:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.accessors.category import as_category
 from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import (
@@ -214,8 +215,6 @@ def _is_category(dtype: Any) -> bool:
 def astype(frame: FrameBase, dtype: Any) -> Any:
     """``frame.astype(dtype)``; to ``"category"``, the categories are those of the whole
     column (not of each chunk), as pandas infers them."""
-    from jupyter_mars.dataframe.accessors.category import as_category
-
     if _is_category(dtype):
         return as_category(frame)
     if isinstance(dtype, dict):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import split_evenly
 
 
@@ -16,8 +17,6 @@ def row_splits(nrows: int, chunk_size: Any, row_bytes: int) -> tuple[int, ...]:
     >>> row_splits(10, 4, 8), row_splits(10, (5, None), 8), row_splits(0, 3, 8)
     ((4, 4, 2), (5, 5), (0,))
     """
-    from jupyter_mars.config import options
-
     if isinstance(chunk_size, (tuple, list)):
         if len(chunk_size) != 2:
             raise ValueError(f"chunk_size must be rows or (rows, cols), got {tuple(chunk_size)!r}")

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.config import options
+from jupyter_mars.dataframe.datasource import dataframe_node, index_node, series_node
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.node import Node, Op
 from jupyter_mars.executable import LAZY_HINT, Executable
@@ -63,11 +64,6 @@ class FrameBase(Executable):
         """The values as a NumPy array, executing first if needed."""
         return np.asarray(self.to_pandas(), dtype=dtype)
 
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        from jupyter_mars.dataframe.ufuncs import array_ufunc
-
-        return array_ufunc(ufunc, method, *inputs, **kwargs)
-
     def _describe(self) -> str:
         raise NotImplementedError
 
@@ -116,8 +112,6 @@ class DataFrame(FrameBase):
         chunk_size: Any = None,
     ) -> None:
         if not isinstance(data, FrameNode):
-            from jupyter_mars.dataframe.datasource import dataframe_node
-
             data = dataframe_node(data, index, columns, dtype, chunk_size)
         super().__init__(data)
 
@@ -197,8 +191,6 @@ class Series(_Vector):
         chunk_size: Any = None,
     ) -> None:
         if not isinstance(data, FrameNode):
-            from jupyter_mars.dataframe.datasource import series_node
-
             data = series_node(data, index, dtype, name, chunk_size)
         super().__init__(data)
 
@@ -217,8 +209,6 @@ class Index(_Vector):
         chunk_size: Any = None,
     ) -> None:
         if not isinstance(data, FrameNode):
-            from jupyter_mars.dataframe.datasource import index_node
-
             data = index_node(data, dtype, name, chunk_size)
         super().__init__(data)
         if isinstance(self.meta, pd.MultiIndex) and type(self) is Index:

@@ -10,7 +10,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.chunks import column_splits, row_splits
 from jupyter_mars.dataframe.node import FrameNode, empty_like
-from jupyter_mars.dataframe.rechunk import Rechunk
+from jupyter_mars.dataframe.rechunk_tiling import Rechunk
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule

@@ -32,11 +32,11 @@ from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.level_keys import is_partial, is_row_key, label_mask, partial_meta
 from jupyter_mars.dataframe.node import concat_chunks, empty_like
 from jupyter_mars.dataframe.selection import (
-    getitem,
     iloc_row,
     row_meta,
     scalar_dtype,
     select_column_positions,
+    select_columns,
 )
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -289,10 +289,10 @@ def loc_columns(frame: DataFrame, key: Any) -> Any:
         positions = [frame.meta.columns.get_loc(c) for c in columns]
         if all(isinstance(p, int) for p in positions):
             return select_column_positions(frame, positions)
-        return getitem(frame, list(columns))
+        return select_columns(frame, list(columns))
     if _is_label_list(key):
-        return getitem(frame, list(key))
-    return getitem(frame, key)
+        return select_columns(frame, list(key))
+    return select_columns(frame, key)
 
 
 class LocIndexer:
@@ -325,7 +325,7 @@ class AtIndexer:
             column = self.frame.meta[col]  # KeyError for a missing column, as pandas
             if not isinstance(column, pd.Series):
                 raise ValueError(f"at: the column label {col!r} is not unique")
-            return one_row(getitem(self.frame, col), row)
+            return one_row(select_columns(self.frame, col), row)
         return one_row(self.frame, key)
 
 

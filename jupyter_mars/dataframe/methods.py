@@ -6,6 +6,7 @@ import jupyter_mars.dataframe.accessors  # noqa: F401
 import jupyter_mars.dataframe.apply  # noqa: F401
 import jupyter_mars.dataframe.arithmetic  # noqa: F401
 import jupyter_mars.dataframe.assign  # noqa: F401
+import jupyter_mars.dataframe.brackets  # noqa: F401
 import jupyter_mars.dataframe.column_ops  # noqa: F401
 import jupyter_mars.dataframe.construct  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401

@@ -26,6 +26,7 @@ import pandas as pd
 
 import jupyter_mars.dataframe.arithmetic  # noqa: F401 - isna / notna
 import jupyter_mars.dataframe.reduction  # noqa: F401 - sum / any
+from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, one_chunk
 from jupyter_mars.dataframe.neighbours import (
@@ -37,7 +38,6 @@ from jupyter_mars.dataframe.neighbours import (
     window_finish,
 )
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.selection import getitem
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 

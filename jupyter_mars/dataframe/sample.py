@@ -19,12 +19,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.neighbours import call
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.renumber import renumber
-from jupyter_mars.dataframe.selection import getitem, take_rows
+from jupyter_mars.dataframe.selection import take_rows
 
 
 def _rows_axis(axis: Any) -> bool:

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe import filters
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import TAKES_COLUMNS, MapChunks, Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
@@ -51,46 +52,11 @@ def take_column_positions(chunk: Any, cols: Any) -> Any:
     return chunk.iloc[:, cols]
 
 
-def getitem(frame: DataFrame, key: Any) -> Any:
-    """``df[col]`` (a Series), ``df[[cols]]`` (a DataFrame), ``df[mask]`` (rows where a
-    boolean Series or array is True), ``df[bool_frame]`` (``where``), ``df[a:b]`` (rows by
-    position, or by label when the bounds are labels). A missing column raises KeyError
-    here, at the line that asked for it."""
-    from jupyter_mars.dataframe import filters
-
-    if isinstance(key, slice):
-        return _row_slice(frame, key)
-    if filters.is_mask(key):
-        return filters.boolean_filter(frame, key)
-    if isinstance(key, DataFrame):
-        return filters.where(frame, key)
-    if isinstance(key, FrameBase):
-        raise TypeError(f"a lazy key selects rows and must be boolean, got dtype {key.meta.dtype}")
+def select_columns(frame: DataFrame, key: Any) -> Any:
+    """``df[col]`` (a Series) or ``df[[cols]]`` (a DataFrame); a missing column raises
+    KeyError here, at the line that asked for it."""
     meta = empty_like(frame.meta[key])  # KeyError for missing columns, as pandas
     return map_chunks(take_columns, [frame], (Slot(0), key), meta, name="getitem")
-
-
-def series_getitem(series: Series, key: Any) -> Any:
-    """``s[mask]``, ``s[i:j]`` (by position), ``s[label]``, ``s[[labels]]``, ``s[a:b]``
-    with labels: as pandas, where anything but a boolean mask or an int slice is a label."""
-    from jupyter_mars.dataframe import filters
-
-    if isinstance(key, slice):
-        return _row_slice(series, key)
-    if filters.is_mask(key):
-        return filters.boolean_filter(series, key)
-    from jupyter_mars.dataframe.loc import loc_rows
-
-    return loc_rows(series, key)
-
-
-def _row_slice(frame: FrameBase, key: slice) -> Any:
-    bounds = (key.start, key.stop)
-    if all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
-        return iloc_rows(frame, key)
-    from jupyter_mars.dataframe.loc import loc_rows
-
-    return loc_rows(frame, key)
 
 
 def select_column_positions(frame: DataFrame, cols: Any) -> Any:
@@ -316,8 +282,6 @@ class ILocIndexer:
         return self._rows(key)
 
     def _rows(self, key: Any) -> Any:
-        from jupyter_mars.dataframe import filters
-
         if isinstance(key, slice):
             return self.frame if _is_full_slice(key) else iloc_rows(self.frame, key)
         if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
@@ -340,8 +304,6 @@ def _is_full_slice(key: Any) -> bool:
 
 
 def _attach() -> None:
-    setattr(DataFrame, "__getitem__", getitem)  # noqa: B010 - mypy does not know it
-    setattr(Series, "__getitem__", series_getitem)  # noqa: B010
     for cls in (DataFrame, Series):
         methods: dict[str, Any] = {
             "iloc": property(ILocIndexer),

@@ -61,3 +61,14 @@ def array_ufunc(ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> An
     slots = slot_args(args)
     same = frames[0] is lazy[0]
     return map_chunks(apply_ufunc, frames, (ufunc, *slots), meta, kwargs, name, keeps_rows=same)
+
+
+# NumPy's ufuncs on a lazy frame (np.exp(df)) build lazy frames, attached here as the
+# dataframe package attaches its methods
+def _array_ufunc_method(
+    self: FrameBase, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any
+) -> Any:
+    return array_ufunc(ufunc, method, *inputs, **kwargs)
+
+
+setattr(FrameBase, "__array_ufunc__", _array_ufunc_method)  # noqa: B010

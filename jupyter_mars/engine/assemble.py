@@ -7,18 +7,18 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.copies import copy_all
-from jupyter_mars.engine.node import Tiled
 
 
-def assemble(tiled: Tiled, chunks: list[Any], dtype: np.dtype[Any], threads: int = 1) -> Any:
-    """Put chunk arrays together into one NumPy array, following the chunk grid, copying
-    on up to ``threads`` threads."""
+def assemble(
+    grid: tuple[int, ...], chunks: list[Any], dtype: np.dtype[Any], threads: int = 1
+) -> Any:
+    """Put chunk arrays together into one NumPy array, following the chunk ``grid`` (the
+    number of chunks along each axis), copying on up to ``threads`` threads."""
     if len(chunks) == 1:
         only = chunks[0]
         # a 0-d result is a NumPy scalar, as NumPy's reductions and ufuncs give it, even
         # where a chunk function left a 0-d array
         return only[()] if isinstance(only, np.ndarray) and only.ndim == 0 else only
-    grid = tiled.numblocks
     shape = tuple(
         sum(chunks[_flat(grid, axis, i)].shape[axis] for i in range(n))
         for axis, n in enumerate(grid)

@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from jupyter_mars.config import options
+
 NSplits = tuple[tuple[float, ...], ...]
 
 
@@ -79,8 +81,6 @@ def normalize_chunk_size(
     entry per axis, each an int, None or -1 (the whole axis), or a tuple of lengths that
     sums to the axis. Raises ValueError/TypeError naming ``chunk_size`` otherwise.
     """
-    from jupyter_mars.config import options
-
     ndim = len(shape)
     if chunk_size is None:
         sizes = auto_chunk_sizes(shape, itemsize, limit or options.chunk_store_limit)

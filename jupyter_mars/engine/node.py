@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from jupyter_mars.engine.assemble import assemble
 from jupyter_mars.engine.chunks import NSplits, nsplits_known
 from jupyter_mars.engine.graph import Graph, Key, Task
 
@@ -70,9 +71,7 @@ class Node:
     def assemble(self, tiled: Tiled, chunks: list[Any], threads: int = 1) -> Any:
         """The whole result from its chunks (in ``tiled.flat_keys()`` order), put together
         on up to ``threads`` threads."""
-        from jupyter_mars.engine.assemble import assemble
-
-        return assemble(tiled, chunks, self.dtype, threads)
+        return assemble(tiled.numblocks, chunks, self.dtype, threads)
 
 
 def op_name_of(key: Key) -> str:

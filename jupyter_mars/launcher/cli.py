@@ -17,6 +17,8 @@ import sys
 from collections.abc import Sequence
 
 from jupyter_mars.launcher import registry
+from jupyter_mars.remote import HttpClient
+from jupyter_mars.remote.http import token_for
 
 PROG = "mars-cluster"
 
@@ -81,9 +83,6 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from jupyter_mars.remote import HttpClient
-    from jupyter_mars.remote.http import token_for
-
     entries = [_pick(args.id)] if args.id else registry.entries()
     if not entries:
         print("no cluster started from this machine runs")

@@ -20,6 +20,8 @@ from collections import deque
 from typing import Any
 
 from jupyter_mars.launcher import registry
+from jupyter_mars.remote import HttpClient
+from jupyter_mars.session import new_session
 
 _WEB_LINE = re.compile(r"Mars Web started at (\S+)")
 _SUPERVISOR_LINE = re.compile(r"Mars Supervisor started at (\S+)")
@@ -166,8 +168,6 @@ class LocalCluster:
                 self.workers.append(_Process(self._worker_argv, env))
             self._wait_for_workers(n_worker, timeout)
             if connect:
-                from jupyter_mars.session import new_session
-
                 self.session = new_session(self.endpoint, token=self.token)
             entry = registry.ClusterRecord(self.endpoint, kind, n_workers=n_worker)
             registry.record(entry)
@@ -195,8 +195,6 @@ class LocalCluster:
             registry.record(dataclasses.replace(entry, n_workers=n))
 
     def _wait_for_workers(self, n_worker: int, timeout: float, exactly: bool = False) -> None:
-        from jupyter_mars.remote import HttpClient
-
         http = HttpClient(self.endpoint, self.token, timeout=5)
         deadline = time.monotonic() + timeout
         while True:

@@ -37,6 +37,8 @@ from jupyter_mars.launcher.command import (
 )
 from jupyter_mars.launcher.hosts import Host, HostList, load_hosts, parse_hosts
 from jupyter_mars.launcher.ssh import SSHConnection, Target
+from jupyter_mars.remote import HttpClient
+from jupyter_mars.session import new_session
 
 _WEB = re.compile(r"Mars Web started at (\S+)")
 _RPC = re.compile(r"Mars Supervisor started at (\S+)")
@@ -227,8 +229,6 @@ class SSHCluster:
             self._record()
             self._wait_for_workers(need, deadline)
             if self.connect:
-                from jupyter_mars.session import new_session
-
                 self.session = new_session(self.endpoint, token=self.token)
         except BaseException:
             self.stop()
@@ -302,8 +302,6 @@ class SSHCluster:
         return started
 
     def _joined(self) -> int:
-        from jupyter_mars.remote import HttpClient
-
         http = HttpClient(self.endpoint, self.token, timeout=5)
         return len(http.json("GET", "/api/v1/cluster")["workers"])
 

@@ -28,11 +28,10 @@ from jupyter_server.auth.decorator import authorized
 from jupyter_server.base.handlers import APIHandler
 
 from jupyter_mars.server import models
+from jupyter_mars.server.authz import AUTH_RESOURCE
 from jupyter_mars.server.errors import ClusterError
 from jupyter_mars.server.manager import ClusterManager
-
-AUTH_RESOURCE = "mars"
-"""What the authorizer is asked about: 'read' for GET, 'write' for POST and PUT."""
+from jupyter_mars.server.proxy import DashboardProxyHandler, DashboardStreamHandler
 
 Method = TypeVar("Method", bound=Callable[..., Awaitable[None]])
 
@@ -129,8 +128,6 @@ class HostListHandler(MarsHandler):
 def routes(manager: ClusterManager) -> list[tuple[str, type, dict[str, Any]]]:
     """Every route of the extension, relative to the server's base URL: the API, then
     the dashboard proxy (its stream before its catch-all)."""
-    from jupyter_mars.server.proxy import DashboardProxyHandler, DashboardStreamHandler
-
     args = {"manager": manager}
     api = [
         (r"mars/api/cluster", ClusterHandler),

@@ -37,8 +37,8 @@ from jupyter_server.base.websocket import WebSocketMixin
 from jupyter_server.utils import url_path_join
 
 from jupyter_mars.server import models
+from jupyter_mars.server.authz import AUTH_RESOURCE
 from jupyter_mars.server.clusters import OwnedCluster
-from jupyter_mars.server.handlers import AUTH_RESOURCE
 from jupyter_mars.server.manager import ClusterManager
 
 DASHBOARD_PATH = "mars/dashboard"

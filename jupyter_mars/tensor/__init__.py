@@ -10,6 +10,7 @@ loading them all would cost each one a second and over a hundred MiB.
 """
 
 import importlib
+import sys
 from typing import Any
 
 from jupyter_mars.tensor import (
@@ -34,6 +35,7 @@ from jupyter_mars.tensor import linalg as linalg
 from jupyter_mars.tensor import random as random
 from jupyter_mars.tensor.arithmetic import *  # noqa: F403
 from jupyter_mars.tensor.core import Tensor as Tensor
+from jupyter_mars.tensor.core import use_namespace
 from jupyter_mars.tensor.creation import *  # noqa: F403
 from jupyter_mars.tensor.datasource import *  # noqa: F403
 from jupyter_mars.tensor.elemwise import elemwise as elemwise
@@ -107,3 +109,6 @@ __all__ = sorted(
         *ufuncs.__all__,
     }
 )
+
+# NumPy protocols on tensors (np.sum(t), ufuncs) dispatch to this namespace
+use_namespace(sys.modules[__name__])

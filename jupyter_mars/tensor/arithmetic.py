@@ -7,17 +7,17 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.tensor import indexing
 from jupyter_mars.tensor.core import Tensor
-from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.datasource import astensor, tensor
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.outputs import accepts_out
+from jupyter_mars.tensor.reduction import all as all_
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     """``x`` where ``condition`` holds, else ``y``; with one argument, ``nonzero``."""
     if x is None and y is None:
-        from jupyter_mars.tensor import indexing
-
         return indexing.nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
@@ -44,18 +44,13 @@ def isclose(
 def allclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> Tensor:
-    from jupyter_mars.tensor.reduction import all as all_
-
     return all_(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def array_equal(a1: Any, a2: Any) -> Any:
     t1, t2 = astensor(a1), astensor(a2)
     if t1.shape != t2.shape:
-        from jupyter_mars.tensor.datasource import tensor
-
         return tensor(False)
-    from jupyter_mars.tensor.reduction import all as all_
 
     return all_(t1 == t2)
 

@@ -34,6 +34,18 @@ def _can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
 _ARRAY_FUNCTION_OVERRIDES: dict[str, Any] = {"shape": _shape_of, "can_cast": _can_cast}
 
 
+_namespace: Any = None
+"""Where NumPy's protocols find a tensor's function: the ``jupyter_mars.tensor`` package,
+which registers itself here (``use_namespace``) when it loads, so that this base module
+never imports the package built on it."""
+
+
+def use_namespace(namespace: Any) -> None:
+    """Dispatch ``np.func(tensor)`` and ufuncs to the functions of ``namespace``."""
+    global _namespace
+    _namespace = namespace
+
+
 class Tensor(Executable):
     __slots__ = ("_node", "__weakref__")
     __array_priority__ = 20
@@ -151,9 +163,7 @@ class Tensor(Executable):
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         # the tensor namespace, not the ufuncs module: generalised ufuncs such as matmul
         # are implemented with the products
-        import jupyter_mars.tensor as mt
-
-        func = getattr(mt, ufunc.__name__, None)
+        func = getattr(_namespace, ufunc.__name__, None)
         if method != "__call__":
             # reduce, accumulate, outer, at: methods of mt's ufunc objects
             func = getattr(func, method, None)
@@ -166,9 +176,7 @@ class Tensor(Executable):
         return func(*inputs, **kwargs)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
-        import jupyter_mars.tensor as mt
-
-        target: Any = mt
+        target: Any = _namespace
         for part in func.__module__.split(".")[1:]:
             target = getattr(target, part, None)
             if target is None:

@@ -23,6 +23,7 @@ from jupyter_mars.engine.sparse_ops import (
     sparse_elementwise,
 )
 from jupyter_mars.tensor.core import Tensor, new_tensor
+from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.float_errors import with_build_errstate
 
 
@@ -80,8 +81,6 @@ def elemwise(
     **kwargs: Any,
 ) -> Tensor:
     """``func(*args, **kwargs)`` element-wise on tensors, arrays and scalars."""
-    from jupyter_mars.tensor.datasource import astensor
-
     tensors: list[Tensor] = []
     template: list[Any] = []
     for arg in args:

@@ -23,7 +23,7 @@ def chunks_of(whole, nsplits, order):
 def test_c_ordered_chunks_give_a_c_ordered_array():
     whole = np.arange(20.0).reshape(4, 5)
     nsplits = ((2, 2), (3, 2))
-    out = assemble(tiled(nsplits), chunks_of(whole, nsplits, "C"), whole.dtype)
+    out = assemble(tiled(nsplits).numblocks, chunks_of(whole, nsplits, "C"), whole.dtype)
     np.testing.assert_array_equal(out, whole)
     assert out.flags.c_contiguous
 
@@ -31,7 +31,7 @@ def test_c_ordered_chunks_give_a_c_ordered_array():
 def test_fortran_ordered_chunks_give_a_fortran_ordered_array():
     whole = np.arange(20.0).reshape(4, 5)
     nsplits = ((2, 2), (3, 2))
-    out = assemble(tiled(nsplits), chunks_of(whole, nsplits, "F"), whole.dtype)
+    out = assemble(tiled(nsplits).numblocks, chunks_of(whole, nsplits, "F"), whole.dtype)
     np.testing.assert_array_equal(out, whole)
     assert out.flags.f_contiguous
     assert not out.flags.c_contiguous
@@ -40,13 +40,13 @@ def test_fortran_ordered_chunks_give_a_fortran_ordered_array():
 def test_chunks_both_c_and_fortran_ordered_give_c_order():
     whole = np.arange(20.0).reshape(4, 5)
     nsplits = ((1,) * 4, (1,) * 5)
-    out = assemble(tiled(nsplits), chunks_of(whole, nsplits, "F"), whole.dtype)
+    out = assemble(tiled(nsplits).numblocks, chunks_of(whole, nsplits, "F"), whole.dtype)
     np.testing.assert_array_equal(out, whole)
     assert out.flags.c_contiguous
 
 
 def test_a_0d_result_is_a_numpy_scalar_as_numpy_gives_it():
-    out = assemble(tiled(()), [np.array(2.5)], np.dtype(np.float64))
+    out = assemble(tiled(()).numblocks, [np.array(2.5)], np.dtype(np.float64))
     assert type(out) is np.float64
     assert out == 2.5
 
@@ -55,5 +55,7 @@ def test_threads_give_the_same_array():
     whole = np.arange(3_000_000.0).reshape(3000, 1000)
     nsplits = ((1000, 1000, 1000), (600, 400))
     for order in ("C", "F"):
-        out = assemble(tiled(nsplits), chunks_of(whole, nsplits, order), whole.dtype, threads=2)
+        out = assemble(
+            tiled(nsplits).numblocks, chunks_of(whole, nsplits, order), whole.dtype, threads=2
+        )
         np.testing.assert_array_equal(out, whole)

@@ -26,6 +26,7 @@ from jupyter_mars.config import options
 from jupyter_mars.dataframe.accessors._call import map_accessor, meta_from_sample
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode
+from jupyter_mars.dataframe.reduction.build import series_reduce
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.tensor.core import Tensor
@@ -177,8 +178,6 @@ def count_pieces(chunk: pd.Series, how: str, pat: Any, kwargs: dict[str, Any]) -
 
 def _split_width(series: Any, how: str, pat: Any, kwargs: dict[str, Any]) -> int:
     """The number of columns a split with ``expand=True`` gives: executed now."""
-    from jupyter_mars.dataframe.reduction.build import series_reduce
-
     meta = pd.Series([], dtype=np.float64, index=series.meta.index)
     pieces = map_chunks(count_pieces, [series], (Slot(0), how, pat, kwargs), meta, name="pieces")
     most = float(series_reduce(pieces, "max", None, True, False).to_numpy())

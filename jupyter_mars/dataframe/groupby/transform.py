@@ -23,6 +23,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import new_frame
 from jupyter_mars.dataframe.groupby.aggregate import DECOMPOSABLE
+from jupyter_mars.dataframe.groupby.apply import shuffle_rows
 from jupyter_mars.dataframe.groupby.keys import KeyItem, grouper, key_series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import FrameNode
@@ -145,8 +146,6 @@ def transform(gb: Any, func: Any, *args: Any, **kwargs: Any) -> Any:
     """``gb.transform(func)``: a result per row, aligned with the grouped object."""
     meta = gb._probe_gb(True).transform(func, *args, **kwargs).iloc[:0]
     if not (isinstance(func, str) and func in BROADCAST_AGGREGATIONS):
-        from jupyter_mars.dataframe.groupby.apply import shuffle_rows
-
         return shuffle_rows(gb, "transform", func, args, kwargs, meta)
     table = gb._copy(as_index=True, sort=False)._reduce(func, **kwargs)
     frames = list(gb._frames)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.io.commit import (
     Status,
     check_path,
@@ -97,8 +98,6 @@ def to_csv(
     names in the target directory and renamed into place only once every chunk is written;
     on failure no target file is created and the temporary files are removed.
     """
-    from jupyter_mars.dataframe.core import DataFrame, Series
-
     if not isinstance(df, (DataFrame, Series)):
         raise TypeError(f"to_csv writes a DataFrame or a Series, got {type(df).__name__}")
     if not isinstance(index, bool):

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.core import DataFrame
 from jupyter_mars.dataframe.io.conform import conform_dtypes
 from jupyter_mars.dataframe.io.csv_chunks import FIRST_FILE, owned_range
 from jupyter_mars.dataframe.io.csv_read import byte_ranges, expand_paths
@@ -116,8 +117,6 @@ def read_json(
     With ``lines=False`` the file holds one JSON document: it is parsed whole when
     ``read_json`` is called and split into chunks of ``chunk_size`` rows.
     """
-    from jupyter_mars.dataframe.core import DataFrame
-
     for name in _REJECTED:
         if kwargs.get(name) is not None:
             raise NotImplementedError(f"read_json does not support {name}=")

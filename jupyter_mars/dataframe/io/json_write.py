@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.io.commit import (
     Status,
     check_path,
@@ -93,8 +94,6 @@ def to_json(
     again. Other arguments go to pandas' ``to_json`` (``date_format``,
     ``double_precision``, ``date_unit``...).
     """
-    from jupyter_mars.dataframe.core import DataFrame, Series
-
     if not isinstance(df, (DataFrame, Series)):
         raise TypeError(f"to_json writes a DataFrame or a Series, got {type(df).__name__}")
     if "path_or_buf" in kwargs:

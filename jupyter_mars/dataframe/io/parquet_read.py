@@ -23,6 +23,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from jupyter_mars.dataframe.core import new_frame
 from jupyter_mars.dataframe.io.parquet_chunks import (
     Piece,
     RangeLabels,
@@ -237,8 +238,6 @@ def read_parquet(
         meta,
         labels if expr is None else None,
     )
-    from jupyter_mars.dataframe.core import new_frame
-
     nrows = total if expr is None else math.nan
     if expr is None or stored:
         return new_frame(op, [], nrows, meta)

@@ -31,6 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from jupyter_mars.dataframe.core import DataFrame
 from jupyter_mars.dataframe.io.commit import (
     check_path,
     commit,
@@ -300,8 +301,6 @@ def to_parquet(
     the target name and the temporary files are removed. Into an existing folder, the
     files are moved in one by one (each file appears whole).
     """
-    from jupyter_mars.dataframe.core import DataFrame
-
     if not isinstance(df, DataFrame):
         raise TypeError(f"to_parquet writes a DataFrame, got {type(df).__name__}")
     if engine not in ("auto", "pyarrow"):

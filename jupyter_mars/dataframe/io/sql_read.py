@@ -36,6 +36,7 @@ import pandas as pd
 import sqlalchemy as sa
 
 from jupyter_mars.dataframe.chunks import row_splits
+from jupyter_mars.dataframe.core import DataFrame
 from jupyter_mars.dataframe.io.sql_chunks import ReadSQLChunks
 from jupyter_mars.dataframe.io.sql_connect import connection_url, open_engine
 from jupyter_mars.dataframe.io.sql_source import (
@@ -200,8 +201,6 @@ def plan_read(
     chunk_size: Any,
 ) -> Any:
     """The lazy frame of a read, planned over ``conn``."""
-    from jupyter_mars.dataframe.core import DataFrame
-
     stats = _stats(conn, source, plan.partition_col)
     meta, row_bytes = whole_meta(conn, source, stats, kwargs)
     result_meta = meta.set_index(index_col) if index_col is not None else meta

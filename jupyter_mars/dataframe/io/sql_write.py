@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import sqlalchemy as sa
 
+from jupyter_mars.dataframe.core import DataFrame
 from jupyter_mars.dataframe.io.sql_connect import connection_url, open_engine
 from jupyter_mars.dataframe.io.sql_stage import (
     column_types,
@@ -145,8 +146,6 @@ def to_sql(
     module docstring). ``chunksize`` and ``method`` are passed to each chunk's
     ``pandas.DataFrame.to_sql``. Returns the number of rows written.
     """
-    from jupyter_mars.dataframe.core import DataFrame
-
     if not isinstance(df, DataFrame):
         raise TypeError(f"to_sql writes a DataFrame, got {type(df).__name__}")
     if not isinstance(name, str) or not name:
@@ -198,8 +197,6 @@ _frame_to_sql.__doc__ = to_sql.__doc__
 
 
 def _attach() -> None:
-    from jupyter_mars.dataframe.core import DataFrame
-
     methods: dict[str, Any] = {"to_sql": _frame_to_sql}
     for attr, value in methods.items():
         setattr(DataFrame, attr, value)

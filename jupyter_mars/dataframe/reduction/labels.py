@@ -13,6 +13,7 @@ import pandas as pd
 
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
+from jupyter_mars.dataframe.map_chunks import map_chunks
 from jupyter_mars.dataframe.reduction._labels import LabelSpec, labels_rows
 from jupyter_mars.dataframe.reduction.args import (
     check_flag,
@@ -53,8 +54,6 @@ def select_positions(chunk: pd.DataFrame, positions: list[int]) -> pd.DataFrame:
 
 
 def _columns(df: DataFrame, positions: list[int]) -> Any:
-    from jupyter_mars.dataframe.map_chunks import map_chunks
-
     meta = df.meta.iloc[:, positions]
     return map_chunks(select_positions, [df], (Slot(0), positions), meta, name="columns")
 

@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.filters import rows_like
 from jupyter_mars.dataframe.labels import assign_one, drop
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.selection import getitem, select_column_positions
+from jupyter_mars.dataframe.selection import select_column_positions
 from jupyter_mars.dataframe.structure.common import meta_value, node_of, per_chunk, rows_axis
 
 

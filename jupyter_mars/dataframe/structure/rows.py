@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.renumber import renumber
-from jupyter_mars.dataframe.selection import getitem
 from jupyter_mars.dataframe.structure.common import node_of, rows_axis
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.tensor.elemwise import broadcast_shapes
 
 INDEX_TYPE_ERROR = (
     "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
@@ -97,8 +98,6 @@ def normalize_int(i: int, size: float, axis: int) -> int:
 
 def broadcast_index_shapes(shapes: list[tuple[Any, ...]]) -> tuple[Any, ...]:
     """The broadcast shape of index arrays (``nan`` allowed); NumPy's IndexError if none."""
-    from jupyter_mars.tensor.elemwise import broadcast_shapes
-
     try:
         return broadcast_shapes(*shapes)
     except ValueError:

@@ -15,6 +15,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.indexing.getitem import getitem
 from jupyter_mars.tensor.indexing.nonzero import flatnonzero, nonzero
 from jupyter_mars.tensor.indexing.normalize import isnan, nonnegative, prod
@@ -71,8 +72,6 @@ def _as_bool(condition: Tensor) -> Tensor:
 
 
 def _take_along(x: Tensor, idx: Any, axis: int, mode: str) -> Tensor:
-    from jupyter_mars.tensor.elemwise import elemwise
-
     if mode != "raise":
         n = _known_size(x.shape[axis], f"take(mode={mode!r})")
         if n == 0 and (isinstance(idx, Tensor) or np.size(idx)):
@@ -86,8 +85,6 @@ def _take_along(x: Tensor, idx: Any, axis: int, mode: str) -> Tensor:
 
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Tensor:
     """Lazy ``numpy.take``: elements along ``axis`` (of the flattened tensor when None)."""
-    from jupyter_mars.tensor.elemwise import elemwise
-
     if out is not None:
         raise TypeError("take(): the 'out' argument is not supported on tensors")
     if mode not in ("raise", "wrap", "clip"):

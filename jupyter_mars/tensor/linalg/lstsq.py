@@ -19,11 +19,14 @@ import numpy as np
 
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
+from jupyter_mars.tensor import ufuncs
 from jupyter_mars.tensor.core import Tensor, new_tensor
-from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.datasource import astensor, tensor
 from jupyter_mars.tensor.linalg._core import LinAlgError, batch_apply, no_axes
 from jupyter_mars.tensor.linalg.norm import reduce_abs
 from jupyter_mars.tensor.linalg.qr import svd
+from jupyter_mars.tensor.products import contract, matmul, tensordot
 
 
 def _cutoff(s: Any, rcond: float) -> Any:
@@ -73,7 +76,6 @@ def _tile_residuals(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     sums, rank = inputs
     ctx.require_known(sums)
     # the sums of all columns in one chunk (they are few: one per column of b)
-    from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 
     whole = tuple((sum(s),) for s in sums.nsplits)
     rs = rechunk_tiled(f"{node.key}-whole", sums, whole, node.dtype, ctx)
@@ -109,7 +111,6 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Tensor, Tensor, Tensor, Te
         rcond = np.finfo(s_dtype).eps * max(m, n) if m == m and n == n else None
     if rcond is None:
         raise ValueError("lstsq: rcond must be given when the shape of a is unknown")
-    from jupyter_mars.tensor import products, ufuncs
 
     work = ta if ta.dtype == x_dtype else ta.astype(x_dtype)
     u, s, vh = svd(work)
@@ -125,25 +126,23 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Tensor, Tensor, Tensor, Te
         "pinv",
     )
     uh = getattr(ufuncs, "conjugate")(u) if np.iscomplexobj(np.empty(0, u.dtype)) else u  # noqa: B009
-    c = products.tensordot(uh, tb, axes=([0], [0]))
+    c = tensordot(uh, tb, axes=([0], [0]))
     if vector:
-        y = products.contract(
+        y = contract(
             [c, sinv], [(0,), (0,)], (0,), c.dtype, scale_rows, "scale", whole=frozenset({0})
         )
     else:
-        y = products.contract(
+        y = contract(
             [c, sinv], [(0, 1), (0,)], (0, 1), c.dtype, scale_rows, "scale", whole=frozenset({0})
         )
     vt = getattr(ufuncs, "conjugate")(vh) if np.iscomplexobj(np.empty(0, vh.dtype)) else vh  # noqa: B009
-    x = products.tensordot(vt, y, axes=([0], [0]))
+    x = tensordot(vt, y, axes=([0], [0]))
     if x.dtype != x_dtype:
         x = x.astype(x_dtype)
     if m == m and n == n and m <= n:
-        from jupyter_mars.tensor.datasource import tensor
-
         residuals = tensor(np.empty((0,), dtype=res_dtype))
     else:
-        r = getattr(ufuncs, "subtract")(tb, products.matmul(ta, x))  # noqa: B009
+        r = getattr(ufuncs, "subtract")(tb, matmul(ta, x))  # noqa: B009
         sums = reduce_abs(r, (0,), False, "sumsq", None, np.dtype(res_dtype))
         residuals = new_tensor(Residuals(int(n), vector), [sums, rank], (math.nan,), res_dtype)
     return x, residuals, rank, s

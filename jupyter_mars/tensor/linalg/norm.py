@@ -21,6 +21,7 @@ from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.linalg._core import batch_apply, whole_axes
+from jupyter_mars.tensor.linalg.qr import svd
 
 # ---- kernels ------------------------------------------------------------------------------
 
@@ -105,8 +106,6 @@ def _svd_norm(
 ) -> Tensor:
     kind = {2: "max", -2: "min", "nuc": "sum"}[ord]
     if x.ndim == 2:
-        from jupyter_mars.tensor.linalg.qr import svd
-
         s = svd(x, compute_uv=False)
         out_shape: tuple[int, ...] = (1, 1) if keepdims else ()
         func = functools.partial(singular_value_norm, kind=kind, shape=out_shape, dtype=dtype)

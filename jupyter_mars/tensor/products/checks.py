@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.tensor import ufuncs
 from jupyter_mars.tensor.core import Tensor
 
 
@@ -50,8 +51,6 @@ def check_out(name: str, out: Any) -> None:
 
 def multiply(a: Tensor, b: Tensor) -> Tensor:
     """``a * b`` (a product with a 0-d operand)."""
-    from jupyter_mars.tensor import ufuncs
-
     result: Tensor = getattr(ufuncs, "multiply")(a, b)  # noqa: B009
     return result
 

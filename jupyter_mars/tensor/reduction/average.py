@@ -18,6 +18,7 @@ from jupyter_mars.tensor.reduction.args import check_keepdims, normalize_axis
 from jupyter_mars.tensor.reduction.basic import sum
 from jupyter_mars.tensor.reduction.core import count_chunk, pairwise_reduce
 from jupyter_mars.tensor.reduction.moments import mean
+from jupyter_mars.tensor.shape import expand_dims, transpose
 
 
 def _multiply_as(a: Any, b: Any, dtype: np.dtype[Any]) -> Any:
@@ -41,7 +42,6 @@ def _weights_like(w: Tensor, x: Tensor, axis: Any) -> Tensor:
     """NumPy's weight checks; weights of the reduced axes only are laid out to broadcast:
     their axes in the order of ``x``'s, length-1 axes elsewhere."""
     # imported here: the shape package may import from this one
-    from jupyter_mars.tensor.shape import expand_dims, transpose
 
     if tuple(w.shape) == tuple(x.shape):
         return w
