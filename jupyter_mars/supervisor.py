@@ -37,12 +37,12 @@ def local_aliases(address: str) -> list[str]:
 
 
 def serve(config: SupervisorConfig) -> int:
-    from jupyter_mars.engine.cluster.serve import (
+    from jupyter_mars.cluster.serve import (
         exit_if_threads_linger,
         new_event_loop_policy,
         run_until_signalled,
     )
-    from jupyter_mars.engine.cluster.supervisor import SupervisorServer
+    from jupyter_mars.cluster.supervisor.server import SupervisorServer
 
     configure_logging(config.log_level, config.log_format, config.log_conf)
     try:

@@ -33,13 +33,13 @@ def serve(config: WorkerConfig, argv: Sequence[str] = ()) -> int:
 def serve_here(config: WorkerConfig) -> int:
     """Run a worker in this process until SIGTERM or SIGINT; its death is never silent
     (``engine/cluster/crash_reports.py``)."""
-    from jupyter_mars.engine.cluster.crash_reports import log_fatal, report_crashes
-    from jupyter_mars.engine.cluster.serve import (
+    from jupyter_mars.cluster.serve import (
         exit_if_threads_linger,
         new_event_loop_policy,
         run_until_signalled,
     )
-    from jupyter_mars.engine.cluster.worker_server import WorkerServer
+    from jupyter_mars.cluster.worker.crash_reports import log_fatal, report_crashes
+    from jupyter_mars.cluster.worker.server import WorkerServer
 
     report_crashes()
     try:

@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from tests.engine.cluster.processes import run_cli
+from tests.cluster.processes import run_cli
 
 
 @pytest.mark.parametrize(

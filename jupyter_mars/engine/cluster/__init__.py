@@ -1,4 +1,1 @@
-"""The distributed runtime: supervisors and workers talking RPC over authenticated comms.
-
-See ``DESIGN.md`` in this folder for the contracts between the pieces.
-"""
+"""The supervisor's HTTP API and dashboard, on their way out of the engine."""

@@ -25,8 +25,8 @@ from urllib.parse import urlencode
 
 import tornado.web
 
+from jupyter_mars.cluster.supervisor.sessions import ClusterSession, SessionRegistry
 from jupyter_mars.engine.cluster.api_spec import openapi_document
-from jupyter_mars.engine.cluster.sessions import ClusterSession, SessionRegistry
 from jupyter_mars.engine.cluster.web_auth import (
     LockedOut,
     check_token,

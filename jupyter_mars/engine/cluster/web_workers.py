@@ -14,7 +14,7 @@ from typing import Any
 
 import tornado.web
 
-from jupyter_mars.engine.cluster.shares import memory_shares
+from jupyter_mars.cluster.supervisor.shares import memory_shares
 
 WORKER_CALL_TIMEOUT = 3.0
 """Seconds a worker may take to answer a dashboard question."""

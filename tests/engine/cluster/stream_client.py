@@ -12,7 +12,7 @@ from typing import Any
 import tornado.httpclient
 import tornado.websocket
 
-from tests.engine.cluster.processes import CliCluster
+from tests.cluster.processes import CliCluster
 
 
 @asynccontextmanager

@@ -18,7 +18,7 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.browser import ARTIFACTS, chromium_page
-from tests.engine.cluster.processes import CliCluster, cli_cluster, remote_session
+from tests.cluster.processes import CliCluster, cli_cluster, remote_session
 
 
 @pytest.fixture(scope="module")

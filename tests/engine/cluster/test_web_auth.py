@@ -20,7 +20,7 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.engine.cluster import web_auth
 from jupyter_mars.engine.cluster.web_auth import COOKIE, cookie_value
 from jupyter_mars.engine.cluster.web_logins import FREE_GUESSES, LONGEST_LOCK
-from tests.engine.cluster.processes import CliCluster, cli_cluster, remote_session
+from tests.cluster.processes import CliCluster, cli_cluster, remote_session
 from tests.engine.cluster.stream_client import open_stream
 
 

@@ -22,7 +22,7 @@ from jupyter_mars.engine.cluster.web_guard import (
     local_names,
     origin_allowed,
 )
-from tests.engine.cluster.processes import CliCluster, cli_cluster
+from tests.cluster.processes import CliCluster, cli_cluster
 from tests.engine.cluster.stream_client import open_stream
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import CliCluster, cli_cluster, remote_session
+from tests.cluster.processes import CliCluster, cli_cluster, remote_session
 from tests.engine.cluster.stream_client import open_stream
 
 BASE = "/mars/"
