@@ -43,6 +43,7 @@ def serve(config: SupervisorConfig) -> int:
         run_until_signalled,
     )
     from jupyter_mars.cluster.supervisor.server import SupervisorServer
+    from jupyter_mars.web.server import WebServer
 
     configure_logging(config.log_level, config.log_format, config.log_conf)
     try:
@@ -54,8 +55,7 @@ def serve(config: SupervisorConfig) -> int:
         token=token,
         host=config.host,
         port=config.port,
-        web_port=config.web_port,
-        web_base_path=config.web_base_path,
+        front=WebServer(port=config.web_port, base_path=config.web_base_path),
         advertise_address=config.advertise_address,
         supervisors=config.supervisors,
         no_workers_timeout=config.no_workers_timeout,

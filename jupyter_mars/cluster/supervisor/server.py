@@ -1,9 +1,11 @@
-"""The supervisor process: worker registry, sessions, the scheduler core and the web API.
+"""The supervisor process: worker registry, sessions and the scheduler core.
 
 Workers register over RPC on ``-p`` and send heartbeats; a worker silent for
 ``worker_timeout`` seconds is removed (its running tasks are retried on others). Clients
-use the HTTP API on ``-w``. Executions are planned and tiled here by engine sessions over
-one ``ClusterRuntime``, which alone drives the scheduler core, on this process's loop.
+reach the supervisor through its front: the HTTP API on ``-w`` (``jupyter_mars/web/``),
+which the command line builds around this object and hands to it (``Front``); nothing
+here imports it. Executions are planned and tiled here by engine sessions over one
+``ClusterRuntime``, which alone drives the scheduler core, on this process's loop.
 
 Several supervisors (``supervisors``, the ``-s`` list): one is active, the others stand by
 (``election.py`` decides). A standby keeps its worker table current from the workers'
@@ -24,10 +26,7 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
-from typing import Any
-
-import tornado.httpserver
-import tornado.netutil
+from typing import Any, Protocol
 
 from jupyter_mars.cluster.supervisor.election import (
     WILDCARD_HOSTS,
@@ -43,15 +42,43 @@ from jupyter_mars.cluster.supervisor.runtime import (
 from jupyter_mars.cluster.supervisor.sessions import SESSION_TIMEOUT, SessionRegistry
 from jupyter_mars.cluster.supervisor.shares import cluster_totals, memory_shares
 from jupyter_mars.cluster.wire.rpc import RPCClient, RPCServer
-from jupyter_mars.engine.cluster.web import MAX_GRAPH_BYTES, make_app
-from jupyter_mars.engine.cluster.web_workers import worker_summary
 
 logger = logging.getLogger(__name__)
-# one line per HTTP request would drown the supervisor's own messages (and cost time)
-logging.getLogger("tornado.access").setLevel(logging.WARNING)
 
 RESET_TIMEOUT = 5.0
 """Seconds a worker may take to drop its chunks when a supervisor takes over."""
+
+
+class Front(Protocol):
+    """How clients reach a supervisor: its HTTP API and dashboard (``jupyter_mars/web/``).
+
+    The command line builds it and hands it to the ``SupervisorServer``, which starts it
+    once its runtime and sessions exist and before it answers its first ping (the answers
+    carry the front's address), and stops it first when it stops.
+    """
+
+    base_path: str
+    """The URL path it serves under, starting and ending with '/'."""
+
+    def start(self, supervisor: SupervisorServer) -> str:
+        """Serve ``supervisor``; the address (``host:port``) it listens on."""
+        ...
+
+    def stop(self) -> None:
+        """Stop accepting requests."""
+        ...
+
+
+def worker_summary(worker: WorkerConnection) -> dict[str, Any]:
+    """What the cluster model says of a worker: its address, cores, tasks in flight to it,
+    its last heartbeat's figures and how many seconds ago that came."""
+    return {
+        "address": worker.address,
+        "n_cpu": worker.n_cpu,
+        "running": worker.running,
+        "heartbeat_age": round(max(time.monotonic() - worker.last_seen, 0.0), 1),
+        "resources": worker.resources,
+    }
 
 
 class SupervisorServer:
@@ -61,9 +88,7 @@ class SupervisorServer:
         token: str,
         host: str = "127.0.0.1",
         port: int = 0,
-        web_host: str | None = None,
-        web_port: int = 0,
-        web_base_path: str = "/",
+        front: Front | None = None,
         advertise_address: str | None = None,
         worker_timeout: float = 10.0,
         supervisors: Sequence[str] = (),
@@ -75,9 +100,9 @@ class SupervisorServer:
         self.token = token
         self.host = host
         self.port = port
-        self.web_host = web_host or host
-        self.web_port = web_port
-        self.web_base_path = web_base_path
+        self.front = front
+        """The web service clients reach this supervisor through (none: RPC only)."""
+        self.web_base_path = "/" if front is None else front.base_path
         """The URL path the web service is served under, starting and ending with '/'."""
         self.advertise_address = advertise_address
         self.worker_timeout = worker_timeout
@@ -90,7 +115,8 @@ class SupervisorServer:
         """Seconds a session lives without a request or keep-alive from its client."""
         self.address = ""
         self.web_address = ""
-        """Where clients reach the web API: the advertised host, or the listening one."""
+        """Where clients reach the web API: the advertised host, or the listening one
+        (empty without a front)."""
         self.web_listen_address = ""
         self.started = time.time()
         self.active = False
@@ -113,7 +139,6 @@ class SupervisorServer:
             token,
         )
         self._peers: dict[str, RPCClient] = {}
-        self._http: tornado.httpserver.HTTPServer | None = None
         self._background: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -124,14 +149,10 @@ class SupervisorServer:
         bound = await self._rpc.start(self.host, self.port)
         port = bound.rsplit(":", 1)[1]
         self.address = f"{self.advertise_address}:{port}" if self.advertise_address else bound
-        self._http = tornado.httpserver.HTTPServer(
-            make_app(self), max_body_size=MAX_GRAPH_BYTES, max_buffer_size=MAX_GRAPH_BYTES
-        )
-        sockets = tornado.netutil.bind_sockets(self.web_port, self.web_host)
-        self._http.add_sockets(sockets)
-        web_port = sockets[0].getsockname()[1]
-        self.web_listen_address = f"{self.web_host}:{web_port}"
-        self.web_address = f"{self.advertise_address or self.web_host}:{web_port}"
+        if self.front is not None:
+            self.web_listen_address = self.front.start(self)
+            web_host, web_port = self.web_listen_address.rsplit(":", 1)
+            self.web_address = f"{self.advertise_address or web_host}:{web_port}"
         self._background.append(asyncio.ensure_future(self._watch_workers()))
         self._background.append(asyncio.ensure_future(self._expire_sessions()))
         self.election = self._make_election(bound)
@@ -171,8 +192,8 @@ class SupervisorServer:
             task.cancel()
         self.sessions.shutdown()
         self.runtime.close()
-        if self._http is not None:
-            self._http.stop()
+        if self.front is not None:
+            self.front.stop()
         for worker in list(self.runtime.workers.values()):
             await worker.client.close()
         for client in self._peers.values():

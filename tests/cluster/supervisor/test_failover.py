@@ -16,6 +16,7 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.cluster.supervisor.election import Election, rank_of
 from jupyter_mars.cluster.supervisor.server import SupervisorServer
 from jupyter_mars.remote import SupervisorUnavailable, _Http
+from jupyter_mars.web.server import WebServer
 from tests.cluster.processes import cli_cluster, free_port, ha_cluster
 
 # ---- the election rule, fed with answers and times ------------------------------------
@@ -111,7 +112,11 @@ def test_a_standby_refuses_sessions_takes_over_and_keeps_the_role_when_the_first
 
         def supervisor(rank):
             return SupervisorServer(
-                token="t", port=ports[rank], supervisors=listed, ping_interval=0.1
+                token="t",
+                port=ports[rank],
+                front=WebServer(),
+                supervisors=listed,
+                ping_interval=0.1,
             )
 
         first, second = supervisor(0), supervisor(1)

@@ -17,11 +17,11 @@ import tornado.httpclient
 import tornado.websocket
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.engine.cluster import web_auth
-from jupyter_mars.engine.cluster.web_auth import COOKIE, cookie_value
-from jupyter_mars.engine.cluster.web_logins import FREE_GUESSES, LONGEST_LOCK
+from jupyter_mars.web import auth as web_auth
+from jupyter_mars.web.auth import COOKIE, cookie_value
+from jupyter_mars.web.logins import FREE_GUESSES, LONGEST_LOCK
 from tests.cluster.processes import CliCluster, cli_cluster, remote_session
-from tests.engine.cluster.stream_client import open_stream
+from tests.web.stream_client import open_stream
 
 
 def test_the_examples_hold() -> None:

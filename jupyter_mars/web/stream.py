@@ -22,10 +22,10 @@ import tornado.ioloop
 import tornado.web
 import tornado.websocket
 
-from jupyter_mars.engine.cluster.web_auth import LockedOut, check_token
-from jupyter_mars.engine.cluster.web_guard import host_allowed, origin_allowed, parse_json
-from jupyter_mars.engine.cluster.web_logins import Logins
-from jupyter_mars.engine.cluster.web_workers import worker_detail
+from jupyter_mars.web.auth import LockedOut, check_token
+from jupyter_mars.web.guard import host_allowed, origin_allowed, parse_json
+from jupyter_mars.web.logins import Logins
+from jupyter_mars.web.workers import worker_detail
 
 STREAM_INTERVAL = 1.0
 """Seconds between two messages."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jupyter_mars.engine.cluster.web_logins import (
+from jupyter_mars.web.logins import (
     FIRST_LOCK,
     FORGET_AFTER,
     FREE_GUESSES,

@@ -9,11 +9,11 @@ worker cannot hold a request, or the stream, open.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import tornado.web
 
+from jupyter_mars.cluster.supervisor.server import worker_summary
 from jupyter_mars.cluster.supervisor.shares import memory_shares
 
 WORKER_CALL_TIMEOUT = 3.0
@@ -27,18 +27,6 @@ def _connection(service: Any, address: str) -> Any:
     if worker is None:
         raise tornado.web.HTTPError(404, reason=f"no worker {address!r}")
     return worker
-
-
-def worker_summary(worker: Any) -> dict[str, Any]:
-    """What the cluster model says of a worker: its address, cores, tasks in flight to it,
-    its last heartbeat's figures and how many seconds ago that came."""
-    return {
-        "address": worker.address,
-        "n_cpu": worker.n_cpu,
-        "running": worker.running,
-        "heartbeat_age": round(max(time.monotonic() - worker.last_seen, 0.0), 1),
-        "resources": worker.resources,
-    }
 
 
 async def _ask(worker: Any, method: str, **kwargs: Any) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import tornado.web
 
-from jupyter_mars.engine.cluster.web_logins import Logins, LoginThrottle
+from jupyter_mars.web.logins import Logins, LoginThrottle
 
 COOKIE = "mars-dashboard"
 

@@ -15,15 +15,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jupyter_mars.engine.cluster import web_guard
-from jupyter_mars.engine.cluster.web_guard import (
+from jupyter_mars.web import guard as web_guard
+from jupyter_mars.web.guard import (
     MAX_JSON_BYTES,
     host_allowed,
     local_names,
     origin_allowed,
 )
 from tests.cluster.processes import CliCluster, cli_cluster
-from tests.engine.cluster.stream_client import open_stream
+from tests.web.stream_client import open_stream
 
 
 def test_the_guards_examples_hold() -> None:

@@ -17,7 +17,7 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.cluster.processes import CliCluster, cli_cluster, remote_session
-from tests.engine.cluster.stream_client import open_stream
+from tests.web.stream_client import open_stream
 
 BASE = "/mars/"
 

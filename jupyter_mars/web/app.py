@@ -3,7 +3,7 @@
 JSON everywhere except the two binary transfers: an execution's expression graph
 (a pickle, read only after the token was checked) and a tensor's data, streamed chunk by
 chunk. Every route requires the cluster token in ``Authorization: token <token>``, a
-``Host`` naming this machine and no foreign ``Origin`` (``web_guard``). Errors
+``Host`` naming this machine and no foreign ``Origin`` (``guard.py``). Errors
 are JSON ``{"error": message}`` with no traceback and never the token. A standby
 supervisor answers the cluster routes, and 503 to every session route, naming the
 active supervisor's web address in the error.
@@ -25,9 +25,11 @@ from urllib.parse import urlencode
 
 import tornado.web
 
+from jupyter_mars.cluster.supervisor.server import SupervisorServer
 from jupyter_mars.cluster.supervisor.sessions import ClusterSession, SessionRegistry
-from jupyter_mars.engine.cluster.api_spec import openapi_document
-from jupyter_mars.engine.cluster.web_auth import (
+from jupyter_mars.engine.pieces import piece_frames
+from jupyter_mars.web.api_spec import openapi_document
+from jupyter_mars.web.auth import (
     LockedOut,
     check_token,
     login_page,
@@ -36,17 +38,16 @@ from jupyter_mars.engine.cluster.web_auth import (
     set_login_cookie,
     without_token,
 )
-from jupyter_mars.engine.cluster.web_guard import (
+from jupyter_mars.web.guard import (
     MAX_JSON_BYTES,
     body_too_large,
     check_request,
     local_names,
     parse_json,
 )
-from jupyter_mars.engine.cluster.web_logins import Logins
-from jupyter_mars.engine.cluster.web_stream import StreamHandler
-from jupyter_mars.engine.cluster.web_workers import worker_detail, worker_stacks
-from jupyter_mars.engine.pieces import piece_frames
+from jupyter_mars.web.logins import Logins
+from jupyter_mars.web.stream import StreamHandler
+from jupyter_mars.web.workers import worker_detail, worker_stacks
 
 logger = logging.getLogger(__name__)
 
@@ -458,12 +459,11 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     method("%d %s %s (%s) %.2fms", status, request.method, uri, request.remote_ip, elapsed)
 
 
-def make_app(service: Any) -> tornado.web.Application:
-    """The web service's routes, under the service's ``web_base_path``."""
-    base = getattr(service, "web_base_path", "/")
+def make_app(supervisor: SupervisorServer, base: str = "/") -> tornado.web.Application:
+    """The web service's routes around ``supervisor``, under the path ``base``."""
     args = {
-        "service": service,
-        "allowed_hosts": local_names([service.host]),
+        "service": supervisor,
+        "allowed_hosts": local_names([supervisor.host]),
         "logins": Logins(),
         "base": base,
     }

@@ -1,1 +1,0 @@
-"""The supervisor's HTTP API and dashboard, on their way out of the engine."""
