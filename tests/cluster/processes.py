@@ -47,7 +47,7 @@ class CliCluster:
         argv = [
             sys.executable,
             "-m",
-            "jupyter_mars.worker",
+            "jupyter_mars.deploy.worker",
             "-H",
             "127.0.0.1",
             "-s",
@@ -104,7 +104,7 @@ def cli_cluster(
     argv = [
         sys.executable,
         "-m",
-        "jupyter_mars.supervisor",
+        "jupyter_mars.deploy.supervisor",
         "-H",
         "127.0.0.1",
         "-p",
@@ -176,11 +176,11 @@ def free_port() -> int:
 
 
 def start_supervisor(env: dict[str, str], port: int, web_port: int, *args: str) -> _Process:
-    """``python -m jupyter_mars.supervisor`` on 127.0.0.1, once it prints its web address."""
+    """``python -m jupyter_mars.deploy.supervisor`` on 127.0.0.1, once it prints its web address."""
     argv = [
         sys.executable,
         "-m",
-        "jupyter_mars.supervisor",
+        "jupyter_mars.deploy.supervisor",
         "-H",
         "127.0.0.1",
         "-p",
@@ -269,7 +269,14 @@ def ha_cluster(
         for port, web in ports:
             cluster.supervisors.append(start_supervisor(cluster.env, port, web, "-s", listed))
         for _ in range(n_workers):
-            argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", "--no-nanny"]
+            argv = [
+                sys.executable,
+                "-m",
+                "jupyter_mars.deploy.worker",
+                "-H",
+                "127.0.0.1",
+                "--no-nanny",
+            ]
             worker = _Process([*argv, "-s", listed, *worker_args], cluster.env)
             cluster.workers.append(worker)
             worker.wait_for(WORKER, 60)

@@ -35,7 +35,7 @@ def _exit_status(process: _Process) -> int:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_worker_waiting_for_its_supervisor_stops_on_a_signal(tmp_path, sig, nanny):
     spill = tmp_path / "spill"
-    argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", *nanny]
+    argv = [sys.executable, "-m", "jupyter_mars.deploy.worker", "-H", "127.0.0.1", *nanny]
     # nothing listens at the supervisor's address: the worker keeps retrying
     argv += ["-s", f"127.0.0.1:{free_port()}", "--token", "t" * 16, "--spill-dir", str(spill)]
     worker = _Process(argv, {**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -23,7 +23,15 @@ WAIT = 60
 
 
 def _under_nanny(cluster, *args):
-    argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", "-s", cluster.rpc]
+    argv = [
+        sys.executable,
+        "-m",
+        "jupyter_mars.deploy.worker",
+        "-H",
+        "127.0.0.1",
+        "-s",
+        cluster.rpc,
+    ]
     process = _Process([*argv, "--n-cpu", "1", *args], cluster.env)
     process.wait_for(WORKER, WAIT)
     return process
@@ -135,7 +143,15 @@ def test_no_nanny_runs_the_worker_in_the_process_itself(session):
 def test_a_worker_that_cannot_start_is_not_restarted():
     # no token anywhere: the worker exits with a usage error, which no restart mends
     result = subprocess.run(
-        [sys.executable, "-m", "jupyter_mars.worker", "-s", "127.0.0.1:9", "-H", "127.0.0.1"],
+        [
+            sys.executable,
+            "-m",
+            "jupyter_mars.deploy.worker",
+            "-s",
+            "127.0.0.1:9",
+            "-H",
+            "127.0.0.1",
+        ],
         capture_output=True,
         text=True,
         timeout=WAIT,

@@ -103,7 +103,9 @@ def test_a_live_idle_client_keeps_its_session_and_results(cluster, session):
 
 
 def test_session_timeout_flag_is_checked():
-    result = run_cli("jupyter_mars.supervisor", "--session-timeout", "0", "-p", "0", "-w", "0")
+    result = run_cli(
+        "jupyter_mars.deploy.supervisor", "--session-timeout", "0", "-p", "0", "-w", "0"
+    )
     assert result.returncode == 2
     assert "--session-timeout" in result.stderr
     assert "seconds > 0" in result.stderr

@@ -33,7 +33,15 @@ def _wait_for_line(process: _Process, text: str) -> None:
 
 def test_a_worker_that_segfaults_leaves_its_stack_and_its_nanny_names_the_signal() -> None:
     with cli_cluster(0) as cluster:
-        argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", "-s", cluster.rpc]
+        argv = [
+            sys.executable,
+            "-m",
+            "jupyter_mars.deploy.worker",
+            "-H",
+            "127.0.0.1",
+            "-s",
+            cluster.rpc,
+        ]
         process = _Process([*argv, "--n-cpu", "1"], cluster.env)  # under its nanny
         try:
             address = process.wait_for(WORKER, WAIT)
@@ -104,7 +112,15 @@ def test_a_worker_whose_loop_fails_logs_why_before_it_exits() -> None:
         address = await supervisor.start()
         try:
             worker = await asyncio.create_subprocess_exec(
-                *(sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", "-s", address),
+                *(
+                    sys.executable,
+                    "-m",
+                    "jupyter_mars.deploy.worker",
+                    "-H",
+                    "127.0.0.1",
+                    "-s",
+                    address,
+                ),
                 *("--token", "token", "--no-nanny"),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -142,7 +158,15 @@ def test_a_task_that_calls_sys_exit_fails_and_its_worker_lives() -> None:
 
 def test_a_worker_stopped_behind_its_nannys_back_is_logged_by_the_nanny() -> None:
     with cli_cluster(0) as cluster:
-        argv = [sys.executable, "-m", "jupyter_mars.worker", "-H", "127.0.0.1", "-s", cluster.rpc]
+        argv = [
+            sys.executable,
+            "-m",
+            "jupyter_mars.deploy.worker",
+            "-H",
+            "127.0.0.1",
+            "-s",
+            cluster.rpc,
+        ]
         process = _Process([*argv, "--n-cpu", "1"], cluster.env)
         try:
             process.wait_for(WORKER, WAIT)

@@ -72,11 +72,16 @@ def test_a_task_growing_past_the_hard_limit_fails_fast_and_named(session):
 
 def test_memory_limit_flags_are_checked():
     base = ("-s", "127.0.0.1:9", "--phy-mem", "400m")
-    result = run_cli("jupyter_mars.worker", *base, "--memory-hard-limit", "500m")
+    result = run_cli("jupyter_mars.deploy.worker", *base, "--memory-hard-limit", "500m")
     assert result.returncode == 2
     assert "--memory-hard-limit: expected at most --phy-mem (400MiB), got 500MiB" in result.stderr
     result = run_cli(
-        "jupyter_mars.worker", *base, "--memory-soft-limit", "95%", "--memory-hard-limit", "80%"
+        "jupyter_mars.deploy.worker",
+        *base,
+        "--memory-soft-limit",
+        "95%",
+        "--memory-hard-limit",
+        "80%",
     )
     assert result.returncode == 2
     assert "--memory-soft-limit: expected at most the hard limit (320MiB), got 380MiB" in (

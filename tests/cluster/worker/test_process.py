@@ -84,7 +84,7 @@ def test_worker_waits_for_its_supervisor_and_says_so(session):
                 *[
                     __import__("sys").executable,
                     "-m",
-                    "jupyter_mars.worker",
+                    "jupyter_mars.deploy.worker",
                     "-H",
                     "127.0.0.1",
                     "-s",

@@ -1,4 +1,4 @@
-"""``mars-supervisor`` (also ``python -m jupyter_mars.supervisor``).
+"""``mars-supervisor`` (also ``python -m jupyter_mars.deploy.supervisor``).
 
 Prints ``Mars Supervisor started at <host:port>`` and ``Mars Web started at <host:port>``
 once both services accept connections. Without a token (``--token``, ``MARS_TOKEN`` or
@@ -7,6 +7,9 @@ the web and RPC addresses, where local clients and workers find it.
 
 With ``-s a:7001,b:7002`` listing this supervisor among others, it is active only while
 no supervisor listed before it is alive; the others stand by and take over when it dies.
+
+The web service (``jupyter_mars/web/``: the HTTP API and the dashboard on ``-w``) is built
+here and handed to the supervisor as its front; the supervisor never imports it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
 from jupyter_mars.deploy.tokens import generate_token, remove_token_file, write_token_file
 
-logger = logging.getLogger("jupyter_mars.supervisor")
+logger = logging.getLogger(__name__)
 
 
 def local_aliases(address: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""``mars-worker`` (also ``python -m jupyter_mars.worker``).
+"""``mars-worker`` (also ``python -m jupyter_mars.deploy.worker``).
 
 Registers with the supervisors given by ``-s`` (retrying with backoff while none answers)
 and prints ``Mars Worker started at <host:port>`` once it has joined. Unless given
@@ -32,7 +32,7 @@ def serve(config: WorkerConfig, argv: Sequence[str] = ()) -> int:
 
 def serve_here(config: WorkerConfig) -> int:
     """Run a worker in this process until SIGTERM or SIGINT; its death is never silent
-    (``engine/cluster/crash_reports.py``)."""
+    (``cluster/worker/crash_reports.py``)."""
     from jupyter_mars.cluster.serve import (
         exit_if_threads_linger,
         new_event_loop_policy,
