@@ -5,8 +5,8 @@ a link carrying ``?token=``: the supervisor takes one such link, the first, and 
 token from the address) and gets a cookie holding ``HMAC(token, "dashboard")``: never the
 token itself, so neither the page's scripts nor a cookie jar ever see it. The cookie is
 ``HttpOnly`` and ``SameSite=Strict`` (``Secure`` over HTTPS); the ``Origin`` check of
-``web_guard`` turns away what a cross-site page would still send. Wrong tokens and
-cookies slow their sender down (``web_logins``).
+``guard`` turns away what a cross-site page would still send. Wrong tokens and
+cookies slow their sender down (``logins``).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ input {{ width: 100%; padding: .4rem; margin: .4rem 0; }}
 
 
 def authenticated(handler: tornado.web.RequestHandler, token: str) -> bool:
-    """The token in ``Authorization``, or the login cookie (``web_auth``)."""
+    """The token in ``Authorization``, or the login cookie (``auth``)."""
     return header_ok(handler.request.headers.get("Authorization"), token) or cookie_ok(
         handler.get_cookie(COOKIE), token
     )
@@ -97,7 +97,7 @@ def authenticated(handler: tornado.web.RequestHandler, token: str) -> bool:
 
 def presented(handler: tornado.web.RequestHandler) -> list[str]:
     """The tokens and login cookies a request offers (none: it did not try), to count
-    the wrong ones as guesses (``web_logins``)."""
+    the wrong ones as guesses (``logins``)."""
     scheme, _, given = (handler.request.headers.get("Authorization") or "").partition(" ")
     offered = [given] if scheme.lower() == "token" and given else []
     cookie = handler.get_cookie(COOKIE)
@@ -127,7 +127,7 @@ class LockedOut(tornado.web.HTTPError):
 
 
 def refuse_while_locked(handler: tornado.web.RequestHandler, throttle: LoginThrottle) -> None:
-    """Raise ``LockedOut`` while the request's client is locked out (``web_logins``)."""
+    """Raise ``LockedOut`` while the request's client is locked out (``logins``)."""
     wait = throttle.wait(handler.request.remote_ip or "")
     if wait > 0:
         raise LockedOut(math.ceil(wait))

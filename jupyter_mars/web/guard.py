@@ -106,7 +106,7 @@ def body_too_large(content_length: str | None, limit: int) -> bool:
 
 
 def check_request(handler: tornado.web.RequestHandler, allowed_hosts: frozenset[str]) -> None:
-    """The checks made before any other (``web_guard``): Host, then Origin."""
+    """The checks made before any other (``guard``): Host, then Origin."""
     headers = handler.request.headers
     host = headers.get("Host")
     if not host_allowed(host, allowed_hosts):

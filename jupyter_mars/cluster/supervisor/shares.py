@@ -2,7 +2,7 @@
 memory, and cluster totals that never count a machine's memory or cores twice.
 
 Every worker reports its machine (``resources["host"]``: id, memory, cpus; see
-``host_identity.py``) and its memory limit (``resources["store"]["phy_mem_bytes"]``, and
+``worker/host_identity.py``) and its memory limit (``resources["store"]["phy_mem_bytes"]``, and
 ``memory_limit_given``: whether ``--phy-mem`` set it). A worker's share is its limit when
 one was given, else the machine's memory divided by the workers on that machine (or its
 limit, a container's, when that is less). A

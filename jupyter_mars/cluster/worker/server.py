@@ -2,7 +2,7 @@
 
 The IO shell around the worker core (``engine/worker/``, a pure state machine): RPCs and
 the completions of its work become events, and it carries out the core's instructions
-(the tasks' side of it is ``worker_tasks.py``).
+(the tasks' side of it is ``tasks.py``).
 Tasks arrive as ``execute`` RPCs from the active supervisor (``TaskAssigned``, numbered by
 an attempt). Inputs held here are pinned in the chunk store (not spilled mid-task); the
 core has the others fetched once from the peers that hold them (``Fetch``, over
@@ -122,7 +122,7 @@ class WorkerServer:
         self._log_tail = LogTail(LOG_TAIL_LINES, level=logging.INFO)
         self._tasks: list[asyncio.Task[Any]] = []
         self.tasks = WorkerTasks(self, n_cpu)
-        """The tasks here and the worker core deciding about them (``worker_tasks.py``)."""
+        """The tasks here and the worker core deciding about them (``tasks.py``)."""
 
     async def start(self) -> str:
         logging.getLogger().addHandler(self._log_tail)
