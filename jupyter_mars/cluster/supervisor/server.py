@@ -54,7 +54,7 @@ class Front(Protocol):
 
     The command line builds it and hands it to the ``SupervisorServer``, which starts it
     once its runtime and sessions exist and before it answers its first ping (the answers
-    carry the front's address), and stops it first when it stops.
+    carry the front's address), and stops it when it stops.
     """
 
     base_path: str
