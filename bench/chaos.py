@@ -33,7 +33,7 @@ from tests.chaos.test_chaos import (  # noqa: E402
     _kill_supervisor,
     _restart_supervisor,
 )
-from tests.engine.cluster.processes import cli_cluster, ha_cluster  # noqa: E402
+from tests.cluster.processes import cli_cluster, ha_cluster  # noqa: E402
 
 
 def until_done(session: object, killer: object, args: argparse.Namespace) -> Report:

@@ -6,18 +6,18 @@ import socket
 
 import pytest
 
-from tests.engine.cluster.processes import run_cli
+from tests.cluster.processes import run_cli
 
 
 @pytest.mark.parametrize(
     ("module", "args", "message"),
     [
-        ("jupyter_mars.worker", ["-s", "127.0.0.1:7001", "--n-cpu", "0"], "--n-cpu"),
-        ("jupyter_mars.worker", ["-s", "127.0.0.1:7001", "--phy-mem", "lots"], "--phy-mem"),
-        ("jupyter_mars.worker", ["-s", "127.0.0.1"], "-s"),
-        ("jupyter_mars.worker", ["--n-cpu", "1"], "-s/--supervisors"),
-        ("jupyter_mars.supervisor", ["--bogus-flag"], "unrecognized arguments"),
-        ("jupyter_mars.supervisor", ["-H", "no-such-host.invalid"], "-H"),
+        ("jupyter_mars.deploy.worker", ["-s", "127.0.0.1:7001", "--n-cpu", "0"], "--n-cpu"),
+        ("jupyter_mars.deploy.worker", ["-s", "127.0.0.1:7001", "--phy-mem", "lots"], "--phy-mem"),
+        ("jupyter_mars.deploy.worker", ["-s", "127.0.0.1"], "-s"),
+        ("jupyter_mars.deploy.worker", ["--n-cpu", "1"], "-s/--supervisors"),
+        ("jupyter_mars.deploy.supervisor", ["--bogus-flag"], "unrecognized arguments"),
+        ("jupyter_mars.deploy.supervisor", ["-H", "no-such-host.invalid"], "-H"),
     ],
 )
 def test_bad_command_lines_exit_2_with_one_clear_line(module, args, message):
@@ -34,14 +34,14 @@ def test_a_port_in_use_is_refused():
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        out = run_cli("jupyter_mars.supervisor", "-H", "127.0.0.1", "-p", str(port))
+        out = run_cli("jupyter_mars.deploy.supervisor", "-H", "127.0.0.1", "-p", str(port))
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
     assert str(port) in out.stderr
 
 
 def test_help_lists_the_mars_flags():
-    out = run_cli("jupyter_mars.worker", "--help")
+    out = run_cli("jupyter_mars.deploy.worker", "--help")
     assert out.returncode == 0
     for flag in (
         "--n-cpu",
@@ -67,7 +67,14 @@ def test_two_supervisors_started_as_the_mars_deploy_page_shows_need_a_shared_tok
     env = {"MARS_TOKEN": "", "JUPYTER_MARS_TOKEN_DIR": str(tmp_path)}
     for port in ports:
         out = run_cli(
-            "jupyter_mars.supervisor", "-H", "127.0.0.1", "-p", str(port), "-s", listed, env=env
+            "jupyter_mars.deploy.supervisor",
+            "-H",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "-s",
+            listed,
+            env=env,
         )
         assert out.returncode == 2
         assert out.stdout == ""  # never "started", never active

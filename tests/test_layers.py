@@ -3,8 +3,8 @@
 From the top: faces (magics, widgets, the Jupyter server extension, the web front end,
 the command lines and launchers) → API (``dataframe`` above ``tensor``) → client
 (sessions, ``executable``, ``remote``) → engine (graph, plan, scheduler, executors,
-storage). The cluster's processes (``cluster`` and, until it moves there, the engine's
-``cluster`` folder) use the engine only, and only faces start them.
+storage). The cluster's processes (``cluster/``: ``wire`` below ``supervisor`` and
+``worker``, which never import each other) use the engine only, and only faces start them.
 
 Every import of a package module counts, at module level or inside a function; only
 imports under ``if TYPE_CHECKING:`` (never run) are left out. Besides the order, folders
@@ -109,15 +109,30 @@ def layer(module: str) -> str:
         return "client"
     if top in ("tensor", "dataframe"):
         return top
-    if top == "cluster" or (top == "engine" and len(parts) > 2 and parts[2] == "cluster"):
+    if top == "cluster":
         return "cluster"
     if top in ("engine", "config"):
         return "engine"
     raise AssertionError(f"{module}: no layer is set for this package; add it to the contract")
 
 
+CLUSTER_SIDES = {"supervisor": 1, "worker": 1, "wire": 0}
+"""Inside ``cluster/``: each side may use the wire and the shared modules, not the other."""
+
+
+def _cluster_side(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[2] in CLUSTER_SIDES else None
+
+
 def _violation(source: str, target: str) -> bool:
     here, there = layer(source), layer(target)
+    if here == there == "cluster":
+        mine, theirs = _cluster_side(source), _cluster_side(target)
+        if mine is None or theirs is None or mine == theirs:
+            # the modules both processes share may use the wire, not either side
+            return mine is None and theirs in ("supervisor", "worker")
+        return CLUSTER_SIDES[theirs] >= CLUSTER_SIDES[mine]
     if here == there:
         return False
     if there == "cluster":
@@ -211,6 +226,12 @@ def test_the_contract_sees_a_violation(source: str) -> None:
     assert not _violation("jupyter_mars.widgets.future", f"{source}.anything")
     assert _violation("jupyter_mars.tensor.core", "jupyter_mars.dataframe.core")
     assert _violation("jupyter_mars.session", "jupyter_mars.cluster.supervisor")
+    assert _violation("jupyter_mars.cluster.wire.rpc", "jupyter_mars.cluster.worker.server")
+    assert _violation("jupyter_mars.cluster.worker.tasks", "jupyter_mars.cluster.supervisor.server")
+    assert not _violation("jupyter_mars.cluster.worker.tasks", "jupyter_mars.cluster.wire.rpc")
+    assert _violation("jupyter_mars.cluster.supervisor.server", "jupyter_mars.web.app")
+    assert _violation("jupyter_mars.cluster.serve", "jupyter_mars.cluster.worker.server")
+    assert not _violation("jupyter_mars.cluster.serve", "jupyter_mars.cluster.wire.rpc")
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
 
 
@@ -240,3 +261,30 @@ def test_no_private_name_is_imported_across_modules() -> None:
     """What modules share is public; a private module serves its own package only."""
     found = _private_imports()
     assert not found, "\n".join(found)
+
+
+LAZY_IMPORTS = {
+    ("jupyter_mars", "jupyter_mars.magics"): "IPython is loaded by %load_ext only",
+    ("jupyter_mars.server", "jupyter_mars.server.app"): "jupyter_server is loaded by the server",
+    ("jupyter_mars.launcher", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",
+    ("jupyter_mars.launcher.cli", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",
+    ("jupyter_mars.server.clusters", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
+    ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.serve"): "--help without the engine",
+    ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.supervisor.server"): "the same",
+    ("jupyter_mars.deploy.supervisor", "jupyter_mars.web.server"): "the same",
+    ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.serve"): "the same",
+    ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.crash_reports"): "the same",
+    ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.server"): "the same",
+}
+"""The imports made inside functions, each to keep a heavy or optional dependency from
+loading until it is used; none dodges a circle (the tests above would find one)."""
+
+
+def test_imports_inside_functions_only_defer_heavy_dependencies() -> None:
+    found = {(i.source, i.target) for i in IMPORTS if i.in_function}
+    unexpected = sorted(found - LAZY_IMPORTS.keys())
+    assert not unexpected, (
+        "imports inside functions: move them to the top of the module, or (for an optional "
+        f"or heavy dependency only) list them in LAZY_IMPORTS with why: {unexpected}"
+    )
+    assert not LAZY_IMPORTS.keys() - found, "LAZY_IMPORTS lists imports that are gone"

@@ -1,8 +1,11 @@
 """Command lines and configuration of ``mars-supervisor`` and ``mars-worker``.
 
-No servers here: flags, YAML config files and the environment become a checked
-``SupervisorConfig`` or ``WorkerConfig``; sizes such as ``8g`` or ``80%`` become bytes;
-the cluster token is resolved, generated, or kept in a file only its user can read.
+Flags, YAML config files and the environment become a checked ``SupervisorConfig`` or
+``WorkerConfig``; sizes such as ``8g`` or ``80%`` become bytes; the cluster token is
+resolved, generated, or kept in a file only its user can read. The programs themselves,
+``supervisor`` and ``worker`` (``python -m jupyter_mars.deploy.supervisor``), start the
+servers of ``jupyter_mars/cluster/`` with that configuration, the supervisor with its web
+service (``jupyter_mars/web/``) around it; the other modules here start nothing.
 
 Modules, in the order a command line flows through them: ``arguments`` (flags, argparse),
 ``config_file`` (``-f`` YAML), ``values`` (converting each value), ``engine/sizes`` (shared with
@@ -10,7 +13,7 @@ Modules, in the order a command line flows through them: ``arguments`` (flags, a
 (precedence and blame), ``checks`` (against this machine), ``resources`` (cores, memory),
 ``configs`` (the dataclasses), ``cli`` (parse functions and ``run_cli``), ``tokens``,
 ``logs``; ``nanny`` (the parent process that runs and restarts a worker) with its
-``restarts`` policy.
+``restarts`` policy; ``supervisor`` and ``worker``, the programs.
 """
 
 from jupyter_mars.deploy.cli import parse_supervisor_args, parse_worker_args, run_cli

@@ -196,7 +196,7 @@ def run_nanny(command: Sequence[str]) -> int:
 
 def worker_command(argv: Sequence[str]) -> list[str]:
     """The command line of the worker a nanny runs for ``mars-worker argv``."""
-    return [sys.executable, "-m", "jupyter_mars.worker", *argv, "--no-nanny"]
+    return [sys.executable, "-m", "jupyter_mars.deploy.worker", *argv, "--no-nanny"]
 
 
 def exit_with_nanny(environ: MutableMapping[str, str] | None = None) -> None:

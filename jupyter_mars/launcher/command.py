@@ -22,10 +22,10 @@ def worker_args(host: Host, supervisor: str, bind: str) -> list[str]:
     """``mars-worker``'s arguments for ``host``, joining the supervisor at ``supervisor``.
 
     >>> worker_args(Host("10.0.0.5", n_cpu=4, memory="8g"), "10.0.0.1:7001", "10.0.0.5")
-    ['-m', 'jupyter_mars.worker', '-H', '10.0.0.5', '-s', '10.0.0.1:7001', '--n-cpu', '4', \
-'--phy-mem', '8g']
+    ['-m', 'jupyter_mars.deploy.worker', '-H', '10.0.0.5', '-s', '10.0.0.1:7001', \
+'--n-cpu', '4', '--phy-mem', '8g']
     """
-    args = ["-m", "jupyter_mars.worker", "-H", bind, "-s", supervisor]
+    args = ["-m", "jupyter_mars.deploy.worker", "-H", bind, "-s", supervisor]
     if host.n_cpu is not None:
         args += ["--n-cpu", str(host.n_cpu)]
     if host.memory is not None:

@@ -1,7 +1,7 @@
 """``new_cluster``: a supervisor and workers as subprocesses of this machine.
 
-The processes are the real command-line programs (``python -m jupyter_mars.supervisor``
-and ``python -m jupyter_mars.worker``), so a local cluster behaves exactly like one started
+The processes are the real command-line programs (``python -m jupyter_mars.deploy.supervisor``
+and ``python -m jupyter_mars.deploy.worker``), so a local cluster behaves exactly like one started
 by hand, each worker under its nanny, which restarts it if it dies. The cluster token is
 generated here and handed to them through the environment, never on a command line.
 """
@@ -123,7 +123,7 @@ class LocalCluster:
             [
                 python,
                 "-m",
-                "jupyter_mars.supervisor",
+                "jupyter_mars.deploy.supervisor",
                 "-H",
                 "127.0.0.1",
                 "-p",
@@ -147,7 +147,7 @@ class LocalCluster:
             self._worker_argv = [
                 python,
                 "-m",
-                "jupyter_mars.worker",
+                "jupyter_mars.deploy.worker",
                 "-H",
                 "127.0.0.1",
                 "-s",

@@ -242,7 +242,8 @@ class SSHCluster:
         self._prepare(shell)
         python = self.python if host is None else host.python
         listen = self._listen()
-        args = ["-m", "jupyter_mars.supervisor", "-H", listen, "-p", "0", "-w", str(self.web_port)]
+        args = ["-m", "jupyter_mars.deploy.supervisor", "-H", listen]
+        args += ["-p", "0", "-w", str(self.web_port)]
         supervisor_host = host or Host("localhost", python=python)
         out = self._run(
             shell,

@@ -1,7 +1,7 @@
 """A remote session's lease on its supervisor, kept alive while the client lives.
 
 The supervisor closes a session, freeing its results on every worker, once its client has
-not been heard from for the session timeout (``engine/cluster/sessions.py``). While the
+not been heard from for the session timeout (``cluster/supervisor/sessions.py``). While the
 client lives, a daemon thread sends a keep-alive a few times per timeout; when the
 process ends (a script's end, a kernel restart) or its network goes, the keep-alives stop
 and the supervisor frees the session after the timeout. A process that exits normally

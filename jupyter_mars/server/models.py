@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jupyter_mars.engine.cluster.web_guard import parse_json
 from jupyter_mars.server.errors import InvalidRequest
+from jupyter_mars.web.guard import parse_json
 
 MAX_WORKERS = 256
 """Most workers one request may ask for: a typo must not fork a thousand processes."""

@@ -29,7 +29,7 @@ from tests.chaos.harness import (
     running,
     worker_pid,
 )
-from tests.engine.cluster.processes import (
+from tests.cluster.processes import (
     CliCluster,
     HaCluster,
     cli_cluster,

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import jupyter_mars.dataframe as md
-from tests.engine.cluster.processes import cli_cluster, remote_session
+from tests.cluster.processes import cli_cluster, remote_session
 
 
 @pytest.fixture(scope="module")

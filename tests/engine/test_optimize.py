@@ -9,7 +9,7 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.engine.graph import Ref, Task, get_sync, toposort
 from jupyter_mars.engine.optimize import MAX_NESTING, coarsen, fuse, subgraph_cap
 from jupyter_mars.engine.plan import plan_stages
-from tests.engine.cluster.fresh_interpreter import run_in_fresh_interpreter
+from tests.fresh_interpreter import run_in_fresh_interpreter
 
 
 def _chain():

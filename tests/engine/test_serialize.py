@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from jupyter_mars.engine.serialize import Pickled, dumps, frame_nbytes, loads
-from tests.engine.cluster.fresh_interpreter import run_in_fresh_interpreter
+from tests.fresh_interpreter import run_in_fresh_interpreter
 
 
 def _over_the_wire(frames: list[bytes | memoryview]) -> list[bytes]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import psutil
 
-from tests.engine.cluster.processes import free_port
+from tests.cluster.processes import free_port
 
 TOKEN = "lab-test-token"
 BASE_URL = "/jl/"

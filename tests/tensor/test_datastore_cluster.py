@@ -15,7 +15,7 @@ import pytest
 import zarr
 
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster, remote_session
+from tests.cluster.processes import cli_cluster, remote_session
 
 
 @pytest.fixture(scope="module")

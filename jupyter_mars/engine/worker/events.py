@@ -1,7 +1,7 @@
 """Events fed to the worker core.
 
 Every event is a frozen dataclass carrying a ``stimulus_id`` so that each state change can
-be traced back to its cause. The IO shell (``cluster/worker_server.py``) builds them from
+be traced back to its cause. The IO shell (``cluster/worker/server.py``) builds them from
 RPCs (``execute``, ``cancel``, ``reset``) and from the completions of the work it carried
 out (fetches from peers, task runs), and passes them to ``WorkerState.handle``.
 

@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 ``WorkerState`` does no IO, starts no threads and never blocks. The worker process's IO
-shell (``cluster/worker_server.py``) turns RPCs and the completions of its work into events
+shell (``cluster/worker/server.py``) turns RPCs and the completions of its work into events
 (:mod:`jupyter_mars.engine.worker.events`), feeds them to :meth:`WorkerState.handle` and
 carries out the instructions it returns (:mod:`jupyter_mars.engine.worker.instructions`):
 fetch from a peer, run on a slot, store, forget, interrupt, reply. Every instruction

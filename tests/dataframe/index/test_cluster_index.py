@@ -12,7 +12,7 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.dataframe as md
-from tests.engine.cluster.processes import cli_cluster
+from tests.cluster.processes import cli_cluster
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from jupyter_mars.engine.storage import admission, heap
-from tests.engine.cluster.fresh_interpreter import run_in_fresh_interpreter
+from tests.fresh_interpreter import run_in_fresh_interpreter
 
 MiB = 1 << 20
 CHUNK = 32 * MiB

@@ -8,7 +8,7 @@ import sys
 
 from jupyter_mars.engine.storage import ChunkStore
 from jupyter_mars.engine.storage.spill_owner import PREFIX
-from tests.engine.cluster.processes import cli_cluster
+from tests.cluster.processes import cli_cluster
 
 
 def _owned(root):

@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sps
 
 import jupyter_mars.tensor as mt
-from tests.engine.cluster.processes import cli_cluster, remote_session
+from tests.cluster.processes import cli_cluster, remote_session
 from tests.tensor.sparse.helpers import sample
 
 
