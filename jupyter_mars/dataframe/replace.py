@@ -103,12 +103,13 @@ def _dtypes(meta: Any) -> list[Any]:
 def _meta_dtypes(meta: Any, pairs: list[list[Pair]], regex: bool) -> Any:
     if isinstance(meta, pd.Series):
         return meta.astype(_replaced_dtype(meta.dtype, pairs[0], regex))
-    columns = [
-        meta.iloc[:, i].astype(_replaced_dtype(meta.dtypes.iloc[i], column_pairs, regex))
-        for i, column_pairs in enumerate(pairs)
-    ]
-    if not columns:
-        return meta
+    dtypes = list(meta.dtypes)
+    replaced = [_replaced_dtype(d, p, regex) for d, p in zip(dtypes, pairs, strict=True)]
+    if replaced == dtypes:
+        return meta  # the common case, and pandas' concat of empty columns is slow
+    if meta.columns.is_unique:
+        return meta.astype(dict(zip(meta.columns, replaced, strict=True)))
+    columns = [meta.iloc[:, i].astype(d) for i, d in enumerate(replaced)]
     return pd.concat(columns, axis=1).set_axis(meta.columns, axis=1)
 
 
