@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
@@ -212,16 +213,14 @@ def frame_apply(
     """``func`` on each row (``axis=1``, per chunk) or each whole column (``axis=0``: the
     frame is gathered into one chunk first)."""
     _check_callable("apply", func)
-    along_rows = axis in (1, "columns")
-    if not along_rows and axis not in (0, "index"):
-        raise ValueError(f"apply: No axis named {axis!r} for object type DataFrame")
+    per_row = axis_number(frame.meta, axis) == 1
     pandas_kwargs = dict(axis=axis, raw=raw, result_type=result_type, args=args, **kwargs)
     call = functools.partial(_call, "apply", (func,), pandas_kwargs)
     out = given_meta(meta, dtypes, output_type, frame.meta, "apply")
     if out is None:
         out = infer_meta("apply", call, frame.meta)
     out = _frame_result("apply", out)
-    if along_rows:
+    if per_row:
         return _per_chunk(frame, "apply", (func,), pandas_kwargs, out)
     return _whole(frame, "apply", (func,), pandas_kwargs, out)
 

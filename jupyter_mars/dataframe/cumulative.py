@@ -25,9 +25,9 @@ import pandas as pd
 import jupyter_mars.dataframe.arithmetic  # noqa: F401 - astype
 import jupyter_mars.dataframe.selection  # noqa: F401 - column selection
 from jupyter_mars.dataframe.arithmetic import call_method
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
-from jupyter_mars.dataframe.missing import along_rows
 from jupyter_mars.dataframe.neighbours import (
     head_carry,
     method,
@@ -59,7 +59,7 @@ def _cumulative(
     if axis is not None:
         kwargs["axis"] = axis
     meta = empty_like(getattr(frame.meta, name)(**kwargs))  # pandas checks dtypes and args
-    if not along_rows(axis):
+    if axis_number(frame.meta, axis, default=0) != 0:
         return _per_chunk(frame, name, meta, **kwargs)
     source: Any = frame
     if isinstance(frame, DataFrame):
@@ -116,7 +116,7 @@ def diff(frame: FrameBase, periods: int = 1, axis: Any = 0) -> Any:
     kwargs: dict[str, Any] = {"axis": axis} if isinstance(frame, DataFrame) else {}
     meta = empty_like(frame.meta.diff(periods, **kwargs))  # pandas checks the arguments
     periods = _periods("diff", periods)
-    if not along_rows(axis):
+    if axis_number(frame.meta, axis, default=0) != 0:
         return _per_chunk(frame, "diff", meta, periods=periods, **kwargs)
     return _by_periods(frame, "diff", periods, meta)
 
@@ -139,7 +139,7 @@ def shift(
     if suffix is not None:
         kwargs["suffix"] = suffix
     meta = empty_like(frame.meta.shift(periods, freq=freq, **kwargs))
-    if freq is not None or not along_rows(axis):
+    if freq is not None or axis_number(frame.meta, axis, default=0) != 0:
         return _per_chunk(frame, "shift", meta, periods=periods, freq=freq, **kwargs)
     kwargs.pop("axis", None)
     return _by_periods(frame, "shift", periods, meta, **kwargs)

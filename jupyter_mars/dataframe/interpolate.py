@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import sample_like
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
-from jupyter_mars.dataframe.missing import along_rows
 from jupyter_mars.dataframe.neighbours import Carry, call, scan
 from jupyter_mars.dataframe.node import empty_like
 
@@ -208,9 +208,10 @@ def interpolate(
     call_kwargs: dict[str, Any] = {"method": method, "axis": axis, "limit": limit}
     call_kwargs.update(limit_direction=limit_direction, limit_area=limit_area, **kwargs)
     meta = empty_like(_probe(frame.meta).interpolate(**call_kwargs))
-    if method not in LOCAL_METHODS or not along_rows(axis):
+    along = axis_number(frame.meta, axis, default=0) == 0
+    if method not in LOCAL_METHODS or not along:
         # a curve through every valid value, or every row in one chunk: per chunk
-        source = frame if not along_rows(axis) else one_chunk(frame)
+        source = frame if not along else one_chunk(frame)
         args = ("interpolate", (), call_kwargs, Slot(0))
         return map_chunks(call, [source], args, meta, name="interpolate")
     options = {

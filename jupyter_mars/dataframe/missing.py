@@ -26,6 +26,7 @@ import pandas as pd
 
 import jupyter_mars.dataframe.arithmetic  # noqa: F401 - isna / notna
 import jupyter_mars.dataframe.reduction  # noqa: F401 - sum / any
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, one_chunk
@@ -40,11 +41,6 @@ from jupyter_mars.dataframe.neighbours import (
 from jupyter_mars.dataframe.node import empty_like
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
-
-
-def along_rows(axis: Any) -> bool:
-    """Whether ``axis`` means down the rows (0) rather than across the columns (1)."""
-    return axis not in (1, "columns")
 
 
 def _call(chunk: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -118,7 +114,7 @@ def fillna(
     lazy = isinstance(value, FrameBase)
     probe = value.meta if lazy else value
     meta = empty_like(frame.meta.fillna(probe, axis=axis, limit=limit))
-    if limit is not None and along_rows(axis):
+    if limit is not None and axis_number(frame.meta, axis, default=0) == 0:
         if lazy or isinstance(value, pd.DataFrame):
             raise NotImplementedError("fillna: limit with a DataFrame or lazy value")
         finish = functools.partial(fill_limited, value, limit)
@@ -158,7 +154,7 @@ def _fill(frame: FrameBase, name: str, axis: Any, limit: Any, limit_area: Any) -
         )
     meta = empty_like(getattr(frame.meta, name)(axis=axis, limit=limit, limit_area=limit_area))
     kernel = method(name, limit=limit, limit_area=limit_area)
-    if not along_rows(axis):
+    if axis_number(frame.meta, axis, default=0) != 0:
         return _per_chunk(frame, name, meta, limit=limit, limit_area=limit_area, axis=axis)
     # the nearest valid value on the side we fill from (or the rows within ``limit``)
     before: Carry | None
@@ -226,7 +222,7 @@ def dropna(
 def _drop_na(
     frame: FrameBase, meta: Any, axis: Any, how: Any, thresh: Any, subset: Any, kwargs: Any
 ) -> Any:
-    if along_rows(axis):
+    if axis_number(frame.meta, axis, default=0) == 0:
         return map_chunks(
             _call, [frame], (Slot(0), "dropna", (), kwargs), meta, name="dropna", keeps_rows=False
         )

@@ -17,18 +17,14 @@ import numpy as np
 import jupyter_mars.dataframe.labels  # noqa: F401 - reset_index
 import jupyter_mars.dataframe.reduction  # noqa: F401 - idxmax / idxmin
 import jupyter_mars.tensor as mt
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.conversion import to_tensor
 from jupyter_mars.dataframe.core import FrameBase, Series
 from jupyter_mars.dataframe.value_methods import chunk_rows
 
 
-def _check_axis(self: FrameBase, axis: Any) -> None:
-    if axis not in (None, 0, "index"):
-        raise ValueError(f"No axis named {axis} for object type {type(self).__name__}")
-
-
 def _positional(self: FrameBase, axis: Any, skipna: bool, name: str) -> Any:
-    _check_axis(self, axis)
+    axis_number(self.meta, axis, default=0)
     if not isinstance(skipna, bool):
         raise ValueError(f'For argument "skipna" expected type bool, received {skipna!r}')
     renumbered = self.reset_index(drop=True)  # type: ignore[attr-defined]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
@@ -26,10 +27,6 @@ from jupyter_mars.dataframe.neighbours import call
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.renumber import renumber
 from jupyter_mars.dataframe.selection import take_rows
-
-
-def _rows_axis(axis: Any) -> bool:
-    return axis in (None, 0, "index", "rows")
 
 
 def sample(
@@ -44,7 +41,8 @@ def sample(
 ) -> Any:
     """Random rows (``axis=1``: columns): ``n`` of them or a fraction ``frac``."""
     kwargs: dict[str, Any] = {"n": n, "frac": frac, "replace": replace, "axis": axis}
-    if not _rows_axis(axis) and isinstance(frame, DataFrame):
+    by_columns = axis_number(frame.meta, axis, default=0) == 1  # ValueError for a Series
+    if by_columns and isinstance(frame, DataFrame):
         # columns are known: draw them on the meta, as pandas would on the data
         meta = frame.meta.sample(weights=weights, random_state=random_state, **kwargs)
         return getitem(frame, list(meta.columns))

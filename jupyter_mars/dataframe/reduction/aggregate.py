@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction.args import frame_axis, probe_frame
+from jupyter_mars.dataframe.reduction.args import probe_frame
 from jupyter_mars.executable import Executable
 
 NUMPY_NAMES: dict[Any, str] = {
@@ -243,7 +244,7 @@ def frame_agg(df: Any, func: Any = None, axis: Any = 0, *args: Any, **kwargs: An
     """A name or function: per column (a lazy Series); a list: a DataFrame of functions
     by columns; a dict column -> function(s): a Series (one function each) or a
     DataFrame (some lists), with NaN where a column lacks a function."""
-    if frame_axis(axis) == 1:
+    if axis_number(df.meta, axis) == 1:
         return _rows_agg(df, func, args, kwargs)
     meta = probe_frame(df.meta).agg(func, *args, **kwargs)  # pandas checks the arguments
     columns = list(df.columns)

@@ -7,25 +7,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-_AXES = {0: 0, 1: 1, "index": 0, "rows": 0, "columns": 1}
-
-
-def frame_axis(axis: Any) -> int:
-    """0 (down the rows, one value per column) or 1 (across, one value per row)."""
-    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (int, np.integer, str)):
-        raise ValueError(f"axis must be 0, 1, 'index', 'rows' or 'columns', got {axis!r}")
-    if axis not in _AXES:
-        raise ValueError(f"axis must be 0, 1, 'index', 'rows' or 'columns', got {axis!r}")
-    return _AXES[axis]
-
-
-def series_axis(axis: Any) -> None:
-    """A Series has one axis: 0, 'index', 'rows' or None."""
-    if axis is None:
-        return
-    if isinstance(axis, (bool, np.bool_)) or axis not in (0, "index", "rows"):
-        raise ValueError(f"axis must be 0, 'index' or None for a Series, got {axis!r}")
-
 
 def check_flag(value: Any, name: str) -> bool:
     """``skipna``, ``numeric_only`` and ``bool_only`` are booleans."""

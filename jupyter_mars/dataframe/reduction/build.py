@@ -15,15 +15,14 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.config import options
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import map_chunks
 from jupyter_mars.dataframe.reduction.args import (
     check_ddof,
     check_flag,
-    frame_axis,
     is_numeric,
     probe_frame,
-    series_axis,
 )
 from jupyter_mars.dataframe.reduction.kernels import MOMENTS, SHAPES, ReduceSpec, reduce_rows
 from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, tile_rule
@@ -138,7 +137,7 @@ def frame_reduce(
     """``df.<how>(axis, skipna, numeric_only[, ddof][, min_count])`` as a lazy Series (a
     lazy 0-d tensor with ``axis=None``)."""
     flat = axis is None and how != "count"
-    ax = 0 if flat else frame_axis(axis)
+    ax = 0 if flat else axis_number(df.meta, axis)
     mc = check_min_count(min_count)
     skip = check_flag(skipna, "skipna")
     only_name = "bool_only" if how in ("any", "all") else "numeric_only"
@@ -175,7 +174,7 @@ def series_reduce(
     min_count: Any = 0,
 ) -> Tensor:
     """``s.<how>(...)`` as a lazy 0-d tensor that executes to pandas' scalar."""
-    series_axis(axis)
+    axis_number(s.meta, axis, default=0)
     skip = check_flag(skipna, "skipna")
     # pandas checks, then ignores, numeric_only / bool_only for a Series
     check_flag(numeric_only, "bool_only" if how in ("any", "all") else "numeric_only")

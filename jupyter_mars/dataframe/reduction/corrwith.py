@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction.args import check_flag, frame_axis, is_numeric, probe_frame
+from jupyter_mars.dataframe.reduction.args import check_flag, is_numeric, probe_frame
 from jupyter_mars.dataframe.reduction.pairwise import check_pairwise_method
 
 
@@ -41,7 +42,7 @@ def corrwith(
     min_periods: int | None = None,
 ) -> Any:
     """Pearson correlations of the columns with ``other`` (a Series or a DataFrame)."""
-    if frame_axis(axis) != 0:
+    if axis_number(df.meta, axis) != 0:
         raise NotImplementedError("corrwith(axis=1) is not supported")
     check_pairwise_method(method)
     only = check_flag(numeric_only, "numeric_only")

@@ -12,15 +12,14 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.config import options
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import map_chunks
 from jupyter_mars.dataframe.reduction._labels import LabelSpec, labels_rows
 from jupyter_mars.dataframe.reduction.args import (
     check_flag,
-    frame_axis,
     is_numeric,
     probe_frame,
-    series_axis,
 )
 from jupyter_mars.dataframe.reduction.build import reduction_op
 from jupyter_mars.engine.node import Node
@@ -30,7 +29,7 @@ from jupyter_mars.tensor.core import Tensor
 
 def frame_labels(df: DataFrame, how: str, axis: Any, skipna: Any, numeric_only: Any) -> Any:
     """``df.idxmax``/``df.idxmin`` (``how`` is ``"max"``/``"min"``) as a lazy Series."""
-    ax = frame_axis(axis)
+    ax = axis_number(df.meta, axis)
     skip = check_flag(skipna, "skipna")
     only = check_flag(numeric_only, "numeric_only")
     meta: pd.DataFrame = df.meta
@@ -60,7 +59,7 @@ def _columns(df: DataFrame, positions: list[int]) -> Any:
 
 def series_labels(s: Series, how: str, axis: Any, skipna: Any) -> Tensor:
     """``s.idxmax``/``s.idxmin`` as a lazy 0-d tensor holding the label."""
-    series_axis(axis)
+    axis_number(s.meta, axis)
     skip = check_flag(skipna, "skipna")
     meta: pd.Series = s.meta
     probe = probe_frame(meta.to_frame()).iloc[:, 0]

@@ -14,10 +14,11 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
-from jupyter_mars.dataframe.reduction.args import check_flag, frame_axis, is_numeric, probe_frame
+from jupyter_mars.dataframe.reduction.args import check_flag, is_numeric, probe_frame
 
 
 def modes_of(counts: pd.Series, dtype: Any, name: Any) -> pd.Series:
@@ -72,7 +73,7 @@ def series_mode(s: Any, dropna: bool = True) -> Any:
 
 def frame_mode(df: Any, axis: Any = 0, numeric_only: bool = False, dropna: bool = True) -> Any:
     """The most frequent value(s) of each column, as a lazy DataFrame on a RangeIndex."""
-    if frame_axis(axis) != 0:
+    if axis_number(df.meta, axis) != 0:
         raise NotImplementedError("mode(axis=1) is not supported")
     drop = check_flag(dropna, "dropna")
     only = check_flag(numeric_only, "numeric_only")

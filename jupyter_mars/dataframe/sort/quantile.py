@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.arithmetic import call_method
+from jupyter_mars.dataframe.axes import axis_number, rows_only
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
@@ -97,11 +98,6 @@ def _check_interpolation(interpolation: Any) -> None:
         )
 
 
-def _check_axis(axis: Any) -> None:
-    if axis not in (0, "index", "rows"):
-        raise NotImplementedError(f"only axis=0 (down the rows) is supported, got {axis!r}")
-
-
 def frame_quantile(
     frame: DataFrame,
     q: Any = 0.5,
@@ -114,21 +110,29 @@ def frame_quantile(
     for a list; ``axis=1`` with a scalar ``q``: each row's quantile."""
     _check_interpolation(interpolation)
     kwargs = dict(q=q, numeric_only=numeric_only, interpolation=interpolation, method=method)
-    if axis in (1, "columns") and np.ndim(q) == 0:
-        # a row lies whole in one row chunk: pandas' own quantile, chunk by chunk
-        kwargs["axis"] = 1
-        meta = empty_like(frame.meta.quantile(**kwargs))
-        return map_chunks(call_method, [frame], (Slot(0), "quantile"), meta, kwargs, "quantile")
-    _check_axis(axis)
+    if axis_number(frame.meta, axis) == 1 and np.ndim(q) == 0:
+        return _per_row(frame, "quantile", kwargs)
+    rows_only(frame.meta, axis, "quantile with a list of q")
     return _frame_result(frame, "quantile", kwargs)
+
+
+def _per_row(frame: DataFrame, method: str, kwargs: dict[str, Any]) -> Any:
+    """A row lies whole in one row chunk: pandas' own method across it, chunk by chunk."""
+    kwargs = {**kwargs, "axis": 1}
+    meta = empty_like(getattr(frame.meta, method)(**kwargs))
+    return map_chunks(call_method, [frame], (Slot(0), method), meta, kwargs, method)
 
 
 def frame_median(
     frame: DataFrame, axis: Any = 0, skipna: bool = True, numeric_only: bool = False
 ) -> Any:
-    """Column medians, as a lazy Series."""
-    _check_axis(axis)
-    return _frame_result(frame, "median", dict(skipna=skipna, numeric_only=numeric_only))
+    """Column medians (``axis=1``: each row's), as a lazy Series."""
+    kwargs = dict(skipna=skipna, numeric_only=numeric_only)
+    if axis is None:
+        raise NotImplementedError("median(axis=None): take the median of df.stack() instead")
+    if axis_number(frame.meta, axis) == 1:
+        return _per_row(frame, "median", kwargs)
+    return _frame_result(frame, "median", kwargs)
 
 
 def series_quantile(series: Series, q: Any = 0.5, interpolation: str = "linear") -> Any:

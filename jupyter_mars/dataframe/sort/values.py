@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import sample_like
+from jupyter_mars.dataframe.axes import axis_number, rows_only
 from jupyter_mars.dataframe.core import DataFrame, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
@@ -218,22 +219,15 @@ def _check_kind(kind: Any) -> str:
     return str(kind)
 
 
-def _check_axis(axis: Any) -> None:
-    if axis not in (0, "index", "rows"):
-        raise NotImplementedError(f"only axis=0 (rows) is supported, got axis={axis!r}")
-
-
 def _directions(ascending: Any, n: int) -> tuple[bool, ...]:
     if isinstance(ascending, (list, tuple)):
         return tuple(bool(a) for a in ascending)
     return (bool(ascending),) * n
 
 
-def _check_call(axis: Any, inplace: bool, kind: str = "quicksort") -> str:
+def _check_call(meta: Any, axis: Any, method: str, kind: str = "quicksort") -> str:
     """What every sort checks of its arguments; returns the checked ``kind``."""
-    _check_axis(axis)
-    if inplace:
-        raise NotImplementedError("inplace sorting is not supported; use the result")
+    rows_only(meta, axis, method)
     return _check_kind(kind)
 
 
@@ -249,7 +243,6 @@ def sort_values(
     by: Any,
     axis: Any = 0,
     ascending: Any = True,
-    inplace: bool = False,
     kind: str = "quicksort",
     na_position: str = "last",
     ignore_index: bool = False,
@@ -257,7 +250,7 @@ def sort_values(
 ) -> Any:
     """Rows ordered by the columns ``by`` (a label or a list), each ascending or not;
     ``key`` maps each ``by`` column (a Series) to the values to sort by."""
-    kind = _check_call(axis, inplace, kind)
+    kind = _check_call(frame.meta, axis, "sort_values", kind)
     meta = frame.meta.sort_values(  # pandas checks by, ascending and na_position
         by=by, ascending=ascending, kind=kind, na_position=na_position, ignore_index=ignore_index
     )
@@ -276,14 +269,13 @@ def series_sort_values(
     series: Series,
     axis: Any = 0,
     ascending: Any = True,
-    inplace: bool = False,
     kind: str = "quicksort",
     na_position: str = "last",
     ignore_index: bool = False,
     key: Any = None,
 ) -> Any:
     """The values in order (of ``key(values)`` when given)."""
-    kind = _check_call(axis, inplace, kind)
+    kind = _check_call(series.meta, axis, "sort_values", kind)
     meta = series.meta.sort_values(
         ascending=ascending, kind=kind, na_position=na_position, ignore_index=ignore_index
     )
@@ -344,7 +336,6 @@ def sort_index(
     axis: Any = 0,
     level: Any = None,
     ascending: Any = True,
-    inplace: bool = False,
     kind: str = "quicksort",
     na_position: str = "last",
     sort_remaining: bool = True,
@@ -352,9 +343,9 @@ def sort_index(
 ) -> Any:
     """Rows ordered by their index labels (every level of a MultiIndex); with ``axis=1``
     the columns of a DataFrame ordered by their labels."""
-    if isinstance(frame, DataFrame) and axis in (1, "columns"):
-        return _sort_columns(frame, level, ascending, inplace, kind, na_position, ignore_index)
-    _check_call(axis, inplace)
+    if axis_number(frame.meta, axis) == 1:
+        return _sort_columns(frame, level, ascending, kind, na_position, ignore_index)
+    _check_call(frame.meta, axis, "sort_index")
     if level is not None:
         raise NotImplementedError("sort_index(level=...) is not supported")
     kind = _check_kind(kind)
@@ -375,14 +366,13 @@ def _sort_columns(
     frame: DataFrame,
     level: Any,
     ascending: Any,
-    inplace: bool,
     kind: str,
     na_position: str,
     ignore_index: bool,
 ) -> Any:
     """The columns are known without the data: their new order is worked out here and
     taken by position (labels may repeat)."""
-    _check_call(0, inplace, kind)
+    _check_kind(kind)
     options = {"level": level, "ascending": ascending, "kind": kind, "na_position": na_position}
     meta = frame.meta.sort_index(axis=1, ignore_index=ignore_index, **options)
     order = pd.Series(np.arange(frame.meta.shape[1]), index=frame.meta.columns)

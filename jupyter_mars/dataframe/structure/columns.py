@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.filters import rows_like
@@ -21,7 +22,7 @@ from jupyter_mars.dataframe.labels import assign_one, drop
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.selection import select_column_positions
-from jupyter_mars.dataframe.structure.common import meta_value, node_of, per_chunk, rows_axis
+from jupyter_mars.dataframe.structure.common import meta_value, node_of, per_chunk
 
 
 def insert(
@@ -85,7 +86,7 @@ def filter_(
     meta = self.meta.filter(**kwargs)  # TypeError as pandas
     if axis is None:
         axis = 1 if isinstance(self, DataFrame) else 0
-    if isinstance(self, DataFrame) and not rows_axis(self.meta, axis):
+    if isinstance(self, DataFrame) and not axis_number(self.meta, axis) == 0:
         positions = [i for i, c in enumerate(self.meta.columns) if c in meta.columns]
         if items is not None:  # in the order of items
             order = {c: k for k, c in enumerate(items)}
@@ -104,7 +105,7 @@ def set_labels(chunk: Any, labels: Any, like: pd.Index) -> Any:
 def set_axis(self: FrameBase, labels: Any, *, axis: Any = 0, copy: Any = None) -> Any:
     """New labels for the rows (split at the chunks' offsets) or columns (pandas
     ``set_axis``)."""
-    if not rows_axis(self.meta, axis):
+    if not axis_number(self.meta, axis) == 0:
         meta = self.meta.set_axis(labels, axis=1)  # ValueError for a wrong length
         return per_chunk(self, "set_axis", meta, labels, axis=1)
     values = labels.to_pandas() if isinstance(labels, FrameBase) else labels

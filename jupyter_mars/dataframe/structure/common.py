@@ -34,11 +34,6 @@ def relabel_chunks(frame: FrameBase, method: str, meta: Any, *args: Any, **kwarg
     return new_frame(op, [frame], node_of(frame).shape[0], empty_like(meta))
 
 
-def rows_axis(meta: Any, axis: Any) -> bool:
-    """Whether ``axis`` names the rows of ``meta`` (ValueError for a bad axis, as pandas)."""
-    return bool(meta._get_axis_number(axis) == 0)
-
-
 def as_lazy(obj: Any) -> Any:
     """pandas objects as lazy ones; lazy objects and anything else as they are."""
     if isinstance(obj, pd.DataFrame):

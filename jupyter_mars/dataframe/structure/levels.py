@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
-from jupyter_mars.dataframe.structure.common import per_chunk, relabel_chunks, rows_axis
+from jupyter_mars.dataframe.structure.common import per_chunk, relabel_chunks
 
 
 def _on_axis(self: FrameBase, method: str, axis: Any, *args: Any, **kwargs: Any) -> Any:
     meta = getattr(self.meta, method)(*args, axis=axis, **kwargs)
-    if rows_axis(self.meta, axis):
+    if axis_number(self.meta, axis) == 0:
         return relabel_chunks(self, method, meta, *args, axis=axis, **kwargs)
     return per_chunk(self, method, meta, *args, axis=axis, **kwargs)
 

@@ -17,12 +17,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.renumber import renumber
-from jupyter_mars.dataframe.structure.common import node_of, rows_axis
+from jupyter_mars.dataframe.structure.common import node_of
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
@@ -32,7 +33,7 @@ def take(self: FrameBase, indices: Any, axis: Any = 0, **kwargs: Any) -> Any:
     positions = np.asarray(indices)
     if positions.ndim != 1 or (positions.size and positions.dtype.kind not in "iu"):
         raise ValueError(f"take: indices must be a 1-d list of ints, got {indices!r}")
-    if rows_axis(self.meta, axis):
+    if axis_number(self.meta, axis) == 0:
         return self.iloc[positions]  # type: ignore[attr-defined]
     self.meta.take(positions, axis=1)  # IndexError as pandas
     return self.iloc[:, positions]  # type: ignore[attr-defined]
@@ -102,7 +103,7 @@ def truncate(
     sorted as a whole."""
     axis = 0 if axis is None else axis
     self.meta.truncate(before=before, after=after, axis=axis)  # ValueError as pandas
-    if not rows_axis(self.meta, axis):
+    if not axis_number(self.meta, axis) == 0:
         kept = self.meta.truncate(before=before, after=after, axis=1).columns
         return getitem(self, list(kept))  # type: ignore[arg-type]
     return new_frame(Truncate(before, after), [self], math.nan, empty_like(self.meta))
@@ -111,7 +112,7 @@ def truncate(
 def xs(self: FrameBase, key: Any, axis: Any = 0, level: Any = None, drop_level: bool = True) -> Any:
     """A cross-section: the rows (or a DataFrame's columns) with label ``key``, at
     ``level`` of a MultiIndex (pandas ``xs``)."""
-    if not rows_axis(self.meta, axis):
+    if not axis_number(self.meta, axis) == 0:
         if level is not None:
             raise NotImplementedError("xs: level= on the columns is not supported")
         return getitem(self, key)  # type: ignore[arg-type]
