@@ -15,8 +15,7 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.shape import roll
-from jupyter_mars.tensor.shape.common import check_axis
-from jupyter_mars.tensor.sorting import axis_length
+from jupyter_mars.tensor.shape.common import check_axis, known_length
 
 # ---- frequencies ------------------------------------------------------------------------------
 
@@ -97,7 +96,7 @@ def _shift(name: str, x: Any, axes: Any, sign: int) -> Tensor:
     shifts: dict[int, int] = {}
     for a in axes_list:
         ax = check_axis(a, t.ndim)
-        n = axis_length(t, ax)
+        n = known_length(t, ax, "fft")
         shifts[ax] = shifts.get(ax, 0) + (n // 2 if sign > 0 else -(n // 2))
     if not shifts:
         return roll(t, 0, 0) if t.ndim else t

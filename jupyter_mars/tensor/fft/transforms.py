@@ -17,8 +17,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.shape.common import check_axis
-from jupyter_mars.tensor.sorting import axis_length
+from jupyter_mars.tensor.shape.common import check_axis, known_length
 from jupyter_mars.tensor.statistics import apply_whole_axes
 
 _NORMS = (None, "backward", "ortho", "forward")
@@ -73,7 +72,7 @@ def _one_dim(
         raise np.exceptions.AxisError(int(axis) if isinstance(axis, (int, np.integer)) else 0, 0)
     _check_norm(norm)
     ax = check_axis(axis, x.ndim)
-    length = axis_length(x, ax)
+    length = known_length(x, ax, "fft")
     if n is None:
         n = 2 * (length - 1) if kind == "c2r" else length
         if n < 1:
@@ -141,14 +140,15 @@ def _cook_axes(x: Tensor, s: Any, axes: Any, inverse_real: bool) -> tuple[list[i
         raise ValueError("Shape and axes have different lengths.")
     norm_axes = [check_axis(a, x.ndim) for a in axes_list]
     if s is None:
-        lengths = [axis_length(x, a) for a in norm_axes]
+        lengths = [known_length(x, a, "fft") for a in norm_axes]
         if inverse_real and lengths:
             lengths[-1] = (lengths[-1] - 1) * 2
             if lengths[-1] < 1:
                 raise ValueError(f"Invalid number of FFT data points ({lengths[-1]}) specified.")
     else:
         lengths = [
-            axis_length(x, a) if n is None else _check_n(n, "s") for n, a in zip(s, norm_axes)
+            known_length(x, a, "fft") if n is None else _check_n(n, "s")
+            for n, a in zip(s, norm_axes)
         ]
     return norm_axes, lengths
 

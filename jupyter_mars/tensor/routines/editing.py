@@ -10,7 +10,6 @@ nothing is gathered element by element unless the positions are scattered.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, moveaxis, ravel, reshape
-from jupyter_mars.tensor.shape.common import check_axis, wrap_node
+from jupyter_mars.tensor.shape.common import check_axis, known_length, wrap_node
 
 MAX_RUNS = 64
 """Past this many runs of consecutive positions, one gather replaces the slices."""
@@ -45,13 +44,6 @@ def gather_runs(x: Tensor, axis: int, positions: np.ndarray[Any, Any]) -> Tensor
     return pieces[0] if len(pieces) == 1 else concatenate(pieces, axis=axis)
 
 
-def _axis_length(x: Tensor, axis: int, func: str) -> int:
-    n = x.shape[axis]
-    if isinstance(n, float) and math.isnan(n):
-        raise ValueError(f"{func}(): the length of axis {axis} is unknown; execute the input first")
-    return int(n)
-
-
 def _prepare(arr: Any, axis: Any) -> tuple[Tensor, int]:
     x = astensor(arr)
     if axis is None:
@@ -71,7 +63,7 @@ def delete(arr: Any, obj: Any, axis: Any = None) -> Tensor:
     x, ax = _prepare(arr, axis)
     if x.ndim == 0:
         raise ValueError("delete(): arr must have at least one dimension")
-    n = _axis_length(x, ax, "delete")
+    n = known_length(x, ax, "delete")
     kept = np.delete(np.arange(n), _positions_spec(obj))
     return gather_runs(x, ax, kept)
 
@@ -101,7 +93,7 @@ def _insert_values(values: Any, x: Tensor, ax: int, scalar_obj: bool, count: int
 def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Tensor:
     """Lazy ``numpy.insert``: ``values`` put before the positions ``obj`` along ``axis``."""
     x, ax = _prepare(arr, axis)
-    n = _axis_length(x, ax, "insert")
+    n = known_length(x, ax, "insert")
     spec = _positions_spec(obj)
     if isinstance(spec, slice):
         indices = np.arange(*spec.indices(n))

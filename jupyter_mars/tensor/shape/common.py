@@ -41,6 +41,18 @@ def check_axis(axis: Any, ndim: int, argname: str = "axis", *, expected: str = "
     return value % ndim
 
 
+def known_length(x: Any, axis: int, func: str) -> int:
+    """The length of ``axis`` of ``x``, for a ``func`` that must know it before execution;
+    ``ValueError`` saying what to do where a filter made it unknown."""
+    n = x.shape[axis]
+    if is_unknown(n):
+        raise ValueError(
+            f"{func}(): the length of axis {axis} is unknown until the input is executed; "
+            "call .execute() on it first"
+        )
+    return int(n)
+
+
 def normalize_axis_tuple(axis: Any, ndim: int, argname: str = "axis") -> tuple[int, ...]:
     """Axes (an int or a sequence of ints) as non-negative ints, in the order given."""
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)

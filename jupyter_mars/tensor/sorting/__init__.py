@@ -22,7 +22,6 @@ from typing import Any
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.sorting._common import Gather as Gather
-from jupyter_mars.tensor.sorting._common import axis_length as axis_length
 from jupyter_mars.tensor.sorting._common import check_known as check_known
 from jupyter_mars.tensor.sorting._common import chunk_indices as chunk_indices
 from jupyter_mars.tensor.sorting._common import flat_index as flat_index

@@ -1,6 +1,6 @@
 """Argument checks and tiling helpers shared by the sorting modules, ``statistics`` and ``fft``.
 
-- checks: a shape or axis length known before execution (``check_known``, ``axis_length``);
+- checks: a shape known before execution (``check_known``);
 - chunk grids: chunk indices in C order, integer ``nsplits``, where each chunk starts, and the
   global flat index of a chunk's elements;
 - graph building: internal nodes, gathering a tensor into one chunk, and a tree reduction of
@@ -42,17 +42,6 @@ def check_known(t: Tensor, what: str) -> None:
             f"{what} needs the shape of its input, which is unknown until it is executed; "
             "call .execute() on the input first"
         )
-
-
-def axis_length(x: Tensor, axis: int) -> int:
-    """The length of ``axis``; ``ValueError`` when it is unknown until execution."""
-    n = x.shape[axis]
-    if isinstance(n, float):
-        raise ValueError(
-            f"the length of axis {axis} is unknown until the input is executed; "
-            "call .execute() on it first"
-        )
-    return int(n)
 
 
 # ---- chunk grids ------------------------------------------------------------------------------

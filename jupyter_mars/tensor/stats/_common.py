@@ -74,7 +74,7 @@ def divide(a: Any, b: Any) -> Any:
         return np.divide(a, b)
 
 
-def axis_length(a: Tensor, axis: int) -> Any:
+def length_or_count(a: Tensor, axis: int) -> Any:
     """The length of ``axis``: an int, or counted when executed where a filter made it
     unknown (an int64 tensor of the reduced shape)."""
     length = a.shape[axis]

@@ -18,7 +18,7 @@ from jupyter_mars.tensor.elemwise import broadcast_shapes, elemwise
 from jupyter_mars.tensor.reduction import count_nonzero, mean, nanmean
 from jupyter_mars.tensor.reduction import sum as tensor_sum
 from jupyter_mars.tensor.shape import broadcast_to, expand_dims
-from jupyter_mars.tensor.stats._common import axis_length, check_nan_policy, divide, prepare
+from jupyter_mars.tensor.stats._common import check_nan_policy, divide, length_or_count, prepare
 from jupyter_mars.tensor.stats._results import Power_divergenceResult
 
 LAMBDA_NAMES = {
@@ -148,7 +148,7 @@ def _power_divergence(
         terms = elemwise(np.where, mask, 0, terms)
         num_obs: Any = count_nonzero(elemwise(np.logical_not, mask), axis=axis).astype(dtype)
     else:
-        num_obs = axis_length(obs, axis)
+        num_obs = length_or_count(obs, axis)
     stat = tensor_sum(terms, axis=axis)
     if f_exp is not None and sum_check:
         rtol = float(np.finfo(np.result_type(astensor(f_obs).dtype, dtype)).eps ** 0.5)

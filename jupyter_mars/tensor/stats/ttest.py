@@ -19,10 +19,10 @@ from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.reduction import count_nonzero, mean, nanmean, nanvar, var
 from jupyter_mars.tensor.shape import broadcast_to, expand_dims, squeeze
 from jupyter_mars.tensor.stats._common import (
-    axis_length,
     check_alternative,
     check_nan_policy,
     divide,
+    length_or_count,
     prepare,
     t_pvalue,
 )
@@ -42,7 +42,7 @@ def _moments(a: Tensor, axis: int, omit: bool) -> tuple[Tensor, Tensor, Any]:
         if a.ndim > 1:
             count = count.astype(np.float64)
         return nanmean(a, axis=axis), nanvar(a, axis=axis, ddof=1), count
-    return mean(a, axis=axis), var(a, axis=axis, ddof=1), axis_length(a, axis)
+    return mean(a, axis=axis), var(a, axis=axis, ddof=1), length_or_count(a, axis)
 
 
 def _two_sample(
