@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import ast
 import concurrent.futures
+import difflib
 import html
+import math
+import re
 import shlex
 import sys
 import time
@@ -33,6 +36,10 @@ CONNECT_TIMEOUT = 5.0
 """Seconds ``%mars connect`` waits for an address that does not answer."""
 
 
+CELL_FILE = "<%%mars cell>"
+"""The file name a ``%%mars`` cell's code is compiled under: errors point at its lines."""
+
+
 class UsageError(ValueError):
     """A ``%mars`` line or ``%%mars`` flags that do not parse; the message is the usage."""
 
@@ -46,20 +53,27 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text}")
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return value
 
 
 def _seconds(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
     if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected seconds >= 0, got {text}")
+        raise argparse.ArgumentTypeError(f"expected seconds >= 0, got {text!r}")
     return value
 
 
-def _line_parser() -> _Parser:
+def _line_parser() -> tuple[_Parser, dict[str, _Parser]]:
+    """The ``%mars`` parser and its subcommands' parsers, by name."""
     parser = _Parser(prog="%mars", description="Choose where this kernel's work runs.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     connect = commands.add_parser("connect", help="use a running cluster")
@@ -72,7 +86,7 @@ def _line_parser() -> _Parser:
     commands.add_parser("stop", help="stop the cluster this kernel started")
     commands.add_parser("status", help="workers and running tasks")
     commands.add_parser("embedded", help="back to the in-process runtime")
-    return parser
+    return parser, dict(commands.choices)
 
 
 def _cell_parser() -> _Parser:
@@ -90,8 +104,18 @@ def _cell_parser() -> _Parser:
 
 
 def parse_line(line: str) -> argparse.Namespace:
-    """The ``%mars`` arguments; UsageError (with the usage) when they do not parse."""
-    return _line_parser().parse_args(_split(line))
+    """The ``%mars`` arguments; UsageError (with the usage) when they do not parse: an
+    option the subcommand does not know is reported with that subcommand's usage and the
+    option it most likely meant."""
+    parser, commands = _line_parser()
+    args, unknown = parser.parse_known_args(_split(line))
+    if unknown:
+        command = commands[args.command]
+        message = f"unrecognized arguments: {' '.join(unknown)}"
+        known = re.findall(r"--[\w-]+", command.format_usage())
+        close = difflib.get_close_matches(unknown[0].split("=")[0], known, n=1)
+        command.error(message + (f" (did you mean {close[0]}?)" if close else ""))
+    return args
 
 
 def parse_cell(line: str) -> argparse.Namespace:
@@ -294,14 +318,20 @@ class MarsMagics(Magics):
     # ---- %%mars ---------------------------------------------------------------------------
 
     def _cell(self, args: argparse.Namespace, cell: str) -> Any:
-        tree = ast.parse(cell)
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         assert self.shell is not None
+        try:
+            tree = ast.parse(cell, filename=CELL_FILE)
+        except SyntaxError:
+            # as IPython shows a cell's syntax error: the line, a caret and the message,
+            # not a traceback through this magic and the parser
+            self.shell.showsyntaxerror()  # type: ignore[no-untyped-call]
+            return None
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
         namespace = self.shell.user_ns
-        exec(compile(ast.Module(tree.body, type_ignores=[]), "<%%mars>", "exec"), namespace)
+        exec(compile(ast.Module(tree.body, type_ignores=[]), CELL_FILE, "exec"), namespace)
         value = None
         if isinstance(last, ast.Expr):
-            value = eval(compile(ast.Expression(last.value), "<%%mars>", "eval"), namespace)
+            value = eval(compile(ast.Expression(last.value), CELL_FILE, "eval"), namespace)
         targets: dict[int, Executable] = {}
         for name in assigned_names(tree.body):
             if isinstance(namespace.get(name), Executable):

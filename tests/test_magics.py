@@ -61,6 +61,30 @@ def test_mistakes_print_the_usage_not_a_traceback(mars_magic: Any, capsys: Any, 
     assert "Traceback" not in out
 
 
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("start --workers lots", "%mars start: error: argument --workers: expected a positive"),
+        ("start --n-cpu 0", "argument --n-cpu: expected a positive integer, got '0'"),
+        (
+            "start --n-worker lots",
+            "unrecognized arguments: --n-worker lots (did you mean --workers?)",
+        ),
+        ("stop --now", "%mars stop: error: unrecognized arguments: --now"),
+    ],
+)
+def test_a_mistake_is_told_by_the_subcommand_that_met_it(
+    mars_magic: Any, capsys: Any, line: str, said: str
+) -> None:
+    """The subcommand's usage and what was wrong with the value, never argparse's
+    internals (``invalid _positive_int value``) nor the top-level usage."""
+    assert mars_magic(line) is None
+    out = capsys.readouterr().out
+    assert said in out
+    assert "_positive_int" not in out
+    assert out.startswith(f"usage: %mars {line.split()[0]}")
+
+
 def test_connect_without_an_address_says_when_none_is_published(
     mars_magic: Any, capsys: Any
 ) -> None:
@@ -211,3 +235,18 @@ def test_a_blocking_cell_waits_and_returns_its_last_value(
     assert _cell(shell, "", "3 + 4") == 7  # nothing lazy: just the value
     _cell(shell, "--block --progress-after x", "1")
     assert "usage: %%mars" in capsys.readouterr().out
+
+
+def test_a_syntax_error_shows_as_ipython_shows_a_cells(
+    shell: InteractiveShell, capsys: Any
+) -> None:
+    """The line, a caret and the message; no frames of the magic or of ``ast``."""
+    assert _cell(shell, "", "x = 1\ny = (x +\n") is None
+    captured = capsys.readouterr()
+    shown = captured.out + captured.err
+    assert "SyntaxError" in shown
+    assert "<%%mars cell>" in shown
+    assert ":2" in shown  # the cell's line with the error
+    assert "was never closed" in shown
+    assert "magics.py" not in shown
+    assert "ast.py" not in shown
