@@ -31,7 +31,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from concurrent.futures import CancelledError
+from concurrent.futures import CancelledError, Future
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -244,6 +244,11 @@ class RemoteSession(Session):
         def drive() -> None:
             try:
                 self._follow(run, progress, show)
+            except CancelledError:
+                # cancelled elsewhere (the Lab panel, the dashboard, another client): the
+                # future is cancelled, as when its own cancel() is called, not failed
+                Future.cancel(future)
+                return
             except BaseException as exc:  # noqa: BLE001 - handed to the future
                 settle(future.set_exception, exc)
                 return

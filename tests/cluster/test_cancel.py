@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import psutil
+import pytest
 
 import jupyter_mars.tensor as mt
+from jupyter_mars.remote import HttpClient
 from tests.cluster.processes import cli_cluster, remote_session, wait_until
 
 SPIN_SECONDS = 30.0
@@ -67,3 +70,26 @@ def test_cancel_stops_running_tasks_on_the_workers_and_frees_their_slots(
         assert _files(tmp_path, "started-") == started  # the waiting ones never ran
         busy = _cpu_seconds(workers, 2.0)
         assert busy < 1.0, f"workers used {busy:.2f} CPU seconds in 2 s after the cancel"
+
+
+def test_a_cancel_from_another_client_cancels_the_future(tmp_path: Path, session: Any) -> None:
+    """Cancelled elsewhere (the Lab panel, the dashboard, another client), an execution's
+    future is cancelled, as when its own cancel() is called: not failed."""
+    with cli_cluster(1, "--n-cpu", "1") as cluster, remote_session(cluster, session) as remote:
+        spins = mt.elemwise(
+            spin_kernel,
+            mt.tensor(np.arange(2), chunk_size=1),
+            str(tmp_path),
+            SPIN_SECONDS,
+            dtype=np.int64,
+        )
+        future = spins.execute(session=remote, wait=False)
+        assert wait_until(lambda: len(_files(tmp_path, "started-")) == 1, 60)
+        term = remote._term  # where this session's requests go
+        execution_id = future._progress.current.execution_id
+        other = HttpClient(cluster.url, cluster.token, timeout=10)
+        other.json("POST", f"{term.base}/executions/{execution_id}/cancel")
+        assert wait_until(future.done, 15)
+        assert future.cancelled()
+        with pytest.raises(CancelledError):
+            future.result(timeout=1)
