@@ -83,6 +83,29 @@ def test_the_dashboard_shows_workers_and_a_job_reaching_100_percent(
     page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
 
 
+def test_a_cancelled_execution_is_not_drawn_as_done(
+    cluster: CliCluster, page: Any, session: Any
+) -> None:
+    """Its state and its progress bar take the cancelled colour, not the done green."""
+    with remote_session(cluster, session) as remote:
+        slow = mt.elemwise(slow_block, mt.arange(40, chunk_size=1), dtype=np.int64)
+        future = slow.execute(session=remote, wait=False)
+        page.goto(cluster.url + "/")
+        page.wait_for_function(
+            "[...document.querySelectorAll('#executions .state')]"
+            ".some(c => c.textContent === 'running')",
+            timeout=30_000,
+        )
+        assert future.cancel()
+        page.wait_for_selector("#executions .state-cancelled", timeout=30_000)
+    colour = page.eval_on_selector(
+        "#executions tr:has(.state-cancelled) .bar > div",
+        "el => getComputedStyle(el).backgroundColor",
+    )
+    done_green = "rgb(45, 164, 78)"
+    assert colour != done_green
+
+
 def test_a_link_with_the_token_logs_in_and_drops_it(cluster: CliCluster, page: Any) -> None:
     page.context.clear_cookies()
     page.goto(f"{cluster.url}/?token={cluster.token}")

@@ -143,10 +143,11 @@ function chart(id, field, top, label) {
   });
 }
 
-function progressCell(fraction) {
+function progressCell(fraction, state) {
   const td = document.createElement("td");
   const bar = document.createElement("div");
-  bar.className = "bar";
+  // the bar takes the execution's colour: a cancelled or failed one is not shown as done
+  bar.className = state ? `bar bar-${state}` : "bar";
   const inner = document.createElement("div");
   inner.style.width = `${(100 * fraction).toFixed(1)}%`;
   bar.append(inner);
@@ -188,7 +189,7 @@ function drawCluster(state) {
         cell(session.session_id.slice(-8)),
         id,
         cell(e.state, `state state-${e.state}`),
-        progressCell(e.progress),
+        progressCell(e.progress, e.state),
         cell(`${e.elapsed.toFixed(1)} s`, "num"),
         ops,
       );
