@@ -7,6 +7,13 @@ requests with; ``failover.py`` finds the active supervisor when the one in use i
 
 from jupyter_mars.remote.errors import RemoteError, rebuild_error
 from jupyter_mars.remote.http import HttpClient, SupervisorUnavailable
-from jupyter_mars.remote.session import RemoteSession
+from jupyter_mars.remote.session import ClusterGone, RemoteSession
 
-__all__ = ["RemoteError", "RemoteSession", "SupervisorUnavailable", "HttpClient", "rebuild_error"]
+__all__ = [
+    "ClusterGone",
+    "RemoteError",
+    "RemoteSession",
+    "SupervisorUnavailable",
+    "HttpClient",
+    "rebuild_error",
+]

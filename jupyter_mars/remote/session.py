@@ -70,6 +70,10 @@ REFRESH_INTERVAL = 2.0
 """Seconds between two requests for the supervisors' web addresses, while some lack."""
 
 
+class ClusterGone(ConnectionError):
+    """The session's cluster stopped: no supervisor of it answers any more."""
+
+
 @dataclass(frozen=True)
 class _Term:
     """The supervisor and the session there that requests go to, until a failover."""
@@ -200,7 +204,16 @@ class RemoteSession(Session):
         with self._lock:
             if self._term is not seen:
                 return self._term  # another thread already moved on
-            term = self._open_active(seen, session_gone=isinstance(error, SessionGone))
+            try:
+                term = self._open_active(seen, session_gone=isinstance(error, SessionGone))
+            except ConnectionError:
+                # one line that says what happened and what to do, not two chained
+                # connection errors from inside the client
+                raise ClusterGone(
+                    f"the cluster at {seen.http.url} is gone: none of its supervisors "
+                    "answers. Start one (%mars start, new_cluster()), connect to another "
+                    "(%mars connect ADDRESS) or go back to this process (%mars embedded)"
+                ) from None
             if term is not seen:
                 logger.warning(
                     "supervisor %s is gone; continuing on the active one, %s: "

@@ -7,6 +7,7 @@ import json
 import logging
 import threading
 import time
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.cluster.supervisor.election import Election, rank_of
 from jupyter_mars.cluster.supervisor.server import SupervisorServer
-from jupyter_mars.remote import HttpClient, SupervisorUnavailable
+from jupyter_mars.remote import ClusterGone, HttpClient, RemoteSession, SupervisorUnavailable
 from jupyter_mars.web.server import WebServer
 from tests.cluster.processes import cli_cluster, free_port, ha_cluster
 
@@ -271,3 +272,20 @@ def test_a_session_the_supervisor_no_longer_has_is_opened_again_and_its_results_
             np.testing.assert_array_equal(later.fetch(session=remote), data + 5)
         finally:
             remote.close()
+
+
+def test_a_session_whose_cluster_stopped_says_so_in_one_line(session: Any) -> None:
+    """Not two chained connection errors from inside the client: what happened and what
+    to do."""
+    with cli_cluster(1) as cluster:
+        remote = RemoteSession(cluster.url, token=cluster.token, failover_wait=1.0)
+        assert remote.execute(mt.ones(4).sum()).fetch(session=remote) == 4
+    try:
+        with pytest.raises(ClusterGone, match="is gone") as caught:
+            remote.execute(mt.ones(5).sum())
+        assert caught.value.__cause__ is None
+        assert caught.value.__suppress_context__
+        assert "%mars start" in str(caught.value)
+    finally:
+        remote.close()
+        session.as_default()
