@@ -284,10 +284,21 @@ class MarsMagics(Magics):
             print("This kernel started no cluster (%mars start starts one).")
             return None
         endpoint = self.cluster.endpoint
+        current = mars.get_default_session()
+        address = getattr(current, "address", None)
+        on_it = address is None or address.rstrip("/") == endpoint.rstrip("/")
         self.cluster.stop()
         self.cluster = None
+        if not on_it:
+            print(f"Stopped the cluster at {endpoint}. This kernel still uses {address}.")
+            return None
+        if current is not None and address is not None:
+            current.close()  # a %mars connect session to the stopped cluster
         mars.new_session()
-        print(f"Stopped the cluster at {endpoint}; work runs in this process again.")
+        print(
+            f"Stopped the cluster at {endpoint}. This kernel's work now runs in this process "
+            "(the embedded runtime); %mars start or %mars connect uses a cluster again."
+        )
         return None
 
     def _status(self, args: argparse.Namespace) -> Any:

@@ -24,6 +24,7 @@ import jupyter_mars.tensor as mt
 from jupyter_mars import magics
 from jupyter_mars.engine.future import ExecutionFuture
 from jupyter_mars.launcher import new_cluster, registry
+from tests.cluster.processes import cli_cluster
 
 
 def test_the_examples_hold() -> None:
@@ -185,7 +186,9 @@ def test_start_status_stop_and_embedded(mars_magic: Any, capsys: Any) -> None:
     assert lines[1].split() == ["worker", "cores", "CPU", "used", "memory", "tasks"]
     assert len(lines) == 4  # one row per worker
     mars_magic("stop")
-    assert "Stopped the cluster" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "Stopped the cluster" in said
+    assert "now runs in this process (the embedded runtime)" in said  # said, not silent
     assert isinstance(mars.get_default_session(), mars.EmbeddedSession)
     mars_magic("stop")
     assert "started no cluster" in capsys.readouterr().out
@@ -193,6 +196,22 @@ def test_start_status_stop_and_embedded(mars_magic: Any, capsys: Any) -> None:
     assert "Embedded runtime" in capsys.readouterr().out
     mars_magic("status")
     assert "Embedded runtime" in capsys.readouterr().out
+
+
+def test_stop_keeps_a_session_on_another_cluster(mars_magic: Any, capsys: Any) -> None:
+    """Connected elsewhere after %mars start, the kernel keeps that session when its own
+    cluster stops, and is told so."""
+    with cli_cluster(1) as other:
+        mars_magic("start --workers 1 --n-cpu 1")
+        mars_magic(f"connect {other.url} --token {other.token}")
+        capsys.readouterr()
+        mars_magic("stop")
+        said = capsys.readouterr().out
+        assert f"This kernel still uses {other.url}" in said
+        kept = mars.get_default_session()
+        assert getattr(kept, "address", "").rstrip("/") == other.url.rstrip("/")
+        assert kept.execute(mt.ones(3).sum()).fetch(session=kept) == 3
+        kept.close()
 
 
 def _cell(shell: InteractiveShell, line: str, cell: str) -> Any:
