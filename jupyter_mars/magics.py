@@ -129,6 +129,18 @@ def _split(line: str) -> list[str]:
         raise UsageError(f"cannot read the arguments: {exc}") from None
 
 
+NAME_CHARACTERS = 60
+"""The longest name a cell's future takes from its code."""
+
+
+def _cell_name(names: list[str], last: ast.stmt | None) -> str:
+    """What a ``%%mars`` cell computes, as its future's name: the lazy names it assigns
+    and its last expression (``y, z, (y + z).sum()``), shortened to fit a line."""
+    parts = [*names, *([ast.unparse(last)] if last is not None else [])]
+    text = ", ".join(parts) or "%%mars cell"
+    return text if len(text) <= NAME_CHARACTERS else text[: NAME_CHARACTERS - 1] + "…"
+
+
 def assigned_names(body: Sequence[ast.stmt]) -> list[str]:
     """Names a cell's top-level statements assign, in order (``a = ...``, ``a, b = ...``,
     ``a: T = ...``, ``a += ...``).
@@ -344,9 +356,11 @@ class MarsMagics(Magics):
         if isinstance(last, ast.Expr):
             value = eval(compile(ast.Expression(last.value), CELL_FILE, "eval"), namespace)
         targets: dict[int, Executable] = {}
+        names: dict[str, None] = {}
         for name in assigned_names(tree.body):
             if isinstance(namespace.get(name), Executable):
                 targets.setdefault(id(namespace[name]), namespace[name])
+                names[name] = None
         if isinstance(value, Executable):
             targets.setdefault(id(value), value)
         if not targets:
@@ -354,7 +368,7 @@ class MarsMagics(Magics):
         # one graph; the future's result is the cell's value, as the cell would show it
         nodes = [t.node for t in targets.values()]
         future = default_session(None)._execute(nodes, False, False, value)
-        future.name = args.name or "%%mars cell"
+        future.name = args.name or _cell_name(list(names), last)
         if not args.block:
             return future
         _wait(future, args.progress_after)

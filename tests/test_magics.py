@@ -24,6 +24,7 @@ import jupyter_mars.tensor as mt
 from jupyter_mars import magics
 from jupyter_mars.engine.future import ExecutionFuture
 from jupyter_mars.launcher import new_cluster, registry
+from jupyter_mars.widgets import snapshot
 from tests.cluster.processes import cli_cluster
 
 
@@ -269,3 +270,22 @@ def test_a_syntax_error_shows_as_ipython_shows_a_cells(
     assert "was never closed" in shown
     assert "magics.py" not in shown
     assert "ast.py" not in shown
+
+
+def test_a_cell_is_named_after_what_it_computes(
+    shell: InteractiveShell, session: mars.Session
+) -> None:
+    """Without --name, the future says what the cell computes; a cell ending in an
+    assignment previews nothing (IPython shows nothing for it), not "None"."""
+    shell.user_ns.update(mt=mt)
+    future = _cell(shell, "", "x = mt.arange(6, chunk_size=4)\ny = x * 2\n(x + y).sum()")
+    assert future.name == "x, y, (x + y).sum()"
+    assert future.result(timeout=60).fetch() == 45
+    quiet = _cell(shell, "", "z = mt.ones(3)\nw = z + 1")
+    assert quiet.name == "z, w"
+    assert quiet.result(timeout=60) is None
+    assert snapshot(quiet).detail == ""
+    assert snapshot(quiet).state == "succeeded"
+    long = _cell(shell, "", "q = mt.ones(3)\n" + "q" + " + q" * 40)
+    assert len(long.name) == 60
+    assert long.name.endswith("…")

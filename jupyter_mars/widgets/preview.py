@@ -38,7 +38,9 @@ TEXT_CHARACTERS = 2000
 def result_html(result: Any, session: Any = None) -> str:
     """A preview of ``result`` (held by ``session``, None: the default one): tensors by
     shape and dtype (and data when small), frames by their head, tuples one element at a
-    time, anything else by its repr."""
+    time, None by nothing, anything else by its repr."""
+    if result is None:
+        return ""  # a cell ending in an assignment shows nothing, as in IPython
     if isinstance(result, tuple):
         parts = [
             f"<div><b>[{i}]</b> {result_html(item, session)}</div>" for i, item in enumerate(result)
