@@ -38,6 +38,7 @@ from typing import Any
 import yaml
 
 from jupyter_mars.deploy.errors import UsageError
+from jupyter_mars.deploy.yaml_errors import describe_yaml_error
 
 FLAG = "argument -f/--config-file"
 
@@ -62,7 +63,7 @@ def load_config_file(
     try:
         document: Any = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise UsageError(f"config file {path}: {_describe(error)}") from None
+        raise UsageError(f"config file {path}: {describe_yaml_error(error)}") from None
     if document is None:
         return {}
     if not isinstance(document, dict):
@@ -79,15 +80,3 @@ def load_config_file(
             raise UsageError(f"config file {path}: key {name!r} given twice")
         options[name] = value
     return options
-
-
-def _describe(error: yaml.YAMLError) -> str:
-    """Problem and position of a YAML error, without the quoted source line."""
-    if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
-        mark = error.problem_mark
-        problem = error.problem or "invalid YAML"
-        return f"invalid YAML at line {mark.line + 1}, column {mark.column + 1}: {problem}"
-    if isinstance(error, yaml.reader.ReaderError):
-        code = error.character if isinstance(error.character, int) else ord(error.character)
-        return f"invalid YAML: character #x{code:04x} at offset {error.position} is not allowed"
-    return "invalid YAML"

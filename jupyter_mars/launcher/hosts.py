@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from jupyter_mars.deploy.values import to_cuda_devices, to_host, to_port
+from jupyter_mars.deploy.yaml_errors import describe_yaml_error
 from jupyter_mars.engine.sizes import parse_size
 
 
@@ -82,7 +83,7 @@ def load_hosts(source: str | os.PathLike[str] | Sequence[Any] | Mapping[str, Any
         except OSError as exc:
             raise ValueError(f"cannot read the host list {path}: {exc.strerror}") from None
         except yaml.YAMLError as exc:
-            raise ValueError(f"the host list {path} is not valid YAML: {exc}") from None
+            raise ValueError(f"the host list {path} is {describe_yaml_error(exc)}") from None
         return parse_hosts(raw)
     return parse_hosts(source)
 

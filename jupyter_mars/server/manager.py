@@ -39,6 +39,7 @@ from typing import Any
 import psutil
 import yaml
 
+from jupyter_mars.deploy.yaml_errors import describe_yaml_error
 from jupyter_mars.engine.sizes import parse_size
 from jupyter_mars.launcher.hosts import parse_hosts
 from jupyter_mars.server import models
@@ -323,7 +324,7 @@ class ClusterManager:
         try:
             parse_hosts(yaml.safe_load(text))
         except yaml.YAMLError as exc:
-            raise InvalidRequest(f"the host list is not valid YAML: {exc}") from None
+            raise InvalidRequest(f"the host list is {describe_yaml_error(exc)}") from None
         except ValueError as exc:
             raise InvalidRequest(f"invalid host list: {exc}") from None
         path = Path(self.host_list).expanduser()

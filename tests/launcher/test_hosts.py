@@ -93,5 +93,5 @@ def test_a_missing_or_broken_file_is_named(tmp_path: Path) -> None:
         load_hosts(tmp_path / "missing.yml")
     broken = tmp_path / "broken.yml"
     broken.write_text("hosts: [a, b\n")
-    with pytest.raises(ValueError, match="is not valid YAML"):
+    with pytest.raises(ValueError, match="is invalid YAML at line 2, column 1: expected"):
         load_hosts(broken)

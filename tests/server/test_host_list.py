@@ -56,7 +56,7 @@ async def test_host_list_put_then_get_returns_it(jp_fetch, host_list_path):
         ("hosts: [10.0.0.5, {address: 10.0.0.6, n_cpu: many}]", "host 1 (10.0.0.6): n_cpu"),
         ("hosts: [{port: 22}]", "host 0: 'address' is missing"),
         ("hosts: [a, a]", "listed twice"),
-        ("hosts: [a\n  - b", "not valid YAML"),
+        ("hosts: [a\n  - b", "invalid YAML at line 2, column 6: expected ',' or ']'"),
         ("servers: [a]", "unknown key(s) servers"),
     ],
 )
