@@ -13,6 +13,7 @@ from typing import Any
 from jupyter_mars.config import options
 from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.future import Progress
+from jupyter_mars.engine.naming import checked_name, describe
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.plan import tile_without_running
 from jupyter_mars.engine.session import EngineSession
@@ -85,12 +86,18 @@ class Session:
     """Where tensors execute: the embedded runtime, or a cluster (``RemoteSession``)."""
 
     def execute(
-        self, *tensors: Any, wait: bool = True, show_progress: bool | None = None, **kwargs: Any
+        self,
+        *tensors: Any,
+        wait: bool = True,
+        show_progress: bool | None = None,
+        name: str | None = None,
+        **kwargs: Any,
     ) -> Any:
         """Compute ``tensors`` and keep their results for ``fetch`` and later graphs.
 
         Returns the tensor (or a tuple of them); with ``wait=False`` a future whose
-        ``result()`` is that.
+        ``result()`` is that. ``name`` is what the execution is called in the widget,
+        the dashboard and the Lab panel (default: what it computes, ``sum(matmul)``).
         """
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if kwargs:
@@ -100,7 +107,9 @@ class Session:
         result: Any = (
             targets[0] if len(tensors) == 1 and len(targets) == 1 else ExecutableTuple(targets)
         )
-        outcome = self._execute([t.node for t in targets], wait, show, result)
+        nodes = [t.node for t in targets]
+        label = checked_name(name) or describe(nodes)
+        outcome = self._execute(nodes, wait, show, result, label)
         if not wait:
             outcome.session = self  # where its result is fetched from
         return outcome
@@ -113,7 +122,7 @@ class Session:
     def is_executed(self, tensor: Executable) -> bool:
         raise NotImplementedError
 
-    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any, name: str) -> Any:
         raise NotImplementedError
 
     def _fetch(self, node: Node) -> Any:
@@ -185,10 +194,10 @@ class EmbeddedSession(Session):
     def engine(self) -> EngineSession:
         return self._engine
 
-    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any, name: str) -> Any:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if not wait:
-            return self._engine.submit(nodes, show_progress=show, result=result)
+            return self._engine.submit(nodes, show_progress=show, result=result, name=name)
         self._engine.run(nodes, Progress(), show_progress=show)
         return result
 

@@ -26,6 +26,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 
 import jupyter_mars as mars
 from jupyter_mars.engine.future import in_kernel
+from jupyter_mars.engine.naming import checked_name, shorten
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable, default_session
 from jupyter_mars.launcher import new_cluster, registry
@@ -129,16 +130,11 @@ def _split(line: str) -> list[str]:
         raise UsageError(f"cannot read the arguments: {exc}") from None
 
 
-NAME_CHARACTERS = 60
-"""The longest name a cell's future takes from its code."""
-
-
 def _cell_name(names: list[str], last: ast.stmt | None) -> str:
     """What a ``%%mars`` cell computes, as its future's name: the lazy names it assigns
     and its last expression (``y, z, (y + z).sum()``), shortened to fit a line."""
     parts = [*names, *([ast.unparse(last)] if last is not None else [])]
-    text = ", ".join(parts) or "%%mars cell"
-    return text if len(text) <= NAME_CHARACTERS else text[: NAME_CHARACTERS - 1] + "…"
+    return shorten(", ".join(parts) or "%%mars cell")
 
 
 def assigned_names(body: Sequence[ast.stmt]) -> list[str]:
@@ -367,8 +363,8 @@ class MarsMagics(Magics):
             return value
         # one graph; the future's result is the cell's value, as the cell would show it
         nodes = [t.node for t in targets.values()]
-        future = default_session(None)._execute(nodes, False, False, value)
-        future.name = args.name or _cell_name(list(names), last)
+        name = checked_name(args.name) or _cell_name(list(names), last)
+        future = default_session(None)._execute(nodes, False, False, value, name)
         if not args.block:
             return future
         _wait(future, args.progress_after)

@@ -45,6 +45,8 @@ export interface IOperator {
 export interface ITask {
   session_id: string;
   execution_id: string;
+  /** What the client named it, or what it computes ("sum(matmul)"). */
+  name?: string;
   state: string;
   progress: number;
   elapsed: number;

@@ -146,7 +146,7 @@ export function taskRows(tasks: ITask[], limit = 8): ITaskRow[] {
       key: `${t.session_id}/${t.execution_id}`,
       sessionId: t.session_id,
       executionId: t.execution_id,
-      name: t.execution_id.replace(/^execution-/, ''),
+      name: t.name || t.execution_id.replace(/^execution-/, ''),
       state: t.state,
       percent,
       elapsed: formatSeconds(t.elapsed),

@@ -150,11 +150,17 @@ class EngineSession:
             self.runtime.release_keys(tuple(unheld))
 
     def submit(
-        self, nodes: Sequence[Node], show_progress: bool = False, result: Any = None
+        self,
+        nodes: Sequence[Node],
+        show_progress: bool = False,
+        result: Any = None,
+        name: str | None = None,
     ) -> ExecutionFuture:
-        """Run ``nodes`` in a background thread; the future resolves to ``result``."""
+        """Run ``nodes`` in a background thread; the future (called ``name``) resolves to
+        ``result``."""
         progress = Progress()
         future = ExecutionFuture(progress, self.runtime.cancel)
+        future.name = name
 
         def drive() -> None:
             __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest

@@ -31,8 +31,9 @@ class _Pickler(cloudpickle.Pickler):  # type: ignore[misc]
         return super().reducer_override(obj)
 
 
-def request_body(nodes: Sequence[Node], held: Container[str]) -> bytes:
-    """``{"nodes": nodes}`` pickled, nodes whose key is in ``held`` as stand-ins."""
+def request_body(nodes: Sequence[Node], held: Container[str], name: str | None = None) -> bytes:
+    """``{"nodes": nodes, "name": name}`` pickled, nodes whose key is in ``held`` as
+    stand-ins; ``name`` is what the execution is called on the cluster's pages."""
     buffer = io.BytesIO()
-    _Pickler(buffer, held).dump({"nodes": list(nodes)})
+    _Pickler(buffer, held).dump({"nodes": list(nodes), "name": name})
     return buffer.getvalue()

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from jupyter_mars.engine.future import ExecutionFuture, Progress
+from jupyter_mars.engine.naming import describe
 from jupyter_mars.engine.node import Node, Tiled
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.engine.session import settle
@@ -93,8 +94,9 @@ class _Term:
 class _Run:
     """One execution: its nodes, and its id in the term it was last submitted to."""
 
-    def __init__(self, nodes: list[Node]) -> None:
+    def __init__(self, nodes: list[Node], name: str) -> None:
         self.nodes = nodes
+        self.name = name
         self.term: _Term | None = None
         self.execution_id = ""
         self.cancelled = False
@@ -240,18 +242,19 @@ class RemoteSession(Session):
 
     # ---- execution --------------------------------------------------------------------
 
-    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any) -> Any:
+    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any, name: str) -> Any:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if self._closed:
             raise RuntimeError("the session is closed; create a new one with new_session()")
         self._refresh_supervisors()
-        run = _Run(nodes)
+        run = _Run(nodes, name)
         self._submit(run)
         progress = _RemoteProgress()
         if wait:
             self._follow(run, progress, show)
             return result
         future = ExecutionFuture(progress, lambda _run: self._cancel(run))
+        future.name = name
         progress.current = run
 
         def drive() -> None:
@@ -277,7 +280,7 @@ class RemoteSession(Session):
             response = term.http.request(
                 "POST",
                 f"{term.base}/executions",
-                request_body(run.nodes, self._executed),
+                request_body(run.nodes, self._executed, run.name),
                 "application/octet-stream",
             )
             run.execution_id = term.http.check(response)["execution_id"]
@@ -374,7 +377,7 @@ class RemoteSession(Session):
                 if node.key not in self._lost:
                     raise ValueError("Cannot fetch unexecuted tensor; call .execute() first")
                 # executed before a failover: the result went with that supervisor
-                self._execute([node], wait=True, show=False, result=None)
+                self._execute([node], wait=True, show=False, result=None, name=describe([node]))
                 continue
             try:
                 return self._download(term, node)

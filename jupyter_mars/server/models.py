@@ -60,6 +60,7 @@ def task_models(stream_message: Mapping[str, Any] | None) -> list[dict[str, Any]
                 {
                     "session_id": session.get("session_id"),
                     "execution_id": execution.get("execution_id"),
+                    "name": execution.get("name") or execution.get("execution_id"),
                     "state": execution.get("state"),
                     "progress": execution.get("progress", 0.0),
                     "elapsed": execution.get("elapsed", 0.0),

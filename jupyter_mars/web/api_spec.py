@@ -143,7 +143,8 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
             "/api/v1/sessions/{session_id}/executions": {
                 "parameters": [sid],
                 "post": _op(
-                    "Submit tensors to execute (a pickled list of expression nodes)",
+                    "Submit tensors to execute (pickled {nodes, name}: the expression nodes, "
+                    "and what to call the execution on these pages)",
                     {"201": "{execution_id}", "400": "not a graph", "415": "wrong type"},
                     body="application/octet-stream",
                 ),

@@ -27,6 +27,7 @@ import tornado.web
 
 from jupyter_mars.cluster.supervisor.server import SupervisorServer
 from jupyter_mars.cluster.supervisor.sessions import ClusterSession, SessionRegistry
+from jupyter_mars.engine.naming import describe, shorten
 from jupyter_mars.engine.pieces import piece_frames
 from jupyter_mars.web.api_spec import openapi_document
 from jupyter_mars.web.auth import (
@@ -284,9 +285,11 @@ class ExecutionsHandler(ApiHandler):
         try:
             payload = pickle.loads(self.request.body)
             nodes = list(payload["nodes"])
+            given = payload.get("name")
         except Exception:  # noqa: BLE001 - any malformed body is the client's error
             raise tornado.web.HTTPError(400, reason="the body is not a valid graph") from None
-        execution = session.submit(nodes)
+        name = shorten(given) if isinstance(given, str) and given else describe(nodes)
+        execution = session.submit(nodes, name)
         self.send({"execution_id": execution.id}, status=201)
 
 

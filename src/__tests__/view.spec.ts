@@ -114,6 +114,12 @@ describe('taskRows', () => {
     expect(rows[1].detail).toBe('2 / 4 chunks');
   });
 
+  it('names a task as its client did, or by its id where it has no name', () => {
+    const named = { ...task('execution-5-eeeeeeee', 'running', 0.2), name: 'sum(matmul)' };
+    const rows = taskRows([named, task('execution-6-ffffffff', 'running', 0.1)]);
+    expect(rows.map(r => r.name)).toEqual(['6-ffffffff', 'sum(matmul)']);
+  });
+
   it('shows 100% only for a task that succeeded', () => {
     expect(taskRows([task('x', 'running', 0.999)])[0].percent).toBe(99);
     expect(taskRows([task('x', 'running', 1)])[0].percent).toBe(99);

@@ -106,6 +106,20 @@ def test_a_cancelled_execution_is_not_drawn_as_done(
     assert colour != done_green
 
 
+def test_executions_show_by_name(cluster: CliCluster, page: Any, session: Any) -> None:
+    """The client's name, or what the execution computes, in the executions table."""
+    page.goto(cluster.url + "/")
+    with remote_session(cluster, session) as remote:
+        a = mt.ones((40, 40), chunk_size=20)
+        named = (a @ a).sum().execute(session=remote, wait=False, name="on-server")
+        plain = (a + 1).max().execute(session=remote, wait=False)
+        assert (named.name, plain.name) == ("on-server", "max(add)")
+        named.result(timeout=60)
+        plain.result(timeout=60)
+        for text in ("on-server · ", "max(add) · "):
+            page.wait_for_selector(f"#executions a:has-text('{text}')", timeout=30_000)
+
+
 def test_a_link_with_the_token_logs_in_and_drops_it(cluster: CliCluster, page: Any) -> None:
     page.context.clear_cookies()
     page.goto(f"{cluster.url}/?token={cluster.token}")

@@ -170,7 +170,7 @@ def test_outside_a_kernel_the_future_displays_as_text() -> None:
     future = (mt.ones(4) + 1).execute(wait=False)
     future.result(timeout=10)
     assert future._repr_mimebundle_() == {"text/plain": repr(future)}
-    assert repr(future) == "<ExecutionFuture finished progress=100%>"
+    assert repr(future) == "<ExecutionFuture 'add(ones)' finished progress=100%>"
 
 
 def _fake_kernel_shell(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -52,8 +52,10 @@ def error_model(error: BaseException) -> dict[str, Any]:
 
 
 class Execution:
-    def __init__(self, execution_id: str, nodes: list[Node]) -> None:
+    def __init__(self, execution_id: str, nodes: list[Node], name: str = "") -> None:
         self.id = execution_id
+        self.name = name
+        """What it is called on the pages (the client's name, or what it computes)."""
         self.nodes = nodes
         self.progress = Progress()
         self.cancel_event = threading.Event()
@@ -88,6 +90,7 @@ class Execution:
         done, total, fraction = self.progress.reading()
         out: dict[str, Any] = {
             "execution_id": self.id,
+            "name": self.name,
             "state": state,
             "progress": 1.0 if state == "succeeded" else fraction,
             "chunks_done": done,
@@ -135,8 +138,8 @@ class ClusterSession:
         """Renew the lease: the client is alive."""
         self.last_seen = time.monotonic()
 
-    def submit(self, nodes: list[Node]) -> Execution:
-        execution = Execution(f"execution-{next(_ids)}-{uuid.uuid4().hex[:8]}", nodes)
+    def submit(self, nodes: list[Node], name: str = "") -> Execution:
+        execution = Execution(f"execution-{next(_ids)}-{uuid.uuid4().hex[:8]}", nodes, name)
         self._forget_old_executions()
         self.executions[execution.id] = execution
 

@@ -177,7 +177,9 @@ function drawCluster(state) {
       const tr = document.createElement("tr");
       tr.dataset.execution = e.execution_id;
       const id = cell("");
-      id.append(link(`#/execution/${session.session_id}/${e.execution_id}`, e.execution_id.slice(-8)));
+      // named as the client named it (or after what it computes); the id's end tells runs apart
+      const label = e.name ? `${e.name} · ${e.execution_id.slice(-8)}` : e.execution_id.slice(-8);
+      id.append(link(`#/execution/${session.session_id}/${e.execution_id}`, label));
       const ops = cell("", "operators");
       for (const op of e.operators || []) {
         const span = document.createElement("span");
@@ -282,8 +284,9 @@ function drawExecution(state) {
   for (const s of state.sessions) {
     for (const e of s.executions) if (e.execution_id === model.execution_id) execution = e;
   }
+  const named = execution && execution.name ? `${execution.name}: ` : "";
   const summary = execution
-    ? `${execution.state}, ${Math.floor(100 * execution.progress)}% after ${execution.elapsed.toFixed(1)} s`
+    ? `${named}${execution.state}, ${Math.floor(100 * execution.progress)}% after ${execution.elapsed.toFixed(1)} s`
     : model.state;
   const el = document.getElementById("execution-summary");
   el.textContent = summary;
