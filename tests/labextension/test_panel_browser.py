@@ -153,9 +153,11 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
         page.screenshot(path=str(ARTIFACTS / "lab-dashboard-tab.png"))
 
         # a task's name opens its page of the dashboard, a worker's address its own
+        task_name = page.text_content(f"{done} .jp-MarsPanel-taskName") or ""
+        assert "(" in task_name  # named after what it computes, as the widget names it
         page.click(f"{done} .jp-MarsPanel-taskName")
         _frame_at(page, "#/execution/").wait_for_selector("#operators tbody tr", timeout=WAIT)
-        page.wait_for_selector(".lm-TabBar-tab:has-text('Mars: 0-')")
+        page.wait_for_selector(f".lm-TabBar-tab:has-text('Mars: {task_name}')")
         page.click(f"{PANEL} .jp-MarsPanel-worker .jp-MarsPanel-workerName")
         worker = _frame_at(page, "#/worker/")
         worker.wait_for_selector("#worker-figures tbody tr", timeout=WAIT)
