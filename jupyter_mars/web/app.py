@@ -46,6 +46,7 @@ from jupyter_mars.web.guard import (
     local_names,
     parse_json,
 )
+from jupyter_mars.web.history import FigureHistory
 from jupyter_mars.web.logins import Logins
 from jupyter_mars.web.stream import StreamHandler
 from jupyter_mars.web.workers import worker_detail, worker_stacks
@@ -462,8 +463,11 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
     method("%d %s %s (%s) %.2fms", status, request.method, uri, request.remote_ip, elapsed)
 
 
-def make_app(supervisor: SupervisorServer, base: str = "/") -> tornado.web.Application:
-    """The web service's routes around ``supervisor``, under the path ``base``."""
+def make_app(
+    supervisor: SupervisorServer, base: str = "/", history: FigureHistory | None = None
+) -> tornado.web.Application:
+    """The web service's routes around ``supervisor``, under the path ``base``; the
+    state stream starts with ``history``, the workers' figures of the last minutes."""
     args = {
         "service": supervisor,
         "allowed_hosts": local_names([supervisor.host]),
@@ -503,4 +507,5 @@ def make_app(supervisor: SupervisorServer, base: str = "/") -> tornado.web.Appli
         log_function=log_request,
         default_handler_class=NotFoundHandler,
         default_handler_args=args,
+        figure_history=history or FigureHistory(),
     )

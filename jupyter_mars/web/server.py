@@ -11,12 +11,16 @@ imports the supervisor; the supervisor never imports it.
 from __future__ import annotations
 
 import logging
+import time
 
 import tornado.httpserver
+import tornado.ioloop
 import tornado.netutil
 
 from jupyter_mars.cluster.supervisor.server import SupervisorServer
 from jupyter_mars.web.app import MAX_GRAPH_BYTES, make_app
+from jupyter_mars.web.history import FigureHistory
+from jupyter_mars.web.stream import STREAM_INTERVAL
 
 # one line per HTTP request would drown the supervisor's own messages (and cost time)
 logging.getLogger("tornado.access").setLevel(logging.WARNING)
@@ -32,11 +36,20 @@ class WebServer:
         self.base_path = base_path
         """The URL path it serves under, starting and ending with '/'."""
         self._http: tornado.httpserver.HTTPServer | None = None
+        self.history = FigureHistory()
+        """The workers' figures of the last minutes, sampled while the server runs."""
+        self._sampler: tornado.ioloop.PeriodicCallback | None = None
 
     def start(self, supervisor: SupervisorServer) -> str:
         """Serve ``supervisor``'s routes; the address (``host:port``) it listens on."""
+
+        def sample() -> None:
+            self.history.record(supervisor.cluster_model(), time.time())
+
+        self._sampler = tornado.ioloop.PeriodicCallback(sample, STREAM_INTERVAL * 1000)
+        self._sampler.start()
         self._http = tornado.httpserver.HTTPServer(
-            make_app(supervisor, self.base_path),
+            make_app(supervisor, self.base_path, self.history),
             max_body_size=MAX_GRAPH_BYTES,
             max_buffer_size=MAX_GRAPH_BYTES,
         )
@@ -46,5 +59,7 @@ class WebServer:
         return f"{host}:{sockets[0].getsockname()[1]}"
 
     def stop(self) -> None:
+        if self._sampler is not None:
+            self._sampler.stop()
         if self._http is not None:
             self._http.stop()

@@ -113,14 +113,16 @@ class StreamHandler(tornado.websocket.WebSocketHandler):
     async def open(self, *args: str, **kwargs: str) -> None:
         self._timer = tornado.ioloop.PeriodicCallback(self._send, STREAM_INTERVAL * 1000)
         self._timer.start()
-        await self._send()
+        await self._send(first=True)
 
-    async def _send(self) -> None:
+    async def _send(self, first: bool = False) -> None:
         if self._sending:
             return  # the last message is still being put together (a slow worker)
         self._sending = True
         try:
             model = state_model(self.service)
+            if first:  # what the charts would have drawn had the page been open
+                model["history"] = self.application.settings["figure_history"].model()
             watch = self._watch
             if watch["execution"] is not None:
                 model["execution"] = execution_graph(self.service, *watch["execution"])

@@ -193,3 +193,16 @@ def test_a_worker_page_shows_running_tasks_log_and_stacks(
     assert "CPU used / total" in figures
     assert "received / sent per s" in figures
     assert "alive" in figures
+
+
+def test_a_page_opened_late_draws_the_last_minutes(cluster: CliCluster, page: Any) -> None:
+    """The supervisor kept the workers' figures: the charts of a page opened now reach
+    back before it was opened, not only from its first message on."""
+    time.sleep(3)  # the cluster ran before: samples exist whether or not a page was open
+    page.goto(cluster.url + "/")
+    page.wait_for_selector("#status:has-text('live')")
+    page.wait_for_function("document.querySelectorAll('#workers tbody tr').length === 2")
+    reach = page.evaluate(
+        "Math.min(...[...history.values()].map(s => s.length ? Date.now() / 1000 - s[0].t : 0))"
+    )
+    assert reach > 2.5, reach

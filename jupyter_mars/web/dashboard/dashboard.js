@@ -421,6 +421,13 @@ function show() {
 }
 
 function draw(state) {
+  if (state.history) {
+    // the supervisor's samples of the last minutes: charts drawn as if the page had been open
+    for (const [address, points] of Object.entries(state.history)) {
+      if (!history.has(address) || history.get(address).length < points.length) history.set(address, points);
+    }
+    delete state.history;
+  }
   lastState = state;
   const target = route();
   if (target.view === "cluster") drawCluster(state);
