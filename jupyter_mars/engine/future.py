@@ -19,6 +19,7 @@ from collections.abc import Callable, Container, Generator
 from typing import Any
 
 from jupyter_mars.engine.opstats import merge
+from jupyter_mars.engine.tracebacks import HIDE
 
 
 class Progress:
@@ -131,6 +132,16 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         """Per operator: chunks done and total, tasks running, seconds spent, state
         (``waiting``, ``running``, ``done``, ``failed``), and the edges between them."""
         return self._progress.operators()
+
+    def result(self, timeout: float | None = None) -> Any:
+        """The execution's result, waiting up to ``timeout`` seconds; an interrupt while
+        waiting (Ctrl-C, the notebook's stop button) cancels the execution too."""
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        try:
+            return super().result(timeout)
+        except KeyboardInterrupt:
+            self.cancel()
+            raise
 
     def cancel(self) -> bool:
         """Stop the execution, running tasks included; True unless it already ended."""

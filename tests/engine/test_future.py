@@ -3,10 +3,14 @@ execution submitted after it, the name shows in the repr, and the session is kep
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 from typing import Any
 
 import numpy as np
+import pytest
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.future import ExecutionFuture, Progress
@@ -101,3 +105,22 @@ def test_a_failed_execution_keeps_the_share_of_its_tasks_that_ran(session: Any) 
     future = mt.elemwise(_fails, x, dtype=x.dtype).execute(wait=False)
     assert isinstance(future.exception(timeout=30), ValueError)
     assert future.progress() < 1.0
+
+
+def _sleepy(block: np.ndarray) -> np.ndarray:
+    time.sleep(0.5)
+    return block
+
+
+def test_an_interrupt_while_waiting_for_the_result_cancels_the_execution() -> None:
+    """Ctrl-C (or a notebook's stop button) in future.result() stops the work too."""
+    x = mt.tensor(np.arange(40), chunk_size=1)
+    future = mt.elemwise(_sleepy, x, dtype=np.int64).execute(wait=False)
+    # a real SIGINT, as the kernel's interrupt sends: it wakes the wait on the result
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        future.result(timeout=60)
+    timer.join()
+    assert future.cancelled()
+    assert future.cancel_event.is_set()
