@@ -129,10 +129,13 @@ export class MarsPanel extends Widget {
       this._shownHostList = hosts;
       this._hostPath.textContent = hosts.configured
         ? hosts.path
-        : 'none configured: set MarsExtension.host_list to keep one';
+        : hosts.path
+          ? `none in use: saving writes ${hosts.path}, and clusters then start over SSH on it`
+          : 'none configured: set MarsExtension.host_list to keep one';
       this._hostText.value = hosts.text;
-      this._hostText.disabled = !hosts.configured;
-      this._hostSave.disabled = !hosts.configured;
+      // a host list can be created from here wherever the server says where it would go
+      this._hostText.disabled = !hosts.path;
+      this._hostSave.disabled = !hosts.path;
     }
   }
 

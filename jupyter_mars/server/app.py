@@ -20,8 +20,10 @@ forwards to. Stopping the server stops the cluster.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+from jupyter_core.paths import jupyter_data_dir
 from jupyter_server.extension.application import ExtensionApp
 from jupyter_server.utils import url_path_join
 from traitlets import Bool, Float, Int, Unicode
@@ -74,6 +76,8 @@ class MarsExtension(ExtensionApp):
         dashboard = url_path_join(self.serverapp.base_url, DASHBOARD_PATH) + "/"
         self.manager = ClusterManager(
             host_list=self.host_list,
+            # where the panel's editor writes one while none is configured
+            new_host_list=str(Path(jupyter_data_dir()) / "jupyter_mars" / "hosts.yml"),
             n_workers=self.n_workers,
             n_cpu=self.n_cpu,
             memory=self.memory,

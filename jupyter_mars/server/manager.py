@@ -65,6 +65,7 @@ class ClusterManager:
         self,
         *,
         host_list: str = "",
+        new_host_list: str = "",
         n_workers: int = 2,
         n_cpu: int = 1,
         memory: str = "",
@@ -77,6 +78,9 @@ class ClusterManager:
     ) -> None:
         self.host_list = host_list
         """The host list file; empty: clusters are local."""
+        self.new_host_list = new_host_list
+        """Where a host list written from the panel goes while none is configured; once
+        written there it is the host list (clusters then start over SSH on it)."""
         self.n_workers = n_workers
         self.n_cpu = n_cpu
         self.memory = memory
@@ -304,7 +308,15 @@ class ClusterManager:
     def read_host_list(self) -> dict[str, Any]:
         """The host list file's model; its text is empty while the file does not exist."""
         if not self.host_list:
-            return models.host_list_model("", "")
+            if not self.new_host_list:
+                return models.host_list_model("", "")
+            # shown (a file kept from before included) but not used until it is saved
+            draft = Path(self.new_host_list).expanduser()
+            try:
+                text = draft.read_text(encoding="utf-8")
+            except OSError:
+                text = ""
+            return models.host_list_model(str(draft), text, configured=False)
         path = Path(self.host_list).expanduser()
         try:
             text = path.read_text(encoding="utf-8")
@@ -317,7 +329,7 @@ class ClusterManager:
     def write_host_list(self, text: str) -> dict[str, Any]:
         """Check ``text`` as a host list and replace the file with it (readable by this
         user only: it names keys and users)."""
-        if not self.host_list:
+        if not self.host_list and not self.new_host_list:
             raise Conflict(
                 "no host list file is configured: set MarsExtension.host_list to its path"
             )
@@ -327,7 +339,7 @@ class ClusterManager:
             raise InvalidRequest(f"the host list is {describe_yaml_error(exc)}") from None
         except ValueError as exc:
             raise InvalidRequest(f"invalid host list: {exc}") from None
-        path = Path(self.host_list).expanduser()
+        path = Path(self.host_list or self.new_host_list).expanduser()
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=".hosts-")
         try:
@@ -337,4 +349,5 @@ class ClusterManager:
         except BaseException:
             Path(partial).unlink(missing_ok=True)
             raise
+        self.host_list = str(path)  # written: clusters now start over SSH on it
         return models.host_list_model(str(path), text)

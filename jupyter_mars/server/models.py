@@ -106,9 +106,15 @@ def status_model(
     }
 
 
-def host_list_model(path: str, text: str) -> dict[str, Any]:
-    """The host list file: where it is ('' when none is configured) and its text."""
-    return {"path": path, "configured": bool(path), "text": text}
+def host_list_model(path: str, text: str, configured: bool | None = None) -> dict[str, Any]:
+    """The host list file: where it is ('' when it has nowhere to go), whether clusters
+    use it (``configured``; a file the panel may create is not used until saved) and its
+    text."""
+    return {
+        "path": path,
+        "configured": bool(path) if configured is None else configured,
+        "text": text,
+    }
 
 
 def _json_object(body: bytes) -> dict[str, Any]:

@@ -269,16 +269,21 @@ async def test_start_with_bad_options_is_a_400_naming_the_field(jp_fetch, manage
     assert manager.state == "stopped"
 
 
-async def test_host_list_without_a_configured_file_put_is_a_conflict(jp_fetch):
+async def test_without_a_configured_host_list_the_panel_creates_one(jp_fetch, jp_data_dir):
+    """It goes to Jupyter's data directory and is used from then on."""
+    draft = jp_data_dir / "jupyter_mars" / "hosts.yml"
     assert await get_json(jp_fetch, "mars", "api", "hostlist") == {
-        "path": "",
+        "path": str(draft),
         "configured": False,
         "text": "",
     }
-    with pytest.raises(tornado.httpclient.HTTPClientError) as refused:
-        await jp_fetch("mars", "api", "hostlist", method="PUT", body="- 10.0.0.5\n")
-    assert refused.value.code == 409
-    assert "MarsExtension.host_list" in json.loads(refused.value.response.body)["message"]
+    await jp_fetch("mars", "api", "hostlist", method="PUT", body="- 10.0.0.5\n")
+    assert draft.read_text() == "- 10.0.0.5\n"
+    assert await get_json(jp_fetch, "mars", "api", "hostlist") == {
+        "path": str(draft),
+        "configured": True,
+        "text": "- 10.0.0.5\n",
+    }
 
 
 @pytest.mark.parametrize("jp_base_url", ["/a%40b/"])

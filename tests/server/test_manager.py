@@ -197,6 +197,27 @@ def test_host_list_is_checked_before_it_is_written(tmp_path: Path):
         ClusterManager().write_host_list("- 10.0.0.5\n")
 
 
+def test_a_host_list_can_be_created_where_none_is_configured(tmp_path: Path) -> None:
+    """The panel's editor writes one to the server's default place; from then on it is
+    the host list. Until then the default file, if any, is shown and not used."""
+    draft = tmp_path / "data" / "hosts.yml"
+    manager = ClusterManager(new_host_list=str(draft))
+    assert manager.read_host_list() == {"path": str(draft), "configured": False, "text": ""}
+    with pytest.raises(InvalidRequest, match="invalid YAML at line 1"):
+        manager.write_host_list("- [a")
+    assert manager.host_list == ""
+    manager.write_host_list("- 10.0.0.5\n")
+    assert manager.host_list == str(draft)
+    assert draft.read_text() == "- 10.0.0.5\n"
+    assert manager.read_host_list() == {
+        "path": str(draft),
+        "configured": True,
+        "text": "- 10.0.0.5\n",
+    }
+    kept = ClusterManager(new_host_list=str(draft)).read_host_list()
+    assert (kept["configured"], kept["text"]) == (False, "- 10.0.0.5\n")
+
+
 async def test_a_real_local_cluster_is_published_reported_scaled_and_stopped():
     manager = ClusterManager(n_workers=1, n_cpu=1, start_timeout=30)
     try:
