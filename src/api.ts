@@ -90,7 +90,9 @@ export class MarsApi implements IMarsApi {
         why = 'the jupyter_mars server extension does not answer on this Jupyter server: ' +
           "is it enabled? ('jupyter server extension list' tells)";
       }
-      throw new MarsApiError(`${why} (HTTP ${response.status})`, response.status);
+      // the server's own message says what is wrong; the status only where it said nothing
+      const told = data && typeof data.message === 'string';
+      throw new MarsApiError(told ? why : `${why} (HTTP ${response.status})`, response.status);
     }
     return data as T;
   }
