@@ -32,6 +32,12 @@ def spin_kernel(block: np.ndarray, folder: str, seconds: float) -> np.ndarray:
     return block
 
 
+def _spins(n: int, folder: Path) -> Any:
+    """``n`` one-element chunks, each spinning for ``SPIN_SECONDS`` when computed."""
+    chunks = mt.tensor(np.arange(n), chunk_size=1)
+    return mt.elemwise(spin_kernel, chunks, str(folder), SPIN_SECONDS, dtype=np.int64)
+
+
 def _files(folder: Path, prefix: str) -> list[str]:
     return sorted(p.name.removeprefix(prefix) for p in folder.glob(f"{prefix}*"))
 
@@ -48,13 +54,7 @@ def test_cancel_stops_running_tasks_on_the_workers_and_frees_their_slots(
 ) -> None:
     with cli_cluster(2, "--n-cpu", "1") as cluster, remote_session(cluster, session) as remote:
         workers = [psutil.Process(w.popen.pid) for w in cluster.workers]
-        spins = mt.elemwise(
-            spin_kernel,
-            mt.tensor(np.arange(4), chunk_size=1),
-            str(tmp_path),
-            SPIN_SECONDS,
-            dtype=np.int64,
-        )
+        spins = _spins(4, tmp_path)
         future = spins.execute(session=remote, wait=False)
         # one task computes on each worker's core, one more waits there for it
         assert wait_until(lambda: len(_files(tmp_path, "started-")) == 2, 60)
@@ -76,13 +76,7 @@ def test_a_cancel_from_another_client_cancels_the_future(tmp_path: Path, session
     """Cancelled elsewhere (the Lab panel, the dashboard, another client), an execution's
     future is cancelled, as when its own cancel() is called: not failed."""
     with cli_cluster(1, "--n-cpu", "1") as cluster, remote_session(cluster, session) as remote:
-        spins = mt.elemwise(
-            spin_kernel,
-            mt.tensor(np.arange(2), chunk_size=1),
-            str(tmp_path),
-            SPIN_SECONDS,
-            dtype=np.int64,
-        )
+        spins = _spins(2, tmp_path)
         future = spins.execute(session=remote, wait=False)
         assert wait_until(lambda: len(_files(tmp_path, "started-")) == 1, 60)
         term = remote._term  # where this session's requests go
