@@ -87,13 +87,17 @@ def listed_clusters(
     records: Iterable[ClusterRecord],
     own_endpoint: str | None,
     kernel_of: Mapping[int, str | None],
+    own_pid: int | None = None,
 ) -> list[Listed]:
-    """Every cluster ``records`` describe, once each: the one at ``own_endpoint`` (the
-    server's own, while it runs) first, then the others newest first."""
+    """Every cluster ``records`` describe, once each: the server's own first (at
+    ``own_endpoint`` while it runs, or recorded as ``server`` by this server's process
+    ``own_pid``, as it is while it starts), then the others newest first."""
     out = []
     for group in group_by_endpoint(records):
         entry = min(group, key=lambda e: (PREFERENCE.index(e.kind), -e.created))
-        own = own_endpoint is not None and _same(entry.endpoint, own_endpoint)
+        own = (own_endpoint is not None and _same(entry.endpoint, own_endpoint)) or (
+            own_pid is not None and entry.kind == "server" and entry.owner_pid == own_pid
+        )
         # the launcher's record of an SSH cluster says who owns it, as its server one does
         owner = next((e for e in group if e.owner_pid in kernel_of), entry)
         origin, started_by, hint = describe_origin(owner, own, kernel_of)

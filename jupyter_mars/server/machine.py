@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -88,7 +89,8 @@ class MachineClusters:
         others = {e.owner_pid for e in records if e.owner_pid and e.owner_pid not in kernels}
         parents = {pid: _ancestors(pid) for pid in others}
         owners = kernel_owners(kernels, parents)
-        return listed_clusters(records, None if own is None else own.endpoint, owners)
+        own_endpoint = None if own is None else own.endpoint
+        return listed_clusters(records, own_endpoint, owners, own_pid=os.getpid())
 
     async def find(self, cluster_id: str) -> Listed:
         """The cluster ``cluster_id`` (any of its records' ids); ``NotFound`` otherwise."""

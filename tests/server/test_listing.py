@@ -42,11 +42,14 @@ def test_the_servers_own_cluster_comes_first_and_each_endpoint_once() -> None:
     assert by_id["up"].stop_hint == "started over SSH: stop it with mars-cluster down up"
 
 
-def test_without_its_own_cluster_every_cluster_is_anothers() -> None:
+def test_a_server_record_of_another_process_is_another_servers() -> None:
     records = [_record(OWN, "server", 10, 1.0, "own")]
-    (listed,) = listed_clusters(records, None, {})
+    (listed,) = listed_clusters(records, None, {}, own_pid=11)
     assert not listed.own
     assert listed.started_by == "another Jupyter server, pid 10"
+    # recorded by this server's process before its manager says it runs: its own
+    (starting,) = listed_clusters(records, None, {}, own_pid=10)
+    assert starting.own
 
 
 def test_a_kernel_without_a_session_is_named_by_its_pid() -> None:

@@ -234,3 +234,29 @@ async def test_a_cluster_whose_supervisor_is_gone_is_shown_so_not_a_failed_list(
     finally:
         registry.remove(entry.id)
         registry.remove(tokenless.id)
+
+
+async def test_a_cluster_a_notebooks_kernel_owns_is_named_after_the_notebook(
+    jp_fetch, manager, jp_serverapp
+):
+    # a notebook's session and its real kernel, as JupyterLab opens them
+    body = {"path": "work/analysis.ipynb", "type": "notebook", "kernel": {"name": "python3"}}
+    session = await get_json(jp_fetch, "api", "sessions", method="POST", body=json.dumps(body))
+    kernel_id = session["kernel"]["id"]
+    try:
+        kernel = jp_serverapp.kernel_manager.get_kernel(kernel_id)
+        pid = kernel.provisioner.pid
+        # what new_cluster in that kernel records: the kernel's process owns it
+        entry = registry.ClusterRecord(f"http://127.0.0.1:{free_port()}", "local", owner_pid=pid)
+        registry.record(entry)
+        try:
+            (listed,) = await _clusters(jp_fetch)
+            assert listed["origin"] == "kernel"
+            assert listed["started_by"] == "notebook work/analysis.ipynb"
+            assert listed["stop_hint"] == (
+                "started by notebook work/analysis.ipynb: stop it there with %mars stop"
+            )
+        finally:
+            registry.remove(entry.id)
+    finally:
+        await jp_fetch("api", "sessions", session["id"], method="DELETE")
