@@ -193,7 +193,7 @@ class LocalCluster:
         supervisor counts exactly ``n``. Turns adaptive scaling off."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"n must be a non-negative int, got {n!r}")
-        self._stop_adapting()
+        self.stop_adapting()
         self.resize(n, timeout=timeout)
 
     def adapt(
@@ -217,7 +217,8 @@ class LocalCluster:
             self.adaptive = Adaptive(self, bounds)
         return self.adaptive
 
-    def _stop_adapting(self) -> None:
+    def stop_adapting(self) -> None:
+        """Keep the workers that run now, and stop adapting (nothing when it does not)."""
         if self.adaptive is not None:
             self.adaptive.stop()
             self.adaptive = None
@@ -270,7 +271,7 @@ class LocalCluster:
         return self.endpoint.rstrip("/") + "/"
 
     def stop(self) -> None:
-        self._stop_adapting()
+        self.stop_adapting()
         if self.id is not None:
             registry.remove(self.id)
             self.id = None

@@ -358,7 +358,7 @@ class SSHCluster:
         stopped first. Turns adaptive scaling off."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"n must be a non-negative int, got {n!r}")
-        self._stop_adapting()
+        self.stop_adapting()
         self.resize(n)
 
     def adapt(
@@ -382,7 +382,8 @@ class SSHCluster:
             self.adaptive = Adaptive(self, bounds)
         return self.adaptive
 
-    def _stop_adapting(self) -> None:
+    def stop_adapting(self) -> None:
+        """Keep the workers that run now, and stop adapting (nothing when it does not)."""
         if self.adaptive is not None:
             self.adaptive.stop()
             self.adaptive = None
@@ -458,7 +459,7 @@ class SSHCluster:
     def stop(self) -> None:
         """Stop every process this cluster started, check they are gone, and remove its
         directories and its record."""
-        self._stop_adapting()
+        self.stop_adapting()
         if self.session is not None:
             self.session.close()
             self.session = None
