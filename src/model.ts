@@ -2,7 +2,7 @@
  * The panel's model: what the server says of its cluster, refreshed on a timer, and the
  * actions the panel offers. No DOM and no JupyterLab here, so it is tested in Node.
  */
-import { IClusterStatus, IHostList, IMarsApi, ITask } from './types';
+import { IAdaptBounds, IClusterStatus, IHostList, IMarsApi, ITask } from './types';
 import { IStartForm, ITaskRow, parseScale, parseStartForm, taskRows } from './view';
 
 /** setTimeout and clearTimeout, replaceable in tests. */
@@ -147,6 +147,18 @@ export class PanelModel {
     await this._act('scale', async () => {
       this._status = await this._api.scale(n.value);
     });
+  }
+
+  /** Adapt between ``bounds`` (checked by `adapt.ts`); null: stop adapting. */
+  async adapt(bounds: IAdaptBounds | null): Promise<void> {
+    await this._act('adapt', async () => {
+      this._status = bounds ? await this._api.adapt(bounds) : await this._api.stopAdapting();
+    });
+  }
+
+  /** Show a form's refusal as an action's. */
+  refuse(message: string): void {
+    this._refuse(message);
   }
 
   async cancel(row: ITaskRow): Promise<void> {

@@ -5,6 +5,7 @@
 import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
+import { AdaptControl } from './adapt';
 import { PanelModel } from './model';
 import { IWorker } from './types';
 import { clusterTotals, executionPage, IBar, ITaskRow, workerBars, workerPage } from './view';
@@ -122,6 +123,7 @@ export class MarsPanel extends Widget {
     this._dashboardButton.disabled = !running;
     this._connectButton.disabled = !running || !this._actions.canInsertConnectCode();
 
+    this._adapt.render();
     this._renderWorkers(running ? status!.workers : []);
     this._renderTasks(running ? m.taskRows : []);
     const hosts = m.hostList;
@@ -242,7 +244,8 @@ export class MarsPanel extends Widget {
     this._connectButton.title = 'Insert a cell that connects the notebook to this cluster';
     const row3 = el('div', 'jp-MarsPanel-row');
     row3.append(this._dashboardButton, this._connectButton);
-    controls.append(row1, row2, row3);
+    this._adapt = new AdaptControl(this.model);
+    controls.append(row1, row2, this._adapt.node, row3);
     root.appendChild(controls);
 
     const workers = el('section', 'jp-MarsPanel-workers');
@@ -296,4 +299,5 @@ export class MarsPanel extends Widget {
   private _dashboardButton!: HTMLButtonElement;
   private _connectButton!: HTMLButtonElement;
   private _hostSave!: HTMLButtonElement;
+  private _adapt!: AdaptControl;
 }
