@@ -18,7 +18,8 @@ Theory of operation (state: ``_busy_until``, ``_idle_since``):
   Results a session keeps pin their worker until the session releases them.
 - **Hysteresis**: up is immediate, down waits ``wait`` seconds of calm after the last
   queued task, so a job's pauses (iterative tiling, a reduction's tail) do not flap.
-- **Bounds** always hold: a cluster outside them is brought inside in one decision.
+- **Bounds**: a cluster below the minimum grows to it in one decision; one above the
+  maximum loses its idle, empty workers first, then (none left) its newest ones.
 """
 
 from __future__ import annotations
@@ -155,7 +156,8 @@ class Decision:
 
     target: int
     retire: tuple[str, ...] = ()
-    """Supervisor addresses of the workers to stop (idle, holding nothing)."""
+    """Supervisor addresses of the workers to stop (idle, holding nothing), the only
+    ones to stop when given; ``target`` then counts them out."""
 
 
 @dataclass
@@ -173,7 +175,9 @@ class AdaptivePolicy:
         self._observe(load, now)
         low, high = self.bounds.minimum, self.bounds.maximum
         if launched > high:
-            return Decision(high, self._retirable(now, launched - high, anytime=True))
+            # idle, empty workers first; with none, the launcher stops its newest
+            retire = self._retirable(now, launched - high, anytime=True)
+            return Decision(launched - len(retire) if retire else high, retire)
         if launched < low:
             return Decision(low)
         if load.ready > 0:

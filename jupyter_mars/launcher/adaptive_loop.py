@@ -37,8 +37,9 @@ class Resizable(Protocol):
         ...
 
     def resize(self, n: int, retire: Sequence[str] = ()) -> None:
-        """Run ``n`` workers; when stopping some, those at the supervisor addresses in
-        ``retire`` go first. Returns once the cluster has them."""
+        """Run ``n`` workers: start more, or stop the newest; with ``retire`` (supervisor
+        addresses), stop only those (fewer, if some are not found: another worker may
+        hold data). Returns once the cluster has them."""
         ...
 
 

@@ -228,18 +228,22 @@ class LocalCluster:
         return len(self.workers)
 
     def resize(self, n: int, retire: Sequence[str] = (), timeout: float = 60.0) -> None:
-        """Run ``n`` workers, leaving adaptive scaling as it is: more are started, or
-        those at the addresses in ``retire`` stopped, then the newest."""
+        """Run ``n`` workers, leaving adaptive scaling as it is: more are started, or the
+        newest stopped; with ``retire`` (supervisor addresses), only those are stopped
+        (fewer, if some are not this cluster's: never another one in their place)."""
         if n > len(self.workers):
             for _ in range(n - len(self.workers)):
                 self.workers.append(_Process(self._worker_argv, self._env))
-        else:
-            chosen = [w for w in self.workers if w.address in retire]
-            others = [w for w in self.workers if w.address not in retire]
-            order = others + chosen[::-1]  # the chosen ones last, so they are cut first
-            self.workers, leaving = order[:n], order[n:]
+        elif n < len(self.workers):
+            excess = len(self.workers) - n
+            if retire:
+                leaving = [w for w in self.workers if w.address in retire][:excess]
+            else:
+                leaving = self.workers[n:]
+            self.workers = [w for w in self.workers if w not in leaving]
             for worker in leaving:
                 worker.stop()
+            n = len(self.workers)
         self._wait_for_workers(n, timeout, exactly=True)
         entry = registry.find(self.id) if self.id is not None else None
         if entry is not None:

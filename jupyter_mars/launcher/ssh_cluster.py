@@ -394,8 +394,8 @@ class SSHCluster:
 
     def resize(self, n: int, retire: Sequence[str] = ()) -> None:
         """Run ``n`` workers, leaving adaptive scaling as it is: more are started
-        round-robin, or those at the supervisor addresses in ``retire`` stopped, then the
-        newest."""
+        round-robin, or the newest stopped; with ``retire`` (supervisor addresses), only
+        those are stopped (fewer, if some are not found: never another in their place)."""
         current = len(self.workers)
         if n > current:
             hosts = self.hosts.hosts
@@ -405,17 +405,16 @@ class SSHCluster:
             self._record()
             self._wait_for_workers(n, time.monotonic() + 60)
         elif n < current:
-            chosen = set()
             if retire:
-                chosen = {id(w) for w in self.workers if self._address_of(w) in retire}
-            # the chosen ones last, so that they are cut first
-            order = [w for w in self.workers if id(w) not in chosen]
-            order += [w for w in self.workers if id(w) in chosen][::-1]
-            self.workers, leaving = order[:n], order[n:]
+                found = [w for w in self.workers if self.address_of(w) in retire]
+                leaving = found[: current - n]
+            else:
+                leaving = self.workers[n:]
+            self.workers = [w for w in self.workers if w not in leaving]
             self._stop_processes(leaving, remove_dirs=False)
             self._record()
 
-    def _address_of(self, worker: WorkerProcess) -> str | None:
+    def address_of(self, worker: WorkerProcess) -> str | None:
         """The address the worker last said it started at, from its log (a restart by its
         nanny changes it); None when it cannot be read."""
         log = f"{self.workdir}/{worker.name}.log"

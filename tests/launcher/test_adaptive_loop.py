@@ -68,6 +68,8 @@ def test_a_local_cluster_grows_under_queued_work_and_shrinks_back_when_idle(clus
 
     wait_for(lambda: len(workers_of(cluster)) == 1, 30, "back to one worker")
     assert cluster.n_workers == 1
+    # the launcher knows its worker by the address the supervisor has it under
+    assert [w.address for w in cluster.workers] == [w["address"] for w in workers_of(cluster)]
     # the worker that stayed is the one holding the result: nothing is recomputed
     assert [w["stored"] for w in workers_of(cluster)] == [1]
     assert result.fetch(session=cluster.session) == (data * 2).sum()

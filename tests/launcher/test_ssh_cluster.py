@@ -24,6 +24,7 @@ from jupyter_mars.launcher import SSHCluster, registry
 from jupyter_mars.launcher.hosts import parse_hosts
 from jupyter_mars.launcher.ssh import HostKeyError, SSHError
 from jupyter_mars.launcher.ssh_cluster import listen_address
+from jupyter_mars.remote import HttpClient
 from tests.launcher.sshd import NetnsHosts, SshServer
 
 
@@ -341,6 +342,11 @@ def test_an_ssh_cluster_adapts_between_its_bounds(
         assert result.fetch(session=cluster.session) == (data * 2).sum()
         assert adaptive.last_error is None
         assert names == {"worker-0", "worker-1"}  # grown to the maximum on the one host
+        # the launcher knows its workers by the addresses the supervisor has them under,
+        # so it stops the idle, empty one the policy names, never another
+        model = HttpClient(cluster.endpoint, cluster.token, 5).json("GET", "/api/v1/cluster")
+        known = {w["address"] for w in model["workers"]}
+        assert {cluster.address_of(w) for w in cluster.workers} <= known
         deadline = time.monotonic() + 30
         while len(cluster.workers) > 1:
             assert time.monotonic() < deadline, "it did not shrink back to one worker"
