@@ -26,10 +26,12 @@ def cluster() -> Iterator[LocalCluster]:
         yield c
 
 
+def model_of(cluster: LocalCluster) -> dict:
+    return HttpClient(cluster.endpoint, cluster.token, timeout=5).json("GET", "/api/v1/cluster")
+
+
 def workers_of(cluster: LocalCluster) -> list[dict]:
-    return HttpClient(cluster.endpoint, cluster.token, timeout=5).json("GET", "/api/v1/cluster")[
-        "workers"
-    ]
+    return model_of(cluster)["workers"]
 
 
 def wait_for(condition, timeout: float, what: str) -> None:
@@ -44,11 +46,14 @@ def test_a_local_cluster_grows_under_queued_work_and_shrinks_back_when_idle(clus
     adaptive = cluster.adapt(minimum=1, maximum=3, wait=1.0, interval=0.3)
     assert cluster.adaptive is adaptive
     seen: list[int] = []
+    tasks: list[dict] = []
     done = threading.Event()
 
     def watch() -> None:
         while not done.is_set():
-            seen.append(len(workers_of(cluster)))
+            model = model_of(cluster)
+            seen.append(len(model["workers"]))
+            tasks.append(model["tasks"])
             time.sleep(0.2)
 
     watcher = threading.Thread(target=watch)
@@ -64,6 +69,8 @@ def test_a_local_cluster_grows_under_queued_work_and_shrinks_back_when_idle(clus
     assert seen[0] == 1
     assert max(seen) > 1, f"the cluster never grew: {seen}"
     assert max(seen) <= 3
+    # what the policy read: tasks queued beyond the slots (two per single-core worker)
+    assert any(t["ready"] > 0 and t["running"] == t["slots"] == 2 for t in tasks), tasks
     assert adaptive.last_error is None
 
     wait_for(lambda: len(workers_of(cluster)) == 1, 30, "back to one worker")
