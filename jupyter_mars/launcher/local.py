@@ -211,6 +211,9 @@ class LocalCluster:
         if maximum is None:
             maximum = max(minimum if isinstance(minimum, int) else 1, _cores() // self.n_cpu)
         bounds = check_bounds(minimum, maximum, wait, interval)
+        if self.supervisor.popen.poll() is not None:
+            # its loop would start workers for a supervisor that is gone
+            raise RuntimeError("the cluster is stopped: start a new one to adapt")
         if self.adaptive is not None and self.adaptive.running:
             self.adaptive.bounds = bounds
         else:

@@ -376,6 +376,9 @@ class SSHCluster:
         if maximum is None:
             maximum = sum(h.workers for h in self.hosts.hosts)
         bounds = check_bounds(minimum, maximum, wait, interval)
+        if self._supervisor_pid is None:
+            # its loop would start workers for a supervisor that does not run
+            raise RuntimeError("the cluster does not run: start() it first")
         if self.adaptive is not None and self.adaptive.running:
             self.adaptive.bounds = bounds
         else:

@@ -270,18 +270,24 @@ class ClusterManager:
         """Adapt between ``bounds`` (``models.parse_adapt``: minimum, maximum, wait);
         None: stop adapting, keeping the workers that run (blocking: stopping waits for
         a resize in flight; ``adapt`` is the coroutine)."""
+        checked = None
+        if bounds is not None:
+            try:
+                checked = check_bounds(**bounds)
+            except (TypeError, ValueError) as exc:
+                raise InvalidRequest(str(exc)) from None
         with self._lock:
             cluster = self._running()
             if self._scaling:
                 raise Conflict("the cluster is being scaled; adapt once that is done")
-        if bounds is None:
-            cluster.stop_adapting()
-            return
-        try:
-            checked = check_bounds(**bounds)
-        except (TypeError, ValueError) as exc:
-            raise InvalidRequest(str(exc)) from None
-        cluster.adapt(checked)
+        # one operation at a time: a stop waits, and then finds the loop to end
+        with self._operation:
+            if self._cluster is not cluster:
+                raise Conflict("the cluster stopped before it could adapt")
+            if checked is None:
+                cluster.stop_adapting()
+            else:
+                cluster.adapt(checked)
 
     async def adapt(self, bounds: dict[str, Any] | None) -> None:
         await asyncio.to_thread(self.adapt_now, bounds)

@@ -99,3 +99,8 @@ def test_adapt_again_changes_the_bounds_and_scale_turns_it_off(cluster):
     assert cluster.adaptive is None
     assert not adaptive.running
     assert len(workers_of(cluster)) == 1
+
+    cluster.stop()
+    with pytest.raises(RuntimeError, match="the cluster is stopped"):
+        cluster.adapt(minimum=1, maximum=2)
+    assert cluster.adaptive is None
