@@ -152,12 +152,14 @@ class ClusterLoad:
 
 @dataclass(frozen=True)
 class Decision:
-    """What to do: run ``target`` workers, stopping those in ``retire`` first."""
+    """What to do: run ``target`` workers; to get there by stopping some, stop only
+    workers in ``retire``, the first ones first."""
 
     target: int
     retire: tuple[str, ...] = ()
-    """Supervisor addresses of the workers to stop (idle, holding nothing), the only
-    ones to stop when given; ``target`` then counts them out."""
+    """Supervisor addresses of the workers that may be stopped (idle, holding nothing),
+    the longest idle first; more than needed, since some may be none of the launcher's
+    (a worker joined by hand). Empty: the launcher stops its newest."""
 
 
 @dataclass
@@ -176,14 +178,14 @@ class AdaptivePolicy:
         low, high = self.bounds.minimum, self.bounds.maximum
         if launched > high:
             # idle, empty workers first; with none, the launcher stops its newest
-            retire = self._retirable(now, launched - high, anytime=True)
-            return Decision(launched - len(retire) if retire else high, retire)
+            retire = self._retirable(now, anytime=True)
+            return Decision(max(high, launched - len(retire)) if retire else high, retire)
         if launched < low:
             return Decision(low)
         if load.ready > 0:
             return Decision(min(high, max(launched, self._needed(load, launched))))
         if launched > low and self._calm(now):
-            retire = self._retirable(now, 1, anytime=False)
+            retire = self._retirable(now, anytime=False)
             if retire:
                 return Decision(launched - 1, retire)
         return Decision(launched)
@@ -209,12 +211,12 @@ class AdaptivePolicy:
     def _calm(self, now: float) -> bool:
         return self._busy_until is None or now - self._busy_until >= self.bounds.wait
 
-    def _retirable(self, now: float, count: int, anytime: bool) -> tuple[str, ...]:
-        """Up to ``count`` idle, empty workers, the longest idle first; ``anytime``: not
-        only those idle for ``wait`` seconds."""
+    def _retirable(self, now: float, anytime: bool) -> tuple[str, ...]:
+        """The idle, empty workers, the longest idle first; ``anytime``: not only those
+        idle for ``wait`` seconds."""
         idle = sorted(
             (since, address)
             for address, since in self._idle_since.items()
             if anytime or now - since >= self.bounds.wait
         )
-        return tuple(address for _, address in idle[:count])
+        return tuple(address for _, address in idle)

@@ -38,8 +38,8 @@ class Resizable(Protocol):
 
     def resize(self, n: int, retire: Sequence[str] = ()) -> None:
         """Run ``n`` workers: start more, or stop the newest; with ``retire`` (supervisor
-        addresses), stop only those (fewer, if some are not found: another worker may
-        hold data). Returns once the cluster has them."""
+        addresses), stop only workers named there, the first first (fewer, if too few
+        are found: another worker may hold data). Returns once the cluster has them."""
         ...
 
 
@@ -102,7 +102,7 @@ class Adaptive:
                 "adaptive scaling: %d -> %d workers%s",
                 launched,
                 decision.target,
-                f" (stopping {', '.join(decision.retire)})" if decision.retire else "",
+                f" (idle: {', '.join(decision.retire)})" if decision.retire else "",
             )
             self.cluster.resize(decision.target, decision.retire)
             self.last_error = None

@@ -232,15 +232,16 @@ class LocalCluster:
 
     def resize(self, n: int, retire: Sequence[str] = (), timeout: float = 60.0) -> None:
         """Run ``n`` workers, leaving adaptive scaling as it is: more are started, or the
-        newest stopped; with ``retire`` (supervisor addresses), only those are stopped
-        (fewer, if some are not this cluster's: never another one in their place)."""
+        newest stopped; with ``retire`` (supervisor addresses), only workers named there,
+        the first first (fewer, if too few are this cluster's: never another one)."""
         if n > len(self.workers):
             for _ in range(n - len(self.workers)):
                 self.workers.append(_Process(self._worker_argv, self._env))
         elif n < len(self.workers):
             excess = len(self.workers) - n
             if retire:
-                leaving = [w for w in self.workers if w.address in retire][:excess]
+                mine = {w.address: w for w in self.workers}
+                leaving = [mine[a] for a in dict.fromkeys(retire) if a in mine][:excess]
             else:
                 leaving = self.workers[n:]
             self.workers = [w for w in self.workers if w not in leaving]

@@ -398,7 +398,8 @@ class SSHCluster:
     def resize(self, n: int, retire: Sequence[str] = ()) -> None:
         """Run ``n`` workers, leaving adaptive scaling as it is: more are started
         round-robin, or the newest stopped; with ``retire`` (supervisor addresses), only
-        those are stopped (fewer, if some are not found: never another in their place)."""
+        workers named there, the first first (fewer, if too few are found: never another
+        one)."""
         current = len(self.workers)
         if n > current:
             hosts = self.hosts.hosts
@@ -409,7 +410,8 @@ class SSHCluster:
             self._wait_for_workers(n, time.monotonic() + 60)
         elif n < current:
             if retire:
-                found = [w for w in self.workers if self.address_of(w) in retire]
+                mine = {self.address_of(w): w for w in self.workers}
+                found = [mine[a] for a in dict.fromkeys(retire) if a in mine]
                 leaving = found[: current - n]
             else:
                 leaving = self.workers[n:]

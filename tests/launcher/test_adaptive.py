@@ -80,9 +80,10 @@ def test_an_idle_empty_worker_is_stopped_after_wait_seconds_one_at_a_time():
     idle = load(workers=3)
     assert p.decide(idle, 3, 0.0) == Decision(3)
     assert p.decide(idle, 3, 4.9) == Decision(3)
+    # one step down; every idle, empty worker is named, in case some is not the launcher's
     decision = p.decide(idle, 3, 5.0)
     assert decision.target == 2
-    assert len(decision.retire) == 1
+    assert sorted(decision.retire) == ["w0", "w1", "w2"]
 
 
 def test_a_worker_holding_chunks_is_never_stopped():
@@ -205,11 +206,14 @@ def test_random_traces_keep_bounds_and_never_shrink_while_work_queues(
                     assert now - idle_since[n] >= wait
         for n in decision.retire:  # only idle workers that hold nothing
             assert n in idle_since
-        if decision.retire:  # stopped exactly, and only, those
-            assert len(decision.retire) == launched - decision.target
+        if decision.retire:  # enough named to get there
+            assert len(decision.retire) >= launched - decision.target
 
-        # the launcher carries it out: the retired go, else the newest; new ones join
-        names = [n for n in names if n not in decision.retire][: decision.target]
+        # the launcher carries it out: the first named go, else the newest; new ones join
+        if decision.retire and decision.target < launched:
+            leaving = decision.retire[: launched - decision.target]
+            names = [n for n in names if n not in leaving]
+        names = names[: decision.target]
         while len(names) < decision.target:
             names.append(f"w{fresh}")
             fresh += 1

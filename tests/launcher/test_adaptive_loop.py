@@ -88,6 +88,9 @@ def test_adapt_again_changes_the_bounds_and_scale_turns_it_off(cluster):
     assert cluster.adapt(minimum=2, maximum=2, wait=30.0) is adaptive
     assert adaptive.bounds.minimum == 2
     wait_for(lambda: len(workers_of(cluster)) == 2, 30, "grown to the new minimum")
+    # a retired address that is none of its workers': no other worker is stopped instead
+    cluster.resize(1, retire=("127.0.0.1:1",))
+    assert cluster.n_workers == 2
 
     with pytest.raises(ValueError, match=r"maximum must be at least minimum \(2\), got 1"):
         cluster.adapt(minimum=2, maximum=1)
