@@ -229,8 +229,8 @@ function taskStream() {
     span.dataset.worker = address;
     span.dataset.running = String(current);
     span.dataset.most = String(most);
-    const plural = cores === 1 ? "core" : "cores";
-    span.textContent = `■ ${address}: ${current} tasks now, at most ${most} (${cores} ${plural})`;
+    const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+    span.textContent = `■ ${address}: ${plural(current, "task")} now, at most ${most} (${plural(cores, "core")})`;
     return span;
   });
   document.getElementById("task-lanes").replaceChildren(...legend);
