@@ -138,6 +138,12 @@ def test_panes_open_from_the_palette_dock_show_live_data_and_come_back(lab: Lab)
             ".jp-OutputArea-output:has-text('on this Jupyter server')", timeout=WAIT
         )
 
+        # the Mars menu lists every card
+        page.click(".lm-MenuBar-item:has-text('Mars')")
+        for title in ("Task Stream", "Progress", "Memory per Worker", "CPU per Worker"):
+            page.wait_for_selector(f".lm-Menu-item:has-text('{title}')")
+        page.keyboard.press("Escape")
+
         _open_from_palette(page, "Open Mars Task Stream")
         _open_from_palette(page, "Open Mars Memory per Worker")
         page.wait_for_selector(".lm-TabBar-tab:has-text('Mars Task Stream')")
