@@ -73,6 +73,20 @@ def _start_cluster(lab: Lab) -> None:
         time.sleep(0.3)
 
 
+def _layout_saved(lab: Lab, name: str) -> None:
+    """Once the workspace JupyterLab saves (a while after a change) holds ``name``."""
+    deadline = time.monotonic() + WAIT / 1000
+    request = urllib.request.Request(
+        f"{lab.url}lab/api/workspaces/default", headers={"Authorization": f"token {TOKEN}"}
+    )
+    while True:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            if name in reply.read().decode():
+                return
+        assert time.monotonic() < deadline, f"{name} not in the saved workspace"
+        time.sleep(0.3)
+
+
 def _job_done(lab: Lab) -> None:
     deadline = time.monotonic() + WAIT / 1000
     while (tasks := _api(lab, "tasks")["tasks"]) and tasks[-1]["state"] != "succeeded":
@@ -158,7 +172,7 @@ def test_panes_open_from_the_palette_dock_show_live_data_and_come_back(lab: Lab)
         page.screenshot(path=str(ARTIFACTS / "lab-panes.png"))
 
         # reloaded: the panes come back beside each other, on the cluster that runs
-        page.wait_for_timeout(1500)  # the layout is saved after a change, not at once
+        _layout_saved(lab, "jupyter-mars-pane:memory")
         page.reload()
         page.wait_for_selector(MEMORY, timeout=WAIT)
         page.click(".lm-TabBar-tab:has-text('Mars Task Stream')")
