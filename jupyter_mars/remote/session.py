@@ -149,6 +149,12 @@ class RemoteSession(Session):
     def __repr__(self) -> str:
         return f"<Session {self.address} {self.session_id}>"
 
+    def dashboard_link(self) -> str:
+        """A link that opens the cluster's dashboard in a browser, logged in, once and
+        within a few minutes (``POST /api/v1/login-links``); it never holds the token."""
+        made = self._retrying(lambda term: term.http.json("POST", "/api/v1/login-links"))
+        return str(made["url"])
+
     # ---- supervisors ------------------------------------------------------------------
 
     def _open(self, http: HttpClient) -> _Term:
