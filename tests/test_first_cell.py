@@ -1,7 +1,8 @@
 """A notebook's first cells load only what they use: ``%load_ext jupyter_mars`` and a
 tensor-only ``%%mars`` cell, its future and its preview, import neither pandas (the
 frames' package) nor SciPy (sparse chunks, decompositions), which took most of a fresh
-kernel's first cell. Checked in a fresh interpreter: this one has loaded everything."""
+kernel's first cell; the frames' package loads SQLAlchemy only for SQL. Checked in a
+fresh interpreter: this one has loaded everything."""
 
 from __future__ import annotations
 
@@ -40,3 +41,23 @@ def test_a_tensor_only_first_cell_loads_neither_pandas_nor_scipy() -> None:
     assert found["loaded"] == []
     assert "Tensor shape=()" in found["preview"]  # the preview still knows a tensor
     assert "array(3200.)" in found["preview"]
+
+
+def test_the_dataframe_package_loads_sqlalchemy_and_scipy_only_when_used() -> None:
+    code = (
+        "import sys, pandas as pd\n"
+        "import jupyter_mars.dataframe as md\n"
+        "df = md.DataFrame(pd.DataFrame({'a': [1, 2, 3]}), chunk_size=2)\n"
+        "assert (df.a * 2).sum().execute().fetch() == 12\n"
+        "print([m for m in ('sqlalchemy', 'scipy') if m in sys.modules])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[1],
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"
