@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import pickle
-import sys
 
 import numpy as np
 import pytest
@@ -17,7 +16,6 @@ from jupyter_mars.engine.remote_traceback import (
     user_frames,
     valid_frames,
 )
-from jupyter_mars.engine.serialize import dumps, loads
 
 
 def _users_function(text: str) -> object:
@@ -82,13 +80,3 @@ def test_the_frames_are_kept_on_the_error_as_plain_data() -> None:
 )
 def test_anything_but_frames_is_no_frames(value: object) -> None:
     assert valid_frames(value) == []
-
-
-def test_code_pickled_by_value_keeps_its_file_name() -> None:
-    namespace: dict[str, object] = {"__name__": "__main__"}
-    exec(compile("def cell_function(x):\n    return x + 1\n", "<cell-7>", "exec"), namespace)
-    function = namespace["cell_function"]
-    again = loads(dumps(function))
-    assert again.__code__.co_filename == "<cell-7>"
-    assert again(1) == 2
-    assert sys.modules.get("__main__") is not None
