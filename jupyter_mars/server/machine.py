@@ -137,10 +137,17 @@ class MachineClusters:
         dashboard = self.dashboard(cluster)
         try:
             target = self.target(cluster)
-            state, message = await asyncio.gather(
+            answers = await asyncio.gather(
                 call_json(target.endpoint, target.token, "GET", "/api/v1/cluster", LIST_TIMEOUT),
                 stream_snapshot(target.endpoint, target.token, LIST_TIMEOUT),
+                return_exceptions=True,
             )
+            state, message = answers
+            for answer in answers:  # the same error whichever call failed first
+                if isinstance(answer, BaseException):
+                    raise answer
+            if not isinstance(state, dict) or not isinstance(message, dict):
+                raise ValueError("not a JSON object")
         except ClusterError as exc:
             return models.listed_cluster_model(fields, dashboard, supervisor_error=str(exc))
         except (OSError, ValueError) as exc:  # an answer that is not the API's: one cluster's
