@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.display import display
 
 import jupyter_mars as mars
 from jupyter_mars.engine.future import in_kernel
@@ -30,6 +31,7 @@ from jupyter_mars.engine.naming import checked_name, shorten
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable, default_session
 from jupyter_mars.launcher import new_cluster, registry
+from jupyter_mars.launcher.display import cluster_view
 from jupyter_mars.remote import HttpClient, RemoteSession
 from jupyter_mars.session import EmbeddedSession, available_cpus
 
@@ -212,6 +214,19 @@ def status_title(address: str, cluster: dict[str, Any]) -> str:
     )
 
 
+def _same_address(a: str, b: str) -> bool:
+    return a.rstrip("/") == b.rstrip("/")
+
+
+def _dashboard(address: str) -> str:
+    """The dashboard link of the cluster at ``address``: its path on the Jupyter server
+    that owns it (behind the browser's Jupyter login), else its own address."""
+    found = [e for e in registry.entries() if _same_address(e.endpoint, address)]
+    if found and found[0].jupyter_dashboard:
+        return found[0].jupyter_dashboard
+    return address.rstrip("/") + "/"
+
+
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(x) for x in column) for column in zip(header, *rows)]
     lines = [header, *rows]
@@ -317,7 +332,19 @@ class MarsMagics(Magics):
             print(f"Embedded runtime: work runs in this process on {n_cpu} threads.")
             return None
 
-        http = HttpClient(address, getattr(session, "_token", None), CONNECT_TIMEOUT)
+        token = getattr(session, "_token", None)
+        # the kernel's own cluster gets the Scale control; one it connected to does not:
+        # its owner (another kernel, mars-cluster, the Jupyter server) keeps the list of
+        # its workers, which a scale from here would leave behind
+        owned = self.cluster
+        if owned is not None and _same_address(owned.endpoint, address):
+            view = cluster_view(owned.endpoint, owned.token, owned.dashboard_url, owned)
+        else:
+            view = cluster_view(address, token, _dashboard(address))
+        if view is not None:  # a kernel with ipywidgets: the live widget
+            display(view)  # type: ignore[no-untyped-call]
+            return None
+        http = HttpClient(address, token, CONNECT_TIMEOUT)
         try:
             cluster = http.json("GET", "/api/v1/cluster")
         except (ConnectionError, PermissionError, RuntimeError) as exc:

@@ -1,0 +1,265 @@
+"""``ClusterView``: a cluster as a live ipywidget.
+
+It shows the cluster's endpoint and a link to its dashboard, one row per worker (address,
+cores, a CPU bar, a memory bar of its share, running tasks) and the totals, read from the
+supervisor's ``GET /api/v1/cluster`` (``cluster_reading.py``). For a cluster this process
+owns (a ``LocalCluster`` or an ``SSHCluster`` object: the ``owner``), a Scale control calls
+``owner.scale(n)``; what it raises is shown in the widget, never raised into the kernel.
+
+Theory of operation: ipykernel sends a widget's messages only from the kernel's own
+thread, so every change to the widgets happens on the kernel's asyncio event loop. The
+view starts an updater task on the loop running the cell that shows it; every
+``INTERVAL`` seconds the task reads the cluster (an HTTP call, in a worker thread) and
+sets the widgets. A scale runs in a worker thread too (it waits for workers to join), and
+its outcome is shown back on the loop. The updater stops when the view is closed, or once
+the cluster no longer answers (it stopped). With no loop running (plain Python) nothing
+moves by itself: ``refresh()`` reads and shows the cluster on the calling thread, and a
+click scales on it.
+
+A cluster shows as one view per process, whatever the number of displays (``view_of``),
+so that evaluating ``cluster`` or ``%mars status`` again does not add readers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Any
+
+import ipywidgets as widgets
+
+from jupyter_mars.remote import HttpClient
+from jupyter_mars.widgets.cluster_reading import ClusterReading, WorkerRow, read_cluster
+
+INTERVAL = 1.5
+"""Seconds between readings while the view is shown."""
+
+READ_TIMEOUT = 5.0
+"""Seconds one reading waits for the supervisor."""
+
+COLUMNS = ("worker", "cores", "CPU", "memory", "tasks")
+GRID_COLUMNS = "minmax(10em, max-content) 4em minmax(12em, 1fr) minmax(14em, 1fr) 4em"
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _bar(text: str) -> tuple[widgets.FloatProgress, widgets.Label, widgets.HBox]:
+    bar = widgets.FloatProgress(value=0.0, min=0.0, max=100.0, layout={"width": "8em"})
+    label = widgets.Label(text)
+    return bar, label, widgets.HBox([bar, label])
+
+
+class WorkerWidgets:
+    """The widgets of one worker's row, kept while the worker stays."""
+
+    def __init__(self, address: str) -> None:
+        self.address = widgets.Label(address)
+        self.cores = widgets.Label()
+        self.cpu_bar, self.cpu_label, cpu = _bar("")
+        self.memory_bar, self.memory_label, memory = _bar("")
+        self.running = widgets.Label()
+        self.cells = [self.address, self.cores, cpu, memory, self.running]
+
+    def show(self, row: WorkerRow) -> None:
+        self.cores.value = str(row.cores)
+        self.cpu_bar.value = row.cpu_percent
+        self.cpu_label.value = row.cpu_text
+        self.memory_bar.value = row.memory_percent
+        self.memory_label.value = row.memory_text
+        self.running.value = str(row.running)
+
+
+class ClusterView(widgets.VBox):  # type: ignore[misc]
+    """The cluster at ``endpoint`` as widgets: a header with the dashboard link, a row per
+    worker, the totals and, with an ``owner``, the Scale control."""
+
+    def __init__(
+        self,
+        endpoint: str,
+        token: str | None,
+        dashboard: str = "",
+        owner: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        self.endpoint = endpoint
+        self.owner = owner
+        """The object that can scale the cluster (``LocalCluster``, ``SSHCluster``), or
+        None for a cluster this process only uses."""
+        self._http = HttpClient(endpoint, token, READ_TIMEOUT)
+        link = html.escape(dashboard or endpoint.rstrip("/") + "/", quote=True)
+        self.header = widgets.HTML(
+            f"<b>Mars cluster</b> <code>{html.escape(endpoint)}</code> &middot; "
+            f'<a href="{link}" target="_blank">Dashboard</a>'
+        )
+        self.message = widgets.HTML()
+        """What the view has to say: a scale in progress, its error, a cluster gone."""
+        self.grid = widgets.GridBox(layout={"grid_template_columns": GRID_COLUMNS})
+        self.totals = widgets.Label()
+        self.rows: dict[str, WorkerWidgets] = {}
+        """The rows shown, by worker address."""
+        self.reading: ClusterReading | None = None
+        """The reading last shown."""
+        self._reads_started = 0
+        self._reads_shown = 0
+        """The number of the read last shown, counted as they start."""
+        children: list[Any] = [self.header, self.grid, self.totals]
+        if owner is not None:
+            self.scale_input = widgets.IntText(description="Workers", layout={"width": "12em"})
+            self.scale_button = widgets.Button(
+                description="Scale", icon="arrows-alt-v", tooltip="Run this many workers"
+            )
+            self.scale_button.on_click(self._scale_clicked)
+            children.append(widgets.HBox([self.scale_input, self.scale_button]))
+        children.append(self.message)
+        super().__init__(children, **kwargs)
+        self._show_header_row()
+        self.scaling: asyncio.Task[None] | None = None
+        """The scale the Scale button started on the loop, while it runs."""
+        self._wake: asyncio.Event | None = None
+        self._updater: asyncio.Task[None] | None = None
+        loop = _running_loop()
+        if loop is None:
+            self.refresh()
+        else:
+            self._wake = asyncio.Event()
+            # the loop keeps only a weak reference to a task: the view holds it
+            self._updater = loop.create_task(self._follow(loop, self._wake))
+
+    @property
+    def following(self) -> bool:
+        """Whether an updater task on the event loop keeps the view current."""
+        return self._updater is not None and not self._updater.done()
+
+    @property
+    def closed(self) -> bool:
+        return self.comm is None
+
+    def refresh(self) -> bool:
+        """Read the cluster and show it now, on the calling thread; False (and the reason
+        shown) where the cluster does not answer."""
+        try:
+            model = self._read()
+        except (ConnectionError, PermissionError, RuntimeError) as exc:
+            self._show_gone(exc)
+            return False
+        self._show(read_cluster(model))
+        return True
+
+    async def updated(self) -> None:
+        """Return once the view shows a reading taken after this call began (or the
+        updater stopped)."""
+        if self._wake is None:
+            self.refresh()
+            return
+        wanted = self._reads_started + 1
+        self._wake.set()
+        while self._reads_shown < wanted and self.following:
+            await asyncio.sleep(0.05)
+
+    def close(self) -> None:
+        if self._updater is not None:
+            self._updater.cancel()
+        super().close()
+
+    # ---- on the event loop ----------------------------------------------------------------
+
+    def _read(self) -> dict[str, Any]:
+        model: dict[str, Any] = self._http.json("GET", "/api/v1/cluster")
+        return model
+
+    async def _follow(self, loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:
+        while True:
+            wake.clear()
+            self._reads_started += 1
+            number = self._reads_started
+            try:
+                model = await loop.run_in_executor(None, self._read)
+            except (ConnectionError, PermissionError, RuntimeError) as exc:
+                self._show_gone(exc)
+                return  # stopped, or its token changed: nothing more will come
+            self._show(read_cluster(model))
+            self._reads_shown = number
+            try:
+                await asyncio.wait_for(wake.wait(), INTERVAL)
+            except asyncio.TimeoutError:
+                pass
+
+    def _scale_clicked(self, _button: Any) -> None:
+        n = self.scale_input.value
+        self.scale_button.disabled = True
+        self._say(f"Scaling to {n} worker{'' if n == 1 else 's'}…")
+        loop = _running_loop()
+        if loop is None:
+            self._scale_done(n, self._scale(n))
+            self.refresh()
+        else:
+            self.scaling = loop.create_task(self._scale_on(loop, n))
+
+    async def _scale_on(self, loop: asyncio.AbstractEventLoop, n: int) -> None:
+        error = await loop.run_in_executor(None, self._scale, n)
+        self._scale_done(n, error)
+        if self._wake is not None:
+            self._wake.set()
+
+    def _scale(self, n: int) -> BaseException | None:
+        """Scale the owner to ``n`` workers; what it raised, if it did (on any thread)."""
+        try:
+            self.owner.scale(n)
+        except Exception as exc:  # any failure is the user's to read, not the kernel's
+            return exc
+        return None
+
+    def _scale_done(self, n: int, error: BaseException | None) -> None:
+        self.scale_button.disabled = False
+        if error is None:
+            self._say(f"Scaled to {n} worker{'' if n == 1 else 's'}.")
+        else:
+            self._say(f"Scaling to {n} failed: {type(error).__name__}: {error}", error=True)
+
+    # ---- showing ---------------------------------------------------------------------------
+
+    def _say(self, text: str, error: bool = False) -> None:
+        escaped = html.escape(text)
+        self.message.value = f'<span style="color: #c62828">{escaped}</span>' if error else escaped
+
+    def _show_header_row(self) -> None:
+        header = [widgets.HTML(f"<b>{name}</b>") for name in COLUMNS]
+        self.grid.children = [*header, *(c for row in self.rows.values() for c in row.cells)]
+
+    def _show(self, reading: ClusterReading) -> None:
+        addresses = [row.address for row in reading.workers]
+        if addresses != list(self.rows):
+            self.rows = {a: self.rows.get(a) or WorkerWidgets(a) for a in addresses}
+            self._show_header_row()
+        for row in reading.workers:
+            self.rows[row.address].show(row)
+        self.totals.value = reading.totals_text
+        if self.owner is not None and self.reading is None:
+            self.scale_input.value = len(reading.workers)
+        self.reading = reading
+
+    def _show_gone(self, error: BaseException) -> None:
+        self._say(f"The cluster does not answer, so this view stopped updating: {error}", True)
+        if self.owner is not None:
+            self.scale_button.disabled = True
+
+
+_views: dict[tuple[str, int], ClusterView] = {}
+"""The view of each cluster shown, by endpoint and owner."""
+
+
+def view_of(
+    endpoint: str, token: str | None = None, dashboard: str = "", owner: Any = None
+) -> ClusterView:
+    """The view of the cluster at ``endpoint`` (with ``owner``: with its Scale control):
+    the one shown before while it is open and following, else a new one."""
+    key = (endpoint, id(owner))
+    view = _views.get(key)
+    if view is None or view.closed or view.owner is not owner or not view.following:
+        view = _views[key] = ClusterView(endpoint, token, dashboard, owner)
+    return view
