@@ -13,10 +13,13 @@ from typing import Any
 
 import IPython
 import pytest
+from IPython.core.interactiveshell import InteractiveShell
 
+import jupyter_mars as mars
 from jupyter_mars.launcher import LocalCluster, display, new_cluster
 from jupyter_mars.remote import HttpClient
 from jupyter_mars.widgets import ClusterView, cluster_reading, view_of
+from jupyter_mars.widgets import cluster as cluster_module
 from jupyter_mars.widgets.cluster_reading import read_cluster
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -238,3 +241,33 @@ def test_a_stopped_cluster_displays_as_text(monkeypatch: pytest.MonkeyPatch) -> 
     assert cluster._repr_mimebundle_() == {
         "text/plain": f"<LocalCluster {cluster.endpoint} stopped>"
     }
+
+
+def test_in_a_kernel_mars_status_shows_a_connected_cluster_without_scale_control(
+    two_workers: LocalCluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "jupyter_mars")
+    shell.run_line_magic("mars", f"connect {two_workers.endpoint} --token {two_workers.token}")
+    connected = mars.get_default_session()
+    address = connected.address
+    capsys.readouterr()
+    _fake_kernel_shell(monkeypatch)
+
+    async def status() -> ClusterView:
+        shell.run_line_magic("mars", "status")
+        view = cluster_module._views[(address, id(None))]  # the one the magic showed
+        assert view_of(address) is view  # and shows again while it follows
+        await view.updated()
+        view.close()
+        return view
+
+    try:
+        view = asyncio.run(status())
+    finally:
+        connected.close()
+        InteractiveShell.clear_instance()
+    assert "worker  cores" not in capsys.readouterr().out  # the widget, not the table
+    assert view.owner is None
+    assert not hasattr(view, "scale_button")
+    assert len(view.rows) == 2
