@@ -12,9 +12,9 @@ view starts an updater task on the loop running the cell that shows it; every
 ``INTERVAL`` seconds the task reads the cluster (an HTTP call, in a worker thread) and
 sets the widgets. A scale runs in a worker thread too (it waits for workers to join), and
 its outcome is shown back on the loop. The updater stops when the view is closed, or once
-the cluster no longer answers (it stopped). With no loop running (plain Python) nothing
-moves by itself: ``refresh()`` reads and shows the cluster on the calling thread, and a
-click scales on it.
+the cluster no longer answers (``MISSES`` readings in a row: it stopped). With no loop
+running (plain Python) nothing moves by itself: ``refresh()`` reads and shows the cluster
+on the calling thread, and a click scales on it.
 
 A cluster shows as one view per process, whatever the number of displays (``view_of``),
 so that evaluating ``cluster`` or ``%mars status`` again does not add readers.
@@ -36,6 +36,10 @@ INTERVAL = 1.5
 
 READ_TIMEOUT = 5.0
 """Seconds one reading waits for the supervisor."""
+
+MISSES = 3
+"""Readings in a row that find no supervisor before the view stops reading: one missed
+answer (a busy supervisor, a failover) does not end a live view, a stopped cluster does."""
 
 COLUMNS = ("worker", "cores", "CPU", "memory", "tasks")
 GRID_COLUMNS = "minmax(10em, max-content) 4em minmax(12em, 1fr) minmax(14em, 1fr) 4em"
@@ -173,6 +177,7 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         return model
 
     async def _follow(self, loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:
+        misses = 0
         while True:
             wake.clear()
             self._reads_started += 1
@@ -180,10 +185,17 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
             try:
                 model = await loop.run_in_executor(None, self._read)
             except (ConnectionError, PermissionError, RuntimeError) as exc:
-                self._show_gone(exc)
-                return  # stopped, or its token changed: nothing more will come
-            self._show(read_cluster(model))
-            self._reads_shown = number
+                misses += 1
+                if misses >= MISSES or isinstance(exc, PermissionError):
+                    self._show_gone(exc)
+                    return  # stopped, or its token changed: nothing more will come
+                self._say(f"The cluster does not answer; trying again: {exc}", error=True)
+            else:
+                if misses:
+                    self._say("")  # it answers again
+                misses = 0
+                self._show(read_cluster(model))
+                self._reads_shown = number
             try:
                 await asyncio.wait_for(wake.wait(), INTERVAL)
             except asyncio.TimeoutError:
