@@ -41,6 +41,9 @@ MISSES = 3
 """Readings in a row that find no supervisor before the view stops reading: one missed
 answer (a busy supervisor, a failover) does not end a live view, a stopped cluster does."""
 
+LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline"
+"""JupyterLab's widgets draw a link as plain text: this one looks like a link."""
+
 COLUMNS = ("worker", "cores", "CPU", "memory", "tasks")
 GRID_COLUMNS = "minmax(10em, max-content) 4em minmax(12em, 1fr) minmax(14em, 1fr) 4em"
 
@@ -98,7 +101,7 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         link = html.escape(dashboard or endpoint.rstrip("/") + "/", quote=True)
         self.header = widgets.HTML(
             f"<b>Mars cluster</b> <code>{html.escape(endpoint)}</code> &middot; "
-            f'<a href="{link}" target="_blank">Dashboard</a>'
+            f'<a href="{link}" target="_blank" style="{LINK_STYLE}">Dashboard</a>'
         )
         self.message = widgets.HTML()
         """What the view has to say: a scale in progress, its error, a cluster gone."""
