@@ -3,18 +3,19 @@
 It shows the cluster's endpoint and a link to its dashboard, one row per worker (address,
 cores, a CPU bar, a memory bar of its share, running tasks) and the totals, read from the
 supervisor's ``GET /api/v1/cluster`` (``cluster_reading.py``). For a cluster this process
-owns (a ``LocalCluster`` or an ``SSHCluster`` object: the ``owner``), a Scale control calls
-``owner.scale(n)``; what it raises is shown in the widget, never raised into the kernel.
+owns (a ``LocalCluster`` or an ``SSHCluster`` object: the ``owner``), the Scale and Adapt
+controls (``cluster_controls.py``) call ``owner.scale(n)`` and ``owner.adapt(...)``; what
+they raise is shown in the widget, never raised into the kernel.
 
 Theory of operation: ipykernel sends a widget's messages only from the kernel's own
 thread, so every change to the widgets happens on the kernel's asyncio event loop. The
 view starts an updater task on the loop running the cell that shows it; every
 ``INTERVAL`` seconds the task reads the cluster (an HTTP call, in a worker thread) and
-sets the widgets. A scale runs in a worker thread too (it waits for workers to join), and
-its outcome is shown back on the loop. The updater stops when the view is closed, or once
+sets the widgets. The controls' calls run in worker threads too, and a control that
+changed the cluster wakes the updater. The updater stops when the view is closed, or once
 the cluster no longer answers (``MISSES`` readings in a row: it stopped). With no loop
 running (plain Python) nothing moves by itself: ``refresh()`` reads and shows the cluster
-on the calling thread, and a click scales on it.
+on the calling thread, and a control's call runs on it.
 
 A cluster shows as one view per process, whatever the number of displays (``view_of``),
 so that evaluating ``cluster`` or ``%mars status`` again does not add readers.
@@ -29,6 +30,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from jupyter_mars.remote import HttpClient
+from jupyter_mars.widgets.cluster_controls import AdaptControl, ScaleControl, running_loop
 from jupyter_mars.widgets.cluster_reading import ClusterReading, WorkerRow, read_cluster
 
 INTERVAL = 1.5
@@ -46,13 +48,6 @@ LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: und
 
 COLUMNS = ("worker", "cores", "CPU", "memory", "tasks")
 GRID_COLUMNS = "minmax(10em, max-content) 4em minmax(12em, 1fr) minmax(14em, 1fr) 4em"
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def _bar(text: str) -> tuple[widgets.FloatProgress, widgets.Label, widgets.HBox]:
@@ -115,21 +110,22 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         self._reads_shown = 0
         """The number of the read last shown, counted as they start."""
         children: list[Any] = [self.header, self.grid, self.totals]
+        self.scale: ScaleControl | None = None
+        """Scale, for a cluster this process owns."""
+        self.adapt: AdaptControl | None = None
+        """Adapt, for an owned cluster whose launcher adapts."""
         if owner is not None:
-            self.scale_input = widgets.IntText(description="Workers", layout={"width": "12em"})
-            self.scale_button = widgets.Button(
-                description="Scale", icon="arrows-alt-v", tooltip="Run this many workers"
-            )
-            self.scale_button.on_click(self._scale_clicked)
-            children.append(widgets.HBox([self.scale_input, self.scale_button]))
+            self.scale = ScaleControl(owner, self._say, self._changed)
+            children.append(self.scale)
+            if callable(getattr(owner, "adapt", None)):
+                self.adapt = AdaptControl(owner, self._say, self._changed)
+                children.append(self.adapt)
         children.append(self.message)
         super().__init__(children, **kwargs)
         self._show_header_row()
-        self.scaling: asyncio.Task[None] | None = None
-        """The scale the Scale button started on the loop, while it runs."""
         self._wake: asyncio.Event | None = None
         self._updater: asyncio.Task[None] | None = None
-        loop = _running_loop()
+        loop = running_loop()
         if loop is None:
             self.refresh()
         else:
@@ -192,10 +188,10 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
                 if misses >= MISSES or isinstance(exc, PermissionError):
                     self._show_gone(exc)
                     return  # stopped, or its token changed: nothing more will come
-                self._say(f"The cluster does not answer; trying again: {exc}", error=True)
+                self._say(f"The cluster does not answer; trying again: {exc}", True)
             else:
                 if misses:
-                    self._say("")  # it answers again
+                    self._say("", False)  # it answers again
                 misses = 0
                 self._show(read_cluster(model))
                 self._reads_shown = number
@@ -204,41 +200,16 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
             except asyncio.TimeoutError:
                 pass
 
-    def _scale_clicked(self, _button: Any) -> None:
-        n = self.scale_input.value
-        self.scale_button.disabled = True
-        self._say(f"Scaling to {n} worker{'' if n == 1 else 's'}…")
-        loop = _running_loop()
-        if loop is None:
-            self._scale_done(n, self._scale(n))
-            self.refresh()
-        else:
-            self.scaling = loop.create_task(self._scale_on(loop, n))
-
-    async def _scale_on(self, loop: asyncio.AbstractEventLoop, n: int) -> None:
-        error = await loop.run_in_executor(None, self._scale, n)
-        self._scale_done(n, error)
+    def _changed(self) -> None:
+        """A control changed the cluster: read it now, not at the next interval."""
         if self._wake is not None:
             self._wake.set()
-
-    def _scale(self, n: int) -> BaseException | None:
-        """Scale the owner to ``n`` workers; what it raised, if it did (on any thread)."""
-        try:
-            self.owner.scale(n)
-        except Exception as exc:  # any failure is the user's to read, not the kernel's
-            return exc
-        return None
-
-    def _scale_done(self, n: int, error: BaseException | None) -> None:
-        self.scale_button.disabled = False
-        if error is None:
-            self._say(f"Scaled to {n} worker{'' if n == 1 else 's'}.")
         else:
-            self._say(f"Scaling to {n} failed: {type(error).__name__}: {error}", error=True)
+            self.refresh()
 
     # ---- showing ---------------------------------------------------------------------------
 
-    def _say(self, text: str, error: bool = False) -> None:
+    def _say(self, text: str, error: bool) -> None:
         escaped = html.escape(text)
         self.message.value = f'<span style="color: #c62828">{escaped}</span>' if error else escaped
 
@@ -254,14 +225,16 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         for row in reading.workers:
             self.rows[row.address].show(row)
         self.totals.value = reading.totals_text
-        if self.owner is not None and self.reading is None:
-            self.scale_input.value = len(reading.workers)
+        for control in (self.scale, self.adapt):
+            if control is not None:
+                control.show(len(reading.workers))
         self.reading = reading
 
     def _show_gone(self, error: BaseException) -> None:
         self._say(f"The cluster does not answer, so this view stopped updating: {error}", True)
-        if self.owner is not None:
-            self.scale_button.disabled = True
+        for control in (self.scale, self.adapt):
+            if control is not None:
+                control.gone()
 
 
 _views: dict[tuple[str, int], ClusterView] = {}

@@ -106,7 +106,7 @@ def test_the_view_shows_the_workers_the_supervisor_reports(two_workers: LocalClu
     assert view.totals.value.startswith("2 workers on 1 host")
     assert two_workers.endpoint in view.header.value
     assert f'href="{two_workers.dashboard_url}"' in view.header.value
-    assert view.scale_input.value == 2  # the control starts at the current count
+    assert view.scale.input.value == 2  # the control starts at the current count
     assert view.message.value == ""
 
 
@@ -114,29 +114,29 @@ def test_a_view_of_a_cluster_it_does_not_own_has_no_scale_control(
     two_workers: LocalCluster,
 ) -> None:
     view = ClusterView(two_workers.endpoint, two_workers.token, "/lab/mars/dashboard/")
-    assert not hasattr(view, "scale_button")
+    assert view.scale is None
     assert len(view.rows) == 2
     assert 'href="/lab/mars/dashboard/"' in view.header.value
 
 
 def test_scale_from_the_view_changes_the_worker_count(two_workers: LocalCluster) -> None:
     view = ClusterView(two_workers.endpoint, two_workers.token, owner=two_workers)
-    view.scale_input.value = 1
-    view.scale_button.click()
+    view.scale.input.value = 1
+    view.scale.button.click()
     assert len(api_model(two_workers)["workers"]) == 1
     assert len(view.rows) == 1
     assert view.totals.value.startswith("1 worker on 1 host")
     assert view.message.value == "Scaled to 1 worker."
-    assert not view.scale_button.disabled
+    assert not view.scale.button.disabled
 
 
 def test_a_failed_scale_is_shown_in_the_view_not_raised(two_workers: LocalCluster) -> None:
     view = ClusterView(two_workers.endpoint, two_workers.token, owner=two_workers)
-    view.scale_input.value = -1
-    view.scale_button.click()  # raises nothing
+    view.scale.input.value = -1
+    view.scale.button.click()  # raises nothing
     assert "Scaling to -1 failed: ValueError: n must be a non-negative int" in view.message.value
     assert "color" in view.message.value  # shown as an error
-    assert not view.scale_button.disabled
+    assert not view.scale.button.disabled
     assert len(api_model(two_workers)["workers"]) == 2
 
 
@@ -160,11 +160,11 @@ def test_on_a_running_loop_the_view_follows_the_cluster_from_that_loop(
         view.totals.observe(lambda _: threads.add(threading.current_thread().name), "value")
         await view.updated()
         before = list(view.rows)
-        view.scale_input.value = 3
-        view.scale_button.click()
-        assert view.scaling is not None
-        assert view.scale_button.disabled  # while the scale runs
-        await asyncio.wait_for(view.scaling, 60)
+        view.scale.input.value = 3
+        view.scale.button.click()
+        assert view.scale.task is not None
+        assert view.scale.button.disabled  # while the scale runs
+        await asyncio.wait_for(view.scale.task, 60)
         await view.updated()
         assert view.following
         view.close()
@@ -192,7 +192,7 @@ def test_the_updater_stops_once_the_cluster_stops() -> None:
         view = asyncio.run(watch(cluster))
     assert not view.following
     assert "does not answer" in view.message.value
-    assert view.scale_button.disabled
+    assert view.scale.button.disabled
 
 
 def _fake_kernel_shell(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -269,5 +269,5 @@ def test_in_a_kernel_mars_status_shows_a_connected_cluster_without_scale_control
         InteractiveShell.clear_instance()
     assert "worker  cores" not in capsys.readouterr().out  # the widget, not the table
     assert view.owner is None
-    assert not hasattr(view, "scale_button")
+    assert view.scale is None
     assert len(view.rows) == 2

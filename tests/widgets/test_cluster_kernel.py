@@ -45,7 +45,7 @@ def test_the_kernels_cluster_shows_as_one_live_view_that_scales(tmp_path: Path) 
             "'value')\n"
             "await view.updated()\n"
             "print(json.dumps(view_state(view)))",
-            "view.scale_input.value = 2\nview.scale_button.click()\nawait view.scaling\n"
+            "view.scale.input.value = 2\nview.scale.button.click()\nawait view.scale.task\n"
             "await view.updated()\nprint(json.dumps({**view_state(view), "
             "'workers': len(cluster.workers), 'threads': sorted(threads)}))",
             "%mars status",
