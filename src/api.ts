@@ -8,6 +8,7 @@ import { ServerConnection } from '@jupyterlab/services';
 import {
   IClusterStatus,
   IHostList,
+  IListedCluster,
   IMarsApi,
   IStartOptions,
   ITask
@@ -23,6 +24,15 @@ export class MarsApiError extends Error {
 /** The dashboard's address through the Jupyter server; `page` a `#/...` of one of its pages. */
 export function dashboardUrl(settings: ServerConnection.ISettings, page = ''): string {
   return URLExt.join(settings.baseUrl, 'mars', 'dashboard') + '/' + page;
+}
+
+/** The dashboard of a listed cluster (`clusterId`), through the Jupyter server. */
+export function clusterDashboardUrl(
+  settings: ServerConnection.ISettings,
+  clusterId: string,
+  page = ''
+): string {
+  return URLExt.join(settings.baseUrl, 'mars', 'dashboards', encodeURIComponent(clusterId)) + '/' + page;
 }
 
 export class MarsApi implements IMarsApi {
@@ -54,6 +64,22 @@ export class MarsApi implements IMarsApi {
   async cancel(sessionId: string, executionId: string): Promise<void> {
     const path = `tasks/${encodeURIComponent(sessionId)}/${encodeURIComponent(executionId)}/cancel`;
     await this._request(path, 'POST', {});
+  }
+
+  async clusters(): Promise<IListedCluster[]> {
+    const reply = await this._request<{ clusters: IListedCluster[] }>('clusters');
+    return reply.clusters;
+  }
+
+  async clusterTasks(clusterId: string): Promise<ITask[]> {
+    const path = `clusters/${encodeURIComponent(clusterId)}/tasks`;
+    const reply = await this._request<{ tasks: ITask[] }>(path);
+    return reply.tasks;
+  }
+
+  async cancelIn(clusterId: string, sessionId: string, executionId: string): Promise<void> {
+    const task = `${encodeURIComponent(sessionId)}/${encodeURIComponent(executionId)}`;
+    await this._request(`clusters/${encodeURIComponent(clusterId)}/tasks/${task}/cancel`, 'POST', {});
   }
 
   hostList(): Promise<IHostList> {

@@ -12,7 +12,7 @@ import { INotebookTracker, NotebookActions } from '@jupyterlab/notebook';
 import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { LabIcon } from '@jupyterlab/ui-components';
 
-import { dashboardUrl, MarsApi } from './api';
+import { clusterDashboardUrl, dashboardUrl, MarsApi } from './api';
 import { DEFAULT_REFRESH_SECONDS, PanelModel } from './model';
 import { MarsPanel } from './panel';
 import { connectCode } from './view';
@@ -57,10 +57,14 @@ const plugin: JupyterFrontEndPlugin<void> = {
       execute: args => {
         const page = typeof args.page === 'string' ? args.page : '';
         const label = typeof args.title === 'string' && args.title ? args.title : 'Mars Dashboard';
+        // another cluster of this machine than the server's own, by its id
+        const cluster = typeof args.cluster === 'string' ? args.cluster : '';
         const frame = new IFrame({
           sandbox: ['allow-scripts', 'allow-same-origin', 'allow-forms']
         });
-        frame.url = dashboardUrl(api.settings, page);
+        frame.url = cluster
+          ? clusterDashboardUrl(api.settings, cluster, page)
+          : dashboardUrl(api.settings, page);
         const tab = new MainAreaWidget({ content: frame });
         tab.id = `jupyter-mars-dashboard-${++dashboards}`;
         tab.title.label = label;
@@ -88,8 +92,12 @@ const plugin: JupyterFrontEndPlugin<void> = {
     });
 
     const panel = new MarsPanel(model, {
-      openDashboard: (page, title) =>
-        void commands.execute(CommandIDs.openDashboard, { page: page ?? '', title: title ?? '' }),
+      openDashboard: (page, title, cluster) =>
+        void commands.execute(CommandIDs.openDashboard, {
+          page: page ?? '',
+          title: title ?? '',
+          cluster: cluster ?? ''
+        }),
       insertConnectCode: () => void commands.execute(CommandIDs.insertConnect),
       canInsertConnectCode: () => commands.isEnabled(CommandIDs.insertConnect)
     });

@@ -2,7 +2,8 @@
  * The panel's model: what the server says of its cluster, refreshed on a timer, and the
  * actions the panel offers. No DOM and no JupyterLab here, so it is tested in Node.
  */
-import { IClusterStatus, IHostList, IMarsApi, ITask } from './types';
+import { chooseCluster, clusterRows, IClusterRow } from './clusters';
+import { IClusterStatus, IHostList, IListedCluster, IMarsApi, ITask, IWorker } from './types';
 import { IStartForm, ITaskRow, parseScale, parseStartForm, taskRows } from './view';
 
 /** setTimeout and clearTimeout, replaceable in tests. */
@@ -45,6 +46,44 @@ export class PanelModel {
 
   get taskRows(): ITaskRow[] {
     return taskRows(this._tasks);
+  }
+
+  /** Every cluster of this machine, as last read (the server's own first). */
+  get clusters(): IListedCluster[] {
+    return this._clusters;
+  }
+
+  /**
+   * The listed cluster whose workers and tasks are shown; null while none runs (the
+   * panel then shows the server's own, stopped).
+   */
+  get selected(): IListedCluster | null {
+    return chooseCluster(this._clusters, this._picked);
+  }
+
+  /** Whether the cluster shown is another than the server's own (it has no Stop here). */
+  get showsOther(): boolean {
+    const selected = this.selected;
+    return selected !== null && !selected.own;
+  }
+
+  get clusterRows(): IClusterRow[] {
+    return clusterRows(this._clusters, this.selected?.id ?? null);
+  }
+
+  /** The shown cluster's workers: the server's own while it runs, else the other's. */
+  get workers(): IWorker[] {
+    if (this.showsOther) {
+      return this.selected!.workers;
+    }
+    return this._status?.state === 'running' ? this._status.workers : [];
+  }
+
+  /** Show this cluster's workers and tasks (it stays shown while it is listed). */
+  async select(clusterId: string): Promise<void> {
+    this._picked = clusterId;
+    this._changed();
+    await this.refresh();
   }
 
   get hostList(): IHostList | null {
@@ -97,7 +136,14 @@ export class PanelModel {
     try {
       const status = await this._api.cluster();
       this._status = status;
-      this._tasks = status.state === 'running' ? await this._api.tasks() : [];
+      this._clusters = await this._api.clusters();
+      const shown = this.selected;
+      if (shown && !shown.own) {
+        // a supervisor that does not answer has its own line in the list; no tasks then
+        this._tasks = shown.supervisor_error ? [] : await this._otherTasks(shown.id);
+      } else {
+        this._tasks = status.state === 'running' ? await this._api.tasks() : [];
+      }
       this._connectionError = null;
     } catch (error) {
       this._connectionError = errorMessage(error);
@@ -149,9 +195,15 @@ export class PanelModel {
     });
   }
 
+  /** Cancel a task of the cluster shown, whichever it is. */
   async cancel(row: ITaskRow): Promise<void> {
+    const shown = this.selected;
     await this._act('cancel', async () => {
-      await this._api.cancel(row.sessionId, row.executionId);
+      if (shown && !shown.own) {
+        await this._api.cancelIn(shown.id, row.sessionId, row.executionId);
+      } else {
+        await this._api.cancel(row.sessionId, row.executionId);
+      }
     });
   }
 
@@ -188,6 +240,16 @@ export class PanelModel {
     }
   }
 
+  /** A listed cluster's tasks; none when it stopped since it was listed (its line goes at
+   * the next refresh, and a list of another's cluster must not turn into an error here). */
+  private async _otherTasks(clusterId: string): Promise<ITask[]> {
+    try {
+      return await this._api.clusterTasks(clusterId);
+    } catch {
+      return [];
+    }
+  }
+
   private _refuse(message: string): void {
     this._actionError = message;
     this._changed();
@@ -221,6 +283,8 @@ export class PanelModel {
   private _timer: ITimer;
   private _status: IClusterStatus | null = null;
   private _tasks: ITask[] = [];
+  private _clusters: IListedCluster[] = [];
+  private _picked: string | null = null;
   private _hostList: IHostList | null = null;
   private _connectionError: string | null = null;
   private _actionError: string | null = null;

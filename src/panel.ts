@@ -5,14 +5,18 @@
 import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
+import { renderClusterList } from './clusters';
 import { PanelModel } from './model';
 import { IWorker } from './types';
 import { clusterTotals, executionPage, IBar, ITaskRow, workerBars, workerPage } from './view';
 
 /** What the panel's buttons call outside it: JupyterLab commands, in `index.ts`. */
 export interface IPanelActions {
-  /** Open the dashboard in a Lab tab, at `page` (a `#/...`) under `title` when given. */
-  openDashboard(page?: string, title?: string): void;
+  /**
+   * Open the dashboard in a Lab tab, at `page` (a `#/...`) under `title` when given: the
+   * server's own cluster's, or that of the listed cluster `cluster`.
+   */
+  openDashboard(page?: string, title?: string, cluster?: string): void;
   insertConnectCode(): void;
   canInsertConnectCode(): boolean;
 }
@@ -119,11 +123,16 @@ export class MarsPanel extends Widget {
     this._startButton.disabled = !!m.busy || !idle;
     this._stopButton.disabled = !!m.busy || idle || state === 'stopping';
     this._scaleButton.disabled = !!m.busy || !running;
-    this._dashboardButton.disabled = !running;
+    this._dashboardButton.disabled = !running && !m.showsOther;
     this._connectButton.disabled = !running || !this._actions.canInsertConnectCode();
 
-    this._renderWorkers(running ? status!.workers : []);
-    this._renderTasks(running ? m.taskRows : []);
+    renderClusterList(this._clusters, m.clusterRows, id => void m.select(id));
+    const shown = m.selected;
+    this._shown.textContent =
+      shown && !shown.own ? `Showing the cluster started by ${shown.started_by}` : '';
+    this._shown.hidden = !this._shown.textContent;
+    this._renderWorkers(m.workers);
+    this._renderTasks(m.taskRows);
     const hosts = m.hostList;
     if (hosts && hosts !== this._shownHostList) {
       this._shownHostList = hosts;
@@ -199,8 +208,14 @@ export class MarsPanel extends Widget {
     const link = el('button', `jp-MarsPanel-link ${className}`, text);
     link.type = 'button';
     link.title = 'Open its page of the dashboard in a tab';
-    link.addEventListener('click', () => this._actions.openDashboard(page, title));
+    link.addEventListener('click', () => this._openDashboard(page, title));
     return link;
+  }
+
+  /** The dashboard of the cluster shown. */
+  private _openDashboard(page?: string, title?: string): void {
+    const other = this.model.showsOther ? this.model.selected?.id : undefined;
+    this._actions.openDashboard(page, title, other);
   }
 
   private _build(): HTMLElement {
@@ -234,8 +249,10 @@ export class MarsPanel extends Widget {
     const row2 = el('div', 'jp-MarsPanel-row');
     row2.append(scaleLabel, this._scaleButton);
     this._dashboardButton = button('Open dashboard', 'jp-MarsPanel-dashboard', () =>
-      this._actions.openDashboard()
+      this._openDashboard()
     );
+    this._dashboardButton.title = 'The dashboard of the cluster shown, in a tab';
+    this._stopButton.title = "Stop this Jupyter server's cluster";
     this._connectButton = button('Insert connect code', 'jp-MarsPanel-connect', () =>
       this._actions.insertConnectCode()
     );
@@ -244,6 +261,10 @@ export class MarsPanel extends Widget {
     row3.append(this._dashboardButton, this._connectButton);
     controls.append(row1, row2, row3);
     root.appendChild(controls);
+
+    const clusters = el('section', 'jp-MarsPanel-clusters');
+    clusters.append(el('h3', '', 'Clusters on this machine'), this._clusters, this._shown);
+    root.appendChild(clusters);
 
     const workers = el('section', 'jp-MarsPanel-workers');
     workers.append(this._workersHeading, this._workers);
@@ -283,6 +304,8 @@ export class MarsPanel extends Widget {
   private _state = el('span', 'jp-MarsPanel-state');
   private _info = el('div', 'jp-MarsPanel-info');
   private _error = el('pre', 'jp-MarsPanel-error');
+  private _clusters = el('ul', 'jp-MarsPanel-list jp-MarsPanel-clusterList');
+  private _shown = el('div', 'jp-MarsPanel-shown');
   private _workersHeading = el('h3', '', 'Workers');
   private _workers = el('ul', 'jp-MarsPanel-list');
   private _tasks = el('ul', 'jp-MarsPanel-list');

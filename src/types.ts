@@ -86,10 +86,45 @@ export interface IHostList {
   text: string;
 }
 
+/** Who started a listed cluster: this server, a notebook's kernel, another Jupyter server, the SSH launcher or another process. */
+export type ClusterOrigin = 'server' | 'kernel' | 'jupyter' | 'ssh' | 'process';
+
+/** A cluster of this machine, as `GET mars/api/clusters` lists it. */
+export interface IListedCluster {
+  id: string;
+  /** The server's own cluster (the one the panel starts and stops). */
+  own: boolean;
+  kind: string;
+  origin: ClusterOrigin;
+  /** In words: "this Jupyter server", "notebook work/a.ipynb", "a process, pid 12". */
+  started_by: string;
+  /** Where it is stopped when not from the panel; null for the server's own. */
+  stop_hint: string | null;
+  owner_pid: number | null;
+  endpoint: string;
+  created: number;
+  /** Its dashboard's path through the Jupyter server. */
+  dashboard: string;
+  n_workers: number;
+  n_hosts?: number;
+  n_cpu: number;
+  memory?: number;
+  workers: IWorker[];
+  /** Its running tasks. */
+  tasks: ITask[];
+  /** Why its supervisor did not answer; null when it did. */
+  supervisor_error: string | null;
+}
+
 /** What the panel's model needs of the server: `api.ts` implements it over HTTP. */
 export interface IMarsApi {
   cluster(): Promise<IClusterStatus>;
   tasks(): Promise<ITask[]>;
+  /** Every cluster of this machine, the server's own first. */
+  clusters(): Promise<IListedCluster[]>;
+  /** Every recent task of one listed cluster. */
+  clusterTasks(clusterId: string): Promise<ITask[]>;
+  cancelIn(clusterId: string, sessionId: string, executionId: string): Promise<void>;
   start(options: IStartOptions): Promise<IClusterStatus>;
   stop(): Promise<IClusterStatus>;
   scale(n: number): Promise<IClusterStatus>;

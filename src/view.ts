@@ -96,7 +96,9 @@ export function workerBars(worker: IWorker): IBar[] {
  * The running cluster's size: workers, their machines, cores and memory, each machine
  * counted once however many workers share it (the supervisor's totals).
  */
-export function clusterTotals(status: IClusterStatus): string[] {
+export function clusterTotals(
+  status: Pick<IClusterStatus, 'n_workers' | 'n_hosts' | 'n_cpu' | 'memory'>
+): string[] {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const hosts = status.n_hosts ?? 0;
   return [

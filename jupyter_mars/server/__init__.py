@@ -1,6 +1,7 @@
 """The Jupyter server extension: the server owns a cluster, serves a REST API to start,
 scale and stop it (``mars/api/``) and its dashboard through the server
-(``mars/dashboard/``).
+(``mars/dashboard/``); it also lists every other cluster of this machine, their work (to
+cancel) and their dashboards (``mars/api/clusters``, ``mars/dashboards/<id>/``).
 
 Enabled on install by ``jupyter-config/jupyter_server_config.d/jupyter_mars.json``;
 ``jupyter server extension enable jupyter_mars.server`` does the same by hand. Configured

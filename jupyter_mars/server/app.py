@@ -31,8 +31,10 @@ from traitlets import Bool, Float, Int, Unicode
 from jupyter_mars.deploy.values import to_base_path
 from jupyter_mars.server.errors import ClusterError
 from jupyter_mars.server.handlers import routes
+from jupyter_mars.server.kernels import notebooks_by_pid
+from jupyter_mars.server.machine import MachineClusters
 from jupyter_mars.server.manager import ClusterManager
-from jupyter_mars.server.proxy import DASHBOARD_PATH
+from jupyter_mars.server.proxy import DASHBOARD_PATH, DASHBOARDS_PATH
 
 FALLBACK_BASE_PATH = "/mars/dashboard/"
 """The supervisor's base path when Jupyter's base URL cannot be one (``%`` escapes...)."""
@@ -70,6 +72,7 @@ class MarsExtension(ExtensionApp):
     start_timeout = Float(120.0, min=1.0, help="Seconds a cluster has to start.").tag(config=True)
 
     manager: ClusterManager
+    machine: MachineClusters
 
     def initialize_settings(self) -> None:
         assert self.serverapp is not None
@@ -87,9 +90,24 @@ class MarsExtension(ExtensionApp):
             web_base_path=supervisor_base_path(dashboard),
             dashboard=dashboard,
         )
+        serverapp = self.serverapp
+
+        async def kernels() -> dict[int, str | None]:
+            # names the notebook whose kernel started a cluster, from this server's own
+            # kernel and session managers
+            return await notebooks_by_pid(
+                getattr(serverapp, "kernel_manager", None),
+                getattr(serverapp, "session_manager", None),
+            )
+
+        self.machine = MachineClusters(
+            self.manager,
+            dashboards=url_path_join(self.serverapp.base_url, DASHBOARDS_PATH) + "/",
+            kernels=kernels,
+        )
 
     def initialize_handlers(self) -> None:
-        self.handlers.extend(routes(self.manager))
+        self.handlers.extend(routes(self.manager, self.machine))
 
     async def _start_jupyter_server_extension(self, serverapp: Any) -> None:
         if self.start_on_launch:

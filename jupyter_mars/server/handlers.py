@@ -11,6 +11,23 @@
     GET  hostlist / PUT hostlist             {"path", "configured", "text"}; PUT takes
                                              the YAML itself or {"text": ...}
 
+Every cluster of this machine (``machine.py``: the registry's, the server's own first,
+each once; ``<id>`` is one of its records' ids):
+
+    GET  clusters                            {"clusters": [...]} (``listed_cluster_model``:
+                                             who started it, its dashboard through this
+                                             server, workers, totals, running tasks, or
+                                             ``supervisor_error`` when it did not answer)
+    GET  clusters/<id>                       one of them
+    GET  clusters/<id>/tasks                 {"tasks": [...]} (every recent execution)
+    POST clusters/<id>/tasks/<session>/<execution>/cancel
+                                             {"session_id", "execution_id", "state"}
+
+An id that names no cluster here is a 404; a cluster whose supervisor does not answer (or
+whose token is not on this machine) a 502, with a message. Stopping and scaling stay the
+server's own cluster's (``cluster/...``). The dashboards: ``mars/dashboard/`` (the
+server's own cluster) and ``mars/dashboards/<id>/`` (any listed one), in ``proxy.py``.
+
 Every method needs a logged-in Jupyter user (403 otherwise: these are API handlers) and
 is checked with the server's authorizer on the resource ``mars``. Errors are JSON
 ``{"message", "reason"}``, as jupyter_server's own.
@@ -30,6 +47,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_mars.server import models
 from jupyter_mars.server.authz import AUTH_RESOURCE
 from jupyter_mars.server.errors import ClusterError
+from jupyter_mars.server.machine import MachineClusters
 from jupyter_mars.server.manager import ClusterManager
 from jupyter_mars.server.proxy import DashboardProxyHandler, DashboardStreamHandler
 
@@ -60,8 +78,9 @@ def api_method(method: Method) -> Method:
 class MarsHandler(APIHandler):
     auth_resource = AUTH_RESOURCE
 
-    def initialize(self, manager: ClusterManager) -> None:
+    def initialize(self, manager: ClusterManager, machine: MachineClusters) -> None:
         self.manager = manager
+        self.machine = machine
 
     def reply(self, model: Any, status: int = 200) -> None:
         self.set_status(status)
@@ -114,6 +133,30 @@ class CancelHandler(MarsHandler):
         self.reply(await self.manager.cancel(session_id, execution_id))
 
 
+class ClustersHandler(MarsHandler):
+    @api_method
+    async def get(self) -> None:
+        self.reply({"clusters": await self.machine.models()})
+
+
+class OneClusterHandler(MarsHandler):
+    @api_method
+    async def get(self, cluster_id: str) -> None:
+        self.reply(await self.machine.model(cluster_id))
+
+
+class ClusterTasksHandler(MarsHandler):
+    @api_method
+    async def get(self, cluster_id: str) -> None:
+        self.reply({"tasks": await self.machine.tasks(cluster_id)})
+
+
+class ClusterCancelHandler(MarsHandler):
+    @api_method
+    async def post(self, cluster_id: str, session_id: str, execution_id: str) -> None:
+        self.reply(await self.machine.cancel(cluster_id, session_id, execution_id))
+
+
 class HostListHandler(MarsHandler):
     @api_method
     async def get(self) -> None:
@@ -125,10 +168,12 @@ class HostListHandler(MarsHandler):
         self.reply(self.manager.write_host_list(text))
 
 
-def routes(manager: ClusterManager) -> list[tuple[str, type, dict[str, Any]]]:
+def routes(
+    manager: ClusterManager, machine: MachineClusters
+) -> list[tuple[str, type, dict[str, Any]]]:
     """Every route of the extension, relative to the server's base URL: the API, then
-    the dashboard proxy (its stream before its catch-all)."""
-    args = {"manager": manager}
+    the dashboard proxies (each stream before its catch-all)."""
+    args = {"manager": manager, "machine": machine}
     api = [
         (r"mars/api/cluster", ClusterHandler),
         (r"mars/api/cluster/start", StartHandler),
@@ -138,7 +183,13 @@ def routes(manager: ClusterManager) -> list[tuple[str, type, dict[str, Any]]]:
         (r"mars/api/tasks", TasksHandler),
         (r"mars/api/tasks/([\w-]+)/([\w-]+)/cancel", CancelHandler),
         (r"mars/api/hostlist", HostListHandler),
+        (r"mars/api/clusters", ClustersHandler),
+        (r"mars/api/clusters/([\w-]+)", OneClusterHandler),
+        (r"mars/api/clusters/([\w-]+)/tasks", ClusterTasksHandler),
+        (r"mars/api/clusters/([\w-]+)/tasks/([\w-]+)/([\w-]+)/cancel", ClusterCancelHandler),
         (r"mars/dashboard/api/v1/stream", DashboardStreamHandler),
-        (r"mars/dashboard(/.*)?", DashboardProxyHandler),
+        (r"mars/dashboard(?P<rest>/.*)?", DashboardProxyHandler),
+        (r"mars/dashboards/(?P<cluster_id>[\w-]+)/api/v1/stream", DashboardStreamHandler),
+        (r"mars/dashboards/(?P<cluster_id>[\w-]+)(?P<rest>/.*)?", DashboardProxyHandler),
     ]
     return [(pattern, handler, args) for pattern, handler in api]

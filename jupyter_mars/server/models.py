@@ -179,3 +179,37 @@ def parse_host_list(body: bytes, content_type: str | None) -> str:
             raise InvalidRequest('a JSON body must be {"text": <the host list as YAML>}')
         return str(given["text"])
     return text
+
+
+def listed_cluster_model(
+    listed: Mapping[str, Any],
+    dashboard: str,
+    cluster: Mapping[str, Any] | None = None,
+    tasks: list[dict[str, Any]] | None = None,
+    supervisor_error: str | None = None,
+) -> dict[str, Any]:
+    """A cluster of this machine as ``GET clusters`` lists it: who started it and where
+    it is stopped (``listed``: a ``listing.Listed``'s fields), the dashboard's address
+    through this server, then what its supervisor says (workers, totals and running
+    tasks, as ``status_model``), or why it did not answer."""
+    workers = workers_model(cluster)
+    totals = (cluster or {}).get("totals") or {}
+    return {
+        "id": listed["id"],
+        "own": listed["own"],
+        "kind": listed["kind"],
+        "origin": listed["origin"],
+        "started_by": listed["started_by"],
+        "stop_hint": listed["stop_hint"],
+        "owner_pid": listed["owner_pid"] or None,
+        "endpoint": listed["endpoint"],
+        "created": listed["created"],
+        "dashboard": dashboard,
+        "n_workers": len(workers),
+        "n_hosts": int(totals.get("hosts") or 0),
+        "n_cpu": int(totals.get("n_cpu") or 0),
+        "memory": int(totals.get("memory") or 0),
+        "workers": workers,
+        "tasks": running_tasks(tasks or []),
+        "supervisor_error": supervisor_error,
+    }

@@ -1,4 +1,6 @@
-"""The cluster's dashboard under ``<base_url>mars/dashboard/``, through the Jupyter server.
+"""Clusters' dashboards through the Jupyter server: the server's own cluster's under
+``<base_url>mars/dashboard/``, and that of every cluster of this machine the panel lists
+under ``<base_url>mars/dashboards/<cluster id>/`` (its own included).
 
 The browser only ever talks to Jupyter, logged in as a Jupyter user; it never learns the
 supervisor's address or the cluster token. Each request is forwarded to the supervisor's
@@ -16,7 +18,8 @@ web service on this machine's loopback:
   stream is opened before the browser's is accepted; messages are relayed both ways, and
   when either side closes the other is closed too.
 
-With no cluster running the answer is 503 with a JSON message. A browser that has not
+With no cluster running the answer is 503 with a JSON message; an id that names no cluster
+of this machine is a 404, a cluster whose token is not on this machine a 502. A browser that has not
 logged in to Jupyter is sent to Jupyter's login page for pages, and refused (403) for
 everything else, the stream included.
 """
@@ -38,11 +41,14 @@ from jupyter_server.utils import url_path_join
 
 from jupyter_mars.server import models
 from jupyter_mars.server.authz import AUTH_RESOURCE
-from jupyter_mars.server.clusters import OwnedCluster
+from jupyter_mars.server.errors import ClusterError
+from jupyter_mars.server.machine import MachineClusters, Target
 from jupyter_mars.server.manager import ClusterManager
 
 DASHBOARD_PATH = "mars/dashboard"
-"""Where the dashboard is, under the Jupyter server's base URL."""
+"""Where the server's own cluster's dashboard is, under the Jupyter server's base URL."""
+DASHBOARDS_PATH = "mars/dashboards"
+"""Where ``<cluster id>/`` is the dashboard of any cluster of this machine."""
 REQUEST_HEADERS = ("Accept", "Content-Type")
 """The browser's headers passed on to the supervisor."""
 RESPONSE_HEADERS = ("Content-Type", "Cache-Control")
@@ -86,12 +92,33 @@ def local_location(location: str, cluster_base: str, local_prefix: str) -> str:
 class _DashboardHandlerBase(JupyterHandler):
     auth_resource = AUTH_RESOURCE
 
-    def initialize(self, manager: ClusterManager) -> None:
+    def initialize(self, manager: ClusterManager, machine: MachineClusters) -> None:
         self.manager = manager
+        self.machine = machine
+
+    @property
+    def cluster_id(self) -> str | None:
+        """The cluster the path names; None: the server's own (``mars/dashboard/``)."""
+        found = self.path_kwargs.get("cluster_id")
+        return found if isinstance(found, str) else None
 
     @property
     def local_prefix(self) -> str:
-        return url_path_join(self.base_url, DASHBOARD_PATH)
+        if self.cluster_id is None:
+            return url_path_join(self.base_url, DASHBOARD_PATH)
+        return url_path_join(self.base_url, DASHBOARDS_PATH, self.cluster_id)
+
+    async def target(self) -> Target:
+        """The supervisor to forward to; an ``HTTPError`` saying why there is none."""
+        if self.cluster_id is None:
+            cluster = self.manager.cluster
+            if cluster is None:
+                raise tornado.web.HTTPError(503, NO_CLUSTER, reason="no cluster")
+            return Target(cluster.endpoint, cluster.token, cluster.web_base_path)
+        try:
+            return await self.machine.resolve(self.cluster_id)
+        except ClusterError as exc:
+            raise tornado.web.HTTPError(exc.status, "%s", exc) from None
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         error = kwargs.get("exc_info", (None, None, None))[1]
@@ -118,19 +145,16 @@ class DashboardProxyHandler(_DashboardHandlerBase):
 
     @tornado.web.authenticated
     @authorized
-    async def get(self, rest: str | None = None) -> None:
+    async def get(self, **path: str | None) -> None:
         await self._forward()
 
     @tornado.web.authenticated
     @authorized
-    async def post(self, rest: str | None = None) -> None:
+    async def post(self, **path: str | None) -> None:
         await self._forward()
 
     async def _forward(self) -> None:
-        cluster = self.manager.cluster
-        if cluster is None:
-            self.send_json_error(503, NO_CLUSTER, "no cluster")
-            return
+        cluster = await self.target()
         rest = self.request.path[len(self.local_prefix) :]
         if not rest:  # the dashboard's addresses are relative to its folder
             query = f"?{self.request.query}" if self.request.query else ""
@@ -150,11 +174,15 @@ class DashboardProxyHandler(_DashboardHandlerBase):
                 raise_error=False,
                 request_timeout=PROXY_TIMEOUT,
             )
+        except OSError as exc:  # a refused connection is raised whatever raise_error says
+            message = f"the cluster's supervisor did not answer: {exc}"
+            self.send_json_error(502, message, "supervisor unreachable")
+            return
         finally:
             client.close()
         self._relay(response, cluster)
 
-    def _relay(self, response: tornado.httpclient.HTTPResponse, cluster: OwnedCluster) -> None:
+    def _relay(self, response: tornado.httpclient.HTTPResponse, cluster: Target) -> None:
         if response.code == 599:
             message = f"the cluster's supervisor did not answer: {response.error}"
             self.send_json_error(502, message, "supervisor unreachable")
@@ -188,9 +216,7 @@ class DashboardStreamHandler(
     @ws_authenticated
     @authorized
     async def get(self, *args: Any, **kwargs: Any) -> None:
-        cluster = self.manager.cluster
-        if cluster is None:
-            raise tornado.web.HTTPError(503, NO_CLUSTER)
+        cluster = await self.target()
         url = upstream_url(cluster.endpoint, cluster.web_base_path, "/api/v1/stream")
         request = tornado.httpclient.HTTPRequest(
             "ws" + url.removeprefix("http"),

@@ -41,6 +41,8 @@ async def call_json(
             follow_redirects=False,
             raise_error=False,
         )
+    except OSError as exc:  # raise_error=False keeps HTTP errors only: a refused connection
+        raise SupervisorError(f"the cluster's supervisor did not answer: {exc}") from None
     finally:
         client.close()
     if response.code == 599:

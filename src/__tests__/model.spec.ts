@@ -1,6 +1,6 @@
 import { ITimer, PanelModel } from '../model';
-import { IClusterStatus, IHostList, IMarsApi, IStartOptions, ITask } from '../types';
-import { status, task, worker } from './fixtures';
+import { IClusterStatus, IHostList, IListedCluster, IMarsApi, IStartOptions, ITask } from '../types';
+import { listed, status, task, worker } from './fixtures';
 
 /** An in-memory server: a cluster that starts, scales and stops as asked. */
 class FakeApi implements IMarsApi {
@@ -9,6 +9,11 @@ class FakeApi implements IMarsApi {
   calls: string[] = [];
   failNext: Error | null = null;
   hosts: IHostList = { path: '/etc/mars/hosts.yaml', configured: true, text: 'hosts: []\n' };
+  /** Clusters of this machine other than the server's own, and their tasks by id. */
+  others: IListedCluster[] = [];
+  othersTasks: Record<string, ITask[]> = {};
+  /** What was asked of the other clusters (the own cluster's calls are in `calls`). */
+  otherCalls: string[] = [];
 
   private _maybeFail(call: string): void {
     this.calls.push(call);
@@ -26,6 +31,24 @@ class FakeApi implements IMarsApi {
   async tasks(): Promise<ITask[]> {
     this._maybeFail('tasks');
     return this.running;
+  }
+  async clusters(): Promise<IListedCluster[]> {
+    this.otherCalls.push('clusters');
+    const own = this.current.state === 'running' ? [listed('own', true, this.current.workers)] : [];
+    return [...own, ...this.others];
+  }
+  async clusterTasks(clusterId: string): Promise<ITask[]> {
+    this.otherCalls.push(`tasks ${clusterId}`);
+    if (!(clusterId in this.othersTasks)) {
+      throw new Error(`no cluster '${clusterId}' runs on this machine`);
+    }
+    return this.othersTasks[clusterId];
+  }
+  async cancelIn(clusterId: string, sessionId: string, executionId: string): Promise<void> {
+    this.otherCalls.push(`cancel ${clusterId} ${sessionId}/${executionId}`);
+    this.othersTasks[clusterId] = this.othersTasks[clusterId].map(t =>
+      t.execution_id === executionId ? { ...t, state: 'cancelled' } : t
+    );
   }
   async start(options: IStartOptions): Promise<IClusterStatus> {
     this._maybeFail(`start ${JSON.stringify(options)}`);
@@ -218,5 +241,66 @@ describe('PanelModel', () => {
     await model.refresh();
     expect(changes()).toBe(0);
     expect(model.isDisposed).toBe(true);
+  });
+});
+
+describe('PanelModel and the other clusters of this machine', () => {
+  it("shows a notebook's cluster while the server runs none, with its workers and tasks", async () => {
+    const { api, model } = setup();
+    const w = [worker('nb-w0')];
+    api.others = [listed('nb', false, w, [task('e1', 'running', 0.3)])];
+    api.othersTasks = { nb: [task('e0', 'succeeded', 1), task('e1', 'running', 0.3)] };
+    await model.refresh();
+    expect(model.status?.state).toBe('stopped');
+    expect(model.selected?.id).toBe('nb');
+    expect(model.showsOther).toBe(true);
+    expect(model.workers.map(x => x.address)).toEqual(['nb-w0']);
+    expect(model.taskRows.map(r => r.executionId)).toEqual(['e1', 'e0']);
+    expect(api.calls).toEqual(['cluster']); // the server's own cluster's tasks are not read
+    expect(api.otherCalls).toEqual(['clusters', 'tasks nb']);
+
+    await model.cancel(model.taskRows[0]);
+    expect(api.otherCalls).toContain('cancel nb session-1/e1');
+    expect(api.calls).not.toContain('cancel session-1/e1');
+    expect(model.taskRows.find(r => r.executionId === 'e1')?.state).toBe('cancelled');
+  });
+
+  it("lists the server's own first and shows it once it runs, until another is picked", async () => {
+    const { api, model } = setup();
+    api.others = [listed('nb', false, [worker('nb-w0')])];
+    api.othersTasks = { nb: [] };
+    await model.start({ n_workers: '1', n_cpu: '', memory: '' });
+    expect(model.clusterRows.map(r => [r.id, r.selected])).toEqual([
+      ['own', true],
+      ['nb', false]
+    ]);
+    expect(model.showsOther).toBe(false);
+    expect(model.workers.map(x => x.address)).toEqual(['w0']);
+
+    await model.select('nb');
+    expect(model.selected?.id).toBe('nb');
+    expect(model.workers.map(x => x.address)).toEqual(['nb-w0']);
+    // the picked cluster stopped: the panel goes back to the first listed, the server's
+    api.others = [];
+    await model.refresh();
+    expect(model.selected?.id).toBe('own');
+    expect(model.connectionError).toBeNull();
+  });
+
+  it('a cluster gone between the list and its tasks is no error of the panel', async () => {
+    const { api, model } = setup();
+    api.others = [listed('gone')];
+    await model.refresh();
+    expect(api.otherCalls).toEqual(['clusters', 'tasks gone']);
+    expect(model.taskRows).toEqual([]);
+    expect(model.connectionError).toBeNull();
+  });
+
+  it("does not ask for the tasks of a cluster whose supervisor does not answer", async () => {
+    const { api, model } = setup();
+    api.others = [{ ...listed('mute'), supervisor_error: 'the supervisor did not answer' }];
+    await model.refresh();
+    expect(api.otherCalls).toEqual(['clusters']);
+    expect(model.clusterRows[0].error).toBe('the supervisor did not answer');
   });
 });

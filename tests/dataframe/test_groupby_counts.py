@@ -75,8 +75,46 @@ def test_value_counts_bad_arguments() -> None:
     lazy = lazy_copy(_frame(), 3).groupby("k")
     with pytest.raises(ValueError, match="do not exist"):
         lazy.value_counts(subset=["nope"])
-    with pytest.raises(NotImplementedError, match="bins"):
-        lazy["x"].value_counts(bins=2)
+    with pytest.raises(ValueError, match="bins"):
+        lazy["x"].value_counts(bins=0)
+    with pytest.raises(TypeError):
+        lazy["j"].value_counts(bins=2)  # strings cannot be cut into bins, as in pandas
+    with pytest.raises(ValueError, match="names"):  # pandas' own refusal
+        lazy_copy(_frame(), 3).groupby("k", as_index=False)["x"].value_counts(bins=2)
+
+
+@pytest.mark.parametrize("chunk", [4, None])
+def test_binned_value_counts_of_two_keys(chunk: int | None) -> None:
+    data = _frame()
+    lazy = (
+        lazy_copy(data, chunk)
+        .groupby(["y", "j"])["x"]
+        .value_counts(bins=[0.0, 1.0, 2.0], dropna=False)
+    )
+    assert_same(
+        lazy.execute().fetch(),
+        data.groupby(["y", "j"])["x"].value_counts(bins=[0.0, 1.0, 2.0], dropna=False),
+    )
+
+
+BINNED = {
+    "equal_width": {"bins": 2},
+    "edges_normalized": {"bins": [0.0, 1.0, 2.0], "normalize": True},
+    "ascending_unsorted": {"bins": 3, "ascending": True, "sort": False},
+    "keep_missing": {"bins": 2, "dropna": False},
+}
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("sort", [True, False])
+@pytest.mark.parametrize("case", list(BINNED))
+def test_binned_value_counts_cut_each_group_on_its_own(
+    chunk: int | None, sort: bool, case: str
+) -> None:
+    data = _frame()
+    kwargs = BINNED[case]
+    lazy = lazy_copy(data, chunk).groupby("y", sort=sort)["x"].value_counts(**kwargs)
+    assert_same(lazy.execute().fetch(), data.groupby("y", sort=sort)["x"].value_counts(**kwargs))
 
 
 @settings(max_examples=15)

@@ -57,6 +57,19 @@ def test_median_matches_pandas(chunk: int | None) -> None:
         assert got == df[col].median()
 
 
+@pytest.mark.parametrize("chunk", [*CHUNKS, (3, 1)])
+@pytest.mark.parametrize("skipna", [True, False])
+def test_median_of_every_value(chunk: Any, skipna: bool) -> None:
+    df = _frame().assign(b=[True, False] * 5 + [True])
+    lazy = lazy_copy(df, chunk)
+    got = lazy.median(axis=None, numeric_only=True, skipna=skipna).to_numpy()
+    np.testing.assert_equal(got, df.median(axis=None, numeric_only=True, skipna=skipna))
+    got = lazy[["i", "f"]].median(axis=None, skipna=skipna).to_numpy()
+    np.testing.assert_equal(got, df[["i", "f"]].median(axis=None, skipna=skipna))
+    with pytest.raises(TypeError):
+        lazy.median(axis=None)  # text, as pandas refuses it
+
+
 def test_quantile_bad_input_raises_at_build() -> None:
     mdf = lazy_copy(_frame(), 3)
     with pytest.raises(TypeError):

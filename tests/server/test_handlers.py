@@ -30,7 +30,12 @@ API_ROUTES = [
     ("POST", "mars/api/tasks/s1/e1/cancel"),
     ("GET", "mars/api/hostlist"),
     ("PUT", "mars/api/hostlist"),
+    ("GET", "mars/api/clusters"),
+    ("GET", "mars/api/clusters/c1"),
+    ("GET", "mars/api/clusters/c1/tasks"),
+    ("POST", "mars/api/clusters/c1/tasks/s1/e1/cancel"),
     ("GET", "mars/dashboard/api/v1/cluster"),
+    ("GET", "mars/dashboards/c1/api/v1/cluster"),
     ("POST", "mars/dashboard/api/v1/sessions/s1/executions/e1/cancel"),
 ]
 

@@ -20,6 +20,7 @@ import pandas as pd
 
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import new_frame
+from jupyter_mars.dataframe.groupby.calls import grouped_call
 from jupyter_mars.dataframe.groupby.core import GroupBy, SeriesGroupBy
 from jupyter_mars.dataframe.groupby.keys import KeyItem, key_series, probe
 from jupyter_mars.dataframe.groupby.plan import map_to_unknown
@@ -145,9 +146,7 @@ def _tile_counts(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 
 def _value_counts(self: GroupBy, subset: Any, bins: Any, **kwargs: Any) -> Any:
     if bins is not None:
-        # pandas cuts each group's values on their own, into categorical levels that
-        # pandas' concat mislabels when it joins the groups of several chunks
-        raise NotImplementedError("value_counts(bins=...) of a grouping is not supported")
+        return _binned_value_counts(self, bins, kwargs)
     gb = self._probe_gb(self.as_index)
     if isinstance(self, SeriesGroupBy):
         meta = empty_like(gb.value_counts(**kwargs))
@@ -176,6 +175,30 @@ def _value_counts(self: GroupBy, subset: Any, bins: Any, **kwargs: Any) -> Any:
     first = spec.partial(probe(frames[0].meta), *(probe(f.meta) for f in frames[1:]))
     parts = map_to_unknown(spec.partial, frames, (), empty_like(first), "groupby_counts")
     return new_frame(CountsTree(spec), [parts], math.nan, meta)
+
+
+@dataclass(frozen=True)
+class BinnedCounts:
+    """One group's ``value_counts(bins=)``. pandas cuts each group on its own (an int
+    is that many equal-width bins over the group's own range), so the rows of a group
+    are brought together first. Each group is counted as the Series it is: pandas'
+    grouped form mislabels the bins of a frame holding a single group."""
+
+    bins: Any
+    label: Any
+    """The counted column's name: the result's inner index level."""
+    flags: tuple[tuple[str, bool], ...]
+
+    def __call__(self, group: pd.Series) -> pd.Series:
+        counts = group.value_counts(bins=self.bins, **dict(self.flags))
+        counts.index.name = self.label
+        return counts
+
+
+def _binned_value_counts(self: GroupBy, bins: Any, flags: dict[str, Any]) -> Any:
+    meta = self._probe_gb(self.as_index).value_counts(bins=bins, **flags)  # pandas checks
+    kernel = BinnedCounts(bins, meta.index.names[-1], tuple(flags.items()))
+    return grouped_call(self, (("apply", (kernel,), {}),)).rename(meta.name)
 
 
 def value_counts(

@@ -129,10 +129,33 @@ def frame_median(
     """Column medians (``axis=1``: each row's), as a lazy Series."""
     kwargs = dict(skipna=skipna, numeric_only=numeric_only)
     if axis is None:
-        raise NotImplementedError("median(axis=None): take the median of df.stack() instead")
+        return _median_of_all(frame, kwargs)
     if axis_number(frame.meta, axis) == 1:
         return _per_row(frame, "median", kwargs)
     return _frame_result(frame, "median", kwargs)
+
+
+def flat_values(chunk: pd.DataFrame) -> pd.Series:
+    """Every value of a chunk, as floats in one Series (their order does not matter)."""
+    return pd.Series(chunk.to_numpy(dtype=np.float64, na_value=np.nan).ravel())
+
+
+def _median_of_all(frame: DataFrame, kwargs: dict[str, Any]) -> Any:
+    """``median(axis=None)``: the median of every value, as a lazy 0-d tensor."""
+    probe_frame(frame.meta).median(axis=None, **kwargs)  # pandas' TypeError for text
+    source = frame.select_dtypes(["number", "bool"]) if kwargs["numeric_only"] else frame
+    kinds = {t.kind for t in source.meta.dtypes if isinstance(t, np.dtype)}
+    if len(kinds) < len(set(source.meta.dtypes)) or not kinds <= set("iufb"):
+        raise NotImplementedError("median(axis=None) takes numbers and booleans only")
+    values = map_chunks(
+        flat_values,
+        [source],
+        (Slot(0),),
+        pd.Series(dtype=np.float64),
+        name="flat_values",
+        keeps_rows=False,
+    )
+    return _series_result(values, "median", dict(kwargs, numeric_only=False))
 
 
 def series_quantile(series: Series, q: Any = 0.5, interpolation: str = "linear") -> Any:
