@@ -6,6 +6,7 @@ import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 
 import {
+  IAdaptBounds,
   IClusterStatus,
   IHostList,
   IListedCluster,
@@ -59,6 +60,14 @@ export class MarsApi implements IMarsApi {
 
   scale(n: number): Promise<IClusterStatus> {
     return this._request('cluster/scale', 'POST', { n });
+  }
+
+  adapt(bounds: IAdaptBounds): Promise<IClusterStatus> {
+    return this._request('cluster/adapt', 'POST', bounds);
+  }
+
+  stopAdapting(): Promise<IClusterStatus> {
+    return this._request('cluster/adapt', 'POST', { enabled: false });
   }
 
   async cancel(sessionId: string, executionId: string): Promise<void> {

@@ -3,7 +3,15 @@
  * actions the panel offers. No DOM and no JupyterLab here, so it is tested in Node.
  */
 import { chooseCluster, clusterRows, IClusterRow } from './clusters';
-import { IClusterStatus, IHostList, IListedCluster, IMarsApi, ITask, IWorker } from './types';
+import {
+  IAdaptBounds,
+  IClusterStatus,
+  IHostList,
+  IListedCluster,
+  IMarsApi,
+  ITask,
+  IWorker
+} from './types';
 import { IStartForm, ITaskRow, parseScale, parseStartForm, taskRows } from './view';
 
 /** setTimeout and clearTimeout, replaceable in tests. */
@@ -193,6 +201,18 @@ export class PanelModel {
     await this._act('scale', async () => {
       this._status = await this._api.scale(n.value);
     });
+  }
+
+  /** Adapt between ``bounds`` (checked by `adapt.ts`); null: stop adapting. */
+  async adapt(bounds: IAdaptBounds | null): Promise<void> {
+    await this._act('adapt', async () => {
+      this._status = bounds ? await this._api.adapt(bounds) : await this._api.stopAdapting();
+    });
+  }
+
+  /** Show a form's refusal as an action's. */
+  refuse(message: string): void {
+    this._refuse(message);
   }
 
   /** Cancel a task of the cluster shown, whichever it is. */

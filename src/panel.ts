@@ -6,6 +6,7 @@ import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
 import { renderClusterList } from './clusters';
+import { AdaptControl } from './adapt';
 import { PanelModel } from './model';
 import { IWorker } from './types';
 import { clusterTotals, executionPage, IBar, ITaskRow, workerBars, workerPage } from './view';
@@ -131,6 +132,7 @@ export class MarsPanel extends Widget {
     this._shown.textContent =
       shown && !shown.own ? `Showing the cluster started by ${shown.started_by}` : '';
     this._shown.hidden = !this._shown.textContent;
+    this._adapt.render();
     this._renderWorkers(m.workers);
     this._renderTasks(m.taskRows);
     const hosts = m.hostList;
@@ -259,7 +261,8 @@ export class MarsPanel extends Widget {
     this._connectButton.title = 'Insert a cell that connects the notebook to this cluster';
     const row3 = el('div', 'jp-MarsPanel-row');
     row3.append(this._dashboardButton, this._connectButton);
-    controls.append(row1, row2, row3);
+    this._adapt = new AdaptControl(this.model);
+    controls.append(row1, row2, this._adapt.node, row3);
     root.appendChild(controls);
 
     const clusters = el('section', 'jp-MarsPanel-clusters');
@@ -319,4 +322,5 @@ export class MarsPanel extends Widget {
   private _dashboardButton!: HTMLButtonElement;
   private _connectButton!: HTMLButtonElement;
   private _hostSave!: HTMLButtonElement;
+  private _adapt!: AdaptControl;
 }

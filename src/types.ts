@@ -60,6 +60,25 @@ export interface IStartOptions {
   memory?: string;
 }
 
+/** Adaptive scaling while the cluster adapts (`adaptive` of the status). */
+export interface IAdaptive {
+  minimum: number;
+  maximum: number;
+  /** Seconds a worker stays idle, holding no chunk, before it is stopped. */
+  wait: number;
+  /** Seconds between two looks at the cluster's load. */
+  interval: number;
+  /** Why the adaptive loop last failed to read the load or to resize; null when it did not. */
+  error: string | null;
+}
+
+/** The body of `POST cluster/adapt`. */
+export interface IAdaptBounds {
+  minimum: number;
+  maximum: number;
+  wait?: number;
+}
+
 export interface IClusterStatus {
   state: ClusterState;
   error: string | null;
@@ -77,6 +96,8 @@ export interface IClusterStatus {
   memory?: number;
   workers: IWorker[];
   tasks: ITask[];
+  /** Its adaptive bounds while it adapts; null when its size is the user's. */
+  adaptive?: IAdaptive | null;
   supervisor_error: string | null;
 }
 
@@ -128,6 +149,9 @@ export interface IMarsApi {
   start(options: IStartOptions): Promise<IClusterStatus>;
   stop(): Promise<IClusterStatus>;
   scale(n: number): Promise<IClusterStatus>;
+  /** Adapt between the bounds; `scale` ends it. */
+  adapt(bounds: IAdaptBounds): Promise<IClusterStatus>;
+  stopAdapting(): Promise<IClusterStatus>;
   cancel(sessionId: string, executionId: string): Promise<void>;
   hostList(): Promise<IHostList>;
   saveHostList(text: string): Promise<IHostList>;

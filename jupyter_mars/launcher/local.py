@@ -17,14 +17,18 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 from jupyter_mars.launcher import display, registry
+from jupyter_mars.launcher.adaptive import DEFAULT_INTERVAL, DEFAULT_WAIT, check_bounds
+from jupyter_mars.launcher.adaptive_loop import Adaptive
 from jupyter_mars.remote import HttpClient
 from jupyter_mars.session import new_session
 
 _WEB_LINE = re.compile(r"Mars Web started at (\S+)")
 _SUPERVISOR_LINE = re.compile(r"Mars Supervisor started at (\S+)")
+_WORKER_LINE = re.compile(r"Mars Worker started at (\S+)")
 
 
 class _Process:
@@ -41,6 +45,8 @@ class _Process:
             text=True,
         )
         self.lines: deque[str] = deque(maxlen=200)
+        self.address: str | None = None
+        """The address a worker last said it started at (a nanny's restart changes it)."""
         self._seen = threading.Condition()
         self._pumping = threading.Thread(target=self._pump, daemon=True)
         self._pumping.start()
@@ -48,6 +54,9 @@ class _Process:
     def _pump(self) -> None:
         assert self.popen.stdout is not None
         for line in self.popen.stdout:
+            started = _WORKER_LINE.search(line)
+            if started:
+                self.address = started.group(1)
             with self._seen:
                 self.lines.append(line.rstrip("\n"))
                 self._seen.notify_all()
@@ -136,6 +145,9 @@ class LocalCluster:
             env,
         )
         self.workers: list[_Process] = []
+        self.n_cpu = n_cpu
+        self.adaptive: Adaptive | None = None
+        """The adaptive loop while ``adapt`` is on (None: the size is the user's)."""
         self.session: Any = None
         self.id: str | None = None
         """Its id in the registry of this machine's clusters (``registry.py``)."""
@@ -178,17 +190,64 @@ class LocalCluster:
 
     def scale(self, n: int, timeout: float = 60.0) -> None:
         """Run ``n`` workers: more are started, or the newest stopped; returns once the
-        supervisor counts exactly ``n``."""
+        supervisor counts exactly ``n``. Turns adaptive scaling off."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"n must be a non-negative int, got {n!r}")
+        self.stop_adapting()
+        self.resize(n, timeout=timeout)
+
+    def adapt(
+        self,
+        minimum: int = 1,
+        maximum: int | None = None,
+        *,
+        wait: float = DEFAULT_WAIT,
+        interval: float = DEFAULT_INTERVAL,
+    ) -> Adaptive:
+        """Grow when tasks wait for a slot, shrink by one worker idle and empty for
+        ``wait`` seconds, between ``minimum`` and ``maximum`` workers (None: as many as
+        this machine's cores hold); called again, it changes the bounds.
+        ``scale(n)`` or ``stop()`` turn it off."""
+        if maximum is None:
+            maximum = max(minimum if isinstance(minimum, int) else 1, _cores() // self.n_cpu)
+        bounds = check_bounds(minimum, maximum, wait, interval)
+        if self.supervisor.popen.poll() is not None:
+            # its loop would start workers for a supervisor that is gone
+            raise RuntimeError("the cluster is stopped: start a new one to adapt")
+        if self.adaptive is not None and self.adaptive.running:
+            self.adaptive.bounds = bounds
+        else:
+            self.adaptive = Adaptive(self, bounds)
+        return self.adaptive
+
+    def stop_adapting(self) -> None:
+        """Keep the workers that run now, and stop adapting (nothing when it does not)."""
+        if self.adaptive is not None:
+            self.adaptive.stop()
+            self.adaptive = None
+
+    @property
+    def n_workers(self) -> int:
+        return len(self.workers)
+
+    def resize(self, n: int, retire: Sequence[str] = (), timeout: float = 60.0) -> None:
+        """Run ``n`` workers, leaving adaptive scaling as it is: more are started, or the
+        newest stopped; with ``retire`` (supervisor addresses), only workers named there,
+        the first first (fewer, if too few are this cluster's: never another one)."""
         if n > len(self.workers):
             for _ in range(n - len(self.workers)):
                 self.workers.append(_Process(self._worker_argv, self._env))
-        else:
-            leaving = self.workers[n:]
-            del self.workers[n:]
+        elif n < len(self.workers):
+            excess = len(self.workers) - n
+            if retire:
+                mine = {w.address: w for w in self.workers}
+                leaving = [mine[a] for a in dict.fromkeys(retire) if a in mine][:excess]
+            else:
+                leaving = self.workers[n:]
+            self.workers = [w for w in self.workers if w not in leaving]
             for worker in leaving:
                 worker.stop()
+            n = len(self.workers)
         self._wait_for_workers(n, timeout, exactly=True)
         entry = registry.find(self.id) if self.id is not None else None
         if entry is not None:
@@ -220,6 +279,7 @@ class LocalCluster:
         return self.endpoint.rstrip("/") + "/"
 
     def stop(self) -> None:
+        self.stop_adapting()
         if self.id is not None:
             registry.remove(self.id)
             self.id = None
@@ -250,6 +310,14 @@ class LocalCluster:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+def _cores() -> int:
+    """Cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def new_cluster(

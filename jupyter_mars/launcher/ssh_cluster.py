@@ -13,8 +13,10 @@ token file (the user's only) and the logs, removed on ``stop()``.
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
+import shlex
 import socket
 import subprocess
 import sys
@@ -28,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_mars.launcher import display, registry
+from jupyter_mars.launcher.adaptive import DEFAULT_INTERVAL, DEFAULT_WAIT, check_bounds
+from jupyter_mars.launcher.adaptive_loop import Adaptive
 from jupyter_mars.launcher.command import (
     alive,
     make_workdir,
@@ -42,6 +46,7 @@ from jupyter_mars.session import new_session
 
 _WEB = re.compile(r"Mars Web started at (\S+)")
 _RPC = re.compile(r"Mars Supervisor started at (\S+)")
+_WORKER = re.compile(r"Mars Worker started at (\S+)")
 LOG_TAIL_BYTES = 4000
 """Bytes of a remote log quoted in an error."""
 
@@ -169,6 +174,8 @@ class SSHCluster:
         """The supervisor's RPC port; each host reaches it at its own address of this one."""
         self.session: Any = None
         self.workers: list[WorkerProcess] = []
+        self.adaptive: Adaptive | None = None
+        """The adaptive loop while ``adapt`` is on (None: the size is the user's)."""
         self._supervisor_pid: int | None = None
         self._supervisor_shell: Any = None
         self._shells: dict[str, Any] = {}
@@ -291,11 +298,13 @@ class SSHCluster:
     def _start_host_workers(self, host: Host, count: int | None = None) -> list[WorkerProcess]:
         shell = self._shell(host)
         self._prepare(shell)
-        started = []
+        started: list[WorkerProcess] = []
         with self._lock:
-            first = sum(1 for w in self.workers if w.host == host)
-        for k in range(host.workers if count is None else count):
-            name = f"worker-{first + k}"
+            # names of workers still running there are taken (retiring one leaves a gap)
+            taken = {w.name for w in self.workers if w.host == host}
+        numbers = (k for k in itertools.count() if f"worker-{k}" not in taken)
+        for _ in range(host.workers if count is None else count):
+            name = f"worker-{next(numbers)}"
             args = worker_args(host, self._supervisor_for(host), host.address)
             command = start_worker(host, args, self.workdir, name)
             out = self._run(shell, command, "starting a worker")
@@ -346,9 +355,51 @@ class SSHCluster:
 
     def scale(self, n: int) -> None:
         """Run ``n`` workers: more are started round-robin on the hosts, the newest ones
-        stopped first."""
+        stopped first. Turns adaptive scaling off."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise ValueError(f"n must be a non-negative int, got {n!r}")
+        self.stop_adapting()
+        self.resize(n)
+
+    def adapt(
+        self,
+        minimum: int = 1,
+        maximum: int | None = None,
+        *,
+        wait: float = DEFAULT_WAIT,
+        interval: float = DEFAULT_INTERVAL,
+    ) -> Adaptive:
+        """Grow when tasks wait for a slot, shrink by one worker idle and empty for
+        ``wait`` seconds, between ``minimum`` and ``maximum`` workers (None: as many as
+        the host list names); called again, it changes the bounds. ``scale(n)`` or
+        ``stop()`` turn it off. New workers go round-robin on the hosts."""
+        if maximum is None:
+            maximum = sum(h.workers for h in self.hosts.hosts)
+        bounds = check_bounds(minimum, maximum, wait, interval)
+        if self._supervisor_pid is None:
+            # its loop would start workers for a supervisor that does not run
+            raise RuntimeError("the cluster does not run: start() it first")
+        if self.adaptive is not None and self.adaptive.running:
+            self.adaptive.bounds = bounds
+        else:
+            self.adaptive = Adaptive(self, bounds)
+        return self.adaptive
+
+    def stop_adapting(self) -> None:
+        """Keep the workers that run now, and stop adapting (nothing when it does not)."""
+        if self.adaptive is not None:
+            self.adaptive.stop()
+            self.adaptive = None
+
+    @property
+    def n_workers(self) -> int:
+        return len(self.workers)
+
+    def resize(self, n: int, retire: Sequence[str] = ()) -> None:
+        """Run ``n`` workers, leaving adaptive scaling as it is: more are started
+        round-robin, or the newest stopped; with ``retire`` (supervisor addresses), only
+        workers named there, the first first (fewer, if too few are found: never another
+        one)."""
         current = len(self.workers)
         if n > current:
             hosts = self.hosts.hosts
@@ -358,10 +409,28 @@ class SSHCluster:
             self._record()
             self._wait_for_workers(n, time.monotonic() + 60)
         elif n < current:
-            leaving = self.workers[n:]
-            self.workers = self.workers[:n]
+            if retire:
+                mine = {self.address_of(w): w for w in self.workers}
+                found = [mine[a] for a in dict.fromkeys(retire) if a in mine]
+                leaving = found[: current - n]
+            else:
+                leaving = self.workers[n:]
+            self.workers = [w for w in self.workers if w not in leaving]
             self._stop_processes(leaving, remove_dirs=False)
             self._record()
+
+    def address_of(self, worker: WorkerProcess) -> str | None:
+        """The address the worker last said it started at, from its log (a restart by its
+        nanny changes it); None when it cannot be read."""
+        log = f"{self.workdir}/{worker.name}.log"
+        try:
+            _, out, _ = self._shell(worker.host).run(
+                f"grep -a 'Mars Worker started at' {shlex.quote(log)} | tail -n 1",
+                timeout=self.command_timeout,
+            )
+        except (OSError, ConnectionError):
+            return None
+        return _first(_WORKER, out)
 
     def logs(self, host: str | Host) -> str:
         """The logs of the workers on ``host`` (its address), each headed by its name."""
@@ -394,6 +463,7 @@ class SSHCluster:
     def stop(self) -> None:
         """Stop every process this cluster started, check they are gone, and remove its
         directories and its record."""
+        self.stop_adapting()
         if self.session is not None:
             self.session.close()
             self.session = None

@@ -2,8 +2,9 @@
 
 ``launch(options)`` starts a ``LocalCluster`` (no host list) or an ``SSHCluster`` and
 wraps it in an ``OwnedCluster``: its web endpoint and token, ``worker_count()``,
-``scale(n)`` and ``stop()``. Every call here blocks (processes start, SSH connects): the
-manager runs them in threads, never on the server's event loop.
+``scale(n)``, ``adapt(bounds)`` / ``stop_adapting()`` / ``adaptive()`` (adaptive
+scaling, which ``scale`` turns off) and ``stop()``. Every call here blocks (processes
+start, SSH connects): the manager runs them in threads, never on the server's event loop.
 
 A server has no use for a session to its cluster: both launchers are asked for none
 (``connect=False``), so the server process's default session stays as it was.
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from jupyter_mars.launcher import registry
+from jupyter_mars.launcher.adaptive import AdaptiveBounds
+from jupyter_mars.launcher.adaptive_loop import Adaptive
 from jupyter_mars.launcher.local import LocalCluster
 
 JOIN_TIMEOUT = 60.0
@@ -68,7 +71,21 @@ class OwnedCluster(Protocol):
 
     def scale(self, n: int) -> None: ...
 
+    def adapt(self, bounds: AdaptiveBounds) -> None: ...
+
+    def stop_adapting(self) -> None: ...
+
+    def adaptive(self) -> dict[str, Any] | None:
+        """Its adaptive bounds and last error while it adapts; None otherwise."""
+
     def stop(self) -> None: ...
+
+
+def adaptive_model(adaptive: Adaptive | None) -> dict[str, Any] | None:
+    """What the status says of a launcher's adaptive loop (None: it does not adapt)."""
+    if adaptive is None or not adaptive.running:
+        return None
+    return {**adaptive.bounds.as_dict(), "error": adaptive.last_error}
 
 
 def launch(options: StartOptions) -> OwnedCluster:
@@ -111,6 +128,17 @@ class OwnedLocalCluster:
 
     def scale(self, n: int) -> None:
         self.cluster.scale(n, timeout=JOIN_TIMEOUT)
+
+    def adapt(self, bounds: AdaptiveBounds) -> None:
+        self.cluster.adapt(
+            bounds.minimum, bounds.maximum, wait=bounds.wait, interval=bounds.interval
+        )
+
+    def stop_adapting(self) -> None:
+        self.cluster.stop_adapting()
+
+    def adaptive(self) -> dict[str, Any] | None:
+        return adaptive_model(self.cluster.adaptive)
 
     def stop(self) -> None:
         self.cluster.stop()
@@ -155,6 +183,17 @@ class OwnedSSHCluster:
     def scale(self, n: int) -> None:
         self.cluster.scale(n)
         self._publish()
+
+    def adapt(self, bounds: AdaptiveBounds) -> None:
+        self.cluster.adapt(
+            bounds.minimum, bounds.maximum, wait=bounds.wait, interval=bounds.interval
+        )
+
+    def stop_adapting(self) -> None:
+        self.cluster.stop_adapting()
+
+    def adaptive(self) -> dict[str, Any] | None:
+        return adaptive_model(self.cluster.adaptive)
 
     def _publish(self) -> None:
         """The ``server`` record beside the launcher's own ``ssh`` one; its owner is this

@@ -4,7 +4,10 @@
     GET  cluster                             the status (``models.status_model``)
     POST cluster/start                       {"n_workers"?, "n_cpu"?, "memory"?} -> 202
     POST cluster/stop                        -> the status, stopped
-    POST cluster/scale                       {"n": 3} -> the status
+    POST cluster/scale                       {"n": 3} -> the status (adapting ends)
+    POST cluster/adapt                       {"minimum": 1, "maximum": 4, "wait"?: s}
+                                             -> the status; {"enabled": false} ends it
+    DELETE cluster/adapt                     ends adapting -> the status
     GET  workers                             {"workers": [...]}
     GET  tasks                               {"tasks": [...]} (every recent execution)
     POST tasks/<session>/<execution>/cancel  {"session_id", "execution_id", "state"}
@@ -115,6 +118,18 @@ class ScaleHandler(MarsHandler):
         self.reply(await self.manager.status())
 
 
+class AdaptHandler(MarsHandler):
+    @api_method
+    async def post(self) -> None:
+        await self.manager.adapt(models.parse_adapt(self.request.body))
+        self.reply(await self.manager.status())
+
+    @api_method
+    async def delete(self) -> None:
+        await self.manager.adapt(None)
+        self.reply(await self.manager.status())
+
+
 class WorkersHandler(MarsHandler):
     @api_method
     async def get(self) -> None:
@@ -179,6 +194,7 @@ def routes(
         (r"mars/api/cluster/start", StartHandler),
         (r"mars/api/cluster/stop", StopHandler),
         (r"mars/api/cluster/scale", ScaleHandler),
+        (r"mars/api/cluster/adapt", AdaptHandler),
         (r"mars/api/workers", WorkersHandler),
         (r"mars/api/tasks", TasksHandler),
         (r"mars/api/tasks/([\w-]+)/([\w-]+)/cancel", CancelHandler),

@@ -14,10 +14,12 @@ far). They change only under ``_lock``, and every change is quick.
 
 The slow work (starting processes, SSH, stopping, scaling) runs in threads, never on the
 server's event loop: ``start()`` returns at once and launches in the manager's own
-thread; ``stop()`` and ``scale()`` are coroutines that run their blocking part in a
-thread. One such operation runs at a time (``_operation``): a second ``start`` while
+thread; ``stop()``, ``scale()`` and ``adapt()`` are coroutines that run their blocking
+part in a thread. One such operation runs at a time (``_operation``): a second ``start`` while
 one runs is a ``Conflict`` (409), a ``scale`` while another scale runs too; ``stop``
-waits for a start or scale in flight and then stops what it left.
+waits for a start or scale in flight and then stops what it left. ``adapt()`` hands the
+cluster to its launcher's adaptive loop (``launcher/adaptive_loop.py``), which resizes it
+from then on; ``scale()`` and ``stop()`` end that loop first.
 
 ``status()``, ``workers()``, ``tasks()`` and ``cancel()`` ask the supervisor over its
 API (``supervisor_api.py``); the host list file is read and written here, checked with
@@ -41,6 +43,7 @@ import yaml
 
 from jupyter_mars.deploy.yaml_errors import describe_yaml_error
 from jupyter_mars.engine.sizes import parse_size
+from jupyter_mars.launcher.adaptive import check_bounds
 from jupyter_mars.launcher.hosts import parse_hosts
 from jupyter_mars.server import models
 from jupyter_mars.server.clusters import OwnedCluster, StartOptions, launch
@@ -130,6 +133,7 @@ class ClusterManager:
                 "error": self._error,
                 "kind": None if cluster is None else cluster.kind,
                 "endpoint": None if cluster is None else cluster.endpoint,
+                "adaptive": None if cluster is None else cluster.adaptive(),
                 "started": self._started,
                 "options": dict(self._options),
             }
@@ -259,6 +263,34 @@ class ClusterManager:
 
     async def scale(self, n: int) -> None:
         await asyncio.to_thread(self.scale_now, n)
+
+    # ---- adapt ------------------------------------------------------------------------
+
+    def adapt_now(self, bounds: dict[str, Any] | None) -> None:
+        """Adapt between ``bounds`` (``models.parse_adapt``: minimum, maximum, wait);
+        None: stop adapting, keeping the workers that run (blocking: stopping waits for
+        a resize in flight; ``adapt`` is the coroutine)."""
+        checked = None
+        if bounds is not None:
+            try:
+                checked = check_bounds(**bounds)
+            except (TypeError, ValueError) as exc:
+                raise InvalidRequest(str(exc)) from None
+        with self._lock:
+            cluster = self._running()
+            if self._scaling:
+                raise Conflict("the cluster is being scaled; adapt once that is done")
+        # one operation at a time: a stop waits, and then finds the loop to end
+        with self._operation:
+            if self._cluster is not cluster:
+                raise Conflict("the cluster stopped before it could adapt")
+            if checked is None:
+                cluster.stop_adapting()
+            else:
+                cluster.adapt(checked)
+
+    async def adapt(self, bounds: dict[str, Any] | None) -> None:
+        await asyncio.to_thread(self.adapt_now, bounds)
 
     def _running(self) -> OwnedCluster:
         if self._state != "running" or self._cluster is None:

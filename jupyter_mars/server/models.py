@@ -1,8 +1,8 @@
 """The JSON the server extension's API sends and reads: one pure function per shape.
 
 Out (``*_model``): the cluster's status, its workers, its tasks (executions), the host
-list and errors. In (``parse_*``): the bodies of ``cluster/start``, ``cluster/scale`` and
-``PUT hostlist``, checked here so that a bad one is a 400 naming the field.
+list and errors. In (``parse_*``): the bodies of ``cluster/start``, ``cluster/scale``,
+``cluster/adapt`` and ``PUT hostlist``, checked here so that a bad one is a 400 naming the field.
 The JupyterLab panel mirrors these shapes field by field.
 """
 
@@ -83,7 +83,8 @@ def status_model(
     supervisor_error: str | None = None,
 ) -> dict[str, Any]:
     """The cluster's status: the manager's ``state`` (state, error, kind, endpoint,
-    started, options), then what the supervisor says (workers, their machines, cores and
+    started, options, and ``adaptive``: its bounds and last error while it adapts, else
+    None), then what the supervisor says (workers, their machines, cores and
     memory, each machine counted once however many workers share it; running tasks), and
     the dashboard's address through this server."""
     workers = workers_model(cluster)
@@ -102,6 +103,7 @@ def status_model(
         "memory": int(totals.get("memory") or 0),
         "workers": workers,
         "tasks": running_tasks(tasks or []),
+        "adaptive": state.get("adaptive"),
         "supervisor_error": supervisor_error,
     }
 
@@ -165,6 +167,44 @@ def parse_scale(body: bytes) -> int:
     if set(given) != {"n"}:
         raise InvalidRequest('the body must be {"n": <number of workers>}')
     return _whole(given["n"], "n", 1, MAX_WORKERS)
+
+
+ADAPT_FIELDS = ("minimum", "maximum", "wait", "enabled")
+
+
+def parse_adapt(body: bytes) -> dict[str, Any] | None:
+    """The bounds of ``POST cluster/adapt``: ``{"minimum": 1, "maximum": 4}`` and
+    optionally ``"wait"`` (seconds idle before a worker is stopped); ``{"enabled":
+    false}``: stop adapting (None)."""
+    given = _json_object(body)
+    unknown = sorted(set(given) - set(ADAPT_FIELDS))
+    if unknown:
+        raise InvalidRequest(
+            f"unknown field(s) {', '.join(unknown)}; expected {', '.join(ADAPT_FIELDS)}"
+        )
+    enabled = given.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise InvalidRequest(f"'enabled' must be true or false, got {enabled!r}")
+    if not enabled:
+        if set(given) != {"enabled"}:
+            raise InvalidRequest('to stop adapting, send {"enabled": false} alone')
+        return None
+    if "minimum" not in given or "maximum" not in given:
+        raise InvalidRequest('the body must be {"minimum": <workers>, "maximum": <workers>}')
+    bounds: dict[str, Any] = {
+        "minimum": _whole(given["minimum"], "minimum", 1, MAX_WORKERS),
+        "maximum": _whole(given["maximum"], "maximum", 1, MAX_WORKERS),
+    }
+    if bounds["maximum"] < bounds["minimum"]:
+        raise InvalidRequest(
+            f"'maximum' must be at least 'minimum' ({bounds['minimum']}), got {bounds['maximum']}"
+        )
+    if given.get("wait") is not None:
+        wait = given["wait"]
+        if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 <= wait <= 86400:
+            raise InvalidRequest(f"'wait' must be seconds from 0 to 86400, got {wait!r}")
+        bounds["wait"] = float(wait)
+    return bounds
 
 
 def parse_host_list(body: bytes, content_type: str | None) -> str:

@@ -104,8 +104,9 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
             "/api/v1/cluster": {
                 "get": _op(
                     "Supervisors (which is active, their web addresses), workers, their "
-                    "resources and memory shares, and totals (hosts, cores, memory) that "
-                    "count a machine once; answered by standby supervisors too",
+                    "resources, memory shares and stored chunks, totals (hosts, cores, "
+                    "memory) that count a machine once, and tasks {ready, running, slots} "
+                    "(what adaptive scaling weighs); answered by standby supervisors too",
                     {"200": "cluster"},
                 )
             },

@@ -1,5 +1,13 @@
 import { ITimer, PanelModel } from '../model';
-import { IClusterStatus, IHostList, IListedCluster, IMarsApi, IStartOptions, ITask } from '../types';
+import {
+  IAdaptBounds,
+  IClusterStatus,
+  IHostList,
+  IListedCluster,
+  IMarsApi,
+  IStartOptions,
+  ITask
+} from '../types';
 import { listed, status, task, worker } from './fixtures';
 
 /** An in-memory server: a cluster that starts, scales and stops as asked. */
@@ -64,6 +72,16 @@ class FakeApi implements IMarsApi {
   async scale(n: number): Promise<IClusterStatus> {
     this._maybeFail(`scale ${n}`);
     this.current = status('running', Array.from({ length: n }, (_, i) => worker(`w${i}`)));
+    return this.current;
+  }
+  async adapt(bounds: IAdaptBounds): Promise<IClusterStatus> {
+    this._maybeFail(`adapt ${JSON.stringify(bounds)}`);
+    this.current = { ...this.current, adaptive: { wait: 10, interval: 1, error: null, ...bounds } };
+    return this.current;
+  }
+  async stopAdapting(): Promise<IClusterStatus> {
+    this._maybeFail('stop adapting');
+    this.current = { ...this.current, adaptive: null };
     return this.current;
   }
   async cancel(sessionId: string, executionId: string): Promise<void> {
@@ -222,6 +240,22 @@ describe('PanelModel', () => {
     expect(api.calls).toContain('cancel session-1/e1');
     expect(model.taskRows[0].state).toBe('cancelled');
     expect(model.taskRows[0].cancellable).toBe(false);
+  });
+
+  it('adapts between bounds, and stops adapting', async () => {
+    const { api, model } = setup();
+    await model.start({ n_workers: '1', n_cpu: '', memory: '' });
+    await model.adapt({ minimum: 1, maximum: 4 });
+    expect(api.calls).toContain('adapt {"minimum":1,"maximum":4}');
+    expect(model.status?.adaptive?.maximum).toBe(4);
+    await model.adapt(null);
+    expect(api.calls).toContain('stop adapting');
+    expect(model.status?.adaptive).toBeNull();
+    api.failNext = new Error("'maximum' must be at most 256, got 300");
+    await model.adapt({ minimum: 1, maximum: 300 });
+    expect(model.actionError).toBe("'maximum' must be at most 256, got 300");
+    model.refuse('minimum workers must be a whole number');
+    expect(model.actionError).toBe('minimum workers must be a whole number');
   });
 
   it('loads and saves the host list', async () => {

@@ -8,6 +8,7 @@ from __future__ import annotations
 import getpass
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from jupyter_mars.launcher import SSHCluster, registry
 from jupyter_mars.launcher.hosts import parse_hosts
 from jupyter_mars.launcher.ssh import HostKeyError, SSHError
 from jupyter_mars.launcher.ssh_cluster import listen_address
+from jupyter_mars.remote import HttpClient
 from tests.launcher.sshd import NetnsHosts, SshServer
 
 
@@ -300,3 +302,60 @@ def test_the_supervisor_on_a_host_of_the_list_and_attaching_by_id(
         status, out, _ = host.connection().run(f"ls -d {cluster.workdir} 2>/dev/null; true")
         assert out == ""
     session.as_default()
+
+
+def _slow_block(block: np.ndarray) -> np.ndarray:
+    time.sleep(0.4)
+    return block * 2
+
+
+def test_an_ssh_cluster_adapts_between_its_bounds(
+    ssh_server: SshServer, session: mars.Session
+) -> None:
+    # the workers import this test module (its slow function) from this tree
+    tree = {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    cluster = SSHCluster(
+        [_host(ssh_server, workers=1, env=tree)], known_hosts=str(ssh_server.known_hosts)
+    )
+    try:
+        cluster.start(timeout=60)
+        with pytest.raises(ValueError, match="maximum must be at least minimum"):
+            cluster.adapt(minimum=3)  # the host list names one worker: the default maximum
+        adaptive = cluster.adapt(minimum=1, maximum=2, wait=0.5, interval=0.3)
+        data = np.arange(32)
+        result = mt.elemwise(_slow_block, mt.tensor(data, chunk_size=1), dtype=np.int64).sum()
+        names: set[str] = set()
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.is_set():
+                names.update(w.name for w in list(cluster.workers))
+                time.sleep(0.1)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            result.execute(session=cluster.session)
+        finally:
+            done.set()
+            watcher.join()
+        assert result.fetch(session=cluster.session) == (data * 2).sum()
+        assert adaptive.last_error is None
+        assert names == {"worker-0", "worker-1"}  # grown to the maximum on the one host
+        # the launcher knows its workers by the addresses the supervisor has them under,
+        # so it stops the idle, empty one the policy names, never another
+        model = HttpClient(cluster.endpoint, cluster.token, 5).json("GET", "/api/v1/cluster")
+        known = {w["address"] for w in model["workers"]}
+        assert {cluster.address_of(w) for w in cluster.workers} <= known
+        deadline = time.monotonic() + 30
+        while len(cluster.workers) > 1:
+            assert time.monotonic() < deadline, "it did not shrink back to one worker"
+            time.sleep(0.2)
+        # the worker holding the result stayed
+        assert result.fetch(session=cluster.session) == (data * 2).sum()
+        cluster.scale(1)
+        assert cluster.adaptive is None
+        assert not adaptive.running
+    finally:
+        cluster.stop()
+        session.as_default()

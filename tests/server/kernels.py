@@ -10,3 +10,8 @@ from typing import Any
 def sleepy(block: Any, seconds: float) -> Any:
     time.sleep(seconds)
     return block
+
+
+def slow_double(block: Any) -> Any:
+    time.sleep(0.4)
+    return block * 2

@@ -18,13 +18,15 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.launcher import registry
 from tests.server.conftest import get_json, gone, wait_for_state
-from tests.server.kernels import sleepy
+from tests.server.kernels import sleepy, slow_double
 
 API_ROUTES = [
     ("GET", "mars/api/cluster"),
     ("POST", "mars/api/cluster/start"),
     ("POST", "mars/api/cluster/stop"),
     ("POST", "mars/api/cluster/scale"),
+    ("POST", "mars/api/cluster/adapt"),
+    ("DELETE", "mars/api/cluster/adapt"),
     ("GET", "mars/api/workers"),
     ("GET", "mars/api/tasks"),
     ("POST", "mars/api/tasks/s1/e1/cancel"),
@@ -184,6 +186,58 @@ async def test_scale_changes_the_worker_count(jp_fetch, manager):
     assert gone(pids)
 
 
+async def test_adapt_grows_the_cluster_under_queued_work_shrinks_it_and_scale_ends_it(
+    jp_fetch, manager
+):
+    await jp_fetch("mars", "api", "cluster", "start", method="POST", body="")
+    await wait_for_state(jp_fetch, "running", n_workers=1)
+    path = ("mars", "api", "cluster", "adapt")
+    bounds = {"minimum": 1, "maximum": 2, "wait": 0.5}
+    status = await get_json(jp_fetch, *path, method="POST", body=json.dumps(bounds))
+    assert status["adaptive"] == {**bounds, "interval": 1.0, "error": None}
+    for bad, problem in (
+        ({"minimum": 3, "maximum": 2}, "'maximum' must be at least 'minimum' (3), got 2"),
+        ({"minimum": 0, "maximum": 2}, "'minimum' must be a whole number of at least 1"),
+        ({"maximum": 2}, "the body must be"),
+        ({"minimum": 1, "maximum": 2, "wait": -1}, "'wait' must be seconds"),
+        ({"enabled": "no"}, "'enabled' must be true or false"),
+        ({"min": 1}, "unknown field(s) min"),
+    ):
+        with pytest.raises(tornado.httpclient.HTTPClientError) as refused:
+            await jp_fetch(*path, method="POST", body=json.dumps(bad))
+        assert refused.value.code == 400
+        assert problem in json.loads(refused.value.response.body)["message"]
+
+    # a job of slow chunks queues on the one worker: a second one is started for it
+    session = mars.new_session(manager.cluster.endpoint, token=manager.cluster.token, default=False)
+    try:
+        data = np.arange(24)
+        result = mt.elemwise(slow_double, mt.tensor(data, chunk_size=1), dtype=np.int64).sum()
+        future = result.execute(session=session, wait=False)
+        grown = await wait_for_state(jp_fetch, "running", n_workers=2)
+        assert grown["adaptive"]["maximum"] == 2
+        await asyncio.to_thread(future.result, 60)
+        assert result.fetch(session=session) == (data * 2).sum()
+    finally:
+        session.close()
+    await wait_for_state(jp_fetch, "running", n_workers=1)  # idle: back to the minimum
+
+    status = await get_json(jp_fetch, *path, method="DELETE")
+    assert status["adaptive"] is None
+    status = await get_json(jp_fetch, *path, method="POST", body=json.dumps(bounds))
+    assert status["adaptive"]["minimum"] == 1
+    status = await get_json(
+        jp_fetch, "mars", "api", "cluster", "scale", method="POST", body=json.dumps({"n": 1})
+    )
+    assert status["adaptive"] is None  # scaling by hand ends adapting
+    await get_json(jp_fetch, *path, method="POST", body=json.dumps(bounds))
+    stopped = await get_json(jp_fetch, *path, method="POST", body=json.dumps({"enabled": False}))
+    assert stopped["adaptive"] is None
+    pids = manager.pids
+    await jp_fetch("mars", "api", "cluster", "stop", method="POST", body="")
+    assert gone(pids)
+
+
 async def test_dashboard_is_served_through_jupyter_with_its_token_only(
     jp_fetch, jp_ws_fetch, manager
 ):
@@ -245,8 +299,11 @@ async def test_without_a_cluster_scale_and_cancel_conflict_and_lists_are_empty(j
     status = await get_json(jp_fetch, "mars", "api", "cluster")
     assert status["state"] == "stopped"
     assert status["dashboard"] is None
-    for path in (("cluster", "scale"), ("tasks", "s1", "e1", "cancel")):
-        body = json.dumps({"n": 2})
+    for path, body in (
+        (("cluster", "scale"), json.dumps({"n": 2})),
+        (("cluster", "adapt"), json.dumps({"minimum": 1, "maximum": 2})),
+        (("tasks", "s1", "e1", "cancel"), ""),
+    ):
         with pytest.raises(tornado.httpclient.HTTPClientError) as conflict:
             await jp_fetch("mars", "api", *path, method="POST", body=body)
         assert conflict.value.code == 409

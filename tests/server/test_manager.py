@@ -37,7 +37,19 @@ class StandInCluster:
 
     def scale(self, n: int) -> None:
         assert self.release.wait(10)
+        self.adapting = None
         self.workers = n
+
+    adapting: dict[str, Any] | None = None
+
+    def adapt(self, bounds: Any) -> None:
+        self.adapting = bounds.as_dict()
+
+    def stop_adapting(self) -> None:
+        self.adapting = None
+
+    def adaptive(self) -> dict[str, Any] | None:
+        return None if self.adapting is None else {**self.adapting, "error": None}
 
     def stop(self) -> None:
         self.stopped = True
@@ -164,6 +176,40 @@ def test_scale_needs_a_running_cluster_and_one_scale_at_a_time(manager, launcher
     scaling.join(10)
     assert cluster.workers == 4
     assert manager.snapshot()["options"]["n_workers"] == 4
+
+
+def test_adapt_hands_checked_bounds_to_the_running_cluster(manager, launcher):
+    with pytest.raises(Conflict, match=r"no cluster is running \(it is stopped\)"):
+        manager.adapt_now({"minimum": 1, "maximum": 2})
+    manager.start().result(10)
+    cluster = launcher.launched[0]
+    manager.adapt_now({"minimum": 1, "maximum": 3, "wait": 2.0})
+    assert manager.snapshot()["adaptive"] == {
+        "minimum": 1,
+        "maximum": 3,
+        "wait": 2.0,
+        "interval": 1.0,
+        "error": None,
+    }
+    with pytest.raises(InvalidRequest, match="maximum must be at least minimum"):
+        manager.adapt_now({"minimum": 3, "maximum": 2})
+    assert cluster.adapting["maximum"] == 3  # refused: unchanged
+    manager.adapt_now(None)
+    assert manager.snapshot()["adaptive"] is None
+
+
+def test_adapt_waits_for_no_scale_and_a_scale_ends_it(manager, launcher):
+    manager.start().result(10)
+    cluster = launcher.launched[0]
+    manager.adapt_now({"minimum": 1, "maximum": 3})
+    scaling = threading.Thread(target=manager.scale_now, args=(2,))
+    scaling.start()
+    wait_until(lambda: manager._scaling)
+    with pytest.raises(Conflict, match="being scaled"):
+        manager.adapt_now({"minimum": 1, "maximum": 4})
+    cluster.release.set()
+    scaling.join(10)
+    assert manager.snapshot()["adaptive"] is None
 
 
 def test_start_options_come_from_the_configuration_and_are_checked(launcher):

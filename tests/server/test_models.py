@@ -63,6 +63,35 @@ def test_scale_body_is_one_count():
         models.parse_scale(b'{"n": 3, "m": 1}')
 
 
+def test_adapt_body_is_bounds_or_enabled_false():
+    assert models.parse_adapt(b'{"minimum": 1, "maximum": 4}') == {"minimum": 1, "maximum": 4}
+    assert models.parse_adapt(b'{"minimum": 2, "maximum": 2, "wait": 5}') == {
+        "minimum": 2,
+        "maximum": 2,
+        "wait": 5.0,
+    }
+    assert models.parse_adapt(b'{"enabled": false}') is None
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        ({"minimum": 1}, "the body must be"),
+        ({"minimum": 1.5, "maximum": 2}, "'minimum' must be a whole number of at least 1"),
+        ({"minimum": 1, "maximum": 1000}, "'maximum' must be at most 256"),
+        ({"minimum": 3, "maximum": 2}, "'maximum' must be at least 'minimum' (3), got 2"),
+        ({"minimum": 1, "maximum": 2, "wait": "5"}, "'wait' must be seconds from 0 to 86400"),
+        ({"enabled": False, "minimum": 1}, '{"enabled": false} alone'),
+        ({"enabled": 0}, "'enabled' must be true or false"),
+        ({"interval": 1}, "unknown field(s) interval"),
+    ],
+)
+def test_bad_adapt_bodies_name_their_problem(body, problem):
+    with pytest.raises(InvalidRequest) as error:
+        models.parse_adapt(json.dumps(body).encode())
+    assert problem in str(error.value)
+
+
 def test_host_list_body_is_yaml_or_json_text():
     assert models.parse_host_list(b"- a\n", "text/plain") == "- a\n"
     assert models.parse_host_list(b"- a\n", None) == "- a\n"
@@ -112,5 +141,8 @@ def test_status_model_adds_the_supervisors_workers_and_running_tasks():
         "resources": {"memory": 1},
     }
     assert [t["execution_id"] for t in status["tasks"]] == ["e3"]
+    assert status["adaptive"] is None
+    adapting = {**state, "adaptive": {"minimum": 1, "maximum": 4, "wait": 10.0, "error": None}}
+    assert models.status_model(adapting, "/d/", cluster)["adaptive"]["maximum"] == 4
     stopped = models.status_model({"state": "stopped"}, "/mars/dashboard/")
     assert (stopped["dashboard"], stopped["workers"], stopped["error"]) == (None, [], None)

@@ -71,11 +71,13 @@ class Front(Protocol):
 
 def worker_summary(worker: WorkerConnection) -> dict[str, Any]:
     """What the cluster model says of a worker: its address, cores, tasks in flight to it,
-    its last heartbeat's figures and how many seconds ago that came."""
+    the chunks it holds (``stored``: stopping it would mean recomputing them), its last
+    heartbeat's figures and how many seconds ago that came."""
     return {
         "address": worker.address,
         "n_cpu": worker.n_cpu,
         "running": worker.running,
+        "stored": len(worker.keys),
         "heartbeat_age": round(max(time.monotonic() - worker.last_seen, 0.0), 1),
         "resources": worker.resources,
     }
@@ -377,10 +379,17 @@ class SupervisorServer:
             "workers": workers,
             "n_cpu": totals["n_cpu"],
             "totals": totals,
+            "tasks": self.tasks_model(),
             "sessions": len(self.sessions.sessions),
             "session_timeout": self.session_timeout,
             "uptime": round(time.time() - self.started, 3),
         }
+
+    def tasks_model(self) -> dict[str, int]:
+        """What an adaptive launcher weighs (``launcher/adaptive.py``): tasks waiting for a
+        free slot, tasks in the workers' slots, and the slots."""
+        core = self.runtime.core
+        return {"ready": core.n_ready, "running": core.n_running, "slots": core.n_slots}
 
     def active_web_address(self) -> str:
         """The web address of the supervisor believed active ('' when none is known)."""
