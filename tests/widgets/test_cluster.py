@@ -36,10 +36,11 @@ def cluster() -> Iterator[LocalCluster]:
 
 
 @pytest.fixture
-def two_workers(cluster: LocalCluster) -> LocalCluster:
+def two_workers(cluster: LocalCluster) -> Iterator[LocalCluster]:
     if len(cluster.workers) != 2:
         cluster.scale(2)
-    return cluster
+    yield cluster
+    cluster.stop_adapting()  # a test that left it adapting leaves it to no other
 
 
 def api_model(cluster: LocalCluster) -> dict[str, Any]:
@@ -138,6 +139,63 @@ def test_a_failed_scale_is_shown_in_the_view_not_raised(two_workers: LocalCluste
     assert "color" in view.message.value  # shown as an error
     assert not view.scale.button.disabled
     assert len(api_model(two_workers)["workers"]) == 2
+
+
+def test_adapt_from_the_view_starts_and_ends_the_clusters_adaptive_loop(
+    two_workers: LocalCluster,
+) -> None:
+    view = ClusterView(two_workers.endpoint, two_workers.token, owner=two_workers)
+    assert view.adapt is not None
+    assert not view.adapt.toggle.value
+    assert view.adapt.maximum.value == 2  # offered: the workers there are
+    view.adapt.minimum.value = 2  # bounds that keep the two: nothing moves meanwhile
+    view.adapt.maximum.value = 3
+    view.adapt.toggle.value = True
+    adaptive = two_workers.adaptive
+    assert adaptive is not None
+    assert adaptive.running
+    assert (adaptive.bounds.minimum, adaptive.bounds.maximum) == (2, 3)
+    assert view.message.value == "Adapting."
+    assert view.adapt.status.value == "adapting between 2 and 3 workers"
+    view.adapt.maximum.value = 4  # edited while it adapts: applied
+    assert two_workers.adaptive is adaptive
+    assert adaptive.bounds.maximum == 4
+    view.adapt.toggle.value = False
+    assert two_workers.adaptive is None
+    assert view.message.value == "Adaptive scaling ended."
+    assert view.adapt.status.value == ""
+
+
+def test_bounds_the_cluster_refuses_are_shown_and_the_toggle_goes_back_off(
+    two_workers: LocalCluster,
+) -> None:
+    view = ClusterView(two_workers.endpoint, two_workers.token, owner=two_workers)
+    assert view.adapt is not None
+    view.adapt.minimum.value = 3
+    view.adapt.maximum.value = 2
+    view.adapt.toggle.value = True  # raises nothing
+    assert "Adapting failed: ValueError: maximum must be at least minimum (3)" in (
+        view.message.value
+    )
+    assert not view.adapt.toggle.value
+    assert not view.adapt.toggle.disabled
+    assert two_workers.adaptive is None
+
+
+def test_the_toggle_follows_adapting_begun_and_ended_from_code(
+    two_workers: LocalCluster,
+) -> None:
+    view = ClusterView(two_workers.endpoint, two_workers.token, owner=two_workers)
+    assert view.adapt is not None
+    assert view.scale is not None
+    two_workers.adapt(minimum=2, maximum=5)
+    view.refresh()
+    assert view.adapt.toggle.value
+    assert (view.adapt.minimum.value, view.adapt.maximum.value) == (2, 5)
+    view.scale.input.value = 2
+    view.scale.button.click()  # a scale ends adapting, as cluster.scale(n) does
+    assert two_workers.adaptive is None
+    assert not view.adapt.toggle.value
 
 
 def test_a_cluster_that_does_not_answer_is_said_so() -> None:

@@ -1,6 +1,7 @@
 """The cluster widget in a real kernel (nbclient): ``%mars status`` and a cell ending in the
 cluster show the one live view of the kernel's ``%mars start`` cluster; the view moves by
-itself on the kernel's loop, scales from its control, and stops once the cluster stops.
+itself on the kernel's loop, scales and adapts from its controls, and stops once the
+cluster stops.
 
 As in ``test_future_kernel.py``, the checks read the kernel's own widget state, which a
 later cell prints as JSON.
@@ -35,8 +36,8 @@ def view_state(view):
 
 
 @pytest.mark.usefixtures("kernel_spec_path")
-def test_the_kernels_cluster_shows_as_one_live_view_that_scales(tmp_path: Path) -> None:
-    status, shown, first, scaled, again, stopped = run_cells(
+def test_the_kernels_cluster_shows_as_one_live_view_that_scales_and_adapts(tmp_path: Path) -> None:
+    status, shown, first, scaled, again, adapting, stopped = run_cells(
         [
             "%load_ext jupyter_mars\n%mars start --workers 1 --n-cpu 1\n%mars status",
             STATE + "cluster",
@@ -49,6 +50,12 @@ def test_the_kernels_cluster_shows_as_one_live_view_that_scales(tmp_path: Path) 
             "await view.updated()\nprint(json.dumps({**view_state(view), "
             "'workers': len(cluster.workers), 'threads': sorted(threads)}))",
             "%mars status",
+            # bounds that keep the two workers: nothing moves while the test looks
+            "view.adapt.minimum.value = 2\nview.adapt.maximum.value = 3\n"
+            "view.adapt.toggle.value = True\nawait view.adapt.task\n"
+            "print(json.dumps({'running': cluster.adaptive.running, "
+            "'bounds': [cluster.adaptive.bounds.minimum, cluster.adaptive.bounds.maximum], "
+            "'toggle': view.adapt.toggle.value, 'status': view.adapt.status.value}))",
             "%mars stop\nawait view.updated()\nprint(json.dumps(view_state(view)))",
         ],
         tmp_path,
@@ -74,6 +81,13 @@ def test_the_kernels_cluster_shows_as_one_live_view_that_scales(tmp_path: Path) 
 
     (again_display,) = [o for o in again.outputs if o.output_type == "display_data"]
     assert again_display.data[WIDGET_MIME]["model_id"] == model_id
+
+    assert printed_json(adapting) == {
+        "running": True,
+        "bounds": [2, 3],
+        "toggle": True,
+        "status": "adapting between 2 and 3 workers",
+    }
 
     gone = printed_json(stopped)
     assert gone["following"] is False
