@@ -18,6 +18,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+BOX = {"width": "11em"}
+LABEL = {"description_width": "initial"}
+"""A number field as wide as its label needs, with room for the number after it."""
+
 Say = Callable[[str, bool], None]
 """Shows a message in the view: the text, and whether it is an error."""
 
@@ -69,7 +73,7 @@ class ScaleControl(widgets.HBox):  # type: ignore[misc]
     def __init__(self, owner: Any, say: Say, changed: Callable[[], None]) -> None:
         self.owner = owner
         self._say, self._changed = say, changed
-        self.input = widgets.IntText(description="Workers", layout={"width": "12em"})
+        self.input = widgets.IntText(description="Workers", layout=BOX, style=LABEL)
         self.button = widgets.Button(
             description="Scale", icon="arrows-alt-v", tooltip="Run this many workers"
         )
@@ -115,9 +119,8 @@ class AdaptControl(widgets.HBox):  # type: ignore[misc]
     def __init__(self, owner: Any, say: Say, changed: Callable[[], None]) -> None:
         self.owner = owner
         self._say, self._changed = say, changed
-        box = {"width": "9em"}
-        self.minimum = widgets.IntText(value=1, description="Min", layout=box)
-        self.maximum = widgets.IntText(value=1, description="Max", layout=box)
+        self.minimum = widgets.IntText(value=1, description="Min", layout=BOX, style=LABEL)
+        self.maximum = widgets.IntText(value=1, description="Max", layout=BOX, style=LABEL)
         self.toggle = widgets.ToggleButton(
             description="Adapt", icon="sync", tooltip="Grow while work queues, shrink when idle"
         )

@@ -1,6 +1,7 @@
 """The cluster widget as a notebook user sees it: a real ``jupyter lab`` in Debian's headless
 Chromium runs ``%mars start`` and ``%mars status``; the widget draws a row per worker with
-its CPU and memory bars, links the dashboard, and its Scale control grows the cluster.
+its CPU and memory bars, links the dashboard, its Scale control grows the cluster and its
+Adapt control makes it adaptive.
 The screenshot goes to ``test-artifacts/cluster-widget.png``."""
 
 from __future__ import annotations
@@ -75,11 +76,19 @@ def test_the_widget_shows_the_workers_and_scales_the_cluster(lab: Lab) -> None:
         link = page.get_attribute(f"{WIDGET} a:has-text('Dashboard')", "href") or ""
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", link), link
 
-        page.fill(f"{WIDGET} .widget-text input", "3")
+        page.fill(f"{WIDGET} .widget-text:has(label:has-text('Workers')) input", "3")
         page.click(f"{WIDGET} button:has-text('Scale')")
         page.wait_for_selector(f"{WIDGET}:has-text('Scaled to 3 workers.')", timeout=WAIT)
         page.wait_for_selector(f"{WIDGET}:has-text('3 workers on 1 host')", timeout=WAIT)
         assert len(_worker_rows(page)) == 3
+
+        # bounds that keep the three workers: nothing moves while the test looks
+        page.fill(f"{WIDGET} .widget-text:has(label:has-text('Min')) input", "3")
+        page.fill(f"{WIDGET} .widget-text:has(label:has-text('Max')) input", "4")
+        page.click(f"{WIDGET} button:has-text('Adapt')")
+        page.wait_for_selector(
+            f"{WIDGET}:has-text('adapting between 3 and 4 workers')", timeout=WAIT
+        )
         page.screenshot(path=str(ARTIFACTS / "cluster-widget.png"))
 
         page.click(".jp-Notebook .jp-Cell:nth-child(2) .jp-InputArea-prompt")
