@@ -166,21 +166,54 @@ def assigned_names(body: Sequence[ast.stmt]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def describe_cluster(url: str, cluster: dict[str, Any], dashboard: str = "") -> str:
-    """The one line ``connect`` and ``start`` print; ``dashboard`` is the dashboard's
-    path on the Jupyter server that owns the cluster, when one does. Cores and memory are
-    the supervisor's totals, which count a machine that several workers share once."""
+def describe_cluster(
+    url: str, cluster: dict[str, Any], dashboard: str = "", login_link: str = ""
+) -> str:
+    """The one line ``connect`` and ``start`` print. It names only a dashboard link that
+    works: ``dashboard``, the dashboard's path on the Jupyter server that owns the cluster
+    (the browser's Jupyter login applies), else ``login_link``, a link that logs one
+    browser in (``RemoteSession.dashboard_link``), else none. Cores and memory are the
+    supervisor's totals, which count a machine that several workers share once."""
     workers = cluster.get("workers", [])
     totals = cluster.get("totals") or {}
     cores = int(totals.get("n_cpu") or 0)
     memory = int(totals.get("memory") or 0)
     plural = "" if len(workers) == 1 else "s"
-    return (
+    line = (
         f"Connected to {url}: {len(workers)} worker{plural}, {cores} "
         f"core{'' if cores == 1 else 's'}, "
-        f"{memory / 2**30:.1f} GiB memory; dashboard "
-        + (f"{dashboard} on this Jupyter server" if dashboard else f"{url.rstrip('/')}/")
+        f"{memory / 2**30:.1f} GiB memory"
     )
+    if dashboard:
+        return f"{line}; dashboard {dashboard} on this Jupyter server"
+    if login_link:
+        return f"{line}; dashboard {login_link} (logs one browser in, once)"
+    return line
+
+
+def _login_link(session: RemoteSession) -> str:
+    """A fresh login link to the session's dashboard; none from a supervisor that cannot
+    make one (an older one) or does not answer now."""
+    try:
+        return session.dashboard_link()
+    except (ConnectionError, PermissionError, RuntimeError, KeyError, TypeError):
+        return ""
+
+
+def _announce(session: RemoteSession, dashboard: str = "") -> None:
+    """What ``connect`` and ``start`` print, and in a kernel the dashboard as a link to
+    click ("Open the dashboard") rather than a login link's text."""
+    kernel = in_kernel()
+    link = "" if dashboard else _login_link(session)
+    print(describe_cluster(session.address, session.cluster, dashboard, "" if kernel else link))
+    target = dashboard or link
+    if kernel and target:
+        from IPython.display import HTML, display
+
+        href = html.escape(target, quote=True)
+        text = "Open the cluster dashboard" if dashboard else "Open the dashboard"
+        anchor = f'<a href="{href}" target="_blank" rel="noopener">{text}</a>'
+        display(HTML(anchor))  # type: ignore[no-untyped-call]
 
 
 def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
@@ -278,14 +311,7 @@ class MarsMagics(Magics):
             print(f"Cannot connect to {url} ({waited:.1f} s): {exc}")
             return None
         session.as_default()
-        print(describe_cluster(session.address, session.cluster, dashboard))
-        if dashboard and in_kernel():
-            # a link from the notebook's own page: the browser's Jupyter login applies
-            from IPython.display import HTML, display
-
-            link = html.escape(dashboard, quote=True)
-            anchor = f'<a href="{link}" target="_blank">Open the cluster dashboard</a>'
-            display(HTML(anchor))  # type: ignore[no-untyped-call]
+        _announce(session, dashboard)
         return None
 
     def _start(self, args: argparse.Namespace) -> Any:
@@ -298,8 +324,7 @@ class MarsMagics(Magics):
         except (RuntimeError, TimeoutError, ValueError) as exc:
             print(f"The cluster did not start: {exc}")
             return None
-        session = self.cluster.session
-        print(describe_cluster(session.address, session.cluster))
+        _announce(self.cluster.session)
         return None
 
     def _stop(self, args: argparse.Namespace) -> Any:

@@ -1,6 +1,7 @@
 /**
  * jupyter_mars in JupyterLab: the cluster panel in the left sidebar, the dashboard in a
- * Lab tab, and a command that inserts the connect code into the active notebook.
+ * Lab tab, its cards as panes of their own (`panes.ts`), and a command that inserts the
+ * connect code into the active notebook.
  */
 import {
   ILayoutRestorer,
@@ -15,6 +16,7 @@ import { LabIcon } from '@jupyterlab/ui-components';
 import { clusterDashboardUrl, dashboardUrl, MarsApi } from './api';
 import { DEFAULT_REFRESH_SECONDS, PanelModel } from './model';
 import { MarsPanel } from './panel';
+import panes from './panes';
 import { connectCode } from './view';
 
 const PLUGIN_ID = 'jupyter_mars:plugin';
@@ -131,4 +133,4 @@ const plugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default plugin;
+export default [plugin, panes];

@@ -275,6 +275,8 @@ LAZY_IMPORTS = {
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.serve"): "the same",
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.crash_reports"): "the same",
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.server"): "the same",
+    ("jupyter_mars.widgets.preview", "jupyter_mars.dataframe.core"): "pandas: frames only",
+    ("jupyter_mars.widgets.preview", "jupyter_mars.tensor.core"): "only once tensors are",
 }
 """The imports made inside functions, each to keep a heavy or optional dependency from
 loading until it is used; none dodges a circle (the tests above would find one)."""

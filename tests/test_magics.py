@@ -5,10 +5,12 @@ to the embedded runtime, running cells in the background or blocking, and usage 
 from __future__ import annotations
 
 import doctest
+import http.cookiejar
 import os
 import re
 import socket
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -119,7 +121,16 @@ def test_connect_uses_the_published_cluster_or_the_address_given(
         mars_magic("connect")
         line = capsys.readouterr().out.strip()
         assert line.startswith(f"Connected to {cluster.endpoint}: 2 workers, 2 cores, ")
-        assert line.endswith(f"dashboard {cluster.endpoint}/")
+        # a link that logs this browser in, not the address of a login form
+        link = re.search(r"dashboard (\S+) \(logs one browser in, once\)$", line)
+        assert link is not None, line
+        assert link.group(1).startswith(f"{cluster.endpoint}/?login=")
+        assert cluster.token not in line
+        browser = urllib.request.build_opener(  # follows the redirect, keeps the cookie
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+        with browser.open(link.group(1), timeout=10) as opened:
+            assert b"<title>jupyter_mars cluster</title>" in opened.read()
         remote = mars.get_default_session()
         assert remote is not session
         assert (mt.arange(10) * 3).sum().execute().fetch() == 135

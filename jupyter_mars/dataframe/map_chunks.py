@@ -49,9 +49,15 @@ class MapChunks(Op):
     """Inputs of one chunk read whole by every task (a Series of per-column values)."""
     keeps_rows: bool = True
     """Each chunk keeps its rows; otherwise the result's chunk lengths are unknown."""
+    called: str = ""
+    """What an execution of it is called, where ``name`` is a word made for keys
+    (``Op.title``): ``groupby(k).transform(sum)``."""
 
     def label(self) -> str:
         return self.name or getattr(self.func, "__name__", "map_chunks")
+
+    def title(self, inner: str) -> str:
+        return self.called or super().title(inner)
 
 
 def fill_slots(arg: Any, refs: list[Any]) -> Any:
@@ -106,15 +112,17 @@ def map_chunks(
     name: str = "",
     keeps_rows: bool = True,
     broadcast: frozenset[int] = frozenset(),
+    called: str = "",
 ) -> Any:
     """``func(*args)`` per row chunk, ``Slot(i)`` standing for ``frames[i]``'s chunk.
 
     The frames must line up (``aligned``). ``keeps_rows``: every chunk keeps its rows (an
-    element-wise operation), so the result shares the index of ``frames[0]``.
+    element-wise operation), so the result shares the index of ``frames[0]``. ``called``:
+    what executions of it are called, when not its ``name``.
     """
     head = frames[0].node
     assert isinstance(head, FrameNode)
-    op = MapChunks(func, args, kwargs or {}, name, broadcast, keeps_rows)
+    op = MapChunks(func, args, kwargs or {}, name, broadcast, keeps_rows, called)
     nrows = head.shape[0] if keeps_rows else float("nan")
     return new_frame(op, list(frames), nrows, meta, head.index_key if keeps_rows else None)
 

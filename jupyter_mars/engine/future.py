@@ -138,10 +138,27 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         waiting (Ctrl-C, the notebook's stop button) cancels the execution too."""
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         try:
-            return super().result(timeout)
+            if self._widget is None or threading.current_thread() is not threading.main_thread():
+                return super().result(timeout)
+            return self._result_showing(timeout)
         except KeyboardInterrupt:
             self.cancel()
             raise
+
+    def _result_showing(self, timeout: float | None) -> Any:
+        """``result`` in short waits with the view refreshed between them: a cell that
+        waits blocks the kernel's event loop, where the view's own updater runs, and
+        the kernel's thread (this one) is the one that may send the view's changes."""
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                return super().result(VIEW_REFRESH if left is None else min(VIEW_REFRESH, left))
+            except concurrent.futures.TimeoutError:
+                if self.done() or (deadline is not None and time.monotonic() >= deadline):
+                    raise  # its own error, or the caller's timeout
+            self._widget.refresh()
 
     def cancel(self) -> bool:
         """Stop the execution, running tasks included; True unless it already ended."""
@@ -193,13 +210,17 @@ class ExecutionFuture(concurrent.futures.Future[Any]):
         return f"<ExecutionFuture{name} {state} progress={self.progress():.0%}>"
 
 
+VIEW_REFRESH = 0.5
+"""Seconds between refreshes of a future's view while ``result()`` waits in a kernel."""
+
 _view: Callable[[ExecutionFuture], Any] | None = None
 """Makes the notebook view of a future; set by the package that provides one."""
 
 
 def register_view(make: Callable[[ExecutionFuture], Any] | None) -> None:
     """How futures display in a notebook: ``make(future)`` gives a view with
-    ``_repr_mimebundle_`` (None: futures show as their repr text). The widgets package
+    ``_repr_mimebundle_`` and ``refresh()``, which shows the future's state now on the
+    calling thread (None: futures show as their repr text). The widgets package
     calls this when it loads, so the engine never imports a display library."""
     global _view
     _view = make

@@ -1,8 +1,9 @@
 """What an execution is called where nobody named it: what it computes, from its graph.
 
 ``(a @ a).sum()`` is ``sum(matmul)``: each result's operator, with the operator of its
-first input in brackets; several results are joined by commas. The same name shows on
-the future, in the widget, the dashboard and the Lab panel.
+first input in brackets; several results are joined by commas. Operators name themselves
+(``Op.title``): a grouped sum is ``groupby(k).sum``, not its keys' ``groupby_agg``. The
+same name shows on the future, in the widget, the dashboard and the Lab panel.
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ def describe(nodes: Sequence[Node]) -> str:
     """The default name of an execution of ``nodes``."""
     parts = []
     for node in nodes:
-        label = node.op.label()
-        inner = node.inputs[0].op.label() if node.inputs else ""
-        parts.append(f"{label}({inner})" if inner else label)
+        inner = node.inputs[0].op.title("") if node.inputs else ""
+        parts.append(node.op.title(inner))
     return shorten(", ".join(dict.fromkeys(parts))) or "execution"
 
 

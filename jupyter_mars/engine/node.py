@@ -33,6 +33,12 @@ class Op:
         """The operator's name in chunk keys, error messages and the dashboard."""
         return type(self).__name__.lower()
 
+    def title(self, inner: str) -> str:
+        """What an execution of this operator over an input titled ``inner`` is called
+        (``engine/naming.py``): ``sum(matmul)``. An operator whose label is a word made
+        for keys says here what the user wrote (``groupby(k).sum``)."""
+        return f"{self.label()}({inner})" if inner else self.label()
+
 
 @dataclass(frozen=True)
 class Held(Op):

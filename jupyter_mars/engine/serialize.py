@@ -17,13 +17,19 @@ out-of-band buffers of the envelope, exported through NumPy arrays, never throug
 memoryview: the garbage collector can free a memoryview's buffer while it is exported,
 which crashes the process (``_exporter``).
 
+Functions that travel by value keep the file their code came from (``Pickler``):
+cloudpickle names it ``<dynamic-code>``, and a worker's traceback of a notebook's
+function could then not say which cell the failing line is in.
+
 Unpickling runs arbitrary code: only ``loads`` frames that came from an authenticated
 peer (the comms authenticate before reading any frame).
 """
 
 from __future__ import annotations
 
+import io
 import pickle
+import types
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
@@ -60,11 +66,30 @@ def dumps(obj: object) -> list[Frame]:
         # lambdas, closures, and functions of __main__ (a notebook's or a script's) must
         # travel by value: another process cannot import them
         buffers.clear()
-        stream = cloudpickle.dumps(obj, protocol=5, buffer_callback=take_out_of_band)
+        with io.BytesIO() as file:
+            Pickler(file, protocol=5, buffer_callback=take_out_of_band).dump(obj)
+            stream = file.getvalue()
     return [stream, *buffers]
 
 
 _MAIN = b"__main__"
+_DYNAMIC = "<dynamic-code>"
+"""The file name cloudpickle gives every code object it pickles by value."""
+
+
+class Pickler(cloudpickle.Pickler):  # type: ignore[misc]
+    """cloudpickle's pickler, except that code keeps its file name (a notebook cell's)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, types.CodeType) and obj.co_filename != _DYNAMIC:
+            # pickled as cloudpickle does (named <dynamic-code>: no recursion), renamed after
+            return code_in_file, (obj.replace(co_filename=_DYNAMIC), obj.co_filename)
+        return super().reducer_override(obj)
+
+
+def code_in_file(code: types.CodeType, filename: str) -> types.CodeType:
+    """``code`` as compiled from ``filename``: what tracebacks name for its lines."""
+    return code.replace(co_filename=filename)
 
 
 def loads(frames: Sequence[Frame]) -> Any:

@@ -9,37 +9,51 @@ sparse chunks never see them: the tensor layer gives them dense chunks (``to_den
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sps
 
 from jupyter_mars.engine.node import Node, Tiled
 
 
+def scipy_sparse() -> ModuleType:
+    """``scipy.sparse``, imported at its first use: SciPy takes a tenth of a second and
+    more to import, which a notebook that never makes a sparse chunk should not wait for
+    at its first cell."""
+    import scipy.sparse
+
+    module: ModuleType = scipy.sparse  # SciPy ships no type information
+    return module
+
+
 def is_sparse_chunk(value: Any) -> bool:
-    return bool(sps.issparse(value))
+    """Whether ``value`` is a SciPy sparse matrix; without importing SciPy, which is
+    loaded wherever one was made."""
+    loaded = sys.modules.get("scipy.sparse")
+    return loaded is not None and bool(loaded.issparse(value))
 
 
 def to_dense(block: Any) -> Any:
     """A chunk as a NumPy array (a dense chunk unchanged)."""
-    return block.toarray() if sps.issparse(block) else block
+    return block.toarray() if is_sparse_chunk(block) else block
 
 
 def to_sparse(block: Any, missing: Any = None) -> Any:
     """A 2-d chunk as a CSR matrix (a CSR chunk unchanged). With ``missing`` (Mars's
     keyword), a dense chunk stores every entry but those equal to ``missing`` (NaN: the
     NaNs), zeros included; the entries left out read as 0."""
-    if isinstance(block, sps.csr_matrix):
+    if isinstance(block, scipy_sparse().csr_matrix):
         return block
-    if sps.issparse(block):
-        return sps.csr_matrix(block)
+    if is_sparse_chunk(block):
+        return scipy_sparse().csr_matrix(block)
     dense = np.asarray(block)
     if missing is None:
-        return sps.csr_matrix(dense)
+        return scipy_sparse().csr_matrix(dense)
     keep = ~np.isnan(dense) if _is_nan(missing) else dense != missing
-    return sps.csr_matrix((dense[keep], keep.nonzero()), shape=dense.shape)
+    return scipy_sparse().csr_matrix((dense[keep], keep.nonzero()), shape=dense.shape)
 
 
 def _is_nan(value: Any) -> bool:
@@ -51,7 +65,7 @@ def _is_nan(value: Any) -> bool:
 
 def empty_sparse(shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     """An all-zero CSR chunk, storing nothing."""
-    return sps.csr_matrix(shape, dtype=dtype)
+    return scipy_sparse().csr_matrix(shape, dtype=dtype)
 
 
 class SparseNode(Node):
@@ -79,7 +93,11 @@ def join_sparse(blocks: Sequence[Any], axis: int) -> Any:
     parts = [to_sparse(b) for b in blocks]
     if len(parts) == 1:
         return parts[0]
-    return sps.hstack(parts, format="csr") if axis == 1 else sps.vstack(parts, format="csr")
+    return (
+        scipy_sparse().hstack(parts, format="csr")
+        if axis == 1
+        else scipy_sparse().vstack(parts, format="csr")
+    )
 
 
 def fill_sparse(
@@ -91,10 +109,12 @@ def fill_sparse(
     cols: list[Any] = []
     values: list[Any] = []
     for (src, dst), block in zip(regions, blocks):
-        piece = sps.coo_matrix(block[src])
+        piece = scipy_sparse().coo_matrix(block[src])
         rows.append(piece.row + dst[0].start)
         cols.append(piece.col + dst[1].start)
         values.append(piece.data)
     data = np.concatenate(values) if values else np.empty(0, dtype=dtype)
     coords = (np.concatenate(rows), np.concatenate(cols)) if rows else ([], [])
-    return sps.csr_matrix((data.astype(blocks[0].dtype, copy=False), coords), shape=shape)
+    return scipy_sparse().csr_matrix(
+        (data.astype(blocks[0].dtype, copy=False), coords), shape=shape
+    )

@@ -14,9 +14,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sps
 
-from jupyter_mars.engine.sparse import join_sparse, to_dense, to_sparse
+from jupyter_mars.engine.sparse import (
+    is_sparse_chunk,
+    join_sparse,
+    scipy_sparse,
+    to_dense,
+    to_sparse,
+)
 
 _PROBES = (0.0, 1.0, -1.0, 2.5)
 """Values tried for the dense operands when deciding if zeros of the sparse ones stay
@@ -82,14 +87,14 @@ _SPARSE_BINARY = {np.add, np.subtract, np.multiply, np.maximum, np.minimum}
 
 def _on_stored(func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any]) -> Any:
     """``func`` computed without a dense chunk, or None where no such path applies."""
-    positions = [i for i, a in enumerate(args) if sps.issparse(a)]
+    positions = [i for i, a in enumerate(args) if is_sparse_chunk(a)]
     arrays = [a for a in args if isinstance(a, np.ndarray) and a.ndim > 0]
     if len(positions) == 1 and not arrays:
         # one sparse operand, scalars beside it: f keeps zeros, so only stored values change
         m = to_sparse(args[positions[0]]).copy()
         m.sum_duplicates()
         values = func(*(m.data if i == positions[0] else a for i, a in enumerate(args)), **kwargs)
-        return sps.csr_matrix((np.asarray(values), m.indices, m.indptr), shape=m.shape)
+        return scipy_sparse().csr_matrix((np.asarray(values), m.indices, m.indptr), shape=m.shape)
     if len(args) != 2 or kwargs or func not in _SPARSE_BINARY:
         return None
     a, b = args
@@ -130,7 +135,7 @@ def sparse_reduce(name: str, block: Any, axis: tuple[int, ...], dtype: Any) -> A
         out = m.sum(axis=along, dtype=dtype)
     else:
         out = m.max(axis=along) if name == "max" else m.min(axis=along)
-        out = out.toarray() if sps.issparse(out) else out
+        out = out.toarray() if is_sparse_chunk(out) else out
     shape = tuple(1 if a in axis else n for a, n in enumerate(m.shape))
     result = np.asarray(out).reshape(shape)
     return result.astype(dtype, copy=False) if dtype is not None else result
@@ -147,6 +152,6 @@ def sparse_matmul(sparse_out: bool, dtype: np.dtype[Any], left: Any, right: Any)
 
 def join_panel(axis: int, *blocks: Any) -> Any:
     """Chunks joined along ``axis`` into one panel: CSR where any is sparse."""
-    if any(sps.issparse(b) for b in blocks):
+    if any(is_sparse_chunk(b) for b in blocks):
         return join_sparse(blocks, axis)  # a sparse operand is 2-d
     return np.concatenate(blocks, axis=axis)

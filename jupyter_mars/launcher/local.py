@@ -233,7 +233,12 @@ class LocalCluster:
     def resize(self, n: int, retire: Sequence[str] = (), timeout: float = 60.0) -> None:
         """Run ``n`` workers, leaving adaptive scaling as it is: more are started, or the
         newest stopped; with ``retire`` (supervisor addresses), only workers named there,
-        the first first (fewer, if too few are this cluster's: never another one)."""
+        the first first (fewer, if too few are this cluster's: never another one). A
+        worker whose process has exited (killed, or its nanny gone) counts no more: the
+        supervisor drops it too, and a new one takes its place."""
+        for gone in [w for w in self.workers if w.popen.poll() is not None]:
+            gone.stop()  # its output pipe is closed
+            self.workers.remove(gone)
         if n > len(self.workers):
             for _ in range(n - len(self.workers)):
                 self.workers.append(_Process(self._worker_argv, self._env))

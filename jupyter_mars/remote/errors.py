@@ -6,6 +6,10 @@ The type is looked up in the libraries computations raise from, which are import
 needed, and in any module the client has already loaded (a user's own exception class);
 the client never imports another module just because the cluster names it, since that
 would run its code. Only a type found neither way is a ``RemoteError``.
+
+The frames of the user's code that raised it on a worker (``engine/remote_traceback.py``)
+become the error's traceback here (``remote/user_traceback.py``), so the client raises it
+as if the user's function had failed in this process.
 """
 
 from __future__ import annotations
@@ -14,6 +18,9 @@ import importlib
 import sys
 from types import ModuleType
 from typing import Any
+
+from jupyter_mars.engine.remote_traceback import valid_frames
+from jupyter_mars.remote.user_traceback import user_traceback
 
 _ERROR_MODULES = (
     "builtins",
@@ -60,4 +67,5 @@ def rebuild_error(model: dict[str, Any]) -> BaseException:
     for note in model.get("notes", []):
         if hasattr(error, "add_note"):
             error.add_note(note)
-    return error
+    frames = valid_frames(model.get("traceback"))
+    return error.with_traceback(user_traceback(frames)) if frames else error

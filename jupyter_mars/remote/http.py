@@ -16,6 +16,11 @@ from jupyter_mars.engine import pieces
 from jupyter_mars.remote.tokens import read_token_file
 
 
+class NothingListens(ConnectionError):
+    """The supervisor's address refused the connection: no process listens there (it
+    stopped), as opposed to one that does not answer in time (a host or network down)."""
+
+
 class SupervisorUnavailable(ConnectionError):
     """The supervisor answered 503: it stands by while another one is active."""
 
@@ -49,6 +54,11 @@ class HttpClient:
         try:
             conn.request(method, self.prefix + path, body=body, headers=headers)
             response = conn.getresponse()
+        except ConnectionRefusedError:
+            raise NothingListens(
+                f"no jupyter_mars supervisor answers at {self.url}: nothing listens there "
+                "(connection refused)"
+            ) from None
         except (OSError, http.client.HTTPException) as exc:
             raise ConnectionError(
                 f"no jupyter_mars supervisor answers at {self.url} ({exc})"

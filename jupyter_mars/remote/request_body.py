@@ -13,12 +13,11 @@ import io
 from collections.abc import Container, Sequence
 from typing import Any
 
-import cloudpickle
-
 from jupyter_mars.engine.node import Held, Node
+from jupyter_mars.engine.serialize import Pickler
 
 
-class _Pickler(cloudpickle.Pickler):  # type: ignore[misc]
+class _Pickler(Pickler):
     def __init__(self, file: io.BytesIO, held: Container[str]) -> None:
         super().__init__(file, protocol=5)
         self.held = held

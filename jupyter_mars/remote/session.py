@@ -48,6 +48,7 @@ from jupyter_mars.remote.errors import rebuild_error
 from jupyter_mars.remote.failover import find_active, web_urls
 from jupyter_mars.remote.http import (
     HttpClient,
+    NothingListens,
     SessionGone,
     SupervisorUnavailable,
     read_piece,
@@ -149,6 +150,12 @@ class RemoteSession(Session):
     def __repr__(self) -> str:
         return f"<Session {self.address} {self.session_id}>"
 
+    def dashboard_link(self) -> str:
+        """A link that opens the cluster's dashboard in a browser, logged in, once and
+        within a few minutes (``POST /api/v1/login-links``); it never holds the token."""
+        made = self._retrying(lambda term: term.http.json("POST", "/api/v1/login-links"))
+        return str(made["url"])
+
     # ---- supervisors ------------------------------------------------------------------
 
     def _open(self, http: HttpClient) -> _Term:
@@ -208,13 +215,19 @@ class RemoteSession(Session):
                 return self._term  # another thread already moved on
             try:
                 term = self._open_active(seen, session_gone=isinstance(error, SessionGone))
-            except ConnectionError:
+            except ConnectionError as exc:
                 # one line that says what happened and what to do, not two chained
                 # connection errors from inside the client
+                what = (
+                    "stopped: nothing listens at its supervisors' addresses any more"
+                    if isinstance(exc, NothingListens)
+                    else "is gone: none of its supervisors answered within "
+                    f"{self._failover_wait:g} s"
+                )
                 raise ClusterGone(
-                    f"the cluster at {seen.http.url} is gone: none of its supervisors "
-                    "answers. Start one (%mars start, new_cluster()), connect to another "
-                    "(%mars connect ADDRESS) or go back to this process (%mars embedded)"
+                    f"the cluster at {seen.http.url} {what}. Start one (%mars "
+                    "start, new_cluster()), connect to another (%mars connect ADDRESS) or "
+                    "go back to this process (%mars embedded)"
                 ) from None
             if term is not seen:
                 logger.warning(

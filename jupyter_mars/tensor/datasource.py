@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sps
 
 from jupyter_mars.engine.chunks import NSplits, chunk_slices, normalize_chunk_size
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.sparse import is_sparse_chunk
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.sparse.convert import sparse_matrix, tosparse
 
@@ -78,7 +78,7 @@ def tensor(
     if isinstance(data, Tensor):
         out = data if dt is None and order in ("A", "K") else data.astype(dt or data.dtype, order)
         return out.rechunk(chunk_size) if chunk_size is not None else out
-    if sps.issparse(data):
+    if is_sparse_chunk(data):
         m = sparse_matrix(data, dt)
         nsplits = normalize_chunk_size(m.shape, chunk_size, m.dtype.itemsize)
         return new_tensor(FromArray(m, nsplits), [], m.shape, m.dtype, sparse=True)

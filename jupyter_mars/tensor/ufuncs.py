@@ -102,13 +102,13 @@ def _make(ufunc: np.ufunc) -> TensorUfunc:
 
 
 # generalised ufuncs (matmul, vecdot, ...) contract core dimensions: they are not
-# element-wise and live with the products instead
+# element-wise and live with the products instead. NumPy's namespace as loaded, not
+# dir(np): getattr of each name in dir() imports NumPy's lazy submodules (f2py, ma,
+# testing, ...), a twentieth of a second at the first import for nothing.
 UFUNC_NAMES = sorted(
     name
-    for name in dir(np)
-    if isinstance(getattr(np, name), np.ufunc)
-    and not name.startswith("_")
-    and getattr(np, name).signature is None
+    for name, value in vars(np).items()
+    if isinstance(value, np.ufunc) and not name.startswith("_") and value.signature is None
 )
 _ufuncs = {name: _make(getattr(np, name)) for name in UFUNC_NAMES}
 globals().update(_ufuncs)

@@ -67,8 +67,14 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
             "/api/openapi.json": {"get": _op("This document", {"200": "the document"})},
             "/": {
                 "get": _op(
-                    "The dashboard page (HTML); it draws from /api/v1/stream",
-                    {"200": "the page", "302": "to /login when not logged in"},
+                    "The dashboard page (HTML); it draws from /api/v1/stream. A login link's "
+                    "?login=CODE (from /api/v1/login-links) logs the browser in, once; a "
+                    "used or expired one gets the login form (401)",
+                    {
+                        "200": "the page",
+                        "302": "to /login when not logged in; after a login link, to the "
+                        "page without its code, with the login cookie set",
+                    },
                 )
             },
             "/static/{name}": {
@@ -108,6 +114,14 @@ def openapi_document(base_path: str = "/") -> dict[str, Any]:
                     "memory) that count a machine once, and tasks {ready, running, slots} "
                     "(what adaptive scaling weighs); answered by standby supervisors too",
                     {"200": "cluster"},
+                )
+            },
+            "/api/v1/login-links": {
+                "post": _op(
+                    "A link that logs a browser in to the dashboard: {url: '<this address>"
+                    "/?login=CODE', expires_in: seconds}; CODE is random (never the token), "
+                    "works once, and only for a few minutes",
+                    {"201": "the link"},
                 )
             },
             "/api/v1/workers": {"get": _op("Workers and their resources", {"200": "workers"})},

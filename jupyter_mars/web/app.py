@@ -47,7 +47,7 @@ from jupyter_mars.web.guard import (
     parse_json,
 )
 from jupyter_mars.web.history import FigureHistory
-from jupyter_mars.web.logins import Logins
+from jupyter_mars.web.logins import LOGIN_CODE_SECONDS, Logins
 from jupyter_mars.web.stream import StreamHandler
 from jupyter_mars.web.workers import worker_detail, worker_stacks
 
@@ -192,7 +192,18 @@ class DashboardHandler(ApiHandler):
         token = self.service.token
         if check_token(self, token, self.logins) or self._token_once(token):
             return
-        self.redirect(self.base + "login?" + urlencode({"next": self.request.path}))
+        code = self.get_query_argument("login", None)
+        if code is None:
+            self.redirect(self.base + "login?" + urlencode({"next": self.request.path}))
+        elif self.logins.codes.redeem(code):
+            set_login_cookie(self, token, self.base)
+            self.redirect(without_token(self.request.uri or self.base))
+        else:  # used, expired, or made up: a guess, and the form to log in otherwise
+            self.logins.throttle.failed(self.request.remote_ip or "", f"login:{code}")
+            self.set_status(401)
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            used = "This login link was used already or has expired: ask for a new one"
+            self.finish(login_page(self.base + "login", self.base, f"{used}, or log in here."))
 
     def get(self) -> None:
         self.set_header("Content-Type", "text/html; charset=utf-8")
@@ -218,6 +229,16 @@ class NotFoundHandler(ApiHandler):
     def prepare(self) -> None:
         super().prepare()
         raise tornado.web.HTTPError(404, reason="no such route")
+
+
+class LoginLinksHandler(ApiHandler):
+    """``login-links``: a link that logs a browser in to the dashboard once, for a client
+    that holds the token (``logins.LoginCodes``); the address is the one it asked."""
+
+    def post(self) -> None:
+        code = self.logins.codes.mint()
+        url = f"{self.request.protocol}://{self.request.host}{self.base}?login={code}"
+        self.send({"url": url, "expires_in": LOGIN_CODE_SECONDS}, 201)
 
 
 class OpenApiHandler(ApiHandler):
@@ -486,6 +507,7 @@ def make_app(
             (root + r"/api/openapi.json", OpenApiHandler, args),
             (prefix + r"/stream", StreamHandler, args),
             (prefix + r"/cluster", ClusterHandler, args),
+            (prefix + r"/login-links", LoginLinksHandler, args),
             (prefix + r"/workers", WorkersHandler, args),
             (prefix + r"/workers/([^/]+)", WorkerHandler, args),
             (prefix + r"/workers/([^/]+)/stack", StackHandler, args),

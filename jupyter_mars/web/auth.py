@@ -1,8 +1,9 @@
 """How a browser proves it holds the cluster token: a cookie derived from it.
 
-Programs send ``Authorization: token <token>``. A browser logs in once (the login page, or
-a link carrying ``?token=``: the supervisor takes one such link, the first, and drops the
-token from the address) and gets a cookie holding ``HMAC(token, "dashboard")``: never the
+Programs send ``Authorization: token <token>``. A browser logs in once (the login page, a
+login link ``?login=CODE`` that an authenticated client asked for (``logins.LoginCodes``),
+or a link carrying ``?token=``: the supervisor takes one such link, the first, and drops
+the token from the address) and gets a cookie holding ``HMAC(token, "dashboard")``: never the
 token itself, so neither the page's scripts nor a cookie jar ever see it. The cookie is
 ``HttpOnly`` and ``SameSite=Strict`` (``Secure`` over HTTPS); the ``Origin`` check of
 ``guard`` turns away what a cross-site page would still send. Wrong tokens and
@@ -43,14 +44,19 @@ def cookie_ok(cookie: str | None, token: str) -> bool:
     return cookie is not None and hmac.compare_digest(cookie.encode(), cookie_value(token).encode())
 
 
-def without_token(uri: str) -> str:
-    """``uri`` with its ``token`` query argument removed.
+CREDENTIALS = ("token", "login")
+"""Query arguments that log a browser in: the token, a login link's code."""
 
-    >>> without_token("/dash/?a=1&token=s3cret&b=2"), without_token("/?token=x")
+
+def without_token(uri: str) -> str:
+    """``uri`` with its ``token`` and ``login`` query arguments removed.
+
+    >>> without_token("/dash/?a=1&token=s3cret&b=2"), without_token("/?login=x")
     ('/dash/?a=1&b=2', '/')
     """
     parts = urlsplit(uri)
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "token"]
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    query = [(k, v) for k, v in pairs if k not in CREDENTIALS]
     return urlunsplit(("", "", parts.path or "/", urlencode(query), ""))
 
 

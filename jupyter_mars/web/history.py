@@ -1,4 +1,4 @@
-"""Each worker's CPU and memory over the last minutes, kept by the supervisor's web
+"""Each worker's CPU, memory and running tasks over the last minutes, kept by the supervisor's web
 service whether or not a dashboard is open, so that a page opened after a job still
 draws what the job did. The first message of the state stream carries it."""
 
@@ -29,8 +29,10 @@ class FigureHistory:
             # as the dashboard draws it: never below 0 nor above the worker's cores
             cpu = min(max(float(figures.get("cpu_used") or 0.0), 0.0), n_cpu)
             memory = float(figures.get("memory_rss") or 0)
+            running = float(worker.get("running") or 0)  # the task stream's lanes
             series = self._series.setdefault(address, deque())
-            series.append({"t": round(now, 3), "cpu": cpu, "memory": memory})
+            point = {"t": round(now, 3), "cpu": cpu, "memory": memory, "running": running}
+            series.append(point)
             while series and series[0]["t"] < now - self.seconds:
                 series.popleft()
             seen.add(address)

@@ -15,11 +15,18 @@ wrong values), ``last`` (when it last guessed), ``locked_until``.
 
 ``LinkToken`` is the one use of a ``?token=`` link: the first request carrying the
 right token is exchanged for the login cookie; after it, such links are refused.
+
+``LoginCodes`` are the codes of login links that an authenticated client asks for
+(``POST /api/v1/login-links``; ``%mars connect`` shows one): random, never derived from
+the token, each good for one use within ``LOGIN_CODE_SECONDS``. State: ``codes``, the
+digest of each code not used yet and when it expires, oldest first, at most
+``MAX_LOGIN_CODES``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -37,6 +44,10 @@ MAX_CLIENTS = 10_000
 """Clients tracked at once; the one that guessed least recently goes first."""
 SEEN_PER_CLIENT = 16
 """Wrong values remembered per client, to tell a new guess from a repeated one."""
+LOGIN_CODE_SECONDS = 300.0
+"""How long a login link works, unless it is used first: time to click it."""
+MAX_LOGIN_CODES = 64
+"""Login links not used yet that are kept at once; asking for more drops the oldest."""
 
 
 @dataclass
@@ -106,6 +117,38 @@ class LinkToken:
         return True
 
 
+def _digest(code: str) -> bytes:
+    return hashlib.sha256(code.encode("utf-8", "surrogatepass")).digest()
+
+
+class LoginCodes:
+    """Single-use codes of login links, valid for a few minutes (module docstring)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._codes: OrderedDict[bytes, float] = OrderedDict()
+        """Digest of each code not used yet -> when it expires."""
+
+    def mint(self) -> str:
+        """A new code: random, unrelated to the token, for one use."""
+        self._forget_expired()
+        code = secrets.token_urlsafe(24)
+        self._codes[_digest(code)] = self._clock() + LOGIN_CODE_SECONDS
+        while len(self._codes) > MAX_LOGIN_CODES:
+            self._codes.popitem(last=False)
+        return code
+
+    def redeem(self, code: str) -> bool:
+        """True for a code minted here, not used yet and not expired; it is used now."""
+        self._forget_expired()
+        return self._codes.pop(_digest(code), None) is not None
+
+    def _forget_expired(self) -> None:
+        now = self._clock()
+        while self._codes and next(iter(self._codes.values())) <= now:
+            self._codes.popitem(last=False)
+
+
 @dataclass
 class Logins:
     """What the web service remembers of logins: one of each, shared by its routes."""
@@ -114,3 +157,5 @@ class Logins:
     """Wrong tokens per client."""
     link: LinkToken = field(default_factory=LinkToken)
     """The one use of a ``?token=`` link."""
+    codes: LoginCodes = field(default_factory=LoginCodes)
+    """Login links handed to authenticated clients, each for one use."""

@@ -10,14 +10,17 @@ so that they can run off the kernel's event loop: fetching a result may wait on 
 from __future__ import annotations
 
 import html
+import sys
 import traceback
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from jupyter_mars.dataframe.core import DataFrame, Index, Series
 from jupyter_mars.engine.tracebacks import user_frames
-from jupyter_mars.tensor.core import Tensor
+
+if TYPE_CHECKING:
+    from jupyter_mars.dataframe.core import DataFrame, Index, Series
+    from jupyter_mars.tensor.core import Tensor
 
 TRACEBACK_FRAMES = 5
 """Frames of an error's traceback shown: the innermost ones, where the error was raised."""
@@ -47,9 +50,10 @@ def result_html(result: Any, session: Any = None) -> str:
         ]
         return "".join(parts)
     try:
-        if isinstance(result, Tensor):
+        kind = _kind(result)
+        if kind == "tensor":
             return _tensor_html(result, session)
-        if isinstance(result, (DataFrame, Series, Index)):
+        if kind == "frame":
             return _frame_html(result, session)
     except Exception as exc:  # noqa: BLE001 - a preview never hides that the work succeeded
         return f"<i>no preview: {html.escape(_one_line(exc))}</i>"
@@ -57,6 +61,23 @@ def result_html(result: Any, session: Any = None) -> str:
     if len(text) > TEXT_CHARACTERS:
         text = text[:TEXT_CHARACTERS] + "…"
     return _pre(text)
+
+
+def _kind(result: Any) -> str:
+    """``"tensor"``, ``"frame"`` or ``""``. An API package is looked at only once loaded:
+    a result of it means it was, and this module, loaded with the first notebook future,
+    must not load pandas (the frames' package) for a notebook that uses only tensors."""
+    if "jupyter_mars.tensor.core" in sys.modules:
+        from jupyter_mars.tensor.core import Tensor
+
+        if isinstance(result, Tensor):
+            return "tensor"
+    if "jupyter_mars.dataframe.core" in sys.modules:
+        from jupyter_mars.dataframe.core import DataFrame, Index, Series
+
+        if isinstance(result, DataFrame | Series | Index):
+            return "frame"
+    return ""
 
 
 def _tensor_html(tensor: Tensor, session: Any) -> str:
@@ -71,6 +92,8 @@ def _tensor_html(tensor: Tensor, session: Any) -> str:
 def _frame_html(frame: DataFrame | Series | Index, session: Any) -> str:
     """The summary and the first rows; only those rows are fetched (from the first
     chunks), not the whole result."""
+    from jupyter_mars.dataframe.core import DataFrame, Series  # loaded: it made the frame
+
     kind = type(frame).__name__
     rows = int(frame.shape[0])  # known once executed
     if isinstance(frame, DataFrame):

@@ -177,3 +177,12 @@ def test_nested_pickled_frames_survive_a_cyclic_collection() -> None:
     # while exported: "BufferError: memoryview has 1 exported buffer", then a segfault.
     stderr = run_in_fresh_interpreter(__name__, messages_in_collected_cycles.__name__)
     assert "BufferError" not in stderr
+
+
+def test_code_pickled_by_value_keeps_its_file_name() -> None:
+    """A notebook's function travels by value; its lines still name their cell."""
+    namespace: dict[str, object] = {"__name__": "__main__"}  # not importable elsewhere
+    exec(compile("def cell_function(x):\n    return x + 1\n", "<cell-7>", "exec"), namespace)
+    again = loads(dumps(namespace["cell_function"]))
+    assert again.__code__.co_filename == "<cell-7>"
+    assert again(1) == 2

@@ -147,3 +147,15 @@ def stop(lab: Lab, timeout: float = 30) -> list[psutil.Process]:
     for p in alive:
         p.kill()
     return alive
+
+
+def run_cells(page: Any, first: int, count: int, timeout: float = 60_000) -> None:
+    """Run ``count`` cells of the open notebook from cell ``first`` (1-based) with
+    Shift+Enter, as a user does, waiting for each press to move to the next cell: a
+    press that lands while the notebook is still taking focus would be lost."""
+    cell = ".jp-Notebook .jp-Cell:nth-child({})"
+    page.click(f"{cell.format(first)} .jp-InputArea-prompt")
+    page.wait_for_selector(f"{cell.format(first)}.jp-mod-active", timeout=timeout)
+    for n in range(first, first + count):
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_selector(f"{cell.format(n + 1)}.jp-mod-active", timeout=timeout)

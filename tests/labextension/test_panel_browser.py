@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser import ARTIFACTS, chromium_page
-from tests.labextension.jupyterlab import Lab, jupyter_lab, stop, write_notebook
+from tests.labextension.jupyterlab import Lab, jupyter_lab, run_cells, stop, write_notebook
 
 JOB = """\
 import time
@@ -108,9 +108,7 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
         )
         first = page.text_content(".jp-Notebook .jp-Cell:first-child .jp-InputArea-editor")
         assert "%mars connect" in (first or "")
-        page.click(".jp-Notebook .jp-Cell:first-child .jp-InputArea-prompt")
-        for _ in range(3):  # the connect code, the job, then the long job
-            page.keyboard.press("Shift+Enter")
+        run_cells(page, 1, 3)  # the connect code, the job, then the long job
 
         # the job shows in the panel while it runs, with a cancel button, then at 100%
         running = f"{PANEL} .jp-MarsPanel-task[data-state='running']"

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import ARTIFACTS, chromium_page
-from tests.labextension.jupyterlab import Lab, jupyter_lab, stop, write_notebook
+from tests.labextension.jupyterlab import Lab, jupyter_lab, run_cells, stop, write_notebook
 
 START = """\
 %load_ext jupyter_mars
@@ -67,9 +67,7 @@ def test_the_panel_lists_a_notebooks_cluster_and_cancels_its_job(lab: Lab) -> No
         page.wait_for_selector(f"{PANEL} .jp-MarsPanel-state[data-state='stopped']", timeout=WAIT)
         page.wait_for_selector(f"{PANEL} .jp-MarsPanel-clusterList:has-text('none running')")
 
-        page.click(".jp-Notebook .jp-Cell:first-child .jp-InputArea-prompt")
-        for _ in range(3):  # start, the long job, wait for its future
-            page.keyboard.press("Shift+Enter")
+        run_cells(page, 1, 3)  # start, the long job, wait for its future
 
         # the notebook's cluster is listed as its, and shown while the server runs none
         theirs = f"{PANEL} .jp-MarsPanel-cluster[data-own='false']"

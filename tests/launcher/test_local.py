@@ -68,3 +68,14 @@ def test_a_local_cluster_scales_up_and_down(session):
         )
         with pytest.raises(ValueError, match="n must be a non-negative int"):
             cluster.scale(-1)
+
+
+def test_scaling_replaces_a_worker_whose_process_died(session):
+    with new_cluster(n_worker=2, n_cpu=1) as cluster:
+        dead = cluster.workers[1].popen
+        dead.kill()
+        dead.wait()
+        cluster.scale(2)  # the supervisor drops the dead one; a new one joins
+        assert len(cluster.workers) == 2
+        assert dead not in [w.popen for w in cluster.workers]
+        assert (mt.arange(10) * 2).sum().execute().fetch() == 90

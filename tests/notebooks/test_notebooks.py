@@ -53,6 +53,12 @@ def test_the_quickstart_runs_the_seed_on_a_local_cluster(tmp_path: Path) -> None
     started = _outputs_text(cells[1])
     assert "Connected to http://127.0.0.1:" in started
     assert "2 workers, 2 cores" in started
+    # in a kernel the dashboard is a link to click that logs the browser in, not its text
+    links = [o["data"]["text/html"] for o in cells[1].outputs if "text/html" in o.get("data", {})]
+    assert len(links) == 1, cells[1].outputs
+    assert "Open the dashboard" in links[0]
+    assert "/?login=" in links[0]
+    assert "?login=" not in started.replace(links[0], "")
     assert "lazy: .execute() computes it" in _outputs_text(cells[2])
     status = _outputs_text(next(c for c in cells if c.source == "%mars status"))
     assert status.count("127.0.0.1:") >= 3  # the cluster and its two workers

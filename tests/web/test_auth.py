@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import doctest
+import http.cookiejar
 import json
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
@@ -97,6 +100,43 @@ def test_a_link_with_the_token_works_once_and_drops_it(cluster: CliCluster) -> N
     jar = cookie.split(";")[0]
     assert _request(cluster, "GET", "/api/v1/cluster", Cookie=jar)[0] == 200  # still in
     assert _request(cluster, "GET", "/api/v1/cluster?token=wrong")[0] == 401
+
+
+def _open_in_a_browser(url: str) -> tuple[int, bytes, str]:
+    """``url`` opened as a browser would: redirects followed, cookies kept. The final
+    status, page and the cookie it got."""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    try:
+        with opener.open(url, timeout=10) as response:
+            status, page = response.status, response.read()
+    except urllib.error.HTTPError as refused:
+        status, page = refused.code, refused.read()
+    return status, page, "; ".join(f"{c.name}={c.value}" for c in jar)
+
+
+def test_a_login_link_opens_the_dashboard_once_and_never_holds_the_token(
+    cluster: CliCluster, session: Any
+) -> None:
+    with remote_session(cluster, session) as remote:
+        link = remote.dashboard_link()
+        again = remote.dashboard_link()  # each time a fresh one
+    assert link.startswith(f"{cluster.url}/?login=")
+    assert again != link
+    assert cluster.token not in link + again
+    status, page, cookie = _open_in_a_browser(link)
+    assert status == 200
+    assert b"<title>jupyter_mars cluster</title>" in page  # the dashboard, not the form
+    assert cookie == f"{COOKIE}={cookie_value(cluster.token)}"
+    assert cluster.token.encode() not in page
+    status, page, cookie = _open_in_a_browser(link)  # a second use
+    assert status == 401
+    assert b"used already or has expired" in page
+    assert cookie == ""
+    assert cluster.token.encode() not in page
+    assert _open_in_a_browser(again)[0] == 200  # the other one still works, once
+    # only a client that holds the token may ask for one
+    assert _request(cluster, "POST", "/api/v1/login-links")[0] == 401
 
 
 def test_a_cross_site_post_with_the_cookie_is_refused(cluster: CliCluster) -> None:

@@ -8,7 +8,12 @@ from jupyter_mars.web.history import FigureHistory
 def _cluster(*workers: tuple[str, float, int]) -> dict[str, object]:
     return {
         "workers": [
-            {"address": a, "n_cpu": 2, "resources": {"cpu_used": cpu, "memory_rss": memory}}
+            {
+                "address": a,
+                "n_cpu": 2,
+                "running": 1,
+                "resources": {"cpu_used": cpu, "memory_rss": memory},
+            }
             for a, cpu, memory in workers
         ]
     }
@@ -20,7 +25,7 @@ def test_samples_keep_the_last_minutes_of_each_worker() -> None:
         history.record(_cluster(("w1", 0.5, 100 + t), ("w2", 1.5, 200)), now=1000.0 + t)
     model = history.model()
     assert [p["t"] for p in model["w1"]] == [1000.0 + t for t in range(4, 15)]
-    assert model["w1"][-1] == {"t": 1014.0, "cpu": 0.5, "memory": 114.0}
+    assert model["w1"][-1] == {"t": 1014.0, "cpu": 0.5, "memory": 114.0, "running": 1.0}
     assert model["w2"][0]["cpu"] == 1.5
 
 

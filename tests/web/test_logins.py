@@ -1,4 +1,5 @@
-"""The throttle of wrong tokens and the one use of a ``?token=`` link, with no IO."""
+"""The throttle of wrong tokens, the one use of a ``?token=`` link and login links' codes,
+with no IO."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ from jupyter_mars.web.logins import (
     FIRST_LOCK,
     FORGET_AFTER,
     FREE_GUESSES,
+    LOGIN_CODE_SECONDS,
     LONGEST_LOCK,
+    MAX_LOGIN_CODES,
     LinkToken,
+    LoginCodes,
     LoginThrottle,
 )
 
@@ -56,3 +60,26 @@ def test_a_link_logs_in_once() -> None:
     assert link.use()
     assert not link.use()
     assert link.spent
+
+
+def test_a_login_code_works_once_and_only_for_a_few_minutes() -> None:
+    clock = Clock()
+    codes = LoginCodes(clock)
+    first, second = codes.mint(), codes.mint()
+    assert first != second
+    assert len(first) >= 32  # random, not guessable
+    assert codes.redeem(first)
+    assert not codes.redeem(first)  # used
+    assert not codes.redeem("made-up")
+    clock.now += LOGIN_CODE_SECONDS
+    assert not codes.redeem(second)  # expired
+    third = codes.mint()
+    clock.now += LOGIN_CODE_SECONDS - 1
+    assert codes.redeem(third)
+
+
+def test_asking_for_many_login_codes_drops_the_oldest() -> None:
+    codes = LoginCodes(Clock())
+    minted = [codes.mint() for _ in range(MAX_LOGIN_CODES + 1)]
+    assert not codes.redeem(minted[0])
+    assert all(codes.redeem(code) for code in minted[1:])

@@ -115,6 +115,22 @@ def test_result_blocks_until_the_end_or_the_timeout() -> None:
     np.testing.assert_array_equal(future.result(timeout=10).fetch(), np.arange(4))
 
 
+def test_a_cell_waiting_on_result_keeps_the_view_moving() -> None:
+    # a cell blocked in result() blocks the kernel's event loop, where the view's own
+    # updater runs: result() itself refreshes the view between short waits
+    x = mt.tensor(np.arange(24), chunk_size=1)  # 24 chunks of 0.2 s: seconds on any machine
+    future = mt.elemwise(sleepy, x, 0.2, dtype=np.int64).execute(wait=False)
+    view = future.widget()
+    assert not view.following  # no event loop here: nothing else moves it
+    states: list[str] = []
+    bars: list[int] = []
+    view.state_label.observe(lambda change: states.append(change["new"]), "value")
+    view.bar.observe(lambda change: bars.append(change["new"]), "value")
+    np.testing.assert_array_equal(future.result(timeout=60).fetch(), np.arange(24))
+    assert "running" in states
+    assert any(0 < b < 24 for b in bars), bars  # chunks counted while it ran
+
+
 def test_a_dataframe_result_is_previewed_by_its_head() -> None:
     data = pd.DataFrame({"n": range(10), "letter": list("abcdefghij")})
     future = md.DataFrame(data, chunk_size=3).execute(wait=False)

@@ -24,6 +24,7 @@ from typing import Any
 
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.node import Node, Tiled
+from jupyter_mars.engine.remote_traceback import frames_of
 from jupyter_mars.engine.runtime import Runtime
 from jupyter_mars.engine.session import EngineSession, ExecutionCancelled
 
@@ -42,12 +43,14 @@ stopped between two stages."""
 
 
 def error_model(error: BaseException) -> dict[str, Any]:
-    """An error as JSON for the client: its type, module and message; never a traceback."""
+    """An error as JSON for the client: its type, module, message and notes, and the frames
+    of the user's code a worker kept (``engine/remote_traceback.py``); never the library's."""
     return {
         "type": type(error).__name__,
         "module": type(error).__module__,
         "message": str(error),
         "notes": list(getattr(error, "__notes__", [])),
+        "traceback": frames_of(error),
     }
 
 

@@ -4,13 +4,17 @@ Messages (each a dict, pickled by the comm)::
 
     request  {"op": str, "id": int, "kwargs": Pickled(dict)}
     reply    {"id": int, "ok": True, "result": Pickled(value)}
-             {"id": int, "ok": False, "error": Pickled(exception), "type": str, "message": str}
+             {"id": int, "ok": False, "error": Pickled(exception), "type": str, "message": str,
+              "traceback": [frame, ...]}
 
 Arguments, results and exceptions are ``Pickled`` separately from the envelope, so one
 that cannot be unpickled on the other side fails its own call, with its id, rather than
 making the message unreadable and the connection unusable. ``type`` and ``message`` are
 plain strings so that an exception whose class does not exist at the caller can still be
 reported, as ``RemoteError``. Tracebacks are never sent: they hold the server's paths.
+The one exception is ``traceback``: the frames of the user's own code that a worker kept
+on a failed task's error (``engine/remote_traceback.py``), sent beside the exception, as
+its own pickling (a class's ``__reduce__``) may drop them, and set on it again here.
 A handler's ``SystemExit`` or ``KeyboardInterrupt`` is answered as a ``RemoteError`` too:
 no request can end the server's process, and no reply the caller's.
 
@@ -35,6 +39,7 @@ from typing import Any
 from jupyter_mars.cluster.wire.comm.base import Comm, CommClosedError, ProtocolError
 from jupyter_mars.cluster.wire.comm.frames import DEFAULT_MAX_FRAMES, DEFAULT_MAX_MESSAGE_SIZE
 from jupyter_mars.cluster.wire.comm.tcp import Listener, connect, listen
+from jupyter_mars.engine.remote_traceback import frames_of, set_frames, valid_frames
 from jupyter_mars.engine.serialize import Pickled, loads
 
 logger = logging.getLogger(__name__)
@@ -83,7 +88,11 @@ def _error_reply(call_id: int, exc: BaseException) -> dict[str, Any]:
         loads(error.frames)  # e.g. a custom __init__ can pickle fine and fail to unpickle
     except Exception:
         error = Pickled.wrap(RemoteError(type_name, message))
-    return {"id": call_id, "ok": False, "error": error, "type": type_name, "message": message}
+    reply = {"id": call_id, "ok": False, "error": error, "type": type_name, "message": message}
+    frames = frames_of(exc)
+    if frames:
+        reply["traceback"] = frames
+    return reply
 
 
 def _as_exception(exc: BaseException) -> Exception:
@@ -355,4 +364,5 @@ class RPCClient:
             exc = RemoteError(reply["type"], reply["message"])
         if sys.version_info >= (3, 11):
             exc.add_note(f"(raised by operation {op!r} on {self.address})")
+        set_frames(exc, valid_frames(reply.get("traceback")))
         raise exc

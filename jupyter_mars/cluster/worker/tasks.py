@@ -33,6 +33,7 @@ from jupyter_mars.engine.executors.memory import RECENT_RESULTS
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.recipes import recipe
+from jupyter_mars.engine.remote_traceback import keep_user_frames
 from jupyter_mars.engine.storage import heap, sizeof
 from jupyter_mars.engine.storage.admission import process_rss
 from jupyter_mars.engine.worker.events import (
@@ -341,6 +342,7 @@ class WorkerTasks:
             # server answers it
             if ins.runs != call.key:
                 logger.debug("follower %r of %r failed here", ins.runs, call.key, exc_info=True)
+            keep_user_frames(exc)  # its traceback stays here; the user's lines travel
             event = TaskErred(f"erred-{ins.runs!r}", call.key, call.attempt, exc)
         else:
             figures = _result_figures(value, seconds)

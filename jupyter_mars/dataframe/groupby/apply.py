@@ -28,6 +28,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import new_frame
 from jupyter_mars.dataframe.groupby.keys import KeyItem, grouper, key_codes, key_series
+from jupyter_mars.dataframe.groupby.titles import rows_title
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.dataframe.partition import split_by_codes
 from jupyter_mars.engine.graph import Ref
@@ -219,6 +220,11 @@ class GroupbyRows(Op):
 
     def label(self) -> str:
         return f"groupby_{self.spec.mode}"
+
+    def title(self, inner: str) -> str:
+        spec = self.spec
+        selected = spec.series_name if spec.select_series else None
+        return rows_title(spec.mode, spec.func, spec.keys, selected)
 
 
 @tile_rule(GroupbyRows)

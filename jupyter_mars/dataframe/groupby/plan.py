@@ -30,6 +30,7 @@ from typing import Any
 from jupyter_mars.config import options
 from jupyter_mars.dataframe.core import new_frame
 from jupyter_mars.dataframe.groupby.aggregate import AggSpec
+from jupyter_mars.dataframe.groupby.titles import agg_title
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.engine.graph import Key, Ref
@@ -63,6 +64,9 @@ class GroupbyAgg(Op):
 
     def label(self) -> str:
         return "groupby_agg"
+
+    def title(self, inner: str) -> str:
+        return agg_title(self.spec)  # what it reads is in it: groupby(k)
 
 
 def _tree(node: Node, keys: list[Key], spec: AggSpec, ctx: TileContext) -> Tiled:

@@ -25,6 +25,7 @@ from jupyter_mars.dataframe.core import new_frame
 from jupyter_mars.dataframe.groupby.aggregate import DECOMPOSABLE
 from jupyter_mars.dataframe.groupby.apply import shuffle_rows
 from jupyter_mars.dataframe.groupby.keys import KeyItem, grouper, key_series
+from jupyter_mars.dataframe.groupby.titles import grouped_title
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
@@ -160,4 +161,5 @@ def transform(gb: Any, func: Any, *args: Any, **kwargs: Any) -> Any:
         meta,
         name="groupby_transform",
         broadcast=frozenset({len(frames)}),
+        called=f"{grouped_title(gb._keys, gb._series_name())}.transform({func})",
     )

@@ -14,10 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
-from sqlalchemy.pool import NullPool
+from jupyter_mars.dataframe.io.lazy_module import LazyModule
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+else:  # SQLAlchemy loads with the first SQL call, not with md
+    sa = LazyModule("sqlalchemy")
+
 
 SQLITE_BUSY_SECONDS = 60
 """How long a SQLite connection waits for another writer's lock before failing."""
@@ -54,7 +59,7 @@ def new_engine(url: str, transactional_ddl: bool = False) -> sa.engine.Engine:
     parsed = sa.engine.make_url(url)
     sqlite = parsed.get_backend_name() == "sqlite"
     connect_args = {"timeout": SQLITE_BUSY_SECONDS} if sqlite else {}
-    engine = sa.create_engine(parsed, poolclass=NullPool, connect_args=connect_args)
+    engine = sa.create_engine(parsed, poolclass=sa.pool.NullPool, connect_args=connect_args)
     if sqlite and transactional_ddl:
         _begin_explicitly(engine)
     return engine

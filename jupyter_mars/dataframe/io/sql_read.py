@@ -29,14 +29,14 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-import sqlalchemy as sa
 
 from jupyter_mars.dataframe.chunks import row_splits
 from jupyter_mars.dataframe.core import DataFrame
+from jupyter_mars.dataframe.io.lazy_module import LazyModule
 from jupyter_mars.dataframe.io.sql_chunks import ReadSQLChunks
 from jupyter_mars.dataframe.io.sql_connect import connection_url, open_engine
 from jupyter_mars.dataframe.io.sql_source import (
@@ -50,6 +50,11 @@ from jupyter_mars.dataframe.io.sql_source import (
 )
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.dataframe.renumber import renumber
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+else:  # SQLAlchemy loads with the first SQL call, not with md
+    sa = LazyModule("sqlalchemy")
 
 SAMPLE_ROWS = 1000
 """Rows read at build time to find the dtypes."""

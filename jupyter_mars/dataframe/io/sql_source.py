@@ -17,11 +17,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-import sqlalchemy as sa
+
+from jupyter_mars.dataframe.io.lazy_module import LazyModule
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+else:  # SQLAlchemy loads with the first SQL call, not with md
+    sa = LazyModule("sqlalchemy")
 
 PHYSICAL_ORDER = {"sqlite": "rowid", "postgresql": "ctid"}
 """The expression that orders a table's rows as a plain scan returns them, per dialect."""

@@ -18,12 +18,17 @@ empty chunks) keeps it, different kinds mean mixed values, written as text.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
-import sqlalchemy as sa
 
+from jupyter_mars.dataframe.io.lazy_module import LazyModule
 from jupyter_mars.dataframe.io.sql_connect import open_engine
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+else:  # SQLAlchemy loads with the first SQL call, not with md
+    sa = LazyModule("sqlalchemy")
 
 Status = tuple[int, BaseException | None]
 """``(rows written, error)`` of one staging table."""

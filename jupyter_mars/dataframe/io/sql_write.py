@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-import sqlalchemy as sa
 
 from jupyter_mars.dataframe.core import DataFrame
+from jupyter_mars.dataframe.io.lazy_module import LazyModule
 from jupyter_mars.dataframe.io.sql_connect import connection_url, open_engine
 from jupyter_mars.dataframe.io.sql_stage import (
     column_types,
@@ -35,6 +35,11 @@ from jupyter_mars.dataframe.io.written import WrittenRows
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+else:  # SQLAlchemy loads with the first SQL call, not with md
+    sa = LazyModule("sqlalchemy")
 
 STAGE_PREFIX = "_mars_stage_"
 """Staging tables are named ``STAGE_PREFIX + token + _ + chunk number``."""

@@ -13,14 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sps
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import NSplits, auto_chunk_sizes, offsets, split_evenly
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.recipes import regenerable
-from jupyter_mars.engine.sparse import SparseNode, empty_sparse, is_sparse_chunk
+from jupyter_mars.engine.sparse import SparseNode, empty_sparse, is_sparse_chunk, scipy_sparse
 from jupyter_mars.tensor import datasource
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
@@ -61,7 +60,7 @@ class Eye(Op):
 def sparse_eye_chunk(n: int, m: int, k: int, dtype: np.dtype[Any]) -> Any:
     if not -n < k < m:  # the diagonal misses this chunk (SciPy refuses such an offset)
         return empty_sparse((n, m), dtype)
-    return sps.eye(n, m, k, dtype=dtype, format="csr")
+    return scipy_sparse().eye(n, m, k, dtype=dtype, format="csr")
 
 
 @regenerable
@@ -236,7 +235,7 @@ def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None) -> Tens
     kk = check_int(k, "k")
     if isinstance(v, Tensor):
         t = rechunked(v, chunk_size)
-    elif sps.issparse(v):
+    elif is_sparse_chunk(v):
         t = datasource.tensor(v, chunk_size=chunk_size)
     else:
         arr = np.asarray(v)
@@ -280,7 +279,11 @@ def triangle_chunk(block: Any, k: int, lower: bool, shape: tuple[int, ...] | Non
     if shape is not None:
         block = np.broadcast_to(block, shape)
     if is_sparse_chunk(block):
-        return sps.tril(block, k, format="csr") if lower else sps.triu(block, k, format="csr")
+        return (
+            scipy_sparse().tril(block, k, format="csr")
+            if lower
+            else scipy_sparse().triu(block, k, format="csr")
+        )
     return np.tril(block, k) if lower else np.triu(block, k)
 
 

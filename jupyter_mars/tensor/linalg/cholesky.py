@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -53,6 +52,8 @@ def chol_diag(a_kk: Any, dtype: np.dtype[Any], *pairs: Any) -> Any:
 
 
 def chol_below(a_ik: Any, l_kk: Any, dtype: np.dtype[Any], *pairs: Any) -> Any:
+    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
     s = a_ik.astype(dtype, copy=False)
     update = _gram(pairs)
     if update is not None:

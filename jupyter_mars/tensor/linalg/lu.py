@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Key, Ref
@@ -59,12 +58,16 @@ def concat_rows(dtype: np.dtype[Any], *blocks: Any) -> Any:
 
 def factor_panel(src: Any) -> tuple[Any, Any, Any]:
     """``(s, L, U)`` with ``panel[s] = L @ U``."""
+    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
     p, lower, upper = scipy.linalg.lu(_panel(src), p_indices=True, check_finite=False)
     return np.argsort(p), lower, upper
 
 
 def update_panel(src: Any, factor: Any, width: int) -> tuple[Any, Any]:
     """``(U[k, j], trailing panel)`` from the panel of block column ``j`` at step ``k``."""
+    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
     perm, lower, _ = factor
     x = _panel(src)[perm]
     u_kj = scipy.linalg.solve_triangular(
@@ -165,6 +168,8 @@ def emit_lu(
 
 
 def lu_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
     result: np.dtype[Any] = np.dtype(probe_dtype(scipy.linalg.lu, dtype, index=1))
     return result
 
@@ -268,6 +273,8 @@ def lu(
     LAPACK does, so the factors equal SciPy's up to rounding). A non-square matrix is
     factored in one chunk, a stack of matrices one matrix per chunk.
     """
+    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
     t = astensor(a)
     assert_stacked_2d(t)
     dtype = lu_dtype(t.dtype)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -27,6 +26,8 @@ def substitute(
     rhs: Any, diag: Any, lower: bool, unit: bool, check: bool, dtype: np.dtype[Any], *pairs: Any
 ) -> Any:
     """Solve ``diag @ x = rhs - sum A_l @ x_l`` over the pairs ``(A_l, x_l)``."""
+    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
     s = rhs.astype(dtype, copy=True)
     for a, x in zip(pairs[0::2], pairs[1::2]):
         s -= a @ x
@@ -123,6 +124,8 @@ def solve_triangular(
     Only the triangle of ``a`` named by ``lower`` is read. A zero on the diagonal raises
     ``numpy.linalg.LinAlgError`` when executed.
     """
+    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
     if trans not in (0, "N"):
         raise NotImplementedError("solve_triangular: only trans=0 is supported")
     ta, tb = astensor(a), astensor(b)

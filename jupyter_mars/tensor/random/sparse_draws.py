@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sps
 
 from jupyter_mars.engine.chunks import NSplits
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.engine.sparse import scipy_sparse
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.creation.common import normalize_shape, nsplits_for
 from jupyter_mars.tensor.random.streams import (
@@ -58,7 +58,7 @@ def sparse_integers_chunk(
     where = rng.choice(size, count, replace=False) if count else np.empty(0, dtype=np.intp)
     values = rng.integers(low, high, size=count, dtype=dtype)
     rows, cols = np.divmod(where, max(shape[1], 1))
-    out = sps.csr_matrix((values, (rows, cols)), shape=shape, dtype=dtype)
+    out = scipy_sparse().csr_matrix((values, (rows, cols)), shape=shape, dtype=dtype)
     out.eliminate_zeros()
     return out
 

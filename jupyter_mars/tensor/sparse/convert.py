@@ -6,10 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sps
 
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
-from jupyter_mars.engine.sparse import SparseNode, to_dense, to_sparse
+from jupyter_mars.engine.sparse import (
+    SparseNode,
+    is_sparse_chunk,
+    scipy_sparse,
+    to_dense,
+    to_sparse,
+)
 from jupyter_mars.tensor.core import Tensor, new_tensor
 
 
@@ -17,7 +22,7 @@ def issparse(x: Any) -> bool:
     """Whether ``x`` is a sparse tensor (or a SciPy sparse matrix)."""
     if isinstance(x, Tensor):
         return isinstance(x.node, SparseNode)
-    return bool(sps.issparse(x))
+    return bool(is_sparse_chunk(x))
 
 
 def sparse_like(x: Tensor) -> bool | None:
@@ -67,7 +72,7 @@ def sparse_matrix(data: Any, dtype: np.dtype[Any] | None) -> Any:
     """A SciPy sparse matrix or array as a 2-d CSR matrix of ``dtype``."""
     if data.ndim != 2:
         raise ValueError(f"tensor(): only 2-d sparse data is supported, got shape {data.shape}")
-    m = sps.csr_matrix(data, dtype=dtype)
+    m = scipy_sparse().csr_matrix(data, dtype=dtype)
     m.sum_duplicates()
     return m
 

@@ -4,11 +4,37 @@
 // Three views, chosen by the address's fragment: #/ the cluster and its sessions,
 // #/execution/<session>/<execution> one execution's operator graph, #/worker/<address>
 // one worker. The page tells the stream which execution or worker it shows ("watch").
+// With ?view=<card> in its address the page shows that one card of the cluster view alone,
+// full size and without the header (a JupyterLab pane shows it so); the status shows only
+// while the stream is not live.
 "use strict";
 
 const HISTORY_SECONDS = 300;
 const COLOURS = ["#0969da", "#cf222e", "#2da44e", "#8250df", "#bf8700", "#1b7c83"];
-const history = new Map(); // worker address -> [{t, cpu, memory}]
+const history = new Map(); // worker address -> [{t, cpu, memory, running}]
+const slots = new Map(); // worker address -> its cores, the height of its task lane
+
+// The cards a page may show alone: ?view=<name> -> the section's id.
+const CARDS = {
+  supervisors: "card-supervisors",
+  workers: "card-workers",
+  cpu: "card-cpu",
+  memory: "card-memory",
+  tasks: "card-tasks",
+  progress: "card-progress",
+};
+
+// The card asked for in the address's query: {card} (null: the whole dashboard), or
+// {error} for a view that is not one of CARDS.
+function requestedCard(search) {
+  const view = new URLSearchParams(search).get("view");
+  if (view === null || view === "") return { card: null };
+  if (Object.hasOwn(CARDS, view)) return { card: CARDS[view] };
+  const known = Object.keys(CARDS).join(", ");
+  return { card: null, error: `There is no view "${view}": ?view= takes one of ${known}. The whole dashboard is shown instead.` };
+}
+
+const single = requestedCard(window.location.search);
 
 function bytes(n) {
   if (n === undefined || n === null) return "–";
@@ -88,7 +114,8 @@ function drawWorkers(workers) {
     const store = r.store || {};
     const cpu = cpuUsed(w);
     const series = history.get(w.address) || [];
-    series.push({ t: now, cpu, memory: r.memory_rss || 0 });
+    series.push({ t: now, cpu, memory: r.memory_rss || 0, running: w.running || 0 });
+    slots.set(w.address, w.n_cpu);
     while (series.length && series[0].t < now - HISTORY_SECONDS) series.shift();
     history.set(w.address, series);
     const tr = document.createElement("tr");
@@ -109,21 +136,37 @@ function drawWorkers(workers) {
     return tr;
   }));
   for (const address of [...history.keys()]) {
-    if (!workers.some((w) => w.address === address)) history.delete(address);
+    if (!workers.some((w) => w.address === address)) {
+      history.delete(address);
+      slots.delete(address);
+    }
   }
   chart("cpu-chart", "cpu", Math.max(1, ...workers.map((w) => w.n_cpu)), (v) => v.toFixed(1));
   const top = Math.max(1, ...[...history.values()].flat().map((p) => p.memory));
   chart("memory-chart", "memory", top, bytes);
-  document.getElementById("legend").replaceChildren(...[...history.keys()].map((a, i) => {
-    const span = document.createElement("span");
-    span.style.color = COLOURS[i % COLOURS.length];
-    span.textContent = `■ ${a}`;
-    return span;
-  }));
+  for (const legend of document.querySelectorAll("#card-cpu .legend, #card-memory .legend")) {
+    legend.replaceChildren(...[...history.keys()].map((a, i) => {
+      const span = document.createElement("span");
+      span.style.color = COLOURS[i % COLOURS.length];
+      span.textContent = `■ ${a}`;
+      return span;
+    }));
+  }
+  taskStream();
+}
+
+// A canvas alone in its pane takes the pane's width and the height left under it.
+function fit(canvas) {
+  if (!single.card) return;
+  const legend = canvas.parentElement.querySelector(".legend");
+  const below = (legend ? legend.offsetHeight : 0) + 24;
+  canvas.width = Math.max(200, canvas.parentElement.clientWidth);
+  canvas.height = Math.max(120, window.innerHeight - canvas.getBoundingClientRect().top - below);
 }
 
 function chart(id, field, top, label) {
   const canvas = document.getElementById(id);
+  fit(canvas);
   const g = canvas.getContext("2d");
   const { width, height } = canvas;
   g.clearRect(0, 0, width, height);
@@ -131,6 +174,7 @@ function chart(id, field, top, label) {
   g.font = "11px sans-serif";
   g.fillText(label(top), 4, 12);
   const now = Date.now() / 1000;
+  let samples = 0;
   [...history.values()].forEach((series, i) => {
     g.strokeStyle = COLOURS[i % COLOURS.length];
     g.beginPath();
@@ -140,7 +184,56 @@ function chart(id, field, top, label) {
       if (j === 0) g.moveTo(x, y); else g.lineTo(x, y);
     });
     g.stroke();
+    samples += series.length;
   });
+  canvas.dataset.samples = String(samples); // what is drawn, for a reader without eyes
+}
+
+// The task stream: one lane per worker, a bar per sample as high as its tasks then (those
+// the supervisor placed on it that have not reported back), a full lane for one per core; below, each worker's tasks now and its most in the window.
+function taskStream() {
+  const canvas = document.getElementById("tasks-chart");
+  fit(canvas);
+  const g = canvas.getContext("2d");
+  const { width, height } = canvas;
+  g.clearRect(0, 0, width, height);
+  const lanes = [...history.entries()];
+  const lane = height / Math.max(1, lanes.length);
+  const now = Date.now() / 1000;
+  const step = Math.max(2, width / HISTORY_SECONDS); // a sample about every second
+  g.font = "11px sans-serif";
+  const legend = lanes.map(([address, series], i) => {
+    const colour = COLOURS[i % COLOURS.length];
+    const top = i * lane;
+    const cores = Math.max(1, slots.get(address) || 1);
+    g.fillStyle = colour;
+    let most = 0;
+    for (const p of series) {
+      const running = p.running || 0; // samples older than this figure have none
+      most = Math.max(most, running);
+      if (!running) continue;
+      const x = width - ((now - p.t) / HISTORY_SECONDS) * width;
+      const h = Math.min(1, running / cores) * (lane - 14);
+      g.fillRect(x - step, top + lane - h, step, h);
+    }
+    g.fillStyle = "#555";
+    g.fillText(address, 4, top + 11);
+    g.strokeStyle = "#ddd";
+    g.beginPath();
+    g.moveTo(0, top + lane - 0.5);
+    g.lineTo(width, top + lane - 0.5);
+    g.stroke();
+    const current = series.length ? series[series.length - 1].running || 0 : 0;
+    const span = document.createElement("span");
+    span.style.color = colour;
+    span.dataset.worker = address;
+    span.dataset.running = String(current);
+    span.dataset.most = String(most);
+    const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+    span.textContent = `■ ${address}: ${plural(current, "task")} now, at most ${most} (${plural(cores, "core")})`;
+    return span;
+  });
+  document.getElementById("task-lanes").replaceChildren(...legend);
 }
 
 function progressCell(fraction, state) {
@@ -401,11 +494,30 @@ function route() {
 let socket = null;
 let lastState = null;
 
+// One card alone: the others hidden, the page marked for the stylesheet; an unknown view
+// is said at the top of the whole dashboard.
+function showCards() {
+  if (single.error) {
+    const message = document.getElementById("view-error");
+    message.textContent = single.error;
+    message.hidden = false;
+  }
+  if (!single.card) return;
+  document.body.classList.add("single");
+  document.body.dataset.view = new URLSearchParams(window.location.search).get("view");
+  for (const card of document.querySelectorAll("#view-cluster .card")) {
+    card.hidden = card.id !== single.card;
+  }
+}
+
 function show() {
   const target = route();
   for (const view of document.querySelectorAll(".view")) {
     view.hidden = view.id !== `view-${target.view}`;
   }
+  // a card alone may link to an execution's or a worker's page: the header (and its link
+  // back) shows there
+  document.body.classList.toggle("away", target.view !== "cluster");
   if (target.view === "execution") {
     document.getElementById("execution-id").textContent = target.watch.execution[1];
     document.getElementById("graph").replaceChildren();
@@ -442,6 +554,7 @@ function connect() {
   socket = new WebSocket(url);
   socket.onopen = () => {
     status.textContent = "live";
+    document.body.classList.add("live");
     socket.send(JSON.stringify({ watch: route().watch }));
   };
   socket.onmessage = (event) => {
@@ -450,11 +563,13 @@ function connect() {
   };
   socket.onclose = () => {
     status.textContent = "disconnected, retrying…";
+    document.body.classList.remove("live");
     setTimeout(connect, 2000);
   };
 }
 
 window.addEventListener("hashchange", show);
 document.getElementById("dump-stacks").addEventListener("click", dumpStacks);
+showCards();
 show();
 connect();

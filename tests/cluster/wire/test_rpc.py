@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 import socket
 import subprocess
@@ -32,6 +33,7 @@ from jupyter_mars.cluster.wire.rpc import (
     UnknownOperationError,
     _error_reply,
 )
+from jupyter_mars.engine.remote_traceback import frames_of, set_frames
 from jupyter_mars.engine.serialize import Pickled, dumps
 
 TOKEN = "rpc-test-token"
@@ -82,6 +84,10 @@ class Calls:
             raise UnbuildableError(7, "disk full")
         if kind == "timeout":
             raise TimeoutError("the remote side timed out")
+        if kind == "users":  # a failed task's error, as a worker reports it
+            error = json.JSONDecodeError("bad json", "{", 1)  # pickles without its __dict__
+            set_frames(error, [["/home/me/analysis.py", 12, "parse", "json.loads(text)"]])
+            raise error
         raise NotImplementedError(kind)
 
     async def array(self, n: int) -> np.ndarray:
@@ -232,6 +238,23 @@ def test_error_reply_carries_no_traceback_or_paths() -> None:
     sent = b"".join(bytes(frame) for frame in dumps(_error_reply(3, error)))
     assert __file__.encode() not in sent
     assert b"test_rpc.py" not in sent
+
+
+def test_the_frames_of_the_users_code_kept_on_an_error_travel_beside_it() -> None:
+    async def main() -> None:
+        async with serving(Calls()) as server:
+            client = RPCClient(server.address, TOKEN)
+            with pytest.raises(json.JSONDecodeError) as info:
+                await client.call("fail", kind="users")
+            assert frames_of(info.value) == [
+                ["/home/me/analysis.py", 12, "parse", "json.loads(text)"]
+            ]
+            with pytest.raises(ValueError, match="bad value") as plain:  # no frames kept: none sent
+                await client.call("fail", kind="value")
+            assert frames_of(plain.value) == []
+            await client.close()
+
+    asyncio.run(main())
 
 
 def test_unknown_op_and_bad_arguments_are_errors_not_disconnects() -> None:
