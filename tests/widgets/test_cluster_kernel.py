@@ -60,7 +60,7 @@ def test_the_kernels_cluster_shows_as_one_live_view_that_scales_and_adapts(tmp_p
         ],
         tmp_path,
     )
-    (status_display,) = [o for o in status.outputs if o.output_type == "display_data"]
+    (status_display,) = [o for o in status.outputs if WIDGET_MIME in o.get("data", {})]
     (cluster_display,) = [o for o in shown.outputs if o.output_type == "execute_result"]
     model_id = status_display.data[WIDGET_MIME]["model_id"]
     assert cluster_display.data[WIDGET_MIME]["model_id"] == model_id  # the same view
@@ -79,7 +79,7 @@ def test_the_kernels_cluster_shows_as_one_live_view_that_scales_and_adapts(tmp_p
     assert after["message"] == "Scaled to 2 workers."
     assert after["threads"] == ["MainThread"]  # set on the kernel's loop only
 
-    (again_display,) = [o for o in again.outputs if o.output_type == "display_data"]
+    (again_display,) = [o for o in again.outputs if WIDGET_MIME in o.get("data", {})]
     assert again_display.data[WIDGET_MIME]["model_id"] == model_id
 
     assert printed_json(adapting) == {
