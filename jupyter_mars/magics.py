@@ -252,12 +252,10 @@ def _same_address(a: str, b: str) -> bool:
 
 
 def _dashboard(address: str) -> str:
-    """The dashboard link of the cluster at ``address``: its path on the Jupyter server
-    that owns it (behind the browser's Jupyter login), else its own address."""
+    """The dashboard's path on the Jupyter server that owns the cluster at ``address``
+    (behind the browser's Jupyter login); "" for one no server owns."""
     found = [e for e in registry.entries() if _same_address(e.endpoint, address)]
-    if found and found[0].jupyter_dashboard:
-        return found[0].jupyter_dashboard
-    return address.rstrip("/") + "/"
+    return found[0].jupyter_dashboard if found else ""
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -363,7 +361,7 @@ class MarsMagics(Magics):
         # its workers, which a scale from here would leave behind
         owned = self.cluster
         if owned is not None and _same_address(owned.endpoint, address):
-            view = cluster_view(owned.endpoint, owned.token, owned.dashboard_url, owned)
+            view = cluster_view(owned.endpoint, owned.token, owner=owned)
         else:
             view = cluster_view(address, token, _dashboard(address))
         if view is not None:  # a kernel with ipywidgets: the live widget

@@ -16,7 +16,9 @@ from jupyter_mars.engine.future import in_kernel
 
 ViewMaker = Callable[..., Any]
 """``make(endpoint, token, dashboard=, owner=)``: the view of the cluster at ``endpoint``;
-``owner`` is the launcher object that can scale it, None for one this process only uses."""
+``dashboard`` its dashboard's path on the Jupyter server that owns it ("": the view links
+the supervisor's own); ``owner`` the launcher object that can scale it, None for one this
+process only uses."""
 
 _view: ViewMaker | None = None
 
@@ -42,7 +44,7 @@ def mimebundle(owner: Any, text: str, running: bool) -> dict[str, Any]:
     kernel, with ``text`` as the plain-text form; only ``text`` otherwise."""
     view = None
     if running:
-        view = cluster_view(owner.endpoint, owner.token, owner.dashboard_url, owner)
+        view = cluster_view(owner.endpoint, owner.token, owner=owner)
     if view is None:
         return {"text/plain": text}
     bundle: dict[str, Any] = dict(view._repr_mimebundle_())

@@ -30,7 +30,12 @@ from typing import Any
 import ipywidgets as widgets
 
 from jupyter_mars.remote import HttpClient
-from jupyter_mars.widgets.cluster_controls import AdaptControl, ScaleControl, running_loop
+from jupyter_mars.widgets.cluster_controls import (
+    AdaptControl,
+    ScaleControl,
+    run_blocking,
+    running_loop,
+)
 from jupyter_mars.widgets.cluster_reading import ClusterReading, WorkerRow, read_cluster
 
 INTERVAL = 1.5
@@ -93,11 +98,25 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         """The object that can scale the cluster (``LocalCluster``, ``SSHCluster``), or
         None for a cluster this process only uses."""
         self._http = HttpClient(endpoint, token, READ_TIMEOUT)
-        link = html.escape(dashboard or endpoint.rstrip("/") + "/", quote=True)
-        self.header = widgets.HTML(
-            f"<b>Mars cluster</b> <code>{html.escape(endpoint)}</code> &middot; "
-            f'<a href="{link}" target="_blank" style="{LINK_STYLE}">Dashboard</a>'
-        )
+        self.dashboard_link = dashboard or endpoint.rstrip("/") + "/"
+        """The header's link: ``dashboard``, the dashboard's path on the Jupyter server
+        that owns the cluster (its login applies); else a login link the supervisor made
+        (one use, a few minutes), minted at the first reading and by the New link button;
+        its plain address until then, or where the supervisor makes none."""
+        self._login_wanted = not dashboard
+        self.header = widgets.HTML()
+        self.link_button: widgets.Button | None = None
+        header: list[Any] = [self.header]
+        if not dashboard:
+            self.link_button = widgets.Button(
+                description="New link",
+                icon="key",
+                tooltip="A fresh login link: it opens the dashboard logged in, once",
+                layout={"width": "auto"},
+            )
+            self.link_button.on_click(self._new_link_clicked)
+            header.append(self.link_button)
+        self._show_link()
         self.message = widgets.HTML()
         """What the view has to say: a scale in progress, its error, a cluster gone."""
         self.grid = widgets.GridBox(layout={"grid_template_columns": GRID_COLUMNS})
@@ -109,7 +128,7 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         self._reads_started = 0
         self._reads_shown = 0
         """The number of the read last shown, counted as they start."""
-        children: list[Any] = [self.header, self.grid, self.totals]
+        children: list[Any] = [widgets.HBox(header), self.grid, self.totals]
         self.scale: ScaleControl | None = None
         """Scale, for a cluster this process owns."""
         self.adapt: AdaptControl | None = None
@@ -172,8 +191,25 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
     # ---- on the event loop ----------------------------------------------------------------
 
     def _read(self) -> dict[str, Any]:
+        """The supervisor's cluster model, and a login link at the first reading (any
+        thread; ``_show`` shows both)."""
         model: dict[str, Any] = self._http.json("GET", "/api/v1/cluster")
+        if self._login_wanted:
+            self._login_wanted = False
+            self._mint_link()
         return model
+
+    def _mint_link(self) -> None:
+        """A fresh login link for the header (any thread); none from a supervisor that
+        makes none (an older one): its address stays, with its login form."""
+        try:
+            made = self._http.json("POST", "/api/v1/login-links")
+            self.dashboard_link = str(made["url"])
+        except (ConnectionError, PermissionError, RuntimeError, KeyError, TypeError):
+            pass
+
+    def _new_link_clicked(self, _button: Any) -> None:
+        run_blocking(self._mint_link, lambda _error: self._show_link())
 
     async def _follow(self, loop: asyncio.AbstractEventLoop, wake: asyncio.Event) -> None:
         misses = 0
@@ -213,6 +249,16 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         escaped = html.escape(text)
         self.message.value = f'<span style="color: #c62828">{escaped}</span>' if error else escaped
 
+    def _show_link(self) -> None:
+        link = html.escape(self.dashboard_link, quote=True)
+        value = (
+            f"<b>Mars cluster</b> <code>{html.escape(self.endpoint)}</code> &middot; "
+            f'<a href="{link}" target="_blank" rel="noopener" style="{LINK_STYLE}">'
+            "Dashboard</a>"
+        )
+        if self.header.value != value:
+            self.header.value = value
+
     def _show_header_row(self) -> None:
         header = [widgets.HTML(f"<b>{name}</b>") for name in COLUMNS]
         self.grid.children = [*header, *(c for row in self.rows.values() for c in row.cells)]
@@ -225,6 +271,7 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         for row in reading.workers:
             self.rows[row.address].show(row)
         self.totals.value = reading.totals_text
+        self._show_link()
         for control in (self.scale, self.adapt):
             if control is not None:
                 control.show(len(reading.workers))

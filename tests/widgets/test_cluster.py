@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import doctest
+import html
+import http.cookiejar
 import threading
 import types
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -106,9 +110,39 @@ def test_the_view_shows_the_workers_the_supervisor_reports(two_workers: LocalClu
     assert all(0 <= r["cpu"] <= 100 and 0 < r["memory"] <= 100 for r in rows)
     assert view.totals.value.startswith("2 workers on 1 host")
     assert two_workers.endpoint in view.header.value
-    assert f'href="{two_workers.dashboard_url}"' in view.header.value
+    assert f'href="{two_workers.endpoint}/?login=' in view.header.value  # a login link
     assert view.scale.input.value == 2  # the control starts at the current count
     assert view.message.value == ""
+
+
+def _open_in_a_browser(url: str) -> tuple[int, bytes]:
+    """``url`` opened as a browser would (redirects followed, cookies kept)."""
+    opener = urllib.request.build_opener(
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+    )
+    try:
+        with opener.open(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read()
+
+
+def test_the_dashboard_link_logs_a_browser_in_once_and_new_link_makes_another(
+    two_workers: LocalCluster,
+) -> None:
+    view = ClusterView(two_workers.endpoint, two_workers.token, owner=two_workers)
+    link = view.dashboard_link
+    assert link.startswith(f"{two_workers.endpoint}/?login=")
+    assert two_workers.token not in view.header.value
+    status, page = _open_in_a_browser(link)
+    assert status == 200
+    assert b"<title>jupyter_mars cluster</title>" in page  # the dashboard, not its form
+    assert _open_in_a_browser(link)[0] == 401  # used
+    assert view.link_button is not None
+    view.link_button.click()
+    assert view.dashboard_link != link
+    assert f'href="{html.escape(view.dashboard_link)}"' in view.header.value
+    assert _open_in_a_browser(view.dashboard_link)[0] == 200
 
 
 def test_a_view_of_a_cluster_it_does_not_own_has_no_scale_control(
@@ -117,7 +151,8 @@ def test_a_view_of_a_cluster_it_does_not_own_has_no_scale_control(
     view = ClusterView(two_workers.endpoint, two_workers.token, "/lab/mars/dashboard/")
     assert view.scale is None
     assert len(view.rows) == 2
-    assert 'href="/lab/mars/dashboard/"' in view.header.value
+    assert 'href="/lab/mars/dashboard/"' in view.header.value  # the Jupyter server's page
+    assert view.link_button is None  # which the browser's Jupyter login opens
 
 
 def test_scale_from_the_view_changes_the_worker_count(two_workers: LocalCluster) -> None:

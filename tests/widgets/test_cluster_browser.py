@@ -74,7 +74,14 @@ def test_the_widget_shows_the_workers_and_scales_the_cluster(lab: Lab) -> None:
         )
         assert bars >= 4  # a CPU and a memory bar per worker
         link = page.get_attribute(f"{WIDGET} a:has-text('Dashboard')", "href") or ""
-        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", link), link
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?login=\S+", link), link
+        with page.expect_popup() as opened:  # a login link: the dashboard, logged in
+            page.click(f"{WIDGET} a:has-text('Dashboard')")
+        dashboard = opened.value
+        dashboard.wait_for_load_state()
+        assert dashboard.title() == "jupyter_mars cluster"
+        assert "login=" not in dashboard.url
+        dashboard.close()
 
         page.fill(f"{WIDGET} .widget-text:has(label:has-text('Workers')) input", "3")
         page.click(f"{WIDGET} button:has-text('Scale')")
