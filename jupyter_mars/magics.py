@@ -356,6 +356,14 @@ class MarsMagics(Magics):
             return None
 
         token = getattr(session, "_token", None)
+        http = HttpClient(address, token, CONNECT_TIMEOUT)
+        try:
+            cluster = http.json("GET", "/api/v1/cluster")
+        except (ConnectionError, PermissionError, RuntimeError) as exc:
+            print(f"The cluster at {address} does not answer: {exc}")
+            return None
+        header = ["worker", "cores", "CPU used", "memory", "tasks"]
+        text = f"{status_title(address, cluster)}\n{_table(header, status_rows(cluster))}"
         # the kernel's own cluster gets the Scale control; one it connected to does not:
         # its owner (another kernel, mars-cluster, the Jupyter server) keeps the list of
         # its workers, which a scale from here would leave behind
@@ -364,18 +372,11 @@ class MarsMagics(Magics):
             view = cluster_view(owned.endpoint, owned.token, owner=owned)
         else:
             view = cluster_view(address, token, _dashboard(address))
-        if view is not None:  # a kernel with ipywidgets: the live widget
-            display(view)  # type: ignore[no-untyped-call]
-            return None
-        http = HttpClient(address, token, CONNECT_TIMEOUT)
-        try:
-            cluster = http.json("GET", "/api/v1/cluster")
-        except (ConnectionError, PermissionError, RuntimeError) as exc:
-            print(f"The cluster at {address} does not answer: {exc}")
-            return None
-        header = ["worker", "cores", "CPU used", "memory", "tasks"]
-        print(status_title(address, cluster))
-        print(_table(header, status_rows(cluster)))
+        if view is None:
+            print(text)
+        else:  # a kernel with ipywidgets: the live widget, the table as its text form
+            bundle = {**view._repr_mimebundle_(), "text/plain": text}
+            display(bundle, raw=True)  # type: ignore[no-untyped-call]
         return None
 
     def _embedded(self, args: argparse.Namespace) -> Any:

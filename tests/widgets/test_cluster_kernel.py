@@ -63,6 +63,8 @@ def test_the_kernels_cluster_shows_as_one_live_view_that_scales_and_adapts(tmp_p
     (status_display,) = [o for o in status.outputs if WIDGET_MIME in o.get("data", {})]
     (cluster_display,) = [o for o in shown.outputs if o.output_type == "execute_result"]
     model_id = status_display.data[WIDGET_MIME]["model_id"]
+    # beside the widget, its text form: the table, for what cannot draw widgets
+    assert status_display.data["text/plain"].startswith("Cluster at http://127.0.0.1:")
     assert cluster_display.data[WIDGET_MIME]["model_id"] == model_id  # the same view
     assert cluster_display.data["text/plain"].startswith("<LocalCluster http://127.0.0.1:")
 
