@@ -291,7 +291,7 @@ _views: dict[tuple[str, int], ClusterView] = {}
 def view_of(
     endpoint: str, token: str | None = None, dashboard: str = "", owner: Any = None
 ) -> ClusterView:
-    """The view of the cluster at ``endpoint`` (with ``owner``: with its Scale control):
+    """The view of the cluster at ``endpoint`` (with ``owner``: with its controls):
     the one shown before while it is open and following, else a new one."""
     key = (endpoint, id(owner))
     view = _views.get(key)
