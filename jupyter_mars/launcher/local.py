@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import secrets
 import subprocess
 import sys
 import threading
@@ -24,6 +23,7 @@ from jupyter_mars.launcher import display, registry
 from jupyter_mars.launcher.adaptive import DEFAULT_INTERVAL, DEFAULT_WAIT, check_bounds
 from jupyter_mars.launcher.adaptive_loop import Adaptive
 from jupyter_mars.remote import HttpClient
+from jupyter_mars.remote.tokens import generate_token
 from jupyter_mars.session import new_session
 
 _WEB_LINE = re.compile(r"Mars Web started at (\S+)")
@@ -125,7 +125,7 @@ class LocalCluster:
             raise ValueError(f"n_worker must be a positive int, got {n_worker!r}")
         if isinstance(n_cpu, bool) or not isinstance(n_cpu, int) or n_cpu < 1:
             raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
-        self.token = secrets.token_urlsafe(32)
+        self.token = generate_token()
         env = {**os.environ, "MARS_TOKEN": self.token, "PYTHONUNBUFFERED": "1"}
         python = sys.executable
         self.supervisor = _Process(

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import secrets
 import shlex
 import socket
 import subprocess
@@ -42,6 +41,7 @@ from jupyter_mars.launcher.command import (
 from jupyter_mars.launcher.hosts import Host, HostList, load_hosts, parse_hosts
 from jupyter_mars.launcher.ssh import SSHConnection, Target
 from jupyter_mars.remote import HttpClient
+from jupyter_mars.remote.tokens import generate_token
 from jupyter_mars.session import new_session
 
 _WEB = re.compile(r"Mars Web started at (\S+)")
@@ -168,7 +168,7 @@ class SSHCluster:
         self.id = uuid.uuid4().hex[:12]
         self.workdir = f"/tmp/jupyter_mars-{self.id}"
         """The cluster's directory on each host (and here): token file and logs."""
-        self.token = secrets.token_urlsafe(32)
+        self.token = generate_token()
         self.endpoint = ""
         self._rpc_port = ""
         """The supervisor's RPC port; each host reaches it at its own address of this one."""
