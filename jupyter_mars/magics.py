@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.display import display
 
 import jupyter_mars as mars
 from jupyter_mars.engine.future import in_kernel
@@ -30,6 +31,7 @@ from jupyter_mars.engine.naming import checked_name, shorten
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable, default_session
 from jupyter_mars.launcher import new_cluster, registry
+from jupyter_mars.launcher.display import cluster_view
 from jupyter_mars.remote import HttpClient, RemoteSession
 from jupyter_mars.session import EmbeddedSession, available_cpus
 
@@ -245,6 +247,17 @@ def status_title(address: str, cluster: dict[str, Any]) -> str:
     )
 
 
+def _same_address(a: str, b: str) -> bool:
+    return a.rstrip("/") == b.rstrip("/")
+
+
+def _dashboard(address: str) -> str:
+    """The dashboard's path on the Jupyter server that owns the cluster at ``address``
+    (behind the browser's Jupyter login); "" for one no server owns."""
+    found = [e for e in registry.entries() if _same_address(e.endpoint, address)]
+    return found[0].jupyter_dashboard if found else ""
+
+
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(x) for x in column) for column in zip(header, *rows)]
     lines = [header, *rows]
@@ -342,15 +355,28 @@ class MarsMagics(Magics):
             print(f"Embedded runtime: work runs in this process on {n_cpu} threads.")
             return None
 
-        http = HttpClient(address, getattr(session, "_token", None), CONNECT_TIMEOUT)
+        token = getattr(session, "_token", None)
+        http = HttpClient(address, token, CONNECT_TIMEOUT)
         try:
             cluster = http.json("GET", "/api/v1/cluster")
         except (ConnectionError, PermissionError, RuntimeError) as exc:
             print(f"The cluster at {address} does not answer: {exc}")
             return None
         header = ["worker", "cores", "CPU used", "memory", "tasks"]
-        print(status_title(address, cluster))
-        print(_table(header, status_rows(cluster)))
+        text = f"{status_title(address, cluster)}\n{_table(header, status_rows(cluster))}"
+        # the kernel's own cluster gets the Scale control; one it connected to does not:
+        # its owner (another kernel, mars-cluster, the Jupyter server) keeps the list of
+        # its workers, which a scale from here would leave behind
+        owned = self.cluster
+        if owned is not None and _same_address(owned.endpoint, address):
+            view = cluster_view(owned.endpoint, owned.token, owner=owned)
+        else:
+            view = cluster_view(address, token, _dashboard(address))
+        if view is None:
+            print(text)
+        else:  # a kernel with ipywidgets: the live widget, the table as its text form
+            bundle = {**view._repr_mimebundle_(), "text/plain": text}
+            display(bundle, raw=True)  # type: ignore[no-untyped-call]
         return None
 
     def _embedded(self, args: argparse.Namespace) -> Any:

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from jupyter_mars.launcher import registry
+from jupyter_mars.launcher import display, registry
 from jupyter_mars.launcher.adaptive import DEFAULT_INTERVAL, DEFAULT_WAIT, check_bounds
 from jupyter_mars.launcher.adaptive_loop import Adaptive
 from jupyter_mars.remote import HttpClient
@@ -294,6 +294,21 @@ class LocalCluster:
         for worker in self.workers:
             worker.stop()
         self.supervisor.stop()
+
+    @property
+    def running(self) -> bool:
+        """Whether its supervisor process runs (False once stopped)."""
+        return self.supervisor.popen.poll() is None
+
+    def __repr__(self) -> str:
+        if not self.running:
+            return f"<LocalCluster {self.endpoint} stopped>"
+        n = len(self.workers)
+        return f"<LocalCluster {self.endpoint} {n} worker{'' if n == 1 else 's'}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """A live widget of its workers in a kernel with ipywidgets; its repr elsewhere."""
+        return display.mimebundle(self, repr(self), self.running)
 
     def __enter__(self) -> LocalCluster:
         return self

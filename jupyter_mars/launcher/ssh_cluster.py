@@ -28,7 +28,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from jupyter_mars.launcher import registry
+from jupyter_mars.launcher import display, registry
 from jupyter_mars.launcher.adaptive import DEFAULT_INTERVAL, DEFAULT_WAIT, check_bounds
 from jupyter_mars.launcher.adaptive_loop import Adaptive
 from jupyter_mars.launcher.command import (
@@ -496,6 +496,16 @@ class SSHCluster:
         self._shells.clear()
         if failed:
             raise RuntimeError(f"processes survived stopping on: {', '.join(failed)}")
+
+    def __repr__(self) -> str:
+        if not self._recorded:
+            return f"<SSHCluster {self.id} not running>"
+        n = len(self.workers)
+        return f"<SSHCluster {self.endpoint} {n} worker{'' if n == 1 else 's'}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """A live widget of its workers in a kernel with ipywidgets; its repr elsewhere."""
+        return display.mimebundle(self, repr(self), self._recorded)
 
     def __enter__(self) -> SSHCluster:
         return self
