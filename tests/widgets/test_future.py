@@ -115,20 +115,27 @@ def test_result_blocks_until_the_end_or_the_timeout() -> None:
     np.testing.assert_array_equal(future.result(timeout=10).fetch(), np.arange(4))
 
 
-def test_a_cell_waiting_on_result_keeps_the_view_moving() -> None:
+def test_a_cell_waiting_on_result_keeps_the_view_moving(session: mars.Session) -> None:
     # a cell blocked in result() blocks the kernel's event loop, where the view's own
     # updater runs: result() itself refreshes the view between short waits
-    x = mt.tensor(np.arange(24), chunk_size=1)  # 24 chunks of 0.2 s: seconds on any machine
+    # 24 chunks of 0.2 s on the fixture's two threads: seconds on any machine
+    x = mt.tensor(np.arange(24), chunk_size=1)
     future = mt.elemwise(sleepy, x, 0.2, dtype=np.int64).execute(wait=False)
     view = future.widget()
     assert not view.following  # no event loop here: nothing else moves it
-    states: list[str] = []
-    bars: list[int] = []
-    view.state_label.observe(lambda change: states.append(change["new"]), "value")
-    view.bar.observe(lambda change: bars.append(change["new"]), "value")
+    shown: list[tuple[str, int]] = []
+    refresh = view.refresh
+
+    def recording_refresh() -> None:
+        refresh()
+        shown.append((view.state, int(view.bar.value)))
+
+    view.refresh = recording_refresh  # type: ignore[method-assign]
+    started = time.monotonic()
     np.testing.assert_array_equal(future.result(timeout=60).fetch(), np.arange(24))
-    assert "running" in states
-    assert any(0 < b < 24 for b in bars), bars  # chunks counted while it ran
+    waited = time.monotonic() - started
+    assert shown, f"no refresh while result() waited {waited:.2f} s"
+    assert any(state == "running" and 0 < done < 24 for state, done in shown), shown
 
 
 def test_a_dataframe_result_is_previewed_by_its_head() -> None:
