@@ -13,13 +13,21 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from jupyter_mars.launcher.adaptive import AdaptiveBounds, AdaptivePolicy, ClusterLoad
+from jupyter_mars.launcher.adaptive import (
+    DEFAULT_INTERVAL,
+    DEFAULT_WAIT,
+    AdaptiveBounds,
+    AdaptivePolicy,
+    ClusterLoad,
+    check_bounds,
+)
 from jupyter_mars.remote import HttpClient
 
-__all__ = ["Adaptive", "Resizable"]
+__all__ = ["Adaptive", "Adapts", "Resizable"]
 
 logger = logging.getLogger(__name__)
 
@@ -106,3 +114,49 @@ class Adaptive:
             )
             self.cluster.resize(decision.target, decision.retire)
             self.last_error = None
+
+
+class Adapts(ABC):
+    """``adapt`` and ``stop_adapting`` for a launcher that is ``Resizable``; it says how
+    many workers it may run at most (``most_workers``) and whether it runs
+    (``check_running``)."""
+
+    adaptive: Adaptive | None
+    """The adaptive loop while ``adapt`` is on (None: the size is the user's)."""
+
+    @abstractmethod
+    def most_workers(self, minimum: int) -> int:
+        """The ``maximum`` that ``adapt`` takes when given none."""
+
+    @abstractmethod
+    def check_running(self) -> None:
+        """Raise ``RuntimeError`` when the cluster does not run: its loop would start
+        workers for a supervisor that is gone."""
+
+    def adapt(
+        self,
+        minimum: int = 1,
+        maximum: int | None = None,
+        *,
+        wait: float = DEFAULT_WAIT,
+        interval: float = DEFAULT_INTERVAL,
+    ) -> Adaptive:
+        """Grow when tasks wait for a slot, shrink by one worker idle and empty for
+        ``wait`` seconds, between ``minimum`` and ``maximum`` workers (None: as many as
+        the launcher can run, ``most_workers``); called again, it changes the bounds.
+        ``scale(n)`` or ``stop()`` turn it off."""
+        if maximum is None:
+            maximum = self.most_workers(minimum if isinstance(minimum, int) else 1)
+        bounds = check_bounds(minimum, maximum, wait, interval)
+        self.check_running()
+        if self.adaptive is not None and self.adaptive.running:
+            self.adaptive.bounds = bounds
+        else:
+            self.adaptive = Adaptive(self, bounds)  # type: ignore[arg-type]
+        return self.adaptive
+
+    def stop_adapting(self) -> None:
+        """Keep the workers that run now, and stop adapting (nothing when it does not)."""
+        if self.adaptive is not None:
+            self.adaptive.stop()
+            self.adaptive = None

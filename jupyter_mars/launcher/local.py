@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from jupyter_mars.launcher import display, registry
-from jupyter_mars.launcher.adaptive import DEFAULT_INTERVAL, DEFAULT_WAIT, check_bounds
-from jupyter_mars.launcher.adaptive_loop import Adaptive
+from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
 from jupyter_mars.remote import HttpClient
 from jupyter_mars.remote.tokens import generate_token
 from jupyter_mars.session import new_session
@@ -97,7 +96,7 @@ class _Process:
             self.popen.stdout.close()
 
 
-class LocalCluster:
+class LocalCluster(Adapts):
     """A running local cluster; ``.session`` is connected to it and made the default
     (``connect=False``: no session, for an owner that only runs the cluster).
 
@@ -196,35 +195,13 @@ class LocalCluster:
         self.stop_adapting()
         self.resize(n, timeout=timeout)
 
-    def adapt(
-        self,
-        minimum: int = 1,
-        maximum: int | None = None,
-        *,
-        wait: float = DEFAULT_WAIT,
-        interval: float = DEFAULT_INTERVAL,
-    ) -> Adaptive:
-        """Grow when tasks wait for a slot, shrink by one worker idle and empty for
-        ``wait`` seconds, between ``minimum`` and ``maximum`` workers (None: as many as
-        this machine's cores hold); called again, it changes the bounds.
-        ``scale(n)`` or ``stop()`` turn it off."""
-        if maximum is None:
-            maximum = max(minimum if isinstance(minimum, int) else 1, _cores() // self.n_cpu)
-        bounds = check_bounds(minimum, maximum, wait, interval)
-        if self.supervisor.popen.poll() is not None:
-            # its loop would start workers for a supervisor that is gone
-            raise RuntimeError("the cluster is stopped: start a new one to adapt")
-        if self.adaptive is not None and self.adaptive.running:
-            self.adaptive.bounds = bounds
-        else:
-            self.adaptive = Adaptive(self, bounds)
-        return self.adaptive
+    def most_workers(self, minimum: int) -> int:
+        """As many workers as this machine's cores hold."""
+        return max(minimum, _cores() // self.n_cpu)
 
-    def stop_adapting(self) -> None:
-        """Keep the workers that run now, and stop adapting (nothing when it does not)."""
-        if self.adaptive is not None:
-            self.adaptive.stop()
-            self.adaptive = None
+    def check_running(self) -> None:
+        if self.supervisor.popen.poll() is not None:
+            raise RuntimeError("the cluster is stopped: start a new one to adapt")
 
     @property
     def n_workers(self) -> int:

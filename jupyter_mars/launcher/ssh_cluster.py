@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_mars.launcher import display, registry
-from jupyter_mars.launcher.adaptive import DEFAULT_INTERVAL, DEFAULT_WAIT, check_bounds
-from jupyter_mars.launcher.adaptive_loop import Adaptive
+from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
 from jupyter_mars.launcher.command import (
     alive,
     make_workdir,
@@ -125,7 +124,7 @@ class WorkerProcess:
         self.host, self.pid, self.name = host, pid, name
 
 
-class SSHCluster:
+class SSHCluster(Adapts):
     """A cluster on a host list (a YAML file, a mapping or a list; see ``hosts.py``).
 
     ``start()`` returns once ``min_workers`` workers joined (all by default); ``.endpoint``,
@@ -361,35 +360,14 @@ class SSHCluster:
         self.stop_adapting()
         self.resize(n)
 
-    def adapt(
-        self,
-        minimum: int = 1,
-        maximum: int | None = None,
-        *,
-        wait: float = DEFAULT_WAIT,
-        interval: float = DEFAULT_INTERVAL,
-    ) -> Adaptive:
-        """Grow when tasks wait for a slot, shrink by one worker idle and empty for
-        ``wait`` seconds, between ``minimum`` and ``maximum`` workers (None: as many as
-        the host list names); called again, it changes the bounds. ``scale(n)`` or
-        ``stop()`` turn it off. New workers go round-robin on the hosts."""
-        if maximum is None:
-            maximum = sum(h.workers for h in self.hosts.hosts)
-        bounds = check_bounds(minimum, maximum, wait, interval)
-        if self._supervisor_pid is None:
-            # its loop would start workers for a supervisor that does not run
-            raise RuntimeError("the cluster does not run: start() it first")
-        if self.adaptive is not None and self.adaptive.running:
-            self.adaptive.bounds = bounds
-        else:
-            self.adaptive = Adaptive(self, bounds)
-        return self.adaptive
+    def most_workers(self, minimum: int) -> int:
+        """As many workers as the host list names (new ones go round-robin on the
+        hosts)."""
+        return sum(h.workers for h in self.hosts.hosts)
 
-    def stop_adapting(self) -> None:
-        """Keep the workers that run now, and stop adapting (nothing when it does not)."""
-        if self.adaptive is not None:
-            self.adaptive.stop()
-            self.adaptive = None
+    def check_running(self) -> None:
+        if self._supervisor_pid is None:
+            raise RuntimeError("the cluster does not run: start() it first")
 
     @property
     def n_workers(self) -> int:
