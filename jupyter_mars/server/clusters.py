@@ -95,10 +95,32 @@ def launch(options: StartOptions) -> OwnedCluster:
     return OwnedLocalCluster(options)
 
 
-class OwnedLocalCluster:
+class LauncherBacked:
+    """What both owned clusters read and adapt through the launcher they wrap."""
+
+    cluster: Any
+    """The ``LocalCluster`` or ``SSHCluster``."""
+
+    def worker_count(self) -> int:
+        return len(self.cluster.workers)
+
+    def adapt(self, bounds: AdaptiveBounds) -> None:
+        self.cluster.adapt(
+            bounds.minimum, bounds.maximum, wait=bounds.wait, interval=bounds.interval
+        )
+
+    def stop_adapting(self) -> None:
+        self.cluster.stop_adapting()
+
+    def adaptive(self) -> dict[str, Any] | None:
+        return adaptive_model(self.cluster.adaptive)
+
+
+class OwnedLocalCluster(LauncherBacked):
     """A supervisor and workers as subprocesses of the Jupyter server."""
 
     kind = "local"
+    cluster: LocalCluster
 
     def __init__(self, options: StartOptions) -> None:
         self.options = options
@@ -123,28 +145,14 @@ class OwnedLocalCluster:
     def pids(self) -> list[int]:
         return self.cluster.pids
 
-    def worker_count(self) -> int:
-        return len(self.cluster.workers)
-
     def scale(self, n: int) -> None:
         self.cluster.scale(n, timeout=JOIN_TIMEOUT)
-
-    def adapt(self, bounds: AdaptiveBounds) -> None:
-        self.cluster.adapt(
-            bounds.minimum, bounds.maximum, wait=bounds.wait, interval=bounds.interval
-        )
-
-    def stop_adapting(self) -> None:
-        self.cluster.stop_adapting()
-
-    def adaptive(self) -> dict[str, Any] | None:
-        return adaptive_model(self.cluster.adaptive)
 
     def stop(self) -> None:
         self.cluster.stop()
 
 
-class OwnedSSHCluster:
+class OwnedSSHCluster(LauncherBacked):
     """A supervisor on this machine (or a host of the list) and workers over SSH."""
 
     kind = "ssh"
@@ -177,23 +185,9 @@ class OwnedSSHCluster:
     def pids(self) -> list[int]:
         return []
 
-    def worker_count(self) -> int:
-        return len(self.cluster.workers)
-
     def scale(self, n: int) -> None:
         self.cluster.scale(n)
         self._publish()
-
-    def adapt(self, bounds: AdaptiveBounds) -> None:
-        self.cluster.adapt(
-            bounds.minimum, bounds.maximum, wait=bounds.wait, interval=bounds.interval
-        )
-
-    def stop_adapting(self) -> None:
-        self.cluster.stop_adapting()
-
-    def adaptive(self) -> dict[str, Any] | None:
-        return adaptive_model(self.cluster.adaptive)
 
     def _publish(self) -> None:
         """The ``server`` record beside the launcher's own ``ssh`` one; its owner is this
