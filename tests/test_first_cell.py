@@ -27,9 +27,10 @@ print(json.dumps({"loaded": [m for m in heavy if m in sys.modules], "preview": p
 """
 
 
-def test_a_tensor_only_first_cell_loads_neither_pandas_nor_scipy() -> None:
+def _last_line_of(code: str) -> str:
+    """The last line ``code`` prints in a fresh interpreter, which must exit 0."""
     done = subprocess.run(
-        [sys.executable, "-c", SCENARIO],
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         timeout=120,
@@ -37,7 +38,11 @@ def test_a_tensor_only_first_cell_loads_neither_pandas_nor_scipy() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_tensor_only_first_cell_loads_neither_pandas_nor_scipy() -> None:
+    found = json.loads(_last_line_of(SCENARIO))
     assert found["loaded"] == []
     assert "Tensor shape=()" in found["preview"]  # the preview still knows a tensor
     assert "array(3200.)" in found["preview"]
@@ -51,13 +56,4 @@ def test_the_dataframe_package_loads_sqlalchemy_and_scipy_only_when_used() -> No
         "assert (df.a * 2).sum().execute().fetch() == 12\n"
         "print([m for m in ('sqlalchemy', 'scipy') if m in sys.modules])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=Path(__file__).resolve().parents[1],
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert _last_line_of(code) == "[]"
