@@ -3,7 +3,8 @@
 Builds ``a = mt.random.rand(2000, 2000, chunk_size=200)`` and ``mt.inner(a, a)``, runs it
 on the embedded runtime and on a local cluster (a supervisor and two workers started as
 processes of this machine), checks both results against NumPy on the same data, and
-prints a summary with the time taken and the cluster's web address.
+prints a summary with the time taken, the cluster's web address and a link that opens
+its dashboard logged in.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         ready = time.perf_counter() - started
         print(f"local cluster: {args.workers} workers of 1 core, ready in {ready:.2f} s")
         print(f"  web address: {cluster.endpoint} (API at {cluster.endpoint}/api/v1/cluster)")
+        # the web address asks a browser for the cluster's token: this link logs it in
+        link = cluster.session.dashboard_link() if cluster.session is not None else ""
+        print(f"  dashboard: {link} (opens once, logged in, while the cluster runs)")
         report("local cluster", *run_seed(args.size, args.chunk_size))
     return 0
 
