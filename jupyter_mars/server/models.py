@@ -87,8 +87,6 @@ def status_model(
     None), then what the supervisor says (workers, their machines, cores and
     memory, each machine counted once however many workers share it; running tasks), and
     the dashboard's address through this server."""
-    workers = workers_model(cluster)
-    totals = (cluster or {}).get("totals") or {}
     return {
         "state": state["state"],
         "error": state.get("error"),
@@ -97,14 +95,27 @@ def status_model(
         "dashboard": dashboard if state["state"] == "running" else None,
         "started": state.get("started"),
         "options": dict(state.get("options") or {}),
+        **supervisor_model(cluster, tasks),
+        "adaptive": state.get("adaptive"),
+        "supervisor_error": supervisor_error,
+    }
+
+
+def supervisor_model(
+    cluster: Mapping[str, Any] | None, tasks: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    """What a supervisor says of its cluster (``GET /api/v1/cluster`` and its running
+    tasks), as the status and the cluster list show it: workers, machines, cores and
+    memory (each machine counted once), running tasks."""
+    workers = workers_model(cluster)
+    totals = (cluster or {}).get("totals") or {}
+    return {
         "n_workers": len(workers),
         "n_hosts": int(totals.get("hosts") or 0),
         "n_cpu": int(totals.get("n_cpu") or 0),
         "memory": int(totals.get("memory") or 0),
         "workers": workers,
         "tasks": running_tasks(tasks or []),
-        "adaptive": state.get("adaptive"),
-        "supervisor_error": supervisor_error,
     }
 
 
@@ -232,8 +243,6 @@ def listed_cluster_model(
     it is stopped (``listed``: a ``listing.Listed``'s fields), the dashboard's address
     through this server, then what its supervisor says (workers, totals and running
     tasks, as ``status_model``), or why it did not answer."""
-    workers = workers_model(cluster)
-    totals = (cluster or {}).get("totals") or {}
     return {
         "id": listed["id"],
         "own": listed["own"],
@@ -245,11 +254,6 @@ def listed_cluster_model(
         "endpoint": listed["endpoint"],
         "created": listed["created"],
         "dashboard": dashboard,
-        "n_workers": len(workers),
-        "n_hosts": int(totals.get("hosts") or 0),
-        "n_cpu": int(totals.get("n_cpu") or 0),
-        "memory": int(totals.get("memory") or 0),
-        "workers": workers,
-        "tasks": running_tasks(tasks or []),
+        **supervisor_model(cluster, tasks),
         "supervisor_error": supervisor_error,
     }
