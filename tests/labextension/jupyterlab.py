@@ -23,6 +23,10 @@ from tests.cluster.processes import free_port
 TOKEN = "lab-test-token"
 BASE_URL = "/jl/"
 START_SECONDS = 60
+PANEL = "#jupyter-mars-panel"
+"""The Mars panel in Lab's left sidebar."""
+WAIT = 60_000
+"""Milliseconds a browser test waits for the page to show something."""
 
 
 @dataclass

@@ -10,11 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.browser import ARTIFACTS, chromium_page
-from tests.labextension.jupyterlab import Lab, jupyter_lab, stop
+from tests.labextension.jupyterlab import PANEL, WAIT, Lab, jupyter_lab, stop
 
-PANEL = "#jupyter-mars-panel"
 CONTROL = f"{PANEL} .jp-MarsPanel-adaptControl"
-WAIT = 60_000
 
 
 @pytest.fixture

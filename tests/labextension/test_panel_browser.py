@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 from tests.browser import ARTIFACTS, chromium_page
-from tests.labextension.jupyterlab import Lab, jupyter_lab, run_cells, stop, write_notebook
+from tests.labextension.jupyterlab import (
+    PANEL,
+    WAIT,
+    Lab,
+    jupyter_lab,
+    run_cells,
+    stop,
+    write_notebook,
+)
 
 JOB = """\
 import time
@@ -33,9 +41,6 @@ print("total =", total)"""
 LONG_JOB = """\
 y = mt.ones((40, 40), chunk_size=2)  # 400 chunks of a second: cancelled long before the end
 mt.elemwise(slow, y, dtype=np.float64).sum().execute()"""
-
-PANEL = "#jupyter-mars-panel"
-WAIT = 60_000
 
 
 @pytest.fixture

@@ -14,7 +14,15 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import ARTIFACTS, chromium_page
-from tests.labextension.jupyterlab import Lab, jupyter_lab, run_cells, stop, write_notebook
+from tests.labextension.jupyterlab import (
+    PANEL,
+    WAIT,
+    Lab,
+    jupyter_lab,
+    run_cells,
+    stop,
+    write_notebook,
+)
 
 START = """\
 %load_ext jupyter_mars
@@ -42,9 +50,6 @@ except concurrent.futures.CancelledError:
     print("the future was cancelled")"""
 
 STOP = "%mars stop"
-
-PANEL = "#jupyter-mars-panel"
-WAIT = 60_000
 
 
 @pytest.fixture

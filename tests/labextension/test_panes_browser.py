@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser import ARTIFACTS, chromium_page
-from tests.labextension.jupyterlab import TOKEN, Lab, jupyter_lab, write_notebook
+from tests.labextension.jupyterlab import TOKEN, WAIT, Lab, jupyter_lab, write_notebook
 
 CONNECT = "%load_ext jupyter_mars\n%mars connect"
 JOB = """\
@@ -32,7 +32,6 @@ def slow(block):
 x = mt.ones((12, 12), chunk_size=2)  # 36 chunks of a second on two single-core workers
 print("total =", mt.elemwise(slow, x, dtype=np.float64).sum().execute().fetch())"""
 
-WAIT = 60_000
 KERNEL_READY = (
     "window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
     "?.connectionStatus === 'connected' && window.jupyterapp.shell.currentWidget"

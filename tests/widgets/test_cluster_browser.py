@@ -15,12 +15,11 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser import ARTIFACTS, chromium_page
-from tests.labextension.jupyterlab import Lab, jupyter_lab, write_notebook
+from tests.labextension.jupyterlab import WAIT, Lab, jupyter_lab, write_notebook
 
 CELL = "%load_ext jupyter_mars\n%mars start --workers 2 --n-cpu 1\n%mars status"
 WIDGET = ".jp-OutputArea-output .widget-vbox"
 ADDRESS_CELLS = f"{WIDGET} .widget-gridbox .widget-label"
-WAIT = 60_000
 
 
 @pytest.fixture
