@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import tempfile
 from collections.abc import Iterator
@@ -13,7 +14,32 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import jupyter_mars as mars
+from jupyter_mars.engine.devices import gpu_unavailable_reason
 from jupyter_mars.engine.tracebacks import FULL_TRACEBACKS_ENV
+
+GPU_REASON = gpu_unavailable_reason()
+needs_gpu = pytest.mark.skipif(GPU_REASON is not None, reason=f"no GPU: {GPU_REASON}")
+"""For a test that runs on a GPU only; it is skipped, with the reason, everywhere else."""
+no_gpu = pytest.mark.skipif(GPU_REASON is None, reason="a GPU is present")
+"""For a test of what happens where no GPU can be used."""
+
+
+@pytest.fixture(params=["numpy", pytest.param("cupy", marks=needs_gpu)])
+def xp(request: pytest.FixtureRequest) -> Any:
+    """The array module a tensor test runs on: NumPy always, CuPy where a GPU exists.
+    With ``gpu(xp)`` a test builds its tensors there and compares with NumPy's results."""
+    return importlib.import_module(request.param)
+
+
+def gpu(xp: Any) -> bool:
+    """The ``gpu=`` keyword for tensors made with the array module ``xp``."""
+    return xp is not np
+
+
+def to_numpy(value: Any) -> Any:
+    """A fetched value as NumPy holds it (a CuPy array copied off the GPU)."""
+    get = getattr(value, "get", None)
+    return get() if callable(get) and type(value).__module__.startswith("cupy") else value
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -80,7 +106,7 @@ def chunkings(shape: tuple[int, ...]) -> list[Any]:
 def assert_same(result: Any, expected: Any, **kwargs: Any) -> None:
     """Executed tensor (or data) equals NumPy's, values, shape and dtype."""
     got = result.execute().fetch() if hasattr(result, "execute") else result
-    expected = np.asarray(expected)
+    got, expected = to_numpy(got), np.asarray(to_numpy(expected))
     got = np.asarray(got)
     assert got.shape == expected.shape, f"shape {got.shape} != {expected.shape}"
     assert got.dtype == expected.dtype, f"dtype {got.dtype} != {expected.dtype}"

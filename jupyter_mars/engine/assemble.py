@@ -7,13 +7,16 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.copies import copy_all
+from jupyter_mars.engine.devices import array_module
 
 
 def assemble(
     grid: tuple[int, ...], chunks: list[Any], dtype: np.dtype[Any], threads: int = 1
 ) -> Any:
-    """Put chunk arrays together into one NumPy array, following the chunk ``grid`` (the
-    number of chunks along each axis), copying on up to ``threads`` threads."""
+    """Put chunk arrays together into one array, following the chunk ``grid`` (the
+    number of chunks along each axis), copying on up to ``threads`` threads: a NumPy
+    array, or a CuPy array on the GPU where the chunks are CuPy arrays (copied there by
+    the device, on one thread)."""
     if len(chunks) == 1:
         only = chunks[0]
         # a 0-d result is a NumPy scalar, as NumPy's reductions and ufuncs give it, even
@@ -27,7 +30,10 @@ def assemble(
     # some are not C-ordered too (a chunk one long on all axes but one is both), so a result
     # NumPy gives in F order comes back in F order
     fortran = all(_fortran(c) for c in chunks) and not all(_c_order(c) for c in chunks)
-    out = np.empty(shape, dtype=chunks[0].dtype if chunks else dtype, order="F" if fortran else "C")
+    xp = array_module(chunks[0])
+    if xp is not np:
+        threads = 1
+    out = xp.empty(shape, dtype=chunks[0].dtype if chunks else dtype, order="F" if fortran else "C")
     starts = [
         np.cumsum([0, *(chunks[_flat(grid, a, i)].shape[a] for i in range(n))])
         for a, n in enumerate(grid)

@@ -40,7 +40,7 @@ class Task:
     them is on the per-chunk hot path. Treat instances as immutable.
     """
 
-    __slots__ = ("key", "func", "args", "kwargs", "blockwise", "dependencies")
+    __slots__ = ("key", "func", "args", "kwargs", "blockwise", "dependencies", "device")
 
     key: Key
     """The key the result is stored under."""
@@ -55,6 +55,9 @@ class Task:
     number of chunks; inputs read only by such a task may be computed inline (fused)."""
     dependencies: frozenset[Key]
     """Keys of the ``Ref`` arguments, nested tasks included."""
+    device: str | None
+    """Where the task runs: None on a CPU slot, ``"gpu"`` on a GPU slot (its result is a
+    chunk in that GPU's memory)."""
 
     def __init__(
         self,
@@ -64,6 +67,7 @@ class Task:
         kwargs: Mapping[str, Any] | None = None,
         blockwise: bool = False,
         dependencies: frozenset[Key] | None = None,
+        device: str | None = None,
     ) -> None:
         self.key = key
         self.func = func
@@ -77,6 +81,7 @@ class Task:
                 _collect_refs(tuple(kwargs.values()), deps)
             dependencies = frozenset(deps)
         self.dependencies = dependencies
+        self.device = device
 
     def __repr__(self) -> str:
         name = getattr(self.func, "__name__", type(self.func).__name__)
@@ -85,7 +90,10 @@ class Task:
     def __reduce__(self) -> tuple[Any, ...]:
         # the shared empty kwargs mapping is a read-only proxy, which pickle cannot store
         kwargs = dict(self.kwargs) if self.kwargs else None
-        return (Task, (self.key, self.func, self.args, kwargs, self.blockwise, self.dependencies))
+        return (
+            Task,
+            (self.key, self.func, self.args, kwargs, self.blockwise, self.dependencies, self.device),
+        )
 
 
 _NO_KWARGS: Mapping[str, Any] = MappingProxyType({})

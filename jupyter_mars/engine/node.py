@@ -20,6 +20,7 @@ import numpy as np
 
 from jupyter_mars.engine.assemble import assemble
 from jupyter_mars.engine.chunks import NSplits, nsplits_known
+from jupyter_mars.engine.devices import GPU
 from jupyter_mars.engine.graph import Graph, Key, Task
 
 _PROCESS_TOKEN = os.urandom(4).hex()
@@ -52,6 +53,10 @@ class Node:
 
     __slots__ = ("op", "inputs", "shape", "dtype", "key", "__weakref__")
 
+    device: str | None = None
+    """Where its chunks are computed and held: None in host memory, ``"gpu"`` on a GPU
+    (a ``GpuNode``)."""
+
     def __init__(
         self, op: Op, inputs: Sequence[Node], shape: tuple[float, ...], dtype: np.dtype[Any]
     ) -> None:
@@ -78,6 +83,15 @@ class Node:
         """The whole result from its chunks (in ``tiled.flat_keys()`` order), put together
         on up to ``threads`` threads."""
         return assemble(tiled.numblocks, chunks, self.dtype, threads)
+
+
+class GpuNode(Node):
+    """A lazy tensor whose chunks are CuPy arrays in a GPU's memory: its tasks run on GPU
+    slots, and its whole result, put together, is one CuPy array."""
+
+    __slots__ = ()
+
+    device = GPU
 
 
 def op_name_of(key: Key) -> str:
@@ -140,20 +154,25 @@ class TileContext:
         """Keys of the nodes whose whole results the plan returns."""
         self.notes: dict[Any, Any] = {}
         """What rules work out once per plan and share (memoised analyses)."""
+        self.device: str | None = None
+        """The device of the node being tiled (``Node.device``): every task its rule adds
+        runs there."""
 
     def add(self, task: Task) -> None:
+        if self.device is not None:
+            task.device = self.device
         self.graph[task.key] = task
 
     def new_task(
         self, key: Key, func: Callable[..., Any], *args: Any, blockwise: bool = False
     ) -> None:
-        self.graph[key] = Task(key, func, args, blockwise=blockwise)
+        self.graph[key] = Task(key, func, args, blockwise=blockwise, device=self.device)
 
     def add_blockwise(
         self, key: Key, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> None:
         """A task that maps input chunks to one output chunk (fusable with its inputs)."""
-        self.graph[key] = Task(key, func, args, kwargs, blockwise=True)
+        self.graph[key] = Task(key, func, args, kwargs, blockwise=True, device=self.device)
 
     @staticmethod
     def require_known(*tiled: Tiled) -> None:

@@ -43,7 +43,15 @@ def _substitute(consumer: Task, built: dict[Key, Task]) -> Task:
         if key in deps:
             deps.discard(key)
             deps.update(built[key].dependencies)
-    return Task(consumer.key, consumer.func, args, kwargs, consumer.blockwise, frozenset(deps))
+    return Task(
+        consumer.key,
+        consumer.func,
+        args,
+        kwargs,
+        consumer.blockwise,
+        frozenset(deps),
+        consumer.device,  # inlined producers run where their reader does
+    )
 
 
 def fuse(graph: Graph, keep: Collection[Key], order: list[Key] | None = None) -> Graph:
@@ -209,7 +217,8 @@ def _inline_single_readers(
     accept: Callable[[Key, Key], bool],
     order: list[Key] | None = None,
 ) -> Graph:
-    """Inline each producer read by one task only, when ``accept(reader, producer)``.
+    """Inline each producer read by one task only, when ``accept(reader, producer)`` and
+    both run on the same kind of slot (``Task.device``).
 
     First decides, then builds each remaining task once with what it absorbed nested in
     it: rebuilding a reader at every step would cost quadratic time on large subgraphs.
@@ -230,7 +239,11 @@ def _inline_single_readers(
     # it; a reader is decided after its producers, so ``accept`` sees it still a task.
     for key in toposort(graph) if order is None else order:
         reader = readers.get(key)
-        if reader is None or key in keep or not accept(reader, key):
+        if reader is None or key in keep:
+            continue
+        if graph[reader].device != graph[key].device or not accept(reader, key):
+            # a GPU task runs on a GPU slot and a CPU task on a CPU slot: never one inside
+            # the other
             continue
         inlined.add(key)
         absorbed.setdefault(reader, []).append(key)

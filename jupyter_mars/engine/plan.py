@@ -109,6 +109,7 @@ def plan_stages(
             continue
         rule = tile_rule_for(node)
         inputs = inputs_for(node, tiled, ctx)
+        ctx.device = node.device
         while True:
             try:
                 result = rule(node, inputs, ctx)

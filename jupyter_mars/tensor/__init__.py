@@ -17,6 +17,7 @@ from jupyter_mars.tensor import (
     arithmetic,
     creation,
     datasource,
+    devices,
     indexing,
     numpy_compat,
     numpy_extras,

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from jupyter_mars.config import options
-from jupyter_mars.engine.node import Node, Op
+from jupyter_mars.engine.devices import GPU, is_device_array, to_device, to_host
+from jupyter_mars.engine.node import GpuNode, Node, Op
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
 from jupyter_mars.engine.sparse import SparseNode, is_sparse_chunk, to_dense
 from jupyter_mars.executable import LAZY_HINT, Executable
@@ -102,6 +103,11 @@ class Tensor(Executable):
         if data is None:
             self.execute()
             data = self._executed_data()
+        if is_device_array(data):  # as CuPy: copies off the GPU are asked for
+            raise TypeError(
+                "a GPU tensor does not turn into a NumPy array implicitly: "
+                "call .to_cpu() first, or fetch() it for a CuPy array"
+            )
         arr = np.asarray(to_dense(data))
         return arr.astype(dtype) if dtype is not None else arr
 
@@ -111,7 +117,8 @@ class Tensor(Executable):
     def __repr__(self) -> str:
         data = self._executed_data()
         if data is not None:
-            return repr(data if is_sparse_chunk(data) else np.asarray(data))
+            keep = is_sparse_chunk(data) or is_device_array(data)
+            return repr(data if keep else np.asarray(data))
         label = self._node.op.label()
         return (
             f"Tensor <op={label}, shape={self.shape}, dtype={self.dtype}, "
@@ -125,7 +132,7 @@ class Tensor(Executable):
 
     def __str__(self) -> str:
         data = self._executed_data()
-        if data is not None and is_sparse_chunk(data):
+        if data is not None and (is_sparse_chunk(data) or is_device_array(data)):
             return str(data)
         return str(np.asarray(data)) if data is not None else repr(self)
 
@@ -217,27 +224,55 @@ def new_tensor(
     shape: Sequence[Any],
     dtype: Any,
     sparse: bool | None = None,
+    gpu: bool | None = None,
 ) -> Tensor:
     """Build a tensor from an operator; in eager mode, execute it at once.
 
     ``sparse`` is True for a result made of sparse chunks, False for a dense result of an
     operator that reads sparse chunks itself, and None (most operators) for one that reads
     dense chunks only: its sparse inputs are then made dense, chunk by chunk, first.
+
+    ``gpu`` says where the result's chunks are computed and held: True on a GPU, False in
+    host memory, None (most operators) on a GPU where any input is on one. Inputs held
+    elsewhere are copied, chunk by chunk, to where the operator runs (fused with it).
     """
     nodes = [t._node for t in inputs]
     if sparse is None:
         nodes = [_dense_node(n) if isinstance(n, SparseNode) else n for n in nodes]
-    node_type = SparseNode if sparse else Node
+    on_gpu = any(n.device == GPU for n in nodes) if gpu is None else gpu
+    if on_gpu and sparse:
+        raise NotImplementedError("sparse tensors live in host memory: gpu=True is not supported")
+    nodes = [_moved(n, on_gpu) for n in nodes]
+    node_type = SparseNode if sparse else GpuNode if on_gpu else Node
     node = node_type(op, nodes, tuple(shape), np.dtype(dtype))
-    t = Tensor(node)
+    return _eager(Tensor(node))
+
+
+def _eager(t: Tensor) -> Tensor:
     if options.eager_mode:
         t.execute()
     return t
 
 
+def moved(t: Tensor, on_gpu: bool) -> Tensor:
+    """``t`` held on a GPU (``on_gpu``) or in host memory: ``t`` itself where it is."""
+    node = _moved(t._node, on_gpu)
+    return t if node is t._node else _eager(Tensor(node))
+
+
 def _dense_node(node: Node) -> Node:
     """``node`` with each sparse chunk turned into a NumPy array (fused with its reader)."""
     return Node(Blockwise(to_dense, (Slot(0),), {}, "todense"), [node], node.shape, node.dtype)
+
+
+def _moved(node: Node, on_gpu: bool) -> Node:
+    """``node``, or its chunks copied to the GPU (``on_gpu``) or to host memory where they
+    are held on the other side."""
+    if (node.device == GPU) == on_gpu:
+        return node
+    if on_gpu:
+        return GpuNode(Blockwise(to_device, (Slot(0),), {}, "togpu"), [node], node.shape, node.dtype)
+    return Node(Blockwise(to_host, (Slot(0),), {}, "tocpu"), [node], node.shape, node.dtype)
 
 
 def unknown_shape(shape: Sequence[Any]) -> bool:
