@@ -30,6 +30,12 @@ import pandas as pd
 from jupyter_mars.dataframe import filters
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.level_keys import is_partial, is_row_key, label_mask, partial_meta
+from jupyter_mars.dataframe.level_slices import (
+    is_level_selection,
+    keep_candidates,
+    level_selection_meta,
+    select_levels,
+)
 from jupyter_mars.dataframe.node import concat_chunks, empty_like
 from jupyter_mars.dataframe.selection import (
     iloc_row,
@@ -174,6 +180,8 @@ class TakeLabels(Op):
     """One label: the result is a row (or a value), not a frame of rows."""
     partial: bool = False
     """One partial key of a MultiIndex: its rows, with the matched levels dropped."""
+    levels: bool = False
+    """One key of slices, lists and labels, a part per level (``level_slices``)."""
 
     def label(self) -> str:
         return "loc"
@@ -193,6 +201,10 @@ def partial_rows(meta: Any, key: Any, *parts: Any) -> Any:
     return concat_chunks(list(parts), meta).loc[key]
 
 
+def level_selected(meta: Any, key: Any, *parts: Any) -> Any:
+    return select_levels(concat_chunks(list(parts), meta), key)
+
+
 def one_label(meta: Any, label: Any, *parts: Any) -> Any:
     rows = concat_chunks(list(parts), meta)
     out = rows.loc[label]
@@ -208,10 +220,15 @@ def _tile_take_labels(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     (t,) = inputs
     meta = node.inputs[0].meta  # type: ignore[attr-defined]
     parts = [(node.key, "part", i) for i in range(len(t.nsplits[0]))]
-    for i, key in enumerate(parts):
-        ctx.add_blockwise(key, rows_with_labels, (Ref(t.keys[i]), op.labels), {})
     grid = key_grid(node.key, [1] * node.ndim)
     refs = [Ref(k) for k in parts]
+    if op.levels:
+        for i, key in enumerate(parts):
+            ctx.add_blockwise(key, keep_candidates, (Ref(t.keys[i]), op.labels[0]), {})
+        ctx.new_task(grid.flat[0], level_selected, meta, op.labels[0], *refs)
+        return Tiled(((math.nan,),), grid)
+    for i, key in enumerate(parts):
+        ctx.add_blockwise(key, rows_with_labels, (Ref(t.keys[i]), op.labels), {})
     if op.single:
         ctx.new_task(grid.flat[0], one_label, meta, op.labels[0], *refs)
         return Tiled(tuple((int(n),) for n in node.shape), grid)
@@ -233,6 +250,13 @@ def level_rows(frame: FrameBase, key: Any) -> Any:
     """``frame.loc[key]`` for a partial key of a MultiIndex (see ``level_keys``)."""
     op = TakeLabels([key], False, partial=True)
     return new_frame(op, [frame], math.nan, partial_meta(frame.meta, key))
+
+
+def level_selection(frame: FrameBase, key: tuple[Any, ...]) -> Any:
+    """``frame.loc[key]`` for a key of per-level slices, lists and labels (see
+    ``level_slices``); KeyError at execution for a missing label, as pandas."""
+    op = TakeLabels([key], False, levels=True)
+    return new_frame(op, [frame], math.nan, level_selection_meta(frame.meta, key))
 
 
 def one_row(frame: FrameBase, label: Any) -> Any:
@@ -272,9 +296,11 @@ def loc_rows(frame: FrameBase, key: Any) -> Any:
     index = frame.meta.index
     if is_partial(index, key):
         return level_rows(frame, key)
+    if is_level_selection(index, key):
+        return level_selection(frame, key)
     full_key = isinstance(index, pd.MultiIndex) and len(key) == index.nlevels
     if isinstance(key, tuple) and not (full_key and is_row_key(frame.meta, key)):
-        raise NotImplementedError("loc: MultiIndex keys with slices or lists are not supported")
+        raise NotImplementedError(f"loc: a MultiIndex key of this kind is not supported: {key!r}")
     return one_row(frame, key)
 
 
@@ -307,6 +333,9 @@ class LocIndexer:
             rows, cols = key
             if callable(rows):  # called on the whole frame, as pandas does
                 rows = rows(self.frame)
+            if is_level_selection(self.frame.meta.index, rows):
+                # the rows of the frame first: a Series' loc drops levels a frame's keeps
+                return loc_columns(loc_rows(self.frame, rows), cols)
             return loc_rows(loc_columns(self.frame, cols), rows)
         return loc_rows(self.frame, key)
 
