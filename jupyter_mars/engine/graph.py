@@ -92,7 +92,15 @@ class Task:
         kwargs = dict(self.kwargs) if self.kwargs else None
         return (
             Task,
-            (self.key, self.func, self.args, kwargs, self.blockwise, self.dependencies, self.device),
+            (
+                self.key,
+                self.func,
+                self.args,
+                kwargs,
+                self.blockwise,
+                self.dependencies,
+                self.device,
+            ),
         )
 
 

@@ -17,7 +17,7 @@ from jupyter_mars.tensor import (
     arithmetic,
     creation,
     datasource,
-    devices,
+    devices,  # noqa: F401 - attaches to_gpu and to_cpu
     indexing,
     numpy_compat,
     numpy_extras,

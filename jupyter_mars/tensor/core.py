@@ -271,7 +271,9 @@ def _moved(node: Node, on_gpu: bool) -> Node:
     if (node.device == GPU) == on_gpu:
         return node
     if on_gpu:
-        return GpuNode(Blockwise(to_device, (Slot(0),), {}, "togpu"), [node], node.shape, node.dtype)
+        return GpuNode(
+            Blockwise(to_device, (Slot(0),), {}, "togpu"), [node], node.shape, node.dtype
+        )
     return Node(Blockwise(to_host, (Slot(0),), {}, "tocpu"), [node], node.shape, node.dtype)
 
 

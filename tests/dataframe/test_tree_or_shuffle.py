@@ -3,12 +3,15 @@ nunique included: both give pandas' result over several chunkings."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import jupyter_mars.dataframe as md
 from tests.dataframe.helpers import CHUNKS, lazy_copy
 
 METHODS = ["tree", "shuffle", "auto"]
@@ -93,3 +96,39 @@ def test_grouped_reductions_take_either_method(method: str, how: str) -> None:
         pd.testing.assert_frame_equal(got, expected)
     else:
         pd.testing.assert_series_equal(got, expected)
+
+
+VALUE_SERIES = [
+    pd.Series([3, 1, 2, 3, 4, np.nan, 3, 1], name="x"),
+    pd.Series(np.random.default_rng(0).integers(0, 50, 400)),
+    pd.Series(list("abcabcaad"), name="letters"),
+]
+COUNT_FLAGS: list[dict[str, Any]] = [
+    {},
+    {"normalize": True},
+    {"dropna": False},
+    {"ascending": True},
+    {"sort": False},
+]
+
+
+@pytest.mark.parametrize("data", VALUE_SERIES, ids=["floats", "ints", "strings"])
+@pytest.mark.parametrize("chunk_size", [2, 7, 1000])
+@pytest.mark.parametrize("flags", COUNT_FLAGS, ids=repr)
+def test_value_counts_by_shuffle_counts_as_pandas(
+    data: pd.Series, chunk_size: int, flags: dict[str, Any]
+) -> None:
+    lazy = md.Series(data, chunk_size=chunk_size).value_counts(method="shuffle", **flags)
+    got, expected = lazy.execute().fetch(), data.value_counts(**flags)
+    # ties come in the values' order, where pandas keeps their first occurrence's
+    pd.testing.assert_series_equal(got.sort_index(), expected.sort_index())
+    if flags.get("sort", True):
+        steps = np.diff(got.to_numpy())
+        assert (steps >= 0).all() if flags.get("ascending") else (steps <= 0).all()
+    tree = md.Series(data, chunk_size=chunk_size).value_counts(method="tree", **flags)
+    pd.testing.assert_series_equal(tree.execute().fetch(), expected)
+
+
+def test_value_counts_names_a_wrong_method() -> None:
+    with pytest.raises(ValueError, match="method must be one of auto, tree, shuffle"):
+        md.Series(pd.Series([1, 2])).value_counts(method="hash")

@@ -1,4 +1,5 @@
-"""Mars's ``method=`` keyword on ``drop_duplicates``, ``duplicated`` and ``nunique``.
+"""Mars's ``method=`` keyword on ``drop_duplicates``, ``duplicated``, ``nunique`` and
+``Series.value_counts``.
 
 Two ways to find distinct rows, with the same result:
 
@@ -9,8 +10,12 @@ Two ways to find distinct rows, with the same result:
   result is one chunk. ``nunique`` counts the distinct values from that tree, or counts
   the rows ``drop_duplicates`` keeps through the shuffle.
 
-``"auto"`` is the tree for ``nunique`` and the shuffle for the others (their results are
-as long as their input). ``duplicated`` is a flag per row, so it always shuffles; it takes
+``"auto"`` is the tree for ``nunique`` and ``value_counts`` and the shuffle for the others
+(their results are as long as their input). ``value_counts`` by shuffle counts each
+partition's values with a shuffled groupby and sorts the counts with a distributed sort,
+so a Series of many distinct values never meets in one task; values counted as often as
+each other come in the order of the values, where the tree (and pandas) keeps the order
+in which they first occur. ``duplicated`` is a flag per row, so it always shuffles; it takes
 the keyword for Mars's signature.
 """
 
@@ -25,6 +30,7 @@ import pandas as pd
 from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.sort import binned_counts
 from jupyter_mars.dataframe.sort import duplicated as by_shuffle
 from jupyter_mars.dataframe.sort import unique as by_tree
 from jupyter_mars.dataframe.sort.tree import tree_frame
@@ -126,6 +132,28 @@ def series_nunique(series: Any, dropna: bool = True, method: str = "auto") -> An
     return distinct.count() if drop else distinct.isna().count()
 
 
+def value_counts(
+    series: Series,
+    normalize: bool = False,
+    sort: bool = True,
+    ascending: bool = False,
+    bins: Any = None,
+    dropna: bool = True,
+    method: str = "auto",
+) -> Any:
+    """How often each distinct value occurs (see the module for ``method``)."""
+    if check_method(method) != "shuffle" or bins is not None:  # bins: a few counts anyway
+        return binned_counts.value_counts(series, normalize, sort, ascending, bins, dropna)
+    flags = by_tree._flags(normalize=normalize, sort=sort, ascending=ascending, dropna=dropna)
+    counts = series.groupby(series, dropna=flags["dropna"]).agg("size", method="shuffle")  # type: ignore[attr-defined]
+    counts = counts.rename("count")
+    if flags["sort"]:
+        counts = counts.sort_values(ascending=flags["ascending"], kind="stable")
+    if flags["normalize"]:
+        counts = (counts / counts.sum()).rename("proportion")
+    return counts
+
+
 @dataclass(frozen=True)
 class Counts:
     columns: pd.Index
@@ -155,6 +183,7 @@ def _attach() -> None:
         "duplicated": series_duplicated,
         "drop_duplicates": series_drop_duplicates,
         "nunique": series_nunique,
+        "value_counts": value_counts,
     }
     for attr, value in frame_methods.items():
         setattr(DataFrame, attr, value)
