@@ -216,8 +216,45 @@ def _announce(session: RemoteSession, dashboard: str = "") -> None:
         display(HTML(anchor))  # type: ignore[no-untyped-call]
 
 
+def _gpus(worker: dict[str, Any]) -> list[dict[str, Any]]:
+    return list((worker.get("resources") or {}).get("gpus") or [])
+
+
+def gpu_summary(gpus: list[dict[str, Any]]) -> str:
+    """A worker's GPUs in one cell of ``%mars status``: each one's use and memory, "?"
+    for what it does not report; "none" without GPUs.
+
+    >>> h100 = {"index": 0, "utilization": 37.4, "memory_used": 10 * 2**30}
+    >>> h100["memory_total"] = 80 * 2**30
+    >>> mig = {"index": 1, "utilization": None, "memory_used": None, "memory_total": None}
+    >>> gpu_summary([h100, mig])
+    '0: 37% busy, 10.0 of 80.0 GiB; 1: ? busy, ? of ? GiB'
+    >>> gpu_summary([])
+    'none'
+    """
+
+    def gib(value: Any) -> str:
+        return "?" if value is None else f"{int(value) / 2**30:.1f}"
+
+    parts = []
+    for g in gpus:
+        busy = g.get("utilization")
+        busy_text = "?" if busy is None else f"{float(busy):.0f}%"
+        memory = f"{gib(g.get('memory_used'))} of {gib(g.get('memory_total'))} GiB"
+        parts.append(f"{g.get('index')}: {busy_text} busy, {memory}")
+    return "; ".join(parts) or "none"
+
+
+def status_header(cluster: dict[str, Any]) -> list[str]:
+    """The columns of ``%mars status``: a GPU column only where some worker has a GPU."""
+    with_gpus = any(_gpus(w) for w in cluster.get("workers", []))
+    return ["worker", "cores", "CPU used", "memory", *(["GPUs"] if with_gpus else []), "tasks"]
+
+
 def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
-    """One row per worker: address, cores, CPU used, memory used of its share, tasks."""
+    """One row per worker: address, cores, CPU used, memory used of its share, its GPUs'
+    use and memory (where some worker has a GPU), tasks."""
+    with_gpus = any(_gpus(w) for w in cluster.get("workers", []))
     rows = []
     for w in cluster.get("workers", []):
         r = w.get("resources") or {}
@@ -230,6 +267,7 @@ def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
                 str(w.get("n_cpu", "")),
                 f"{cpu:.2f}",
                 f"{used:.0f} MiB of {share:.1f} GiB",
+                *([gpu_summary(_gpus(w))] if with_gpus else []),
                 str(w.get("running", 0)),
             ]
         )
@@ -362,8 +400,8 @@ class MarsMagics(Magics):
         except (ConnectionError, PermissionError, RuntimeError) as exc:
             print(f"The cluster at {address} does not answer: {exc}")
             return None
-        header = ["worker", "cores", "CPU used", "memory", "tasks"]
-        text = f"{status_title(address, cluster)}\n{_table(header, status_rows(cluster))}"
+        table = _table(status_header(cluster), status_rows(cluster))
+        text = f"{status_title(address, cluster)}\n{table}"
         # the kernel's own cluster gets the Scale control; one it connected to does not:
         # its owner (another kernel, mars-cluster, the Jupyter server) keeps the list of
         # its workers, which a scale from here would leave behind
