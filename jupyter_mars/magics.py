@@ -31,7 +31,7 @@ from jupyter_mars.engine.naming import checked_name, shorten
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable, default_session
 from jupyter_mars.launcher import new_cluster, registry
-from jupyter_mars.launcher.display import cluster_view
+from jupyter_mars.launcher.display import cluster_view, gpu_text
 from jupyter_mars.remote import HttpClient, RemoteSession
 from jupyter_mars.session import EmbeddedSession, available_cpus
 
@@ -220,31 +220,6 @@ def _gpus(worker: dict[str, Any]) -> list[dict[str, Any]]:
     return list((worker.get("resources") or {}).get("gpus") or [])
 
 
-def gpu_summary(gpus: list[dict[str, Any]]) -> str:
-    """A worker's GPUs in one cell of ``%mars status``: each one's use and memory, "?"
-    for what it does not report; "none" without GPUs.
-
-    >>> h100 = {"index": 0, "utilization": 37.4, "memory_used": 10 * 2**30}
-    >>> h100["memory_total"] = 80 * 2**30
-    >>> mig = {"index": 1, "utilization": None, "memory_used": None, "memory_total": None}
-    >>> gpu_summary([h100, mig])
-    '0: 37% busy, 10.0 of 80.0 GiB; 1: ? busy, ? of ? GiB'
-    >>> gpu_summary([])
-    'none'
-    """
-
-    def gib(value: Any) -> str:
-        return "?" if value is None else f"{int(value) / 2**30:.1f}"
-
-    parts = []
-    for g in gpus:
-        busy = g.get("utilization")
-        busy_text = "?" if busy is None else f"{float(busy):.0f}%"
-        memory = f"{gib(g.get('memory_used'))} of {gib(g.get('memory_total'))} GiB"
-        parts.append(f"{g.get('index')}: {busy_text} busy, {memory}")
-    return "; ".join(parts) or "none"
-
-
 def status_header(cluster: dict[str, Any]) -> list[str]:
     """The columns of ``%mars status``: a GPU column only where some worker has a GPU."""
     with_gpus = any(_gpus(w) for w in cluster.get("workers", []))
@@ -267,7 +242,7 @@ def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
                 str(w.get("n_cpu", "")),
                 f"{cpu:.2f}",
                 f"{used:.0f} MiB of {share:.1f} GiB",
-                *([gpu_summary(_gpus(w))] if with_gpus else []),
+                *([gpu_text(_gpus(w))] if with_gpus else []),
                 str(w.get("running", 0)),
             ]
         )
