@@ -1,7 +1,8 @@
 """``ClusterView``: a cluster as a live ipywidget.
 
 It shows the cluster's endpoint and a link to its dashboard, one row per worker (address,
-cores, a CPU bar, a memory bar of its share, running tasks) and the totals, read from the
+cores, a CPU bar, a memory bar of its share, its GPUs while some worker has one, running
+tasks) and the totals, read from the
 supervisor's ``GET /api/v1/cluster`` (``cluster_reading.py``). For a cluster this process
 owns (a ``LocalCluster`` or an ``SSHCluster`` object: the ``owner``), the Scale and Adapt
 controls (``cluster_controls.py``) call ``owner.scale(n)`` and ``owner.adapt(...)``; what
