@@ -31,7 +31,7 @@ from jupyter_mars.engine.naming import checked_name, shorten
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable, default_session
 from jupyter_mars.launcher import new_cluster, registry
-from jupyter_mars.launcher.display import cluster_view
+from jupyter_mars.launcher.display import cluster_view, gpu_text
 from jupyter_mars.remote import HttpClient, RemoteSession
 from jupyter_mars.session import EmbeddedSession, available_cpus
 
@@ -216,8 +216,20 @@ def _announce(session: RemoteSession, dashboard: str = "") -> None:
         display(HTML(anchor))  # type: ignore[no-untyped-call]
 
 
+def _gpus(worker: dict[str, Any]) -> list[dict[str, Any]]:
+    return list((worker.get("resources") or {}).get("gpus") or [])
+
+
+def status_header(cluster: dict[str, Any]) -> list[str]:
+    """The columns of ``%mars status``: a GPU column only where some worker has a GPU."""
+    with_gpus = any(_gpus(w) for w in cluster.get("workers", []))
+    return ["worker", "cores", "CPU used", "memory", *(["GPUs"] if with_gpus else []), "tasks"]
+
+
 def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
-    """One row per worker: address, cores, CPU used, memory used of its share, tasks."""
+    """One row per worker: address, cores, CPU used, memory used of its share, its GPUs'
+    use and memory (where some worker has a GPU), tasks."""
+    with_gpus = any(_gpus(w) for w in cluster.get("workers", []))
     rows = []
     for w in cluster.get("workers", []):
         r = w.get("resources") or {}
@@ -230,6 +242,7 @@ def status_rows(cluster: dict[str, Any]) -> list[list[str]]:
                 str(w.get("n_cpu", "")),
                 f"{cpu:.2f}",
                 f"{used:.0f} MiB of {share:.1f} GiB",
+                *([gpu_text(_gpus(w))] if with_gpus else []),
                 str(w.get("running", 0)),
             ]
         )
@@ -362,8 +375,8 @@ class MarsMagics(Magics):
         except (ConnectionError, PermissionError, RuntimeError) as exc:
             print(f"The cluster at {address} does not answer: {exc}")
             return None
-        header = ["worker", "cores", "CPU used", "memory", "tasks"]
-        text = f"{status_title(address, cluster)}\n{_table(header, status_rows(cluster))}"
+        table = _table(status_header(cluster), status_rows(cluster))
+        text = f"{status_title(address, cluster)}\n{table}"
         # the kernel's own cluster gets the Scale control; one it connected to does not:
         # its owner (another kernel, mars-cluster, the Jupyter server) keeps the list of
         # its workers, which a scale from here would leave behind

@@ -57,6 +57,9 @@ function field(label: string, name: string, placeholder: string): [HTMLLabelElem
 function bar(b: IBar): HTMLElement {
   const row = el('div', 'jp-MarsPanel-bar');
   row.dataset.label = b.label;
+  if (b.title) {
+    row.title = b.title;
+  }
   row.appendChild(el('span', 'jp-MarsPanel-barLabel', b.label));
   const track = el('span', 'jp-MarsPanel-barTrack');
   const fill = el('span', 'jp-MarsPanel-barFill');

@@ -10,12 +10,22 @@ export type ClusterState =
   | 'stopping'
   | 'failed';
 
+/** One GPU of a worker, as the worker read it from NVML; null where the GPU does not report a figure. */
 export interface IGpu {
+  /** NVML's index of the device, the one `nvidia-smi` shows. */
   index: number;
+  /** The device's name ("NVIDIA H100 80GB HBM3"). */
   name?: string;
+  /** Percent of the last sample period the GPU was busy. */
   utilization: number | null;
+  /** Bytes of device memory in use. */
   memory_used: number | null;
+  /** Bytes of device memory in all. */
   memory_total: number | null;
+  /** Degrees Celsius. */
+  temperature_c?: number | null;
+  /** Watts drawn. */
+  power_w?: number | null;
 }
 
 export interface IResources {
@@ -23,6 +33,7 @@ export interface IResources {
   memory_rss?: number;
   memory_total?: number;
   store?: { phy_mem_bytes?: number; memory_bytes?: number; spilled_bytes?: number };
+  /** The worker's GPUs: those of its `--cuda-devices`, else every one NVML sees; [] without. */
   gpus?: IGpu[];
 }
 

@@ -8,6 +8,8 @@ export interface IBar {
   label: string;
   fraction: number;
   text: string;
+  /** Said on hover, where there is more to say (a GPU's name). */
+  title?: string;
 }
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -48,18 +50,31 @@ export function fraction(used: number | null | undefined, total: number | null |
   return Math.min(Math.max(used / total, 0), 1);
 }
 
+function known(value: number | null | undefined): value is number {
+  return value !== null && value !== undefined && isFinite(value);
+}
+
+/**
+ * A GPU's two bars: how busy it is, with its temperature and power where it reports
+ * them, and its memory; '?' for what it does not report.
+ */
 function gpuBars(gpu: IGpu): IBar[] {
   const name = `GPU ${gpu.index}`;
+  const busy = [known(gpu.utilization) ? `${Math.round(gpu.utilization)}%` : '?'];
+  if (known(gpu.temperature_c)) {
+    busy.push(`${Math.round(gpu.temperature_c)} °C`);
+  }
+  if (known(gpu.power_w)) {
+    busy.push(`${Math.round(gpu.power_w)} W`);
+  }
+  const title = gpu.name ? `${name}: ${gpu.name}` : undefined;
   return [
-    {
-      label: name,
-      fraction: fraction(gpu.utilization, 100),
-      text: gpu.utilization === null ? '?' : `${Math.round(gpu.utilization)}%`
-    },
+    { label: name, fraction: fraction(gpu.utilization, 100), text: busy.join(' · '), title },
     {
       label: `${name} memory`,
       fraction: fraction(gpu.memory_used, gpu.memory_total),
-      text: `${formatBytes(gpu.memory_used)} / ${formatBytes(gpu.memory_total)}`
+      text: `${formatBytes(gpu.memory_used)} / ${formatBytes(gpu.memory_total)}`,
+      title
     }
   ];
 }
@@ -67,7 +82,8 @@ function gpuBars(gpu: IGpu): IBar[] {
 /**
  * A worker's bars: CPU cores busy of its `--n-cpu`, its memory of its own share (of a
  * machine other workers share, as the supervisor counts it; else the store's physical
- * memory budget, else the machine's), and per GPU its use and memory.
+ * memory budget, else the machine's), and per GPU its use and memory: a worker without
+ * GPUs has no GPU bar.
  */
 export function workerBars(worker: IWorker): IBar[] {
   const r = worker.resources || {};

@@ -24,6 +24,7 @@ import jupyter_mars as mars
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars import magics
+from jupyter_mars.cluster.worker.nvml import gpu_figures
 from jupyter_mars.engine.future import ExecutionFuture
 from jupyter_mars.launcher import new_cluster, registry
 from jupyter_mars.widgets import snapshot
@@ -32,6 +33,33 @@ from tests.cluster.processes import cli_cluster
 
 def test_the_examples_hold() -> None:
     assert doctest.testmod(magics).failed == 0
+
+
+def _listed(address: str, gpus: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """A worker as ``GET /api/v1/cluster`` lists it; ``gpus`` None: a worker of an older
+    version, which sent no GPU field."""
+    resources: dict[str, Any] = {"cpu_used": 0.5, "memory_rss": 2**30}
+    if gpus is not None:
+        resources["gpus"] = gpus
+    return {
+        "address": address,
+        "n_cpu": 2,
+        "memory_share": 8 * 2**30,
+        "running": 1,
+        "resources": resources,
+    }
+
+
+def test_status_has_a_gpu_column_only_where_a_worker_has_gpus() -> None:
+    h100 = {"index": 0, "utilization": 12.0, "memory_used": 2**30, "memory_total": 80 * 2**30}
+    without = {"workers": [_listed("a:1", []), _listed("b:2", None)]}
+    assert magics.status_header(without) == ["worker", "cores", "CPU used", "memory", "tasks"]
+    assert [len(row) for row in magics.status_rows(without)] == [5, 5]
+    mixed = {"workers": [_listed("a:1", [h100]), _listed("b:2", [])]}
+    assert magics.status_header(mixed)[4] == "GPUs"
+    rows = magics.status_rows(mixed)
+    assert [row[4] for row in rows] == ["0: 12% busy, 1.0 of 80.0 GiB", "none"]
+    assert [row[-1] for row in rows] == ["1", "1"]  # the tasks still last
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +223,9 @@ def test_start_status_stop_and_embedded(mars_magic: Any, capsys: Any) -> None:
     mars_magic("status")
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Cluster at http://127.0.0.1:")
-    assert lines[1].split() == ["worker", "cores", "CPU", "used", "memory", "tasks"]
+    # a GPU column only where the workers have GPUs (without --cuda-devices: every one)
+    gpus = ["GPUs"] if gpu_figures(None) else []
+    assert lines[1].split() == ["worker", "cores", "CPU", "used", "memory", *gpus, "tasks"]
     assert len(lines) == 4  # one row per worker
     mars_magic("stop")
     said = capsys.readouterr().out

@@ -4,7 +4,7 @@ The launcher never imports a display library: ``jupyter_mars.widgets`` registers
 cluster widget here when it is imported (``import jupyter_mars`` does so in a kernel that
 has ipywidgets), as it registers its future view with the engine. Without a kernel, or
 without a registered view, a cluster shows as its repr text and ``%mars status`` prints
-a table.
+a table. Both forms write a worker's GPUs the same way (``gpu_text``).
 """
 
 from __future__ import annotations
@@ -50,3 +50,29 @@ def mimebundle(owner: Any, text: str, running: bool) -> dict[str, Any]:
     bundle: dict[str, Any] = dict(view._repr_mimebundle_())
     bundle["text/plain"] = text
     return bundle
+
+
+def gpu_text(gpus: list[dict[str, Any]]) -> str:
+    """A worker's GPUs as its heartbeat gives them (``resources["gpus"]``), in one line, as
+    the widget and ``%mars status`` write them: each one's use and memory, "?" for what it
+    does not report; "none" without GPUs.
+
+    >>> h100 = {"index": 0, "utilization": 37.4, "memory_used": 10 * 2**30}
+    >>> h100["memory_total"] = 80 * 2**30
+    >>> mig = {"index": 1, "utilization": None, "memory_used": None, "memory_total": None}
+    >>> gpu_text([h100, mig])
+    '0: 37% busy, 10.0 of 80.0 GiB; 1: ? busy, ? of ? GiB'
+    >>> gpu_text([])
+    'none'
+    """
+
+    def gib(value: Any) -> str:
+        return "?" if value is None else f"{int(value) / 2**30:.1f}"
+
+    parts = []
+    for gpu in gpus:
+        busy = gpu.get("utilization")
+        busy_text = "?" if busy is None else f"{float(busy):.0f}%"
+        memory = f"{gib(gpu.get('memory_used'))} of {gib(gpu.get('memory_total'))} GiB"
+        parts.append(f"{gpu.get('index')}: {busy_text} busy, {memory}")
+    return "; ".join(parts) or "none"

@@ -1,7 +1,8 @@
 """``ClusterView``: a cluster as a live ipywidget.
 
 It shows the cluster's endpoint and a link to its dashboard, one row per worker (address,
-cores, a CPU bar, a memory bar of its share, running tasks) and the totals, read from the
+cores, a CPU bar, a memory bar of its share, its GPUs while some worker has one, running
+tasks) and the totals, read from the
 supervisor's ``GET /api/v1/cluster`` (``cluster_reading.py``). For a cluster this process
 owns (a ``LocalCluster`` or an ``SSHCluster`` object: the ``owner``), the Scale and Adapt
 controls (``cluster_controls.py``) call ``owner.scale(n)`` and ``owner.adapt(...)``; what
@@ -53,6 +54,11 @@ LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: und
 
 COLUMNS = ("worker", "cores", "CPU", "memory", "tasks")
 GRID_COLUMNS = "minmax(10em, max-content) 4em minmax(12em, 1fr) minmax(14em, 1fr) 4em"
+GPU_COLUMNS = ("worker", "cores", "CPU", "memory", "GPUs", "tasks")
+GPU_GRID_COLUMNS = (
+    "minmax(10em, max-content) 4em minmax(12em, 1fr) minmax(14em, 1fr) minmax(14em, 1fr) 4em"
+)
+"""The columns where some worker has a GPU: its GPUs' use and memory before its tasks."""
 
 
 def _bar(text: str) -> tuple[widgets.FloatProgress, widgets.Label, widgets.HBox]:
@@ -70,7 +76,14 @@ class WorkerWidgets:
         self.cpu_bar, self.cpu_label, cpu = _bar("")
         self.memory_bar, self.memory_label, memory = _bar("")
         self.running = widgets.Label()
-        self.cells = [self.address, self.cores, cpu, memory, self.running]
+        self.gpus = widgets.Label()
+        self._cells = [self.address, self.cores, cpu, memory, self.running]
+
+    def cells(self, with_gpus: bool) -> list[Any]:
+        """Its cells in the grid's order, its GPUs among them where the grid has them."""
+        if not with_gpus:
+            return self._cells
+        return [*self._cells[:-1], self.gpus, self._cells[-1]]
 
     def show(self, row: WorkerRow) -> None:
         self.cores.value = str(row.cores)
@@ -79,6 +92,7 @@ class WorkerWidgets:
         self.memory_bar.value = row.memory_percent
         self.memory_label.value = row.memory_text
         self.running.value = str(row.running)
+        self.gpus.value = row.gpu_text
 
 
 class ClusterView(widgets.VBox):  # type: ignore[misc]
@@ -123,6 +137,8 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
         self.totals = widgets.Label()
         self.rows: dict[str, WorkerWidgets] = {}
         """The rows shown, by worker address."""
+        self.with_gpus = False
+        """Whether the grid has a GPU column: while some worker has a GPU."""
         self.reading: ClusterReading | None = None
         """The reading last shown."""
         self._reads_started = 0
@@ -260,13 +276,19 @@ class ClusterView(widgets.VBox):  # type: ignore[misc]
             self.header.value = value
 
     def _show_header_row(self) -> None:
-        header = [widgets.HTML(f"<b>{name}</b>") for name in COLUMNS]
-        self.grid.children = [*header, *(c for row in self.rows.values() for c in row.cells)]
+        names = GPU_COLUMNS if self.with_gpus else COLUMNS
+        self.grid.layout.grid_template_columns = (
+            GPU_GRID_COLUMNS if self.with_gpus else GRID_COLUMNS
+        )
+        header = [widgets.HTML(f"<b>{name}</b>") for name in names]
+        cells = (c for row in self.rows.values() for c in row.cells(self.with_gpus))
+        self.grid.children = [*header, *cells]
 
     def _show(self, reading: ClusterReading) -> None:
         addresses = [row.address for row in reading.workers]
-        if addresses != list(self.rows):
+        if addresses != list(self.rows) or reading.with_gpus != self.with_gpus:
             self.rows = {a: self.rows.get(a) or WorkerWidgets(a) for a in addresses}
+            self.with_gpus = reading.with_gpus
             self._show_header_row()
         for row in reading.workers:
             self.rows[row.address].show(row)

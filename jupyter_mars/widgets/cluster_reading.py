@@ -1,7 +1,8 @@
 """What the cluster widget shows, read from the supervisor's ``GET /api/v1/cluster``.
 
 Pure functions of that JSON model: one row per worker (its cores, the share of them busy,
-its memory used of its share, its running tasks) and the cluster's totals. The bars'
+its memory used of its share, its GPUs' use and memory, its running tasks) and the
+cluster's totals. The bars'
 values are percentages clamped to 0..100, because a worker's CPU reading can exceed its
 cores (threads of the process outside its task slots) and its memory can exceed its share.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from jupyter_mars.launcher.display import gpu_text
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,11 @@ class WorkerRow:
     """``"43 MiB of 11.8 GiB"``, or only what it uses when its share is unknown."""
     running: int
     """Tasks running on it now."""
+    gpus: int = 0
+    """Its GPUs (those of its ``--cuda-devices``, else every one NVML sees)."""
+    gpu_text: str = "none"
+    """``"0: 37% busy, 10.0 of 80.0 GiB"``, a GPU after another, or ``"none"``
+    (``display.gpu_text``)."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,11 @@ class ClusterReading:
     """Tasks running on every worker."""
     totals_text: str
     """``"2 workers on 1 host: 2 cores, 23.5 GiB memory, 3 tasks running"``."""
+
+    @property
+    def with_gpus(self) -> bool:
+        """Whether any worker has a GPU: GPU columns are shown only then."""
+        return any(row.gpus for row in self.workers)
 
 
 def percent(part: float, whole: float) -> float:
@@ -86,6 +99,7 @@ def worker_row(worker: dict[str, Any]) -> WorkerRow:
     used = int(resources.get("memory_rss") or 0)
     share = int(worker.get("memory_share") or 0)
     memory_text = format_bytes(used) + (f" of {format_bytes(share)}" if share else "")
+    gpus = list(resources.get("gpus") or [])
     return WorkerRow(
         address=str(worker.get("address", "")),
         cores=cores,
@@ -94,6 +108,8 @@ def worker_row(worker: dict[str, Any]) -> WorkerRow:
         memory_percent=percent(used, share),
         memory_text=memory_text,
         running=int(worker.get("running") or 0),
+        gpus=len(gpus),
+        gpu_text=gpu_text(gpus),
     )
 
 

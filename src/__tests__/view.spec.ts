@@ -86,15 +86,65 @@ describe('workerBars', () => {
     );
     expect(bars.map(b => b.label)).toEqual(['CPU', 'memory', 'GPU 0', 'GPU 0 memory']);
     expect(bars[1].fraction).toBe(0.25);
-    expect(bars[2]).toEqual({ label: 'GPU 0', fraction: 0.4, text: '40%' });
+    expect(bars[2]).toEqual({ label: 'GPU 0', fraction: 0.4, text: '40%', title: 'GPU 0: H100' });
     expect(bars[3].fraction).toBe(0.125);
+  });
+
+  it('shows each GPU of a worker with its temperature and power where they are known', () => {
+    const bars = workerBars(
+      worker('w', {
+        gpus: [
+          {
+            index: 0,
+            name: 'NVIDIA H100 80GB HBM3',
+            utilization: 87.4,
+            memory_used: 60 * 1024 ** 3,
+            memory_total: 80 * 1024 ** 3,
+            temperature_c: 64,
+            power_w: 512.3
+          },
+          {
+            index: 1,
+            name: 'NVIDIA H100 80GB HBM3',
+            utilization: 0,
+            memory_used: 0,
+            memory_total: 80 * 1024 ** 3,
+            temperature_c: 31,
+            power_w: null
+          }
+        ]
+      })
+    );
+    expect(bars.map(b => b.label)).toEqual(['CPU', 'memory', 'GPU 0', 'GPU 0 memory', 'GPU 1', 'GPU 1 memory']);
+    expect(bars[2]).toMatchObject({
+      label: 'GPU 0',
+      text: '87% · 64 °C · 512 W',
+      title: 'GPU 0: NVIDIA H100 80GB HBM3'
+    });
+    expect(bars[2].fraction).toBeCloseTo(0.874);
+    expect(bars[3].text).toBe('60.0 GiB / 80.0 GiB');
+    expect(bars[3].fraction).toBe(0.75);
+    expect(bars[4].text).toBe('0% · 31 °C'); // no power figure: none said
+    expect(bars[4].fraction).toBe(0);
+  });
+
+  it('shows nothing of GPUs for a worker without one', () => {
+    for (const resources of [{ gpus: [] }, {}]) {
+      const bars = workerBars(worker('w', { cpu_used: 1, ...resources }));
+      expect(bars.map(b => b.label)).toEqual(['CPU', 'memory']);
+      expect(bars.some(b => /GPU/.test(`${b.label} ${b.text} ${b.title ?? ''}`))).toBe(false);
+    }
   });
 
   it('says ? for figures a GPU does not give', () => {
     const bars = workerBars(
-      worker('w', { gpus: [{ index: 1, utilization: null, memory_used: null, memory_total: null }] })
+      worker('w', {
+        gpus: [{ index: 1, utilization: null, memory_used: null, memory_total: null, temperature_c: null, power_w: null }]
+      })
     );
     expect(bars[2].text).toBe('?');
+    expect(bars[2].title).toBeUndefined(); // no name to tell
+    expect(bars[3].text).toBe('? / ?');
     expect(bars[3].fraction).toBe(0);
   });
 });

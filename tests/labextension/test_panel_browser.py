@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from jupyter_mars.cluster.worker.nvml import gpu_figures
 from tests.browser import ARTIFACTS, chromium_page
 from tests.labextension.jupyterlab import (
     PANEL,
@@ -104,6 +105,17 @@ def test_the_panel_starts_a_cluster_and_shows_a_notebook_job_reach_100_percent(
         assert not page.is_visible(f"{PANEL} .jp-MarsPanel-error")
         cpu = page.text_content(f"{PANEL} .jp-MarsPanel-worker .jp-MarsPanel-bar[data-label=CPU]")
         assert "/ 1 cores" in (cpu or "")
+        # GPU bars only for the GPUs the workers have: every one NVML sees, none here
+        labels = page.eval_on_selector_all(
+            f"{PANEL} .jp-MarsPanel-worker:first-child .jp-MarsPanel-bar",
+            "bars => bars.map(b => b.dataset.label)",
+        )
+        gpus = [
+            name
+            for g in gpu_figures(None)
+            for name in (f"GPU {g['index']}", f"GPU {g['index']} memory")
+        ]
+        assert labels == ["CPU", "memory", *gpus]
 
         # the connect code goes into the notebook above the jobs, then every cell runs
         page.click(".jp-Notebook .jp-Cell .jp-InputArea-prompt")

@@ -2,8 +2,8 @@
 running local cluster served under a path prefix (``/mars/``, as behind a Jupyter server):
 a link with the token logs in, the workers appear with their figures, a job's progress
 reaches 100%, an execution's page draws its operators as a live graph, and a worker's
-page shows its running tasks, its log and its stacks. Screenshots go to
-``test-artifacts/``."""
+page shows its running tasks, its log and its stacks; GPU figures show where a worker
+has GPUs and nothing of GPUs shows where none has. Screenshots go to ``test-artifacts/``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ import pytest
 import jupyter_mars.tensor as mt
 from tests.browser import ARTIFACTS, chromium_page
 from tests.cluster.processes import CliCluster, cli_cluster, remote_session
+from tests.conftest import needs_gpu, no_gpu
+
+GIB = 1 << 30
 
 
 @pytest.fixture(scope="module")
@@ -206,3 +209,68 @@ def test_a_page_opened_late_draws_the_last_minutes(cluster: CliCluster, page: An
         "Math.min(...[...history.values()].map(s => s.length ? Date.now() / 1000 - s[0].t : 0))"
     )
     assert reach > 2.5, reach
+
+
+@no_gpu
+def test_workers_without_gpus_show_nothing_of_gpus(cluster: CliCluster, page: Any) -> None:
+    page.goto(f"{cluster.url}/?token={cluster.token}")
+    page.wait_for_function("document.querySelectorAll('#workers tbody tr').length === 2")
+    assert page.query_selector("#workers th.gpu") is not None
+    assert not page.is_visible("#workers th.gpu")
+    assert page.query_selector_all("#workers td.gpu") == []
+    assert "GPU" not in (page.inner_text("#card-workers") or "")
+    page.click("#workers tbody tr:first-child a")
+    page.wait_for_selector("#worker-figures th:has-text('reachable')")
+    assert "GPU" not in (page.inner_text("#worker-figures") or "")
+
+
+def test_gpu_figures_read_with_their_units_and_a_missing_one_is_said(
+    cluster: CliCluster, page: Any
+) -> None:
+    """The page's own functions on figures as a worker sends them (no GPU needed)."""
+    page.goto(f"{cluster.url}/?token={cluster.token}")
+    page.wait_for_selector("#status:has-text('live')")
+    h100 = {
+        "index": 0,
+        "name": "NVIDIA H100 80GB HBM3",
+        "utilization": 37.0,
+        "memory_used": 10 * GIB,
+        "memory_total": 80 * GIB,
+        "temperature_c": 45.0,
+        "power_w": 123.4,
+    }
+    mig = {  # a GPU in MIG mode reports no use; many report no power
+        "index": 1,
+        "name": "NVIDIA A100",
+        "utilization": None,
+        "memory_used": GIB,
+        "memory_total": 40 * GIB,
+        "temperature_c": None,
+        "power_w": None,
+    }
+    assert page.evaluate("gpus => gpuLines(gpus)", [h100, mig]) == (
+        "0: 37% busy · 10.0 GiB / 80.0 GiB · 45 °C · 123 W\n1: ? busy · 1.0 GiB / 40.0 GiB"
+    )
+    with_one = [{"resources": {"gpus": []}}, {"resources": {"gpus": [mig]}}]
+    assert page.evaluate("workers => anyGpus(workers)", with_one) is True
+    without = [{"resources": {"gpus": []}}, {"resources": {}}]
+    assert page.evaluate("workers => anyGpus(workers)", without) is False
+    # a worker page shows each GPU by its index and name
+    rows = page.evaluate(
+        "w => workerGpus(w).map(g => g.name)", {"gpus": [], "resources": {"gpus": [mig]}}
+    )
+    assert rows == ["NVIDIA A100"]
+
+
+@needs_gpu
+def test_a_gpu_workers_figures_show_in_its_row_and_on_its_page(page: Any) -> None:
+    with cli_cluster(1, "--cuda-devices", "0", base_path="/mars/") as gpu_cluster:
+        page.goto(f"{gpu_cluster.url}/?token={gpu_cluster.token}")
+        page.wait_for_selector("#workers td.gpu", timeout=30_000)
+        assert page.is_visible("#workers th.gpu")
+        text = page.inner_text("#workers td.gpu")
+        assert re.fullmatch(r"0: (\d+%|\?) busy · .+ / .+", text.splitlines()[0]), text
+        page.screenshot(path=str(ARTIFACTS / "dashboard-gpu.png"), full_page=True)
+        page.click("#workers tbody tr:first-child a")
+        page.wait_for_selector("#worker-figures th:has-text('GPU 0')", timeout=30_000)
+        assert "busy" in (page.inner_text("#worker-figures") or "")

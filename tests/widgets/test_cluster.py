@@ -101,6 +101,64 @@ def test_readings_beyond_a_workers_share_are_clamped() -> None:
     assert reading.totals_text == "2 workers on 2 hosts: 3 cores, 0 B memory, 3 tasks running"
 
 
+H100 = {
+    "index": 0,
+    "name": "NVIDIA H100 80GB HBM3",
+    "utilization": 37.0,
+    "memory_used": 10 * 2**30,
+    "memory_total": 80 * 2**30,
+    "temperature_c": 45.0,
+    "power_w": 123.4,
+}
+"""A GPU as a worker's heartbeat gives it."""
+
+
+def test_a_reading_tells_each_workers_gpus() -> None:
+    gpu_worker = {"address": "10.0.0.1:1", "n_cpu": 1, "resources": {"gpus": [H100]}}
+    cpu_worker = {"address": "10.0.0.2:1", "n_cpu": 1, "resources": {"gpus": []}}
+    old_worker = {"address": "10.0.0.3:1", "n_cpu": 1, "resources": {}}  # sent no GPU field
+    reading = read_cluster({"workers": [gpu_worker, cpu_worker, old_worker]})
+    assert reading.with_gpus
+    assert [(row.gpus, row.gpu_text) for row in reading.workers] == [
+        (1, "0: 37% busy, 10.0 of 80.0 GiB"),
+        (0, "none"),
+        (0, "none"),
+    ]
+    assert not read_cluster({"workers": [cpu_worker, old_worker]}).with_gpus
+
+
+def _header(view: ClusterView) -> list[str]:
+    names = len(view.grid.children) - sum(len(r.cells(view.with_gpus)) for r in view.rows.values())
+    return [
+        html.unescape(c.value).removeprefix("<b>").removesuffix("</b>")
+        for c in view.grid.children[:names]
+    ]
+
+
+def test_the_view_has_a_gpu_column_only_while_a_worker_has_gpus(two_workers: LocalCluster) -> None:
+    view = ClusterView(two_workers.endpoint, two_workers.token)
+    model = api_model(two_workers)
+    has_gpus = any(w["resources"]["gpus"] for w in model["workers"])  # every one NVML sees
+    assert view.with_gpus == has_gpus
+    assert _header(view) == list(cluster_module.GPU_COLUMNS if has_gpus else cluster_module.COLUMNS)
+    # figures as a worker with a GPU sends them: the column comes, with its line
+    model["workers"][0]["resources"]["gpus"] = [H100]
+    view._show(read_cluster(model))
+    assert _header(view) == list(cluster_module.GPU_COLUMNS)
+    first = next(iter(view.rows.values()))
+    assert first.cells(True)[4] is first.gpus
+    assert first.gpus.value == "0: 37% busy, 10.0 of 80.0 GiB"
+    assert view.grid.layout.grid_template_columns == cluster_module.GPU_GRID_COLUMNS
+    assert len(view.grid.children) == 6 * (1 + len(view.rows))
+    # and goes with the last GPU
+    for worker in model["workers"]:
+        worker["resources"]["gpus"] = []
+    view._show(read_cluster(model))
+    assert _header(view) == list(cluster_module.COLUMNS)
+    assert len(view.grid.children) == 5 * (1 + len(view.rows))
+    view.close()
+
+
 def test_the_view_shows_the_workers_the_supervisor_reports(two_workers: LocalCluster) -> None:
     view = ClusterView(two_workers.endpoint, two_workers.token, owner=two_workers)
     assert not view.following  # no loop runs: it read once, on this thread

@@ -5,24 +5,20 @@ so it is never negative and, with a process that honours its core budget, never 
 ``n_cpu`` (the original Mars mixed ``--n-cpu`` with the machine's idle cores and showed -1).
 
 Bytes moved between workers are counted by ``TransferMeter``; GPUs are read through NVML
-(``pynvml``) where it is installed, else through ``nvidia-smi``, and not more often than
-every ``GPU_SAMPLE_SECONDS`` (``GpuMeter``).
+(``nvml.py``), not more often than every ``GPU_SAMPLE_SECONDS`` (``GpuMeter``).
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import shutil
-import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psutil
 
-logger = logging.getLogger(__name__)
+from jupyter_mars.cluster.worker.nvml import gpu_figures
 
 
 class ResourceMeter:
@@ -134,132 +130,23 @@ class TransferMeter:
 
 # ---- GPUs ---------------------------------------------------------------------------------
 
-NVIDIA_SMI_QUERY = [
-    "nvidia-smi",
-    "--query-gpu=index,name,utilization.gpu,memory.used,memory.total",
-    "--format=csv,noheader,nounits",
-]
-MIB = 1 << 20
-GPU_SAMPLE_SECONDS = 5.0
-"""GPUs are sampled at most this often: a run of ``nvidia-smi`` costs tens of ms."""
-
-
-def _number(text: str) -> float | None:
-    """A figure of ``nvidia-smi``; None for ``[N/A]``, ``[Not Supported]`` and the like."""
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
-
-def parse_nvidia_smi(text: str) -> list[dict[str, Any]]:
-    """The rows of ``nvidia-smi --query-gpu=index,name,utilization.gpu,memory.used,
-    memory.total --format=csv,noheader,nounits``, memory in bytes.
-
-    A figure the GPU does not report is None; a line that names no device index is skipped.
-
-    >>> rows = parse_nvidia_smi("0, Tesla T4, 35, 1024, 15360\\n1, Tesla T4, [N/A], 0, 15360")
-    >>> [(row["index"], row["utilization"], row["memory_used"]) for row in rows]
-    [(0, 35.0, 1073741824), (1, None, 0)]
-    """
-    rows = []
-    for line in text.splitlines():
-        fields = [field.strip() for field in line.split(",")]
-        if len(fields) < 5:
-            continue
-        try:
-            index = int(fields[0])
-        except ValueError:
-            continue
-        # a name with a comma in it spans several fields: the figures are the last three
-        utilization, used, total = (_number(f) for f in fields[-3:])
-        rows.append(
-            {
-                "index": index,
-                "name": ", ".join(fields[1:-3]),
-                "utilization": utilization,
-                "memory_used": None if used is None else int(used * MIB),
-                "memory_total": None if total is None else int(total * MIB),
-            }
-        )
-    return rows
-
-
-def _nvml_figures(devices: list[int]) -> list[dict[str, Any]]:
-    """Figures of ``devices`` from NVML; ImportError when ``pynvml`` is not installed."""
-    import pynvml
-
-    pynvml.nvmlInit()
-    try:
-        figures = []
-        for index in devices:
-            try:
-                handle = pynvml.nvmlDeviceGetHandleByIndex(index)
-                name = pynvml.nvmlDeviceGetName(handle)
-                utilization = pynvml.nvmlDeviceGetUtilizationRates(handle).gpu
-                memory = pynvml.nvmlDeviceGetMemoryInfo(handle)
-            except pynvml.NVMLError:
-                continue  # no such device, or one that reports nothing
-            figures.append(
-                {
-                    "index": index,
-                    "name": name.decode() if isinstance(name, bytes) else str(name),
-                    "utilization": float(utilization),
-                    "memory_used": int(memory.used),
-                    "memory_total": int(memory.total),
-                }
-            )
-        return figures
-    finally:
-        pynvml.nvmlShutdown()
-
-
-def _nvidia_smi_figures(devices: list[int]) -> list[dict[str, Any]]:
-    if shutil.which("nvidia-smi") is None:
-        return []
-    try:
-        done = subprocess.run(
-            NVIDIA_SMI_QUERY, capture_output=True, text=True, timeout=5, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return []
-    if done.returncode != 0:
-        return []
-    wanted = set(devices)
-    return [row for row in parse_nvidia_smi(done.stdout) if row["index"] in wanted]
-
-
-def gpu_figures(devices: list[int] | None) -> list[dict[str, Any]]:
-    """Utilization (percent) and memory (bytes) of the GPUs ``devices`` (indices as
-    ``nvidia-smi`` numbers them); [] without devices or when they cannot be read. Never
-    raises: the figures are for display."""
-    if devices is None:
-        return []
-    try:
-        return _nvml_figures(devices)
-    except ImportError:
-        pass
-    except Exception:  # noqa: BLE001 - no driver, say: nvidia-smi may still tell
-        logger.debug("NVML could not read the GPUs", exc_info=True)
-    try:
-        return _nvidia_smi_figures(devices)
-    except Exception:  # noqa: BLE001 - output of an unexpected shape
-        logger.debug("nvidia-smi could not read the GPUs", exc_info=True)
-        return []
+GPU_SAMPLE_SECONDS = 1.0
+"""GPUs are read at most this often: the heartbeat and an open worker page share a reading."""
 
 
 class GpuMeter:
-    """``gpu_figures(devices)`` read at most every ``every`` seconds, the last figures
-    returned in between. Thread-safe, so that the reading can run off the event loop."""
+    """``gpu_figures(devices)`` (``devices``: the worker's ``--cuda-devices``, None for
+    every GPU NVML sees) read at most every ``every`` seconds, the last figures returned
+    in between. Thread-safe, so that the reading can run off the event loop."""
 
     def __init__(
         self,
-        devices: list[int] | None,
+        devices: Sequence[int] | None,
         every: float = GPU_SAMPLE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
-        read: Callable[[list[int] | None], list[dict[str, Any]]] = gpu_figures,
+        read: Callable[[Sequence[int] | None], list[dict[str, Any]]] = gpu_figures,
     ) -> None:
-        self.devices = devices
+        self.devices = None if devices is None else list(devices)
         self._every = every
         self._clock = clock
         self._read = read
@@ -268,8 +155,6 @@ class GpuMeter:
         self._read_at: float | None = None
 
     def sample(self) -> list[dict[str, Any]]:
-        if self.devices is None:
-            return []
         with self._lock:
             now = self._clock()
             if self._read_at is None or now - self._read_at >= self._every:

@@ -340,9 +340,9 @@ class WorkerServer:
         return {"address": self.address, "threads": thread_stacks()}
 
     async def _gpu_figures(self) -> list[dict[str, Any]]:
-        if self.cuda_devices is None:
-            return []
-        # reading them may run nvidia-smi: off the event loop
+        """Per GPU of ``--cuda-devices`` (every GPU NVML sees without it): index, name,
+        use, memory, temperature, power; [] without GPUs."""
+        # a driver call can block (a GPU being reset, say): off the event loop
         return await asyncio.get_running_loop().run_in_executor(None, self._gpus.sample)
 
     def _replica_info(self) -> dict[str, int]:

@@ -69,9 +69,27 @@ function transfer(t) {
   return `${bytes(t.received_per_s)}/s / ${bytes(t.sent_per_s)}/s`;
 }
 
-function gpus(list) {
-  if (!list || !list.length) return "–";
-  return list.map((g) => `${g.index}: ${g.utilization}% · ${bytes(g.memory_used)} / ${bytes(g.memory_total)}`).join("; ");
+// A GPU's figures as the worker read them from NVML: its use and memory always ("?" and
+// "–" where it reports none), its temperature and power only where it reports them.
+function gpuText(g) {
+  const known = (v) => v !== null && v !== undefined;
+  const parts = [
+    `${known(g.utilization) ? `${Math.round(g.utilization)}%` : "?"} busy`,
+    `${bytes(g.memory_used)} / ${bytes(g.memory_total)}`,
+  ];
+  if (known(g.temperature_c)) parts.push(`${Math.round(g.temperature_c)} °C`);
+  if (known(g.power_w)) parts.push(`${Math.round(g.power_w)} W`);
+  return parts.join(" · ");
+}
+
+// A worker's GPUs, one line each, by their index.
+function gpuLines(list) {
+  return (list || []).map((g) => `${g.index}: ${gpuText(g)}`).join("\n");
+}
+
+// Whether any worker has a GPU: the workers' table has a GPU column only then.
+function anyGpus(workers) {
+  return workers.some((w) => ((w.resources || {}).gpus || []).length > 0);
 }
 
 function seconds(s) {
@@ -109,6 +127,8 @@ function totalsText(cluster) {
 
 function drawWorkers(workers) {
   const now = Date.now() / 1000;
+  const withGpus = anyGpus(workers);
+  document.querySelector("#workers th.gpu").hidden = !withGpus;
   fill("workers", workers.map((w) => {
     const r = w.resources || {};
     const store = r.store || {};
@@ -130,7 +150,7 @@ function drawWorkers(workers) {
       cell(`${bytes(store.memory_bytes)} of ${bytes(store.cache_bytes)}`, "num"),
       cell(bytes(store.spilled_bytes), "num"),
       cell(transfer(r.transfer), "num transfer"),
-      cell(gpus(r.gpus), "num gpu"),
+      ...(withGpus ? [gpuCell(r.gpus)] : []),
       cell(String(w.running), "num running"),
     );
     return tr;
@@ -153,6 +173,13 @@ function drawWorkers(workers) {
     }));
   }
   taskStream();
+}
+
+// The GPU column's cell of a worker: a line per GPU, their names on hover.
+function gpuCell(list) {
+  const td = cell((list || []).length ? gpuLines(list) : "none", "num gpu");
+  td.title = (list || []).map((g) => `${g.index}: ${g.name}`).join("\n");
+  return td;
 }
 
 // A canvas alone in its pane takes the pane's width and the height left under it.
@@ -419,7 +446,7 @@ function drawWorker(state) {
     row("warnings", (store.warnings || []).join("; ") || "none"),
     row("received / sent per s", transfer(w.transfer || r.transfer)),
     row("received / sent in all", w.transfer ? `${bytes(w.transfer.received_bytes)} / ${bytes(w.transfer.sent_bytes)}` : "–"),
-    row("GPU", gpus(w.gpus || r.gpus)),
+    ...workerGpus(w).map((g) => row(`GPU ${g.index}`, `${g.name} · ${gpuText(g)}`)),
     row("state", liveness(w)),
     row("reachable", w.unreachable || "yes"),
   );
@@ -429,6 +456,12 @@ function drawWorker(state) {
     return tr;
   }));
   document.getElementById("worker-log").textContent = (w.log || []).join("\n");
+}
+
+// The worker's GPUs as it told them now, else as its last heartbeat did: none, no row.
+function workerGpus(w) {
+  const now = w.gpus || [];
+  return now.length ? now : (w.resources || {}).gpus || [];
 }
 
 function memoryLimits(limits) {

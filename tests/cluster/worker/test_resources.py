@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Sequence
 
-import pytest
-
-from jupyter_mars.cluster.worker.resources import (
-    MIB,
-    GpuMeter,
-    ResourceMeter,
-    TransferMeter,
-    gpu_figures,
-    parse_nvidia_smi,
-)
+from jupyter_mars.cluster.worker.resources import GpuMeter, ResourceMeter, TransferMeter
 
 
 class Clock:
@@ -103,56 +94,11 @@ def test_cpu_used_is_never_negative():
     assert meter.sample()["cpu_used"] == 0.0
 
 
-NVIDIA_SMI_TWO_GPUS = """\
-0, NVIDIA H100 80GB HBM3, 37, 10240, 81559
-1, NVIDIA H100 80GB HBM3, [N/A], 3, 81559
-"""
-
-
-def test_nvidia_smi_rows_are_parsed_with_memory_in_bytes():
-    assert parse_nvidia_smi(NVIDIA_SMI_TWO_GPUS) == [
-        {
-            "index": 0,
-            "name": "NVIDIA H100 80GB HBM3",
-            "utilization": 37.0,
-            "memory_used": 10240 * MIB,
-            "memory_total": 81559 * MIB,
-        },
-        {
-            "index": 1,
-            "name": "NVIDIA H100 80GB HBM3",
-            "utilization": None,  # e.g. a GPU in MIG mode reports none
-            "memory_used": 3 * MIB,
-            "memory_total": 81559 * MIB,
-        },
-    ]
-
-
-def test_nvidia_smi_lines_of_another_shape_are_skipped():
-    text = "\n".join(
-        [
-            "",
-            "No devices were found",
-            "index, name, utilization.gpu, memory.used, memory.total",
-            "2, Card, with, a comma, 5, 6, 7",
-        ]
-    )
-    (row,) = parse_nvidia_smi(text)
-    assert row["index"] == 2
-    assert row["name"] == "Card, with, a comma"
-    assert (row["utilization"], row["memory_used"]) == (5.0, 6 * MIB)
-
-
-def test_no_devices_means_no_gpu_figures():
-    assert gpu_figures(None) == []
-    assert GpuMeter(None).sample() == []
-
-
 def test_gpus_are_read_at_most_every_few_seconds():
     clock = Clock()
-    reads: list[list[int] | None] = []
+    reads: list[Sequence[int] | None] = []
 
-    def read(devices: list[int] | None) -> list[dict]:
+    def read(devices: Sequence[int] | None) -> list[dict]:
         reads.append(devices)
         return [{"index": 0, "utilization": float(len(reads))}]
 
@@ -165,13 +111,13 @@ def test_gpus_are_read_at_most_every_few_seconds():
     assert reads == [[0], [0]]
 
 
-def test_gpu_figures_of_a_real_gpu():
-    if shutil.which("nvidia-smi") is None:
-        pytest.skip("no nvidia-smi on this machine")
-    figures = gpu_figures([0])
-    assert [row["index"] for row in figures] == [0]
-    (gpu,) = figures
-    assert gpu["name"]
-    assert 0 <= gpu["utilization"] <= 100
-    assert 0 <= gpu["memory_used"] <= gpu["memory_total"]
-    assert gpu_figures([10_000]) == []  # no such device: nothing, and no error
+def test_a_meter_without_devices_named_reads_every_gpu():
+    reads: list[Sequence[int] | None] = []
+
+    def read(devices: Sequence[int] | None) -> list[dict]:
+        reads.append(devices)
+        return []
+
+    assert GpuMeter(None, read=read).sample() == []
+    assert GpuMeter((2, 3), read=read).sample() == []
+    assert reads == [None, [2, 3]]  # None: every GPU NVML sees

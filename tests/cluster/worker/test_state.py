@@ -1,8 +1,9 @@
 """A worker's ``state`` and ``stack`` RPCs, asked of real workers while they run tasks.
 
-One test uses real supervisor and worker processes (``cli_cluster``); its kernel is
-defined inside the test, so it travels by value (cloudpickle). Another runs a supervisor
-and a worker in this process, to log through the root logger the worker's tail is on.
+Most tests use real supervisor and worker processes (``cli_cluster``); the one running a
+task defines its kernel inside the test, so it travels by value (cloudpickle). Another
+runs a supervisor and a worker in this process, to log through the root logger the
+worker's tail is on.
 """
 
 from __future__ import annotations
@@ -22,8 +23,13 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.cluster.supervisor.server import SupervisorServer
 from jupyter_mars.cluster.wire.rpc import RPCClient
+from jupyter_mars.cluster.worker.nvml import gpu_figures
 from jupyter_mars.cluster.worker.server import WorkerServer, key_text, running_tasks
 from tests.cluster.processes import WORKER, cli_cluster
+from tests.conftest import needs_gpu, no_gpu
+
+GPU_INDICES = [gpu["index"] for gpu in gpu_figures(None)]
+"""The GPUs of this machine, as NVML numbers them: none without one."""
 
 
 def ask(address: str, token: str, method: str, **kwargs: Any) -> Any:
@@ -111,7 +117,8 @@ def test_state_and_stack_show_the_task_running_now(tmp_path: Path):
     assert all(t["key"].startswith("parked_in_kernel-") for t in tasks)
     assert tasks[0]["since"] >= tasks[1]["since"] >= 0.2  # longest running first
     assert isinstance(state["log"], list)
-    assert state["gpus"] == []  # no --cuda-devices
+    # no --cuda-devices: every GPU NVML sees, none on a machine without one
+    assert [gpu["index"] for gpu in state["gpus"]] == GPU_INDICES
 
     assert stack["address"] == address
     slots = [t for t in stack["threads"] if t["thread"].startswith("mars-slot")]
@@ -178,4 +185,39 @@ def test_the_log_tail_holds_the_workers_log_lines_and_no_traceback():
     assert many["log"][-2:] == state["log"][-2:]
     assert state["running_tasks"] == []
     assert resources["transfer"]["sent_bytes"] == 0
-    assert resources["gpus"] == []
+    assert [gpu["index"] for gpu in resources["gpus"]] == GPU_INDICES
+
+
+@no_gpu
+def test_a_worker_without_a_gpu_reports_an_empty_gpu_list():
+    with cli_cluster(1) as cluster:
+        address = cluster.workers[0].wait_for(WORKER, 5)
+        (listed,) = cluster.http().json("GET", "/api/v1/workers")
+        state = ask(address, cluster.token, "state")
+    assert listed["resources"]["gpus"] == []  # there, and empty: not absent, no error
+    assert state["gpus"] == []
+
+
+@needs_gpu
+def test_a_gpu_workers_status_carries_its_devices_figures():
+    def listed_gpus(cluster: Any) -> list[dict[str, Any]] | None:
+        (worker,) = cluster.http().json("GET", "/api/v1/workers")
+        return worker["resources"]["gpus"] or None
+
+    with cli_cluster(1, "--cuda-devices", "0") as cluster:
+        address = cluster.workers[0].wait_for(WORKER, 5)
+        (gpu,) = wait_until(lambda: listed_gpus(cluster))
+        state = ask(address, cluster.token, "state")
+    assert gpu["index"] == 0
+    assert gpu["name"]
+    assert set(gpu) == {
+        "index",
+        "name",
+        "utilization",
+        "memory_used",
+        "memory_total",
+        "temperature_c",
+        "power_w",
+    }
+    assert 0 < gpu["memory_total"]
+    assert [g["index"] for g in state["gpus"]] == [0]
