@@ -38,6 +38,7 @@ def logspace(
 ) -> Tensor:
     """``base ** linspace(start, stop, num)``: numbers spaced evenly on a log scale;
     ``gpu=True``: computed on a GPU."""
+    check_gpu(gpu, "logspace")
     exponents = linspace(
         start, stop, num, endpoint=endpoint, axis=axis, chunk_size=chunk_size, gpu=gpu
     )

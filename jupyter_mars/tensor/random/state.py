@@ -236,6 +236,7 @@ class RandomState:
         """Random integers in ``[low, high]``, ``high`` included (``[1, low]`` without
         ``high``): NumPy's deprecated ``random_integers``, with its ``DeprecationWarning``;
         use ``randint(low, high + 1)``."""
+        check_gpu(gpu, "random_integers")
         if high is None:
             hint = f"randint(1, {low} + 1)"
             low, high = 1, low
