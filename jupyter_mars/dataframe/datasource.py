@@ -136,8 +136,7 @@ def from_tensor(
         # pandas holds host memory only; a silent copy off the device would hide its cost
         what = {"frame": "DataFrame", "series": "Series", "index": "Index"}[kind]
         raise TypeError(
-            f"a {what} lives in host memory and this tensor is on a GPU: "
-            "call .to_cpu() on it first"
+            f"a {what} lives in host memory and this tensor is on a GPU: call .to_cpu() on it first"
         )
     if index is not None:
         raise NotImplementedError("index= with a tensor: set it with set_index after")

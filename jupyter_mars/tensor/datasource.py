@@ -89,8 +89,7 @@ def tensor(
         raise ValueError(f"tensor(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
     if sparse and on_gpu:
         raise NotImplementedError(
-            "tensor(): sparse tensors live in host memory; give gpu=True or sparse=True, "
-            "not both"
+            "tensor(): sparse tensors live in host memory; give gpu=True or sparse=True, not both"
         )
     if sparse:
         return tosparse(tensor(data, dtype=dt, chunk_size=chunk_size))

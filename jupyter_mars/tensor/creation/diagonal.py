@@ -251,9 +251,7 @@ def _tile_diag(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return _tile_diag_2d(node, v, op.k, ctx)
 
 
-def diag(
-    v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None, gpu: Any = None
-) -> Tensor:
+def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None, gpu: Any = None) -> Tensor:
     """The diagonal ``k`` of a 2-D tensor, or a 2-D tensor with ``v`` on diagonal ``k``.
 
     As ``numpy.diag``. A 1-D ``v`` gives a square matrix whose row and column chunks are

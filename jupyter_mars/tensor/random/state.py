@@ -323,8 +323,7 @@ class RandomState:
         """
         if check_gpu(gpu, "choice"):
             raise NotImplementedError(
-                "choice(gpu=True): samples are drawn in host memory; call .to_gpu() on "
-                "the result"
+                "choice(gpu=True): samples are drawn in host memory; call .to_gpu() on the result"
             )
         return sampling.choice(self._next_seed, a, size, replace, p, chunk_size)
 
