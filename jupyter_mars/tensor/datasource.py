@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits, chunk_slices, normalize_chunk_size
-from jupyter_mars.engine.devices import GPU, to_device
+from jupyter_mars.engine.devices import GPU, array_module, is_device_array, to_device, to_host
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.sparse import SparseNode, is_sparse_chunk
 from jupyter_mars.tensor.core import Tensor, moved, new_tensor
@@ -79,7 +79,8 @@ def tensor(
 
     A SciPy sparse matrix gives a sparse tensor, as ``sparse=True`` does for 2-d data.
     ``gpu=True``: the chunks are copied to a GPU, each by its own task (a tensor ``data``
-    is moved as ``to_gpu()`` moves it); ``gpu=False`` keeps them in host memory.
+    is moved as ``to_gpu()`` moves it); ``gpu=False`` keeps them in host memory. A CuPy
+    array gives a GPU tensor (``gpu=False``: copied to host memory).
     """
     if kwargs:
         raise TypeError(f"tensor() got unexpected keyword arguments {sorted(kwargs)}")
@@ -109,6 +110,14 @@ def tensor(
         m = sparse_matrix(data, dt)
         nsplits = normalize_chunk_size(m.shape, chunk_size, m.dtype.itemsize)
         return new_tensor(FromArray(m, nsplits), [], m.shape, m.dtype, sparse=True)
+    if is_device_array(data):
+        if on_gpu is False:
+            data = to_host(data)  # asked for in host memory: one copy off the device
+        else:
+            # a CuPy array stays on its device, as in Mars: its chunks are cut from it there
+            held = array_module(data).array(data, dtype=dt, order=order)
+            nsplits = normalize_chunk_size(held.shape, chunk_size, held.dtype.itemsize)
+            return new_tensor(FromArray(held, nsplits), [], held.shape, held.dtype, gpu=True)
     arr: np.ndarray[Any, Any] = np.array(data, dtype=dt, order=order)  # type: ignore[call-overload]
     if arr.dtype.kind == "O":
         raise TypeError("object arrays are not supported; give a numeric, bool or string array")

@@ -97,3 +97,16 @@ def test_a_gpu_tensor_given_as_data_moves_as_to_gpu_and_to_cpu_move_it() -> None
     assert back.node.device is None
     assert isinstance(back.execute().fetch(), np.ndarray)
     _fetched_on_gpu(mt.asarray(back, gpu=True))
+
+
+def test_a_cupy_array_as_data_stays_on_its_device() -> None:
+    import cupy
+
+    data = cupy.arange(10.0)
+    t = mt.tensor(data, chunk_size=3)
+    assert_same(t, np.arange(10.0))
+    _fetched_on_gpu(t)
+    assert_same(mt.asarray(data, dtype=np.float32), np.arange(10.0, dtype=np.float32))
+    host = mt.tensor(data, chunk_size=3, gpu=False)
+    assert host.node.device is None
+    assert isinstance(host.execute().fetch(), np.ndarray)
