@@ -74,3 +74,18 @@ def test_a_distribution_cupy_lacks_is_refused_by_name() -> None:
         mt.random.multinomial(5, [0.5, 0.5], size=3, gpu=True)
     with pytest.raises(NotImplementedError, match=r"choice\(gpu=True\)"):
         mt.random.choice(5, size=3, gpu=True)
+
+
+def test_permutation_and_choice_of_a_gpu_tensor_stay_on_the_gpu() -> None:
+    data = np.arange(40.0).reshape(20, 2)
+    x = mt.tensor(data, chunk_size=(6, 2), gpu=True)
+    permuted = _on_gpu(mt.random.RandomState(0).permutation(x))
+    np.testing.assert_array_equal(np.sort(permuted, axis=0), data)
+    population = mt.tensor(np.arange(100, 120), chunk_size=7, gpu=True)
+    for replace in (True, False):
+        picked = _on_gpu(
+            mt.random.RandomState(1).choice(population, size=10, replace=replace, chunk_size=4)
+        )
+        assert set(picked.tolist()) <= set(range(100, 120))
+        if not replace:
+            assert len(set(picked.tolist())) == 10
