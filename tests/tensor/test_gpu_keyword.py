@@ -23,6 +23,7 @@ from jupyter_mars.tensor.creation import arange_chunk, full_chunk, linspace_chun
 from jupyter_mars.tensor.datasource import identity
 from jupyter_mars.tensor.random import random_chunk
 from jupyter_mars.tensor.random.gpu_draws import gpu_random_chunk
+from jupyter_mars.tensor.routines.arrays import contiguous_chunk
 from tests.conftest import assert_same, needs_gpu, no_gpu
 from tests.tensor.random.test_completeness import ARGS as RANDOM_ARGS
 
@@ -173,3 +174,13 @@ def test_frames_refuse_a_gpu_tensor_naming_to_cpu() -> None:
             make(t)
     frame = md.DataFrame(t.to_cpu()).execute().fetch()
     np.testing.assert_array_equal(frame.to_numpy(), np.ones((4, 2)))
+
+
+def test_ascontiguousarray_of_a_gpu_tensor_lays_chunks_out_with_their_module() -> None:
+    t = mt.ones((4, 4), chunk_size=2)
+    out = mt.ascontiguousarray(new_tensor(t.op, [], t.shape, t.dtype, gpu=True))
+    assert out.node.device == GPU
+    tasks = _tasks_of(out)
+    assert {task.func for task in tasks} == {contiguous_chunk}
+    assert all(task.device == GPU for task in tasks)
+    assert {task.func for task in _tasks_of(mt.ascontiguousarray(t))} != {contiguous_chunk}

@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import GPU, array_module
 from jupyter_mars.session import ExecutableTuple
 from jupyter_mars.tensor.arithmetic import where as where_
 from jupyter_mars.tensor.core import Tensor, is_scalar, moved
 from jupyter_mars.tensor.datasource import astensor, tensor
-from jupyter_mars.tensor.elemwise import broadcast_shapes
+from jupyter_mars.tensor.elemwise import broadcast_shapes, elemwise
 from jupyter_mars.tensor.gpu_keyword import check_gpu
 from jupyter_mars.tensor.memory_order import with_order
 from jupyter_mars.tensor.reduction import prod
@@ -73,7 +74,16 @@ def ascontiguousarray(a: Any, dtype: Any = None, like: Any = None, gpu: Any = No
     t = astensor(a, dtype=dtype)
     if gpu is not None:
         t = moved(t, bool(gpu))
-    return with_order(atleast_1d(t), "C", "ascontiguousarray")
+    t = atleast_1d(t)
+    if t.node.device == GPU:  # laid out by the chunks' own module, on the device
+        return elemwise(contiguous_chunk, t, dtype=t.dtype, name="ascontiguousarray")
+    return with_order(t, "C", "ascontiguousarray")
+
+
+def contiguous_chunk(block: Any) -> Any:
+    """Chunk kernel: ``block`` C-contiguous, by the module that holds it (a copy only
+    where it is not already)."""
+    return array_module(block).ascontiguousarray(block)
 
 
 def asfortranarray(a: Any, dtype: Any = None, like: Any = None) -> Tensor:
