@@ -164,6 +164,8 @@ def test_host_data_for_a_gpu_is_copied_chunk_by_chunk_and_random_draws_use_cupy(
     drawn = _tasks_of(new_tensor(r.op, [], r.shape, r.dtype, gpu=True))
     assert {task.func for task in drawn} == {gpu_random_chunk}
     assert all(task.device == GPU for task in drawn)
+    # cast to the tensor's dtype: CuPy's samplers may give another width than NumPy's
+    assert {task.args[-1] for task in drawn} == {np.dtype(np.float64)}
 
 
 @needs_gpu

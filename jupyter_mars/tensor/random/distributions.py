@@ -135,7 +135,11 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     blocks = numblocks(nsplits)
     grid = key_grid(node.key, blocks)
     drawn_axes = len(nsplits) - op.trailing
-    kernel = gpu_random_chunk if ctx.device == GPU else random_chunk
+    kernel, cast = random_chunk, op.cast
+    if ctx.device == GPU:
+        # CuPy's samplers may give another integer width than NumPy's: the chunk is cast to
+        # the dtype the tensor says it has (no copy where it is that already)
+        kernel, cast = gpu_random_chunk, op.cast if op.cast is not None else node.dtype
     for index in block_indices(nsplits):
         args = tuple(
             Ref(aligned[a.index].keys[_input_index(aligned[a.index].keys.shape, index)])
@@ -153,7 +157,7 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
                 chunk_shape(nsplits, index)[:drawn_axes],
                 args,
                 op.kwargs,
-                op.cast,
+                cast,
             ),
             {},
         )
