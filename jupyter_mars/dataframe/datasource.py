@@ -12,6 +12,7 @@ from jupyter_mars.dataframe.chunks import column_splits, row_splits
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.rechunk_tiling import Rechunk
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import GPU
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.executable import Executable
@@ -131,6 +132,12 @@ def from_tensor(
     t: Tensor, kind: str, index: Any, columns: Any, dtype: Any, name: Any, chunk_size: Any
 ) -> FrameNode:
     """A frame of ``kind`` (``"frame"``, ``"series"``, ``"index"``) over a tensor's rows."""
+    if t.node.device == GPU:
+        # pandas holds host memory only; a silent copy off the device would hide its cost
+        what = {"frame": "DataFrame", "series": "Series", "index": "Index"}[kind]
+        raise TypeError(
+            f"a {what} lives in host memory and this tensor is on a GPU: call .to_cpu() on it first"
+        )
     if index is not None:
         raise NotImplementedError("index= with a tensor: set it with set_index after")
     t = todense(t)  # a frame's chunks are pandas objects, made from dense chunks

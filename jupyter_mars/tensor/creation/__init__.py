@@ -10,6 +10,10 @@ made without reading the input, or the input chunks themselves.
 axis (an int, ``None``/-1 for the whole axis, or explicit chunk lengths), or ``None`` for
 chunks of about ``options.chunk_store_limit`` bytes (see ``engine/chunks.py``).
 
+``gpu=True`` (Mars's keyword) makes the chunks on a GPU: the tile rules give the kernels
+of a GPU node a trailing ``xp="cupy"`` (``common.device_args``), and CuPy makes each chunk
+on the device.
+
 Modules: ``common`` (argument checking, chunk-grid helpers), ``fill`` (ones, zeros,
 empty, full), ``like`` (the ``*_like`` functions), ``ranges`` (arange, linspace),
 ``diagonal`` (eye, identity, tri, diag, tril, triu), ``grids`` (meshgrid).

@@ -2,6 +2,11 @@
 
 Every checker raises NumPy's exception type for bad input, with a message naming the
 argument. The grid helpers walk the chunks of an output given its ``nsplits``.
+
+The tile rule of a node on a GPU gives its kernels a trailing ``xp="cupy"`` argument
+(``device_args``): they make their chunks with CuPy, on the device, and never build a
+chunk in host memory to copy it there. On a CPU slot the kernels are called exactly as
+before, without it.
 """
 
 from __future__ import annotations
@@ -9,11 +14,14 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Iterator, Sequence
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits, normalize_chunk_size
+from jupyter_mars.engine.devices import GPU, cupy_module
+from jupyter_mars.engine.node import TileContext
 from jupyter_mars.engine.primitives.rechunk import Rechunk
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 
@@ -77,6 +85,29 @@ def check_int(value: Any, name: str) -> int:
         return operator.index(value)
     except TypeError:
         raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}") from None
+
+
+# ---- the array module of a chunk kernel ------------------------------------------------------
+
+
+def device_args(ctx: TileContext) -> tuple[str, ...]:
+    """The trailing ``xp`` argument a creation kernel gets: ``("cupy",)`` in a node on a
+    GPU, none on a CPU slot (where the kernel's default, NumPy, is what it always was)."""
+    return ("cupy",) if ctx.device == GPU else ()
+
+
+def array_module_named(xp: str, what: str) -> ModuleType:
+    """NumPy for ``xp="numpy"``, CuPy for ``"cupy"`` (``GPUUnavailable`` naming ``what``
+    where this process has no GPU)."""
+    return np if xp == "numpy" else cupy_module(what)
+
+
+def on_module(value: Any, xp: ModuleType) -> Any:
+    """A small host parameter of a kernel (a fill value, a linspace end) as an array of
+    ``xp``: CuPy computes with device arrays only. Scalars stay as they are."""
+    if xp is np or not isinstance(value, np.ndarray):
+        return value
+    return xp.asarray(value)
 
 
 def nsplits_for(shape: Sequence[int], chunk_size: Any, dtype: np.dtype[Any]) -> NSplits:

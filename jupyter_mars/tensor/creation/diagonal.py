@@ -16,6 +16,7 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import NSplits, auto_chunk_sizes, offsets, split_evenly
+from jupyter_mars.engine.devices import GPU, array_module, cupy_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.recipes import regenerable
@@ -23,23 +24,27 @@ from jupyter_mars.engine.sparse import SparseNode, empty_sparse, is_sparse_chunk
 from jupyter_mars.tensor import datasource
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
+    array_module_named,
     as_dtype,
     block_indices,
     check_int,
     check_order,
     chunk_shape,
+    device_args,
     normalize_shape,
     nsplits_for,
     numblocks,
     rechunked,
 )
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 from jupyter_mars.tensor.sparse.convert import sparse_flag, sparse_like, tosparse
 
 
 @regenerable
-def zeros_chunk(shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
-    """A chunk off the diagonal: zeros, made without reading the input."""
-    return np.zeros(shape, dtype=dtype)
+def zeros_chunk(shape: tuple[int, ...], dtype: np.dtype[Any], xp: str = "numpy") -> Any:
+    """A chunk off the diagonal: zeros, made without reading the input (on the GPU for
+    ``xp="cupy"``)."""
+    return array_module_named(xp, "a GPU tensor's zero chunk").zeros(shape, dtype=dtype)
 
 
 # ---- eye, identity, tri ----------------------------------------------------------------------
@@ -64,8 +69,14 @@ def sparse_eye_chunk(n: int, m: int, k: int, dtype: np.dtype[Any]) -> Any:
 
 
 @regenerable
-def tri_chunk(n: int, m: int, k: int, dtype: np.dtype[Any]) -> Any:
-    return np.tri(n, m, k, dtype=dtype)
+def tri_chunk(n: int, m: int, k: int, dtype: np.dtype[Any], xp: str = "numpy") -> Any:
+    return array_module_named(xp, "tri(gpu=True)").tri(n, m, k, dtype=dtype)
+
+
+@regenerable
+def eye_gpu(n: int, m: int, k: int, dtype: np.dtype[Any], order: str) -> Any:
+    """``eye``'s chunk made on the GPU (``numpy.eye`` itself is the CPU kernel)."""
+    return cupy_module("eye(gpu=True)").eye(n, m, k, dtype=dtype, order=order)
 
 
 @tile_rule(Eye)
@@ -80,11 +91,12 @@ def _tile_eye(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         # the diagonal k of the whole matrix is diagonal k + r0 - c0 of this chunk
         local_k = op.k + int(rows[i]) - int(cols[j])
         if op.kind == "tri":
-            ctx.new_task(grid[i, j], tri_chunk, n, m, local_k, node.dtype)
+            ctx.new_task(grid[i, j], tri_chunk, n, m, local_k, node.dtype, *device_args(ctx))
         elif isinstance(node, SparseNode):
             ctx.new_task(grid[i, j], sparse_eye_chunk, n, m, local_k, node.dtype)
         else:
-            ctx.new_task(grid[i, j], np.eye, n, m, local_k, node.dtype, op.order)
+            kernel = eye_gpu if ctx.device == GPU else np.eye
+            ctx.new_task(grid[i, j], kernel, n, m, local_k, node.dtype, op.order)
     return Tiled(nsplits, grid)
 
 
@@ -104,25 +116,41 @@ def eye(
     order: str = "C",
     chunk_size: Any = None,
     sparse: bool = False,
+    gpu: Any = None,
 ) -> Tensor:
     """Ones on diagonal ``k`` of an ``N`` x ``M`` matrix, zeros elsewhere (``numpy.eye``);
-    ``sparse=True``: a sparse tensor."""
+    ``sparse=True``: a sparse tensor; ``gpu=True``: chunks made on a GPU."""
+    on_gpu = check_gpu(gpu, "eye")
     shape, kk, dt = _matrix_args(N, M, k, dtype)
     order = check_order(order, "CF", "eye")
     op = Eye(kk, nsplits_for(shape, chunk_size, dt), order)
-    return new_tensor(op, [], shape, dt, sparse=sparse_flag(sparse, shape, "eye"))
+    is_sparse = sparse_flag(sparse, shape, "eye")
+    return new_tensor(op, [], shape, dt, sparse=is_sparse, gpu=on_gpu)
 
 
-def identity(n: Any, dtype: Any = None, chunk_size: Any = None, sparse: bool = False) -> Tensor:
+def identity(
+    n: Any, dtype: Any = None, chunk_size: Any = None, sparse: bool = False, gpu: Any = None
+) -> Tensor:
     """The ``n`` x ``n`` identity matrix (``numpy.identity``); float64 by default."""
+    check_gpu(gpu, "identity")
     dt = dtype if dtype is not None else float
-    return eye(n, dtype=dt, chunk_size=chunk_size, sparse=sparse)
+    return eye(n, dtype=dt, chunk_size=chunk_size, sparse=sparse, gpu=gpu)
 
 
-def tri(N: Any, M: Any = None, k: Any = 0, dtype: Any = float, chunk_size: Any = None) -> Tensor:
-    """Ones at and below diagonal ``k``, zeros elsewhere (``numpy.tri``)."""
+def tri(
+    N: Any,
+    M: Any = None,
+    k: Any = 0,
+    dtype: Any = float,
+    chunk_size: Any = None,
+    gpu: Any = None,
+) -> Tensor:
+    """Ones at and below diagonal ``k``, zeros elsewhere (``numpy.tri``); ``gpu=True``:
+    chunks made on a GPU."""
+    on_gpu = check_gpu(gpu, "tri")
     shape, kk, dt = _matrix_args(N, M, k, dtype)
-    return new_tensor(Eye(kk, nsplits_for(shape, chunk_size, dt), "C", "tri"), [], shape, dt)
+    op = Eye(kk, nsplits_for(shape, chunk_size, dt), "C", "tri")
+    return new_tensor(op, [], shape, dt, gpu=on_gpu)
 
 
 # ---- diag ------------------------------------------------------------------------------------
@@ -143,10 +171,11 @@ def diag_block(v: Any) -> Any:
 def diag_pieces(pieces: list[tuple[int, int, int]], *blocks: Any) -> Any:
     """The diagonal elements ``block[r + t, c + t]`` for ``t < n`` of each ``(r, c, n)``."""
     parts = []
+    xp = array_module(*blocks)
     for (r, c, n), block in zip(pieces, blocks):
-        t = np.arange(n)
+        t = xp.arange(n)
         parts.append(block[r + t, c + t])
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    return parts[0] if len(parts) == 1 else xp.concatenate(parts)
 
 
 def _band(length: int, size: int) -> tuple[int, ...]:
@@ -172,7 +201,8 @@ def _tile_diag_1d(node: Node, v: Tiled, k: int, ctx: TileContext) -> Tiled:
         if src is not None:
             ctx.add_blockwise(grid[i, j], diag_block, (Ref(v.keys[src]),), {})
         else:
-            ctx.new_task(grid[i, j], zeros_chunk, (rows[i], cols[j]), node.dtype)
+            shape = (rows[i], cols[j])
+            ctx.new_task(grid[i, j], zeros_chunk, shape, node.dtype, *device_args(ctx))
     return Tiled(nsplits, grid)
 
 
@@ -185,7 +215,7 @@ def _tile_diag_2d(node: Node, v: Tiled, k: int, ctx: TileContext) -> Tiled:
     length = max(0, min(nrows - r_off, ncols - c_off))
     if length == 0:
         grid = key_grid(node.key, (1,))
-        ctx.new_task(grid[0], zeros_chunk, (0,), node.dtype)
+        ctx.new_task(grid[0], zeros_chunk, (0,), node.dtype, *device_args(ctx))
         return Tiled(((0,),), grid)
     # one output chunk per row block the diagonal crosses
     bounds = sorted({min(max(int(b) - r_off, 0), length) for b in r_starts})
@@ -221,7 +251,7 @@ def _tile_diag(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return _tile_diag_2d(node, v, op.k, ctx)
 
 
-def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None) -> Tensor:
+def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None, gpu: Any = None) -> Tensor:
     """The diagonal ``k`` of a 2-D tensor, or a 2-D tensor with ``v`` on diagonal ``k``.
 
     As ``numpy.diag``. A 1-D ``v`` gives a square matrix whose row and column chunks are
@@ -231,7 +261,9 @@ def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None) -> Tens
     array and ``chunk_size`` is None, a 1-D ``v`` is split so that the square output
     chunks stay within ``options.chunk_store_limit`` bytes. ``sparse=True`` makes the
     matrix built from a 1-D ``v`` sparse (the diagonal of a sparse matrix is dense).
+    ``gpu=True``: computed on a GPU (by default, where ``v`` is).
     """
+    on_gpu = check_gpu(gpu, "diag")
     kk = check_int(k, "k")
     if isinstance(v, Tensor):
         t = rechunked(v, chunk_size)
@@ -244,10 +276,10 @@ def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None) -> Tens
                 (arr.shape[0], arr.shape[0]), arr.dtype.itemsize, options.chunk_store_limit
             )
             chunk_size = max(side[0], 1)
-        t = datasource.tensor(arr, chunk_size=chunk_size)
+        t = datasource.tensor(arr, chunk_size=chunk_size, gpu=on_gpu)
     if t.ndim == 1:
         n = t.shape[0] + abs(kk)
-        out = new_tensor(Diag(kk), [t], (n, n), t.dtype)
+        out = new_tensor(Diag(kk), [t], (n, n), t.dtype, gpu=on_gpu)
         return tosparse(out) if sparse else out
     if t.ndim == 2:
         rows, cols = t.shape
@@ -255,7 +287,7 @@ def diag(v: Any, k: Any = 0, chunk_size: Any = None, sparse: Any = None) -> Tens
             length: Any = math.nan
         else:
             length = max(0, min(rows - max(-kk, 0), cols - max(kk, 0)))
-        return new_tensor(Diag(kk), [t], (length,), t.dtype)
+        return new_tensor(Diag(kk), [t], (length,), t.dtype, gpu=on_gpu)
     raise ValueError(f"diag(): input must be 1- or 2-d, got {t.ndim} dimensions")
 
 
@@ -312,9 +344,10 @@ def _tile_triangle(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
             keep_all, keep_none = hi <= local_k, lo > local_k
         else:
             keep_all, keep_none = lo >= local_k, hi < local_k
-        if keep_none:
-            zeros = empty_sparse if isinstance(node, SparseNode) else zeros_chunk
-            ctx.new_task(grid[index], zeros, shape, node.dtype)
+        if keep_none and isinstance(node, SparseNode):
+            ctx.new_task(grid[index], empty_sparse, shape, node.dtype)
+        elif keep_none:
+            ctx.new_task(grid[index], zeros_chunk, shape, node.dtype, *device_args(ctx))
         elif keep_all and not one_d:
             grid[index] = src
         else:
@@ -323,24 +356,28 @@ def _tile_triangle(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled(tuple(tuple(a) for a in nsplits), grid)
 
 
-def _triangle(m: Any, k: Any, lower: bool) -> Tensor:
+def _triangle(m: Any, k: Any, lower: bool, gpu: Any) -> Tensor:
     name = "tril" if lower else "triu"
+    on_gpu = check_gpu(gpu, name)
     kk = check_int(k, "k")
     t = datasource.astensor(m)
     if t.ndim == 0:
         raise ValueError(f"{name}(): input must be at least 1-d, got a 0-d tensor")
     shape = (t.shape[0], t.shape[0]) if t.ndim == 1 else t.shape
     # a sparse matrix keeps its storage (a sparse tensor is always 2-d)
-    return new_tensor(Triangle(kk, lower), [t], shape, t.dtype, sparse=sparse_like(t))
+    op = Triangle(kk, lower)
+    return new_tensor(op, [t], shape, t.dtype, sparse=sparse_like(t), gpu=on_gpu)
 
 
-def tril(m: Any, k: Any = 0) -> Tensor:
+def tril(m: Any, k: Any = 0, gpu: Any = None) -> Tensor:
     """The lower triangle of the last two axes (``numpy.tril``); chunks above diagonal
-    ``k`` become zeros without reading ``m``, chunks below it are ``m``'s own."""
-    return _triangle(m, k, True)
+    ``k`` become zeros without reading ``m``, chunks below it are ``m``'s own.
+    ``gpu=True``: on a GPU (by default, where ``m`` is)."""
+    return _triangle(m, k, True, gpu)
 
 
-def triu(m: Any, k: Any = 0) -> Tensor:
+def triu(m: Any, k: Any = 0, gpu: Any = None) -> Tensor:
     """The upper triangle of the last two axes (``numpy.triu``); chunks below diagonal
-    ``k`` become zeros without reading ``m``, chunks above it are ``m``'s own."""
-    return _triangle(m, k, False)
+    ``k`` become zeros without reading ``m``, chunks above it are ``m``'s own.
+    ``gpu=True``: on a GPU (by default, where ``m`` is)."""
+    return _triangle(m, k, False, gpu)

@@ -15,6 +15,7 @@ from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor import datasource
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import block_indices, chunk_shape, numblocks
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 
 # ---- meshgrid ----------------------------------------------------------------------------
 
@@ -69,9 +70,9 @@ def _tile_meshgrid(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     return Tiled(nsplits, grid)
 
 
-def _ravel(x: Any) -> Tensor:
+def _ravel(x: Any, gpu: bool | None) -> Tensor:
     if not isinstance(x, Tensor):
-        return datasource.tensor(np.ravel(np.asarray(x)))
+        return datasource.tensor(np.ravel(np.asarray(x)), gpu=gpu)
     if x.ndim == 1:
         return x
     ravel = getattr(x, "ravel", None)
@@ -83,17 +84,24 @@ def _ravel(x: Any) -> Tensor:
 
 
 def meshgrid(
-    *xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy", chunk_size: Any = None
+    *xi: Any,
+    copy: bool = True,
+    sparse: bool = False,
+    indexing: str = "xy",
+    chunk_size: Any = None,
+    gpu: Any = None,
 ) -> list[Tensor]:
     """Coordinate tensors from coordinate vectors (``numpy.meshgrid``).
 
     The outputs share one chunk layout: ``chunk_size`` of the output shape (by default
     chunks of about ``options.chunk_store_limit`` bytes), each chunk spread from the
-    part of its input vector it covers.
+    part of its input vector it covers. ``gpu=True``: spread on a GPU (by default, where
+    the vectors are).
     """
+    on_gpu = check_gpu(gpu, "meshgrid")
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    vectors = [_ravel(x) for x in xi]
+    vectors = [_ravel(x, on_gpu) for x in xi]
     ndim = len(vectors)
     axes = list(range(ndim))
     if indexing == "xy" and ndim > 1:
@@ -106,5 +114,5 @@ def meshgrid(
         if not unknown_shape(shape):
             normalize_chunk_size(shape, chunk_size, itemsize)  # raise bad chunk_size here
         op = MeshGrid(which, tuple(axes), bool(sparse), bool(copy), chunk_size, itemsize)
-        out.append(new_tensor(op, vectors, tuple(shape), v.dtype))
+        out.append(new_tensor(op, vectors, tuple(shape), v.dtype, gpu=on_gpu))
     return out

@@ -4,6 +4,9 @@ A tensor template gives its shape, dtype and chunks without being computed: the 
 is a ``Full`` operator whose only input is the template, read for its chunk layout only.
 An array template, a new ``shape`` or a ``chunk_size`` for a template of known shape give
 an independent source instead.
+
+The result is where ``gpu`` says, and by default where the template is: the ``*_like`` of
+a GPU tensor is made on the GPU, as CuPy's ``*_like`` of a CuPy array is a CuPy array.
 """
 
 from __future__ import annotations
@@ -13,9 +16,16 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import normalize_chunk_size
-from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
-from jupyter_mars.tensor.creation.common import as_dtype, check_order, normalize_shape, nsplits_for
+from jupyter_mars.engine.devices import GPU
+from jupyter_mars.tensor.core import Tensor, moved, new_tensor, unknown_shape
+from jupyter_mars.tensor.creation.common import (
+    as_dtype,
+    check_order,
+    normalize_shape,
+    nsplits_for,
+)
 from jupyter_mars.tensor.creation.fill import Full, as_fill, check_fill, full_from_tensor
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 
 
 def _check_chunk_form(chunk_size: Any, ndim: int) -> None:
@@ -39,17 +49,23 @@ def _like(
     shape: Any,
     chunk_size: Any,
     func: str,
+    gpu: Any = None,
 ) -> Tensor:
+    on_gpu = check_gpu(gpu, func)
     order = check_order(order, "CFAK", func)
     if isinstance(a, Tensor):
         src_shape: tuple[Any, ...] = a.shape
         src_dtype = a.dtype
+        if on_gpu is None and a.node.device == GPU:
+            on_gpu = True
     else:
         arr = np.asarray(a)
         src_shape, src_dtype = arr.shape, arr.dtype
     dt = as_dtype(dtype, src_dtype)
     if isinstance(fill_value, Tensor):
-        template = _like("empty", a, None, dt, order, shape, chunk_size, func)
+        template = _like("empty", a, None, dt, order, shape, chunk_size, func, on_gpu)
+        if on_gpu is not None:  # the fill is read where the result is made
+            fill_value = moved(fill_value, on_gpu)
         return full_from_tensor(template, fill_value, dt, func)
     fill = as_fill(fill_value) if kind == "full" else None
     if (
@@ -60,14 +76,15 @@ def _like(
         shp = normalize_shape(src_shape if shape is None else shape)
         if fill is not None:
             check_fill(fill, shp, dt, func)
-        return new_tensor(Full(kind, fill, nsplits_for(shp, chunk_size, dt), order), [], shp, dt)
+        op = Full(kind, fill, nsplits_for(shp, chunk_size, dt), order)
+        return new_tensor(op, [], shp, dt, gpu=on_gpu)
     # the chunks of the tensor ``a`` (or chunk_size applied to its shape once known)
     if fill is not None:
         check_fill(fill, src_shape, dt, func)
     if chunk_size is not None:
         _check_chunk_form(chunk_size, len(src_shape))
     op = Full(kind, fill, None, order, chunk_size=chunk_size)
-    return new_tensor(op, [a], src_shape, dt)
+    return new_tensor(op, [a], src_shape, dt, gpu=on_gpu)
 
 
 def ones_like(
@@ -77,9 +94,10 @@ def ones_like(
     subok: bool = True,
     shape: Any = None,
     chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Tensor:
     """Ones with the shape and dtype of ``a`` (and, for a tensor, its chunks)."""
-    return _like("ones", a, None, dtype, order, shape, chunk_size, "ones_like")
+    return _like("ones", a, None, dtype, order, shape, chunk_size, "ones_like", gpu)
 
 
 def zeros_like(
@@ -89,9 +107,10 @@ def zeros_like(
     subok: bool = True,
     shape: Any = None,
     chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Tensor:
     """Zeros with the shape and dtype of ``a`` (and, for a tensor, its chunks)."""
-    return _like("zeros", a, None, dtype, order, shape, chunk_size, "zeros_like")
+    return _like("zeros", a, None, dtype, order, shape, chunk_size, "zeros_like", gpu)
 
 
 def empty_like(
@@ -101,9 +120,10 @@ def empty_like(
     subok: bool = True,
     shape: Any = None,
     chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Tensor:
     """An uninitialised tensor with the shape and dtype of ``a`` (and its chunks)."""
-    return _like("empty", a, None, dtype, order, shape, chunk_size, "empty_like")
+    return _like("empty", a, None, dtype, order, shape, chunk_size, "empty_like", gpu)
 
 
 def full_like(
@@ -114,6 +134,7 @@ def full_like(
     subok: bool = True,
     shape: Any = None,
     chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Tensor:
     """``fill_value`` with the shape and dtype of ``a`` (and, for a tensor, its chunks)."""
-    return _like("full", a, fill_value, dtype, order, shape, chunk_size, "full_like")
+    return _like("full", a, fill_value, dtype, order, shape, chunk_size, "full_like", gpu)

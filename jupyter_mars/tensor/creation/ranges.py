@@ -1,7 +1,9 @@
 """``arange`` and ``linspace``: evenly spaced values, equal to NumPy's bit for bit.
 
 Each chunk computes its values from its offset in the whole array with NumPy's own
-formula, so no chunk depends on another and no value is accumulated across chunks.
+formula, so no chunk depends on another and no value is accumulated across chunks. On a
+GPU (``gpu=True``) the same formula runs with CuPy, one element-wise kernel per step, on
+the device.
 """
 
 from __future__ import annotations
@@ -18,13 +20,17 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.engine.recipes import regenerable
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.creation.common import (
+    array_module_named,
     as_dtype,
     block_indices,
     chunk_region,
     chunk_shape,
+    device_args,
     nsplits_for,
     numblocks,
+    on_module,
 )
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 
 # ---- arange --------------------------------------------------------------------------------
 
@@ -40,23 +46,27 @@ class Arange(Op):
 
 
 @regenerable
-def arange_chunk(first: np.ndarray[Any, Any], offset: int, length: int) -> Any:
-    """Values ``offset .. offset + length`` of ``arange``, computed as NumPy's fill does."""
+def arange_chunk(first: np.ndarray[Any, Any], offset: int, length: int, xp: str = "numpy") -> Any:
+    """Values ``offset .. offset + length`` of ``arange``, computed as NumPy's fill does
+    (with the array module ``xp``: ``"cupy"`` on the GPU; ``first`` stays on the host,
+    its values enter the device's arithmetic as scalars)."""
+    mod = array_module_named(xp, "arange(gpu=True)")
     dtype = first.dtype
-    out = np.empty(length, dtype=dtype)
+    out = mod.empty(length, dtype=dtype)
     if length == 0:
         return out
-    i = np.arange(offset, offset + length, dtype=np.intp)
+    i = mod.arange(offset, offset + length, dtype=np.intp)
     with np.errstate(all="ignore"):
         if dtype.kind == "b" or first.shape[0] < 2:
             # at most two values in all: those set as NumPy sets them
-            out[:] = first[offset : offset + length]
+            out[:] = on_module(first[offset : offset + length], mod)
         elif dtype.kind == "u" and dtype.itemsize == 8:
             delta = first[1:2] - first[0:1]
             out[:] = first[0] + i.astype(dtype) * delta[0]
         elif dtype.kind in "iu":
-            delta64 = (first[1:2] - first[0:1]).astype(np.int64)
-            out[:] = (first[0:1].astype(np.int64) + i * delta64).astype(dtype)
+            delta64 = on_module((first[1:2] - first[0:1]).astype(np.int64), mod)
+            start64 = on_module(first[0:1].astype(np.int64), mod)
+            out[:] = (start64 + i * delta64).astype(dtype)
         elif dtype.kind == "c":
             real = _float_fill(first.real, i)
             imag = _float_fill(first.imag, i)
@@ -112,13 +122,20 @@ def _arange_length(start: Any, stop: Any, step: Any, is_complex: bool) -> int:
 
 
 def arange(
-    start: Any, stop: Any = None, step: Any = None, dtype: Any = None, chunk_size: Any = None
+    start: Any,
+    stop: Any = None,
+    step: Any = None,
+    dtype: Any = None,
+    chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Tensor:
     """Evenly spaced values in ``[start, stop)`` (``numpy.arange``), bit for bit.
 
     Each chunk computes its values from its offset, as NumPy's fill does:
-    ``v0 + i * (v1 - v0)`` with ``v0 = start`` and ``v1 = start + step``.
+    ``v0 + i * (v1 - v0)`` with ``v0 = start`` and ``v1 = start + step``. ``gpu=True``:
+    each chunk is computed on a GPU.
     """
+    on_gpu = check_gpu(gpu, "arange")
     given = [v for v in (start, stop, step) if v is not None]
     for v in given:
         _descr_of(v)
@@ -150,7 +167,7 @@ def arange(
         with np.errstate(all="ignore"):
             first[1] = start + step
     nsplits = nsplits_for((length,), chunk_size, dt)
-    return new_tensor(Arange(first, nsplits), [], (length,), dt)
+    return new_tensor(Arange(first, nsplits), [], (length,), dt, gpu=on_gpu)
 
 
 @tile_rule(Arange)
@@ -160,7 +177,7 @@ def _tile_arange(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     grid = key_grid(node.key, numblocks(op.nsplits))
     starts = offsets(op.nsplits[0])
     for i, n in enumerate(op.nsplits[0]):
-        ctx.new_task(grid[i], arange_chunk, op.first, int(starts[i]), int(n))
+        ctx.new_task(grid[i], arange_chunk, op.first, int(starts[i]), int(n), *device_args(ctx))
     return Tiled(op.nsplits, grid)
 
 
@@ -201,14 +218,18 @@ def linspace_chunk(
     calc_dtype: np.dtype[Any],
     integer_dtype: bool,
     dtype: np.dtype[Any],
+    xp: str = "numpy",
 ) -> Any:
     """Samples ``lo .. lo + n`` of ``linspace``, with NumPy's formula and rounding.
 
     ``start``/``stop``/``step``/``delta`` are already cut to the chunk's region of the
-    other axes (Python scalars stay Python scalars, as in NumPy).
+    other axes (Python scalars stay Python scalars, as in NumPy). ``xp="cupy"``: the
+    samples are computed on the GPU (the parameters, small, are copied there first).
     """
+    mod = array_module_named(xp, "linspace(gpu=True)")
     pdim = np.ndim(delta)
-    y = np.arange(lo, lo + n, dtype=np.intp).astype(calc_dtype).reshape((-1,) + (1,) * pdim)
+    start, stop, step, delta = (on_module(v, mod) for v in (start, stop, step, delta))
+    y = mod.arange(lo, lo + n, dtype=np.intp).astype(calc_dtype).reshape((-1,) + (1,) * pdim)
     with np.errstate(all="ignore"):
         if div > 0:
             if step_zero:
@@ -222,10 +243,10 @@ def linspace_chunk(
         if endpoint and num > 1 and lo <= num - 1 < lo + n:
             y[num - 1 - lo, ...] = stop
         if axis != 0:
-            y = np.moveaxis(y, 0, axis)
+            y = mod.moveaxis(y, 0, axis)
         if integer_dtype:
-            np.floor(y, out=y)
-        return np.ascontiguousarray(y.astype(dtype, copy=False))
+            mod.floor(y, out=y)
+        return mod.ascontiguousarray(y.astype(dtype, copy=False))
 
 
 def _is_pyscalar(x: Any) -> bool:
@@ -241,14 +262,17 @@ def linspace(
     dtype: Any = None,
     axis: int = 0,
     chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Any:
     """``num`` evenly spaced samples from ``start`` to ``stop`` (``numpy.linspace``).
 
     ``start``/``stop`` are scalars or array-likes (held by the client, as in NumPy; each
     chunk receives the part of them it covers). Each chunk computes its samples from its
     offset with NumPy's formula, so values equal NumPy's bit for bit. With ``retstep``,
-    returns ``(tensor, step)``, the step as NumPy gives it.
+    returns ``(tensor, step)``, the step as NumPy gives it. ``gpu=True``: each chunk is
+    computed on a GPU.
     """
+    on_gpu = check_gpu(gpu, "linspace")
     if isinstance(start, Tensor) or isinstance(stop, Tensor):
         raise TypeError(
             "linspace(): start and stop must be scalars or array-likes, not tensors; "
@@ -317,7 +341,7 @@ def linspace(
         integer_dtype=integer_dtype,
         nsplits=nsplits,
     )
-    t = new_tensor(op, [], tuple(out_shape), out_dtype)
+    t = new_tensor(op, [], tuple(out_shape), out_dtype, gpu=on_gpu)
     if retstep:
         return t, step
     return t
@@ -361,5 +385,6 @@ def _tile_linspace(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
             op.calc_dtype,
             op.integer_dtype,
             node.dtype,
+            *device_args(ctx),
         )
     return Tiled(nsplits, grid)

@@ -17,6 +17,7 @@ import numpy as np
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.creation import linspace, ones
 from jupyter_mars.tensor.datasource import asarray, tensor
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 from jupyter_mars.tensor.reduction import cumprod
 from jupyter_mars.tensor.routines import indices
 from jupyter_mars.tensor.shape import broadcast_to, concatenate, expand_dims, flip, moveaxis
@@ -33,9 +34,14 @@ def logspace(
     dtype: Any = None,
     axis: Any = 0,
     chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Tensor:
-    """``base ** linspace(start, stop, num)``: numbers spaced evenly on a log scale."""
-    exponents = linspace(start, stop, num, endpoint=endpoint, axis=axis, chunk_size=chunk_size)
+    """``base ** linspace(start, stop, num)``: numbers spaced evenly on a log scale;
+    ``gpu=True``: computed on a GPU."""
+    check_gpu(gpu, "logspace")
+    exponents = linspace(
+        start, stop, num, endpoint=endpoint, axis=axis, chunk_size=chunk_size, gpu=gpu
+    )
     if np.ndim(base) > 0:
         base = expand_dims(asarray(base), axis)
     result: Tensor = power(base, exponents)
@@ -50,8 +56,11 @@ def geomspace(
     dtype: Any = None,
     axis: Any = 0,
     chunk_size: Any = None,
+    gpu: Any = None,
 ) -> Tensor:
-    """Numbers spaced evenly on a log scale between the ends themselves."""
+    """Numbers spaced evenly on a log scale between the ends themselves; ``gpu=True``:
+    computed on a GPU."""
+    check_gpu(gpu, "geomspace")
     first = np.asarray(start) * 1.0
     last = np.asarray(stop) * 1.0
     if (first == 0).any() or (last == 0).any():
@@ -60,7 +69,9 @@ def geomspace(
     first, last = first.astype(inner), last.astype(inner)
     sign = np.sign(first)  # z / |z| for complex numbers
     first, last = first / sign, last / sign
-    result = logspace(np.log10(first), np.log10(last), num, endpoint, 10.0, inner, 0, chunk_size)
+    result = logspace(
+        np.log10(first), np.log10(last), num, endpoint, 10.0, inner, 0, chunk_size, gpu
+    )
     if num > 0:
         result[0] = first
         if num > 1 and endpoint:

@@ -23,7 +23,9 @@ Modules: ``streams`` (seeds, the per-chunk generators), ``distributions`` (the
 ``RandomChunks`` operator, the generic sampler and the distribution table),
 ``multivariate`` (dirichlet, multinomial, multivariate_normal: each draw a vector along a
 trailing axis of one chunk), ``sampling`` (choice, permutation, shuffle), ``state``
-(``RandomState`` and the global state whose bound methods are the functions below).
+(``RandomState`` and the global state whose bound methods are the functions below),
+``gpu_draws`` (``gpu=True``: each chunk drawn by CuPy's generators from the same stream;
+reproducible, but not NumPy's numbers).
 
 ``random_integers`` is NumPy's deprecated alias of ``randint(low, high + 1)``, with its
 ``DeprecationWarning``; ``bytes`` returns Python ``bytes`` at once (as NumPy and Mars),

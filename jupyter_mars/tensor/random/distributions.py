@@ -5,6 +5,9 @@ Each chunk is one call of a ``numpy.random.Generator`` method on the chunk's own
 broadcast against each other and against ``size`` as in NumPy, and tensor parameters are
 rechunked to the output's chunks. Scalar and array parameters are checked when the
 function is called (NumPy's own errors); tensor parameters only when the chunks run.
+
+``gpu=True`` draws each chunk on a GPU with CuPy, on the same per-chunk stream
+(``gpu_draws.py``); parameters are checked by NumPy at the call all the same.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits
+from jupyter_mars.engine.devices import GPU
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Slot, unify_chunks
@@ -35,6 +39,8 @@ from jupyter_mars.tensor.creation.common import (
 )
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import broadcast_shapes
+from jupyter_mars.tensor.gpu_keyword import check_gpu
+from jupyter_mars.tensor.random.gpu_draws import check_gpu_method, gpu_random_chunk
 from jupyter_mars.tensor.random.streams import (
     RandomStateField,
     checking_generator,
@@ -129,6 +135,11 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     blocks = numblocks(nsplits)
     grid = key_grid(node.key, blocks)
     drawn_axes = len(nsplits) - op.trailing
+    kernel, cast = random_chunk, op.cast
+    if ctx.device == GPU:
+        # CuPy's samplers may give another integer width than NumPy's: the chunk is cast to
+        # the dtype the tensor says it has (no copy where it is that already)
+        kernel, cast = gpu_random_chunk, op.cast if op.cast is not None else node.dtype
     for index in block_indices(nsplits):
         args = tuple(
             Ref(aligned[a.index].keys[_input_index(aligned[a.index].keys.shape, index)])
@@ -138,7 +149,7 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
         )
         ctx.add_blockwise(
             grid[index],
-            random_chunk,
+            kernel,
             (
                 op.seed,
                 flat_index(index, blocks),
@@ -146,7 +157,7 @@ def _tile_random(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
                 chunk_shape(nsplits, index)[:drawn_axes],
                 args,
                 op.kwargs,
-                op.cast,
+                cast,
             ),
             {},
         )
@@ -244,14 +255,21 @@ def draw(
     default_dtype: Any,
     native: Sequence[np.dtype[Any]] = (),
     kwargs: dict[str, Any] | None = None,
+    gpu: Any = None,
 ) -> Tensor:
     """A random tensor whose chunks are ``Generator.<method>`` draws (``name`` in errors).
 
     ``params`` are the distribution parameters by name; ``next_seed`` is called once,
-    after every check has passed.
+    after every check has passed. ``gpu=True``: drawn on a GPU (by default, where a
+    tensor parameter is).
     """
+    on_gpu = check_gpu(gpu, name)
     out_dtype, kw, cast = dtype_plan(name, dtype, default_dtype, native, kwargs)
     args, tensors, probe, shapes = _parameters(name, params)
+    if on_gpu is None and any(t.node.device == GPU for t in tensors):
+        on_gpu = True  # drawn where its tensor parameters are
+    if on_gpu:
+        check_gpu_method(name, method)
     if len(probe) == len(params):
         # no tensor parameter: let NumPy check the values (one small draw)
         getattr(checking_generator(), method)(*probe, **kw)
@@ -273,7 +291,7 @@ def draw(
         cast=cast,
         name=name,
     )
-    return new_tensor(op, tensors, shape, out_dtype)
+    return new_tensor(op, tensors, shape, out_dtype, gpu=on_gpu)
 
 
 # ---- distributions with parameters ----------------------------------------------------------
@@ -343,14 +361,14 @@ DISTRIBUTIONS: list[tuple[str, list[tuple[str, Any]], Any, str]] = [
 def distribution_method(
     method: str, params: Sequence[tuple[str, Any]], default_dtype: Any, doc: str
 ) -> Callable[..., Tensor]:
-    """A ``RandomState`` method ``method(*params, size=None, chunk_size=None, dtype=None)``
-    drawing with the instance's seeds."""
+    """A ``RandomState`` method ``method(*params, size=None, chunk_size=None, dtype=None,
+    gpu=None)`` drawing with the instance's seeds."""
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     empty = inspect.Parameter.empty
     signature = inspect.Signature(
         [inspect.Parameter("self", kind)]
         + [inspect.Parameter(p, kind, default=empty if d is REQUIRED else d) for p, d in params]
-        + [inspect.Parameter(p, kind, default=None) for p in ("size", "chunk_size", "dtype")]
+        + [inspect.Parameter(p, kind, default=None) for p in ("size", "chunk_size", "dtype", "gpu")]
     )
 
     def sample(self: RandomState, *args: Any, **kwargs: Any) -> Tensor:
@@ -369,11 +387,13 @@ def distribution_method(
             values["chunk_size"],
             values["dtype"],
             default_dtype,
+            gpu=values["gpu"],
         )
 
     sample.__name__ = sample.__qualname__ = method
     sample.__doc__ = (
-        f"{doc} (``numpy.random.{method}``); each chunk is one ``Generator.{method}`` call."
+        f"{doc} (``numpy.random.{method}``); each chunk is one ``Generator.{method}`` call "
+        "(``gpu=True``: drawn on a GPU with CuPy)."
     )
     sample.__signature__ = signature  # type: ignore[attr-defined]
     return sample

@@ -20,8 +20,18 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.creation.common import normalize_shape, nsplits_for
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 from jupyter_mars.tensor.random.distributions import RandomChunks, dtype_plan
+from jupyter_mars.tensor.random.gpu_draws import check_gpu_method
 from jupyter_mars.tensor.random.streams import RandomStateField
+
+
+def _check_gpu(name: str, gpu: Any) -> bool | None:
+    """``gpu`` checked at the call: a GPU must be usable and CuPy must draw ``name``."""
+    on_gpu = check_gpu(gpu, name)
+    if on_gpu:
+        check_gpu_method(name, name)
+    return on_gpu
 
 
 def _vector_parameter(name: str, argname: str, value: Any, ndim: int) -> np.ndarray[Any, Any]:
@@ -56,11 +66,12 @@ def _draw_vectors(
     dtype: Any,
     default_dtype: Any,
     kwargs: dict[str, Any] | None = None,
+    gpu: bool | None = None,
 ) -> Tensor:
     """A tensor of shape ``size + (k,)`` whose chunks are ``Generator.<name>(*args)`` draws.
 
     ``chunk_size`` chunks the ``size`` axes (an entry for the trailing axis, if given, is
-    ignored: that axis is always one chunk).
+    ignored: that axis is always one chunk). ``gpu``: already checked by the caller.
     """
     out_dtype, kw, cast = dtype_plan(name, dtype, default_dtype, (), kwargs)
     shape = () if size is None else normalize_shape(size, "size")
@@ -77,7 +88,7 @@ def _draw_vectors(
         name=name,
         trailing=1,
     )
-    return new_tensor(op, [], (*shape, k), out_dtype)
+    return new_tensor(op, [], (*shape, k), out_dtype, gpu=gpu)
 
 
 def dirichlet(
@@ -86,10 +97,14 @@ def dirichlet(
     size: Any,
     chunk_size: Any,
     dtype: Any,
+    gpu: Any = None,
 ) -> Tensor:
+    on_gpu = _check_gpu("dirichlet", gpu)
     a = _vector_parameter("dirichlet", "alpha", alpha, 1)
     _check_with_numpy(lambda rs: rs.dirichlet(a))
-    return _draw_vectors(next_seed, "dirichlet", (a,), a.shape[0], size, chunk_size, dtype, float)
+    return _draw_vectors(
+        next_seed, "dirichlet", (a,), a.shape[0], size, chunk_size, dtype, float, gpu=on_gpu
+    )
 
 
 def multinomial(
@@ -99,7 +114,9 @@ def multinomial(
     size: Any,
     chunk_size: Any,
     dtype: Any,
+    gpu: Any = None,
 ) -> Tensor:
+    on_gpu = _check_gpu("multinomial", gpu)
     if isinstance(n, Tensor):
         raise TypeError("multinomial(): n must be an int, not a tensor")
     try:
@@ -109,7 +126,15 @@ def multinomial(
     p = _vector_parameter("multinomial", "pvals", pvals, 1)
     _check_with_numpy(lambda rs: rs.multinomial(trials, p))
     return _draw_vectors(
-        next_seed, "multinomial", (trials, p), p.shape[0], size, chunk_size, dtype, np.int64
+        next_seed,
+        "multinomial",
+        (trials, p),
+        p.shape[0],
+        size,
+        chunk_size,
+        dtype,
+        np.int64,
+        gpu=on_gpu,
     )
 
 
@@ -122,7 +147,9 @@ def multivariate_normal(
     tol: float,
     chunk_size: Any,
     dtype: Any,
+    gpu: Any = None,
 ) -> Tensor:
+    on_gpu = _check_gpu("multivariate_normal", gpu)
     m = _vector_parameter("multivariate_normal", "mean", mean, 1)
     c = _vector_parameter("multivariate_normal", "cov", cov, 2)
     # NumPy warns (or raises) here, where the call is; the chunks then skip the check
@@ -137,4 +164,5 @@ def multivariate_normal(
         dtype,
         float,
         {"check_valid": "ignore"},
+        gpu=on_gpu,
     )

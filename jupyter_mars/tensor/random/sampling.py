@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits, offsets
+from jupyter_mars.engine.devices import array_module, to_host
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -43,11 +44,14 @@ from jupyter_mars.tensor.views import rebind
 
 def gather(idx: Any, starts: Sequence[int], *chunks: Any) -> Any:
     """``whole[idx]`` where ``whole`` is the concatenation of ``chunks`` (starting at
-    ``starts``), without concatenating them."""
+    ``starts``), without concatenating them; on the GPU where the chunks are (the drawn
+    indices, from a host generator, are copied there)."""
+    xp = array_module(*chunks)
+    idx = xp.asarray(idx)
     if len(chunks) == 1:
-        return np.asarray(chunks[0][idx])
-    which = np.searchsorted(np.asarray(starts), idx, side="right") - 1
-    out = np.empty(idx.shape + chunks[0].shape[1:], dtype=chunks[0].dtype)
+        return xp.asarray(chunks[0][idx])
+    which = xp.searchsorted(xp.asarray(starts), idx, side="right") - 1
+    out = xp.empty(idx.shape + chunks[0].shape[1:], dtype=chunks[0].dtype)
     for c, chunk in enumerate(chunks):
         mask = which == c
         if mask.any():
@@ -64,9 +68,13 @@ def choice_chunk(
     starts: Sequence[int],
     *population: Any,
 ) -> Any:
-    """One chunk of ``choice`` with replacement: indices drawn, then the population read."""
-    idx = chunk_generator(seed, index).choice(n, size=shape, replace=True, p=p)
-    return gather(idx, starts, *population) if population else np.asarray(idx)
+    """One chunk of ``choice`` with replacement: indices drawn, then the population read.
+    The indices are drawn on the host; a chunk of a GPU node (its ``p`` or population on
+    the device) is put there."""
+    idx = chunk_generator(seed, index).choice(n, size=shape, replace=True, p=to_host(p))
+    if population:
+        return gather(idx, starts, *population)
+    return array_module(p).asarray(idx)
 
 
 def draw_permutation(seed: int, n: int) -> Any:
@@ -74,7 +82,8 @@ def draw_permutation(seed: int, n: int) -> Any:
 
 
 def draw_without_replacement(seed: int, n: int, size: int, p: Any) -> Any:
-    return chunk_generator(seed, None).choice(n, size=size, replace=False, p=p)
+    idx = chunk_generator(seed, None).choice(n, size=size, replace=False, p=to_host(p))
+    return array_module(p).asarray(idx)
 
 
 def take_indices(

@@ -16,6 +16,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.creation.common import as_dtype
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 from jupyter_mars.tensor.random import multivariate, sampling
 from jupyter_mars.tensor.random.distributions import (
     DISTRIBUTIONS,
@@ -98,19 +99,30 @@ class RandomState:
         size: Any,
         chunk_size: Any,
         dtype: Any,
+        gpu: Any = None,
     ) -> Tensor:
         """Samples of ``Generator.<method>``, drawn directly in float64 or float32."""
         return draw(
-            self._next_seed, name, method, params, size, chunk_size, dtype, np.float64, FLOAT_NATIVE
+            self._next_seed,
+            name,
+            method,
+            params,
+            size,
+            chunk_size,
+            dtype,
+            np.float64,
+            FLOAT_NATIVE,
+            gpu=gpu,
         )
 
     def _dims_sample(
         self, name: str, method: str, sized: str, dn: tuple[Any, ...], kw: dict[str, Any]
     ) -> Tensor:
-        """``rand``/``randn``: the shape as separate ints, ``chunk_size``/``dtype`` keywords
-        (``sized``: the function that takes a shape tuple instead)."""
+        """``rand``/``randn``: the shape as separate ints, ``chunk_size``/``dtype``/``gpu``
+        keywords (``sized``: the function that takes a shape tuple instead)."""
         chunk_size = kw.pop("chunk_size", None)
         dtype = kw.pop("dtype", None)
+        gpu = kw.pop("gpu", None)
         if kw:
             raise TypeError(f"{name}() got unexpected keyword arguments {sorted(kw)}")
         if len(dn) == 1 and isinstance(dn[0], (tuple, list)):
@@ -118,52 +130,61 @@ class RandomState:
                 f"{name}() takes the dimensions as separate ints, got a sequence; "
                 f"use {sized}(size=...) for a shape tuple"
             )
-        return self._float_sample(name, method, [], dn, chunk_size, dtype)
+        return self._float_sample(name, method, [], dn, chunk_size, dtype, gpu)
 
     def rand(self, *dn: Any, **kw: Any) -> Tensor:
         """Uniform samples in ``[0, 1)`` of shape ``dn`` (``numpy.random.rand``).
 
-        Keywords: ``chunk_size``, ``dtype`` (float64 or float32). Each chunk is one
-        ``Generator.random`` call.
+        Keywords: ``chunk_size``, ``dtype`` (float64 or float32), ``gpu`` (True: drawn on
+        a GPU). Each chunk is one ``Generator.random`` call.
         """
         return self._dims_sample("rand", "random", "random_sample", dn, kw)
 
     def randn(self, *dn: Any, **kw: Any) -> Tensor:
         """Standard normal samples of shape ``dn`` (``numpy.random.randn``).
 
-        Keywords: ``chunk_size``, ``dtype`` (float64 or float32).
+        Keywords: ``chunk_size``, ``dtype`` (float64 or float32), ``gpu``.
         """
         return self._dims_sample("randn", "standard_normal", "standard_normal", dn, kw)
 
-    def random_sample(self, size: Any = None, chunk_size: Any = None, dtype: Any = None) -> Tensor:
+    def random_sample(
+        self, size: Any = None, chunk_size: Any = None, dtype: Any = None, gpu: Any = None
+    ) -> Tensor:
         """Uniform samples in ``[0, 1)`` (``numpy.random.random_sample``); a 0-d tensor
         when ``size`` is None."""
-        return self._float_sample("random_sample", "random", [], size, chunk_size, dtype)
+        return self._float_sample("random_sample", "random", [], size, chunk_size, dtype, gpu)
 
     random = random_sample
     ranf = random_sample
     sample = random_sample
 
     def standard_normal(
-        self, size: Any = None, chunk_size: Any = None, dtype: Any = None
+        self, size: Any = None, chunk_size: Any = None, dtype: Any = None, gpu: Any = None
     ) -> Tensor:
         """Standard normal samples (``numpy.random.standard_normal``)."""
-        return self._float_sample("standard_normal", "standard_normal", [], size, chunk_size, dtype)
+        return self._float_sample(
+            "standard_normal", "standard_normal", [], size, chunk_size, dtype, gpu
+        )
 
     def standard_exponential(
-        self, size: Any = None, chunk_size: Any = None, dtype: Any = None
+        self, size: Any = None, chunk_size: Any = None, dtype: Any = None, gpu: Any = None
     ) -> Tensor:
         """Standard exponential samples (``numpy.random.standard_exponential``)."""
         return self._float_sample(
-            "standard_exponential", "standard_exponential", [], size, chunk_size, dtype
+            "standard_exponential", "standard_exponential", [], size, chunk_size, dtype, gpu
         )
 
     def standard_gamma(
-        self, shape: Any, size: Any = None, chunk_size: Any = None, dtype: Any = None
+        self,
+        shape: Any,
+        size: Any = None,
+        chunk_size: Any = None,
+        dtype: Any = None,
+        gpu: Any = None,
     ) -> Tensor:
         """Standard gamma samples (``numpy.random.standard_gamma``)."""
         return self._float_sample(
-            "standard_gamma", "standard_gamma", [("shape", shape)], size, chunk_size, dtype
+            "standard_gamma", "standard_gamma", [("shape", shape)], size, chunk_size, dtype, gpu
         )
 
     def randint(
@@ -174,13 +195,20 @@ class RandomState:
         dtype: Any = int,
         chunk_size: Any = None,
         density: Any = None,
+        gpu: Any = None,
     ) -> Tensor:
         """Random integers in ``[low, high)`` (``[0, low)`` without ``high``), as
         ``numpy.random.randint``; each chunk is one ``Generator.integers`` call. With
-        ``density`` (Mars's keyword): a sparse 2-d tensor with that fraction stored."""
+        ``density`` (Mars's keyword): a sparse 2-d tensor with that fraction stored.
+        ``gpu=True``: drawn on a GPU (dense only)."""
         dt = as_dtype(dtype, int)
         if dt.kind not in "biu":
             raise TypeError(f"randint(): unsupported dtype {dt} (an integer or bool dtype)")
+        if density is not None and check_gpu(gpu, "randint"):
+            raise NotImplementedError(
+                "randint(): a sparse tensor (density=) lives in host memory; "
+                "gpu=True is not supported with it"
+            )
         if density is not None:
             return sparse_randint(self._next_seed, low, high, size, dt, density, chunk_size)
         return draw(
@@ -194,14 +222,21 @@ class RandomState:
             dt,
             (dt,),
             kwargs={"dtype": dt},
+            gpu=gpu,
         )
 
     def random_integers(
-        self, low: Any, high: Any = None, size: Any = None, chunk_size: Any = None
+        self,
+        low: Any,
+        high: Any = None,
+        size: Any = None,
+        chunk_size: Any = None,
+        gpu: Any = None,
     ) -> Tensor:
         """Random integers in ``[low, high]``, ``high`` included (``[1, low]`` without
         ``high``): NumPy's deprecated ``random_integers``, with its ``DeprecationWarning``;
         use ``randint(low, high + 1)``."""
+        check_gpu(gpu, "random_integers")
         if high is None:
             hint = f"randint(1, {low} + 1)"
             low, high = 1, low
@@ -213,7 +248,7 @@ class RandomState:
             stacklevel=2,
         )
         high = high + 1 if isinstance(high, Tensor) else np.asarray(high) + 1
-        return self.randint(low, high, size=size, dtype=np.int64, chunk_size=chunk_size)
+        return self.randint(low, high, size=size, dtype=np.int64, chunk_size=chunk_size, gpu=gpu)
 
     def bytes(self, length: int) -> builtins.bytes:
         """``length`` random bytes, at once (``numpy.random.bytes``): a small value, not a
@@ -223,18 +258,29 @@ class RandomState:
     # ---- multivariate distributions: a trailing axis of length k ----------------------------
 
     def dirichlet(
-        self, alpha: Any, size: Any = None, chunk_size: Any = None, dtype: Any = None
+        self,
+        alpha: Any,
+        size: Any = None,
+        chunk_size: Any = None,
+        dtype: Any = None,
+        gpu: Any = None,
     ) -> Tensor:
         """Dirichlet samples of shape ``size + (len(alpha),)`` (``numpy.random.dirichlet``);
         chunks split the ``size`` axes, each one ``Generator.dirichlet`` call."""
-        return multivariate.dirichlet(self._next_seed, alpha, size, chunk_size, dtype)
+        return multivariate.dirichlet(self._next_seed, alpha, size, chunk_size, dtype, gpu)
 
     def multinomial(
-        self, n: Any, pvals: Any, size: Any = None, chunk_size: Any = None, dtype: Any = None
+        self,
+        n: Any,
+        pvals: Any,
+        size: Any = None,
+        chunk_size: Any = None,
+        dtype: Any = None,
+        gpu: Any = None,
     ) -> Tensor:
         """Multinomial counts of shape ``size + (len(pvals),)`` (``numpy.random.multinomial``);
         chunks split the ``size`` axes, each one ``Generator.multinomial`` call."""
-        return multivariate.multinomial(self._next_seed, n, pvals, size, chunk_size, dtype)
+        return multivariate.multinomial(self._next_seed, n, pvals, size, chunk_size, dtype, gpu)
 
     def multivariate_normal(
         self,
@@ -245,12 +291,13 @@ class RandomState:
         tol: float = 1e-8,
         chunk_size: Any = None,
         dtype: Any = None,
+        gpu: Any = None,
     ) -> Tensor:
         """Multivariate normal samples of shape ``size + (len(mean),)``
         (``numpy.random.multivariate_normal``; ``cov`` is checked when called, with NumPy's
         warning or error); chunks split the ``size`` axes."""
         return multivariate.multivariate_normal(
-            self._next_seed, mean, cov, size, check_valid, tol, chunk_size, dtype
+            self._next_seed, mean, cov, size, check_valid, tol, chunk_size, dtype, gpu
         )
 
     # ---- choice, permutation, shuffle ---------------------------------------------------
@@ -262,6 +309,7 @@ class RandomState:
         replace: bool = True,
         p: Any = None,
         chunk_size: Any = None,
+        gpu: Any = None,
     ) -> Tensor:
         """A random sample from the 1-D ``a`` (or from ``range(a)`` for an int), as
         ``numpy.random.choice``.
@@ -271,7 +319,12 @@ class RandomState:
         moderate). Without replacement, the indices of the whole sample are drawn in one
         task, which holds O(n) memory for a population of n (a permutation of it), then
         split into chunks. A tensor ``p`` is gathered into one chunk that every task reads.
+        ``gpu=True`` is refused (after checking that a GPU is there): drawn in host memory.
         """
+        if check_gpu(gpu, "choice"):
+            raise NotImplementedError(
+                "choice(gpu=True): samples are drawn in host memory; call .to_gpu() on the result"
+            )
         return sampling.choice(self._next_seed, a, size, replace, p, chunk_size)
 
     def permutation(self, x: Any, chunk_size: Any = None) -> Tensor:

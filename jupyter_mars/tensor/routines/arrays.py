@@ -15,11 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import GPU, array_module
 from jupyter_mars.session import ExecutableTuple
 from jupyter_mars.tensor.arithmetic import where as where_
-from jupyter_mars.tensor.core import Tensor, is_scalar
+from jupyter_mars.tensor.core import Tensor, is_scalar, moved
 from jupyter_mars.tensor.datasource import astensor, tensor
-from jupyter_mars.tensor.elemwise import broadcast_shapes
+from jupyter_mars.tensor.elemwise import broadcast_shapes, elemwise
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 from jupyter_mars.tensor.memory_order import with_order
 from jupyter_mars.tensor.reduction import prod
 from jupyter_mars.tensor.shape import atleast_1d, broadcast_to
@@ -48,11 +50,12 @@ def ndim(a: Any) -> int:
 
 
 def scalar(data: Any, dtype: Any = None, gpu: Any = None) -> Tensor:
-    """A 0-d tensor holding ``data`` (Mars's ``scalar``; ``gpu`` is accepted)."""
+    """A 0-d tensor holding ``data`` (Mars's ``scalar``); ``gpu=True``: on a GPU."""
+    check_gpu(gpu, "scalar")
     value = np.asarray(data, dtype=dtype)
     if value.ndim != 0:
         raise ValueError(f"scalar(): data must be a scalar, got an array of shape {value.shape}")
-    return tensor(value)
+    return tensor(value, gpu=gpu)
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> Tensor:
@@ -64,9 +67,23 @@ def copy(a: Any, order: str = "K", subok: bool = False) -> Tensor:
     return with_order(wrap_node(astensor(a)) if isinstance(a, Tensor) else tensor(a), order, "copy")
 
 
-def ascontiguousarray(a: Any, dtype: Any = None, like: Any = None) -> Tensor:
-    """``a`` with at least one dimension, cast to ``dtype`` if given, in C-ordered chunks."""
-    return with_order(atleast_1d(astensor(a, dtype=dtype)), "C", "ascontiguousarray")
+def ascontiguousarray(a: Any, dtype: Any = None, like: Any = None, gpu: Any = None) -> Tensor:
+    """``a`` with at least one dimension, cast to ``dtype`` if given, in C-ordered chunks;
+    ``gpu=True``: on a GPU (by default, where ``a`` is)."""
+    check_gpu(gpu, "ascontiguousarray")
+    t = astensor(a, dtype=dtype)
+    if gpu is not None:
+        t = moved(t, bool(gpu))
+    t = atleast_1d(t)
+    if t.node.device == GPU:  # laid out by the chunks' own module, on the device
+        return elemwise(contiguous_chunk, t, dtype=t.dtype, name="ascontiguousarray")
+    return with_order(t, "C", "ascontiguousarray")
+
+
+def contiguous_chunk(block: Any) -> Any:
+    """Chunk kernel: ``block`` C-contiguous, by the module that holds it (a copy only
+    where it is not already)."""
+    return array_module(block).ascontiguousarray(block)
 
 
 def asfortranarray(a: Any, dtype: Any = None, like: Any = None) -> Tensor:

@@ -18,8 +18,9 @@ import numpy as np
 from jupyter_mars.session import ExecutableTuple
 from jupyter_mars.tensor.core import Tensor, is_scalar
 from jupyter_mars.tensor.creation import arange, diag
-from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.datasource import astensor, tensor
 from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.gpu_keyword import check_gpu
 from jupyter_mars.tensor.shape import broadcast_to, ravel, reshape, stack
 from jupyter_mars.tensor.shape.common import shape_param
 
@@ -81,26 +82,36 @@ def unravel_index(indices: Any, shape: Any = None, order: str = "C", dims: Any =
     )
 
 
-def indices(dimensions: Any, dtype: Any = int, sparse: bool = False, chunk_size: Any = None) -> Any:
-    """Lazy ``numpy.indices``: the index of every position of a grid, per axis."""
+def indices(
+    dimensions: Any,
+    dtype: Any = int,
+    sparse: bool = False,
+    chunk_size: Any = None,
+    gpu: Any = None,
+) -> Any:
+    """Lazy ``numpy.indices``: the index of every position of a grid, per axis;
+    ``gpu=True``: made on a GPU."""
+    on_gpu = check_gpu(gpu, "indices")
     dims = shape_param(dimensions)
     if any(n < 0 for n in dims):
         raise ValueError(f"negative dimensions are not allowed, got {dims}")
     ndim = len(dims)
     axes = []
     for i, n in enumerate(dims):
-        r = arange(n, dtype=dtype, chunk_size=chunk_size)
+        r = arange(n, dtype=dtype, chunk_size=chunk_size, gpu=on_gpu)
         axes.append(reshape(r, (1,) * i + (n,) + (1,) * (ndim - i - 1)))
     if sparse:
         return tuple(axes)
     if not axes:
-        return astensor(np.empty((0,), dtype=dtype))
+        return tensor(np.empty((0,), dtype=dtype), gpu=on_gpu)
     return stack([broadcast_to(t, dims) for t in axes])
 
 
-def diagflat(v: Any, k: Any = 0, chunk_size: Any = None) -> Tensor:
-    """Lazy ``numpy.diagflat``: a 2-D tensor with the flattened ``v`` on diagonal ``k``."""
-    return diag(ravel(astensor(v)), k=k, chunk_size=chunk_size)
+def diagflat(v: Any, k: Any = 0, chunk_size: Any = None, gpu: Any = None) -> Tensor:
+    """Lazy ``numpy.diagflat``: a 2-D tensor with the flattened ``v`` on diagonal ``k``;
+    ``gpu=True``: made on a GPU."""
+    check_gpu(gpu, "diagflat")
+    return diag(ravel(astensor(v)), k=k, chunk_size=chunk_size, gpu=gpu)
 
 
 def _diagonal_positions(shape: tuple[int, ...], wrap: bool) -> np.ndarray[Any, Any]:
