@@ -142,6 +142,7 @@ def tile_without_running(node: Node, n_cpu: int) -> Tiled | None:
     ctx, order = plan_context([node], {}, n_cpu)
     tiled: dict[str, Tiled] = {}
     for each in order:
+        ctx.device = each.device
         try:
             tiled[each.key] = tile_rule_for(each)(each, inputs_for(each, tiled, ctx), ctx)
         except NeedSizes:
