@@ -1,0 +1,32 @@
+"""What a GPU slot does that a CPU slot does not, in both runtimes.
+
+A GPU slot is a thread bound to one CUDA device: it makes the device current once, before
+its first task (CuPy allocates on, and launches kernels to, the current device of the
+calling thread), and every GPU task it runs computes there. A GPU task's inputs are CuPy
+arrays on that device; a NumPy array among them is a GPU chunk that came through host
+memory (moved out of a full device store, or sent by a peer, which always sends host
+copies), so it goes back to the device before the task reads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+import numpy as np
+
+from jupyter_mars.engine.devices import cupy_module, to_device
+
+
+def use_device(device: int) -> None:
+    """Make CUDA device ``device`` current in this thread (``GPUUnavailable`` where no GPU
+    can be used)."""
+    cupy_module(f"a GPU slot on device {device}").cuda.Device(device).use()
+
+
+def inputs_on_device(data: Mapping[Hashable, Any]) -> dict[Hashable, Any]:
+    """``data`` with its host arrays copied to the current device."""
+    return {
+        key: to_device(value) if isinstance(value, np.ndarray) else value
+        for key, value in data.items()
+    }
