@@ -1,12 +1,14 @@
 """GPU slots: the jobs that can never run because the runtime has no GPU slot at all.
 
 A GPU task (``TaskRecord.gpu``) waits for a GPU slot as a CPU task waits for a CPU slot.
-While a runtime has no GPU slot (``n_gpu_slots == 0``: a session without a device, a
-cluster without a ``--cuda-devices`` worker), such a task would wait forever, so every job
-that needs one fails at once with ``GPUUnavailable`` and one sentence saying how to get
-a GPU slot: at submission, and when a ``SlotsChanged`` takes the last GPU slot away (its
-worker left). A record that only a client hold keeps (a lost GPU result being recomputed
-for nobody's job) waits for a GPU slot to come instead: no job is waiting on it.
+While a runtime has CPU slots and no GPU slot (``lacks_gpu``: a session without a device,
+a cluster whose workers have no ``--cuda-devices``), such a task would wait forever, so
+every job that needs one fails at once with ``GPUUnavailable`` and one sentence saying how
+to get a GPU slot: at submission, and when a ``SlotsChanged`` brings that about (the last
+GPU worker left, or the first worker of a cluster has no GPU). With no slot at all (a
+cluster before its first worker) GPU tasks wait for workers as CPU tasks do. A record that
+only a client hold keeps (a lost GPU result being recomputed for nobody's job) waits for a
+GPU slot to come instead: no job is waiting on it.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def no_gpu_slot_error(key: Key) -> GPUUnavailable:
 def fail_jobs_without_gpu(core: SchedulerState, records: Iterable[TaskRecord]) -> None:
     """Fail every live job that needs one of the GPU ``records`` not in memory, through
     its dependents too, in submission order; each with the first such key it needs.
-    Call it only while ``n_gpu_slots`` is 0."""
+    Call it only while ``lacks_gpu``."""
     first: dict[JobRecord, Key] = {}
     for ts in records:
         if not ts.gpu or ts.state == MEMORY:

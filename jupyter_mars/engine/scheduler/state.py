@@ -51,8 +51,9 @@ State fields of ``SchedulerState``
     ``_n_gpu_ready``, ``_n_gpu_running``
         the GPU records among them.
     ``_n_slots``, ``_n_gpu_slots``
-        at most this many CPU / GPU tasks are started (``running``) at once. While there is
-        no GPU slot, a job that needs a GPU task fails at once (``gpu.py``).
+        at most this many CPU / GPU tasks are started (``running``) at once. While there are
+        CPU slots and no GPU slot (``lacks_gpu``), a job that needs a GPU task fails at once
+        (``gpu.py``).
     ``_max_retries``
         retriable failures of one key that are retried before it errs.
     ``_seq``, ``_token``
@@ -228,6 +229,12 @@ class SchedulerState:
         """GPU tasks running (counted in ``n_running`` too)."""
         return self._n_gpu_running
 
+    @property
+    def lacks_gpu(self) -> bool:
+        """Whether GPU tasks can never run here: there are CPU slots and no GPU slot. With
+        no slot at all (a cluster before its first worker), they wait as CPU tasks do."""
+        return not self._n_gpu_slots and self._n_slots > 0
+
     def on_gpu(self, key: Key) -> bool:
         """Whether ``key`` runs on a GPU slot (False when forgotten)."""
         ts = self._tasks.get(key)
@@ -293,13 +300,12 @@ class SchedulerState:
         n_gpu = ev.n_gpu_slots
         if n_gpu is not None and n_gpu < 0:
             raise ValueError(f"n_gpu_slots must be >= 0, got {n_gpu}")
+        could_run = not self.lacks_gpu
         self._n_slots = ev.n_slots
-        if n_gpu is None:
-            return
-        lost_last = n_gpu == 0 and self._n_gpu_slots > 0
-        self._n_gpu_slots = n_gpu
-        if lost_last:
-            # O(tasks), but only when the last GPU slot goes: its jobs can never run
+        if n_gpu is not None:
+            self._n_gpu_slots = n_gpu
+        if could_run and self.lacks_gpu:
+            # O(tasks), but only when GPU tasks can no longer run: their jobs fail
             fail_jobs_without_gpu(self, [ts for ts in self._tasks.values() if ts.gpu])
 
     # ------------------------------------------------------------------ helpers

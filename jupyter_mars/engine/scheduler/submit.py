@@ -94,7 +94,7 @@ def handle_graph_submitted(core: SchedulerState, ev: GraphSubmitted) -> None:
             core._transition(ts, READY)
     if missing == 0:
         finish_job(core, job)
-    elif not core._n_gpu_slots:
+    elif core.lacks_gpu:
         fail_jobs_without_gpu(core, job.tasks)  # a GPU task could never run
 
 

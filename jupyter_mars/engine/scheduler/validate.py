@@ -45,7 +45,7 @@ def check_invariants(core: SchedulerState) -> None:
         if state != MEMORY:
             assert ts.nbytes == 0, f"{ts!r}: counts bytes it does not hold"
             if ts.gpu and ts.jobs:  # else its jobs would have failed at once
-                assert core._n_gpu_slots, f"{ts!r}: a job waits for it and there is no GPU slot"
+                assert not core.lacks_gpu, f"{ts!r}: a job waits for it and there is no GPU slot"
         if ts.gpu:
             n_gpu_ready += state == READY
             n_gpu_running += state == RUNNING

@@ -112,6 +112,23 @@ def test_only_jobs_that_need_a_gpu_task_fail_when_the_last_gpu_slot_goes() -> No
     assert kinds(s(fin("c"))) == [("finished", "cpu-job")]
 
 
+def test_without_any_slot_gpu_tasks_wait_for_workers_as_cpu_tasks_do() -> None:
+    s = make(n_slots=0)  # a cluster before its first worker
+    assert kinds(s(submit("j", {"g": []}, ["g"], gpu=["g"]))) == []
+    assert s.task_state("g") == "ready"
+    assert kinds(s(slots(2, gpu=1))) == [("execute", "g")]  # a GPU worker joined
+
+
+def test_gpu_jobs_waiting_for_workers_fail_when_the_first_has_no_gpu() -> None:
+    s = make(n_slots=0)
+    s(submit("gpu-job", {"g": []}, ["g"], gpu=["g"]))
+    s(submit("cpu-job", {"c": []}, ["c"]))
+    out = s(slots(2))
+    assert kinds(out) == [("failed", "gpu-job"), ("execute", "c")]
+    assert isinstance(out[0], JobFailed)
+    assert isinstance(out[0].error, GPUUnavailable)
+
+
 def test_a_cpu_task_reading_a_gpu_result_in_memory_needs_no_gpu_slot() -> None:
     s = make(n_slots=1, n_gpu_slots=1)
     s(submit("j1", {"g": []}, ["g"], gpu=["g"]))
