@@ -81,6 +81,7 @@ def serve_here(config: WorkerConfig) -> int:
         n_cpu=config.n_cpu,
         n_io_process=config.n_io_process,
         cuda_devices=config.cuda_devices,
+        gpu_mem=config.gpu_mem,
         cache_bytes=config.cache_mem,
         phy_mem_bytes=config.phy_mem,
         phy_mem_given=config.phy_mem_given,

@@ -15,13 +15,23 @@ from typing import Any
 
 import numpy as np
 
-from jupyter_mars.engine.devices import cupy_module, to_device
+from jupyter_mars.engine.devices import cupy_module, is_device_array, to_device, to_host
 
 
 def use_device(device: int) -> None:
     """Make CUDA device ``device`` current in this thread (``GPUUnavailable`` where no GPU
     can be used)."""
     cupy_module(f"a GPU slot on device {device}").cuda.Device(device).use()
+
+
+def host_copy(value: Any) -> Any:
+    """A GPU chunk copied to host memory, from its own device whichever is current here
+    (a host chunk unchanged): what a peer or a full device store gets."""
+    device = getattr(value, "device", None)
+    if device is None or not is_device_array(value):
+        return value
+    with device:
+        return to_host(value)
 
 
 def inputs_on_device(data: Mapping[Hashable, Any]) -> dict[Hashable, Any]:
