@@ -12,7 +12,7 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from jupyter_mars.engine.devices import GPU, GPUUnavailable
+from jupyter_mars.engine.devices import GPU, GPUUnavailable, to_device, to_host
 from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.graph import Ref, Task
 from tests.conftest import needs_gpu, no_gpu, to_numpy
@@ -25,17 +25,16 @@ def _ones(n: int) -> np.ndarray:
     return np.ones(n)
 
 
+def _host_sum(block: object) -> float:
+    return float(np.sum(to_host(block)))
+
+
 def _mixed_graph() -> dict[str, Task]:
     """A host chunk, a GPU task that copies it to the device, and a host sum of that."""
-    from jupyter_mars.engine.devices import to_device, to_host
-
-    def host_sum(block: object) -> float:
-        return float(np.sum(to_host(block)))
-
     return {
         "host": Task("host", _ones, (8,)),
         "dev": Task("dev", to_device, (Ref("host"),), device=GPU),
-        "total": Task("total", host_sum, (Ref("dev"),)),
+        "total": Task("total", _host_sum, (Ref("dev"),)),
     }
 
 
@@ -117,7 +116,7 @@ def test_a_plain_session_runs_gpu_tensors_on_the_gpu_and_frees_their_memory():
     import cupy
 
     with mars.new_session(default=False) as session:
-        ones = mt.ones((4000, 4000), chunk_size=1000, gpu=True)
+        ones = mt.ones((4000, 4000), chunk_size=1000).to_gpu()
         total = ones.sum()
         session.execute(ones, total)
         assert float(to_numpy(session.fetch(total))) == 4000 * 4000
@@ -133,13 +132,15 @@ def test_a_plain_session_runs_gpu_tensors_on_the_gpu_and_frees_their_memory():
 
 
 @needs_gpu
-def test_gpu_chunks_do_not_count_against_the_host_memory_limit():
+def test_gpu_chunks_stay_out_of_the_host_store_under_a_memory_limit():
     with mars.new_session(memory_limit="64MiB", default=False) as session:
-        ones = mt.ones((4000, 4000), chunk_size=1000, gpu=True)  # 128 MB on the device
+        ones = mt.ones((4000, 4000), chunk_size=1000).to_gpu()  # 128 MB on the device
         session.execute(ones)
         info = session.memory_info()
         assert info["device_bytes"] == 4000 * 4000 * 8
-        assert info["spill_writes"] == 0
+        assert info["n_device"] == 16
+        # none of it in the host store, so none of it spilled to disk
+        assert (info["n_memory"], info["n_spilled"]) == (0, 0)
 
 
 @needs_gpu
@@ -148,7 +149,7 @@ def test_a_session_without_gpu_slots_fails_a_gpu_computation_at_once():
         mars.new_session(cuda_devices=[], default=False) as session,
         pytest.raises(GPUUnavailable, match=r"new_session\(cuda_devices=\[0\]\)"),
     ):
-        session.execute(mt.ones(10, gpu=True).sum())
+        session.execute(mt.ones(10).to_gpu().sum())
 
 
 @needs_gpu
