@@ -433,7 +433,12 @@ class ThreadRuntime:
                 if setup_error is not None:
                     raise setup_error
                 for dep in later:  # pinned: read back outside the lock
-                    data[dep] = self.store.get(dep, spill=False)
+                    try:
+                        data[dep] = self.store.get(dep, spill=False)
+                    except KeyError:
+                        if run.interrupted:  # released by a cancellation meanwhile
+                            raise TaskInterrupted(f"task {key!r} was interrupted") from None
+                        raise
                 value, times = self.runner.run(run, task, inputs_on_device(data))
             except TaskInterrupted:
                 if operators is not None:
