@@ -13,6 +13,7 @@ import pytest
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.devices import GPU, GPUUnavailable, to_device, to_host
+from jupyter_mars.engine.executors.gpu_slots import host_copy, inputs_on_device, use_device
 from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.graph import Ref, Task
 from tests.conftest import needs_gpu, no_gpu, to_numpy
@@ -169,3 +170,34 @@ def test_a_runtime_runs_gpu_tasks_on_the_slot_of_their_device():
         assert "dev" not in runtime.store
     finally:
         runtime.close()
+
+
+# ---------------------------------------------------------------------- slot helpers
+
+
+def test_a_gpu_task_s_inputs_that_are_not_arrays_pass_as_they_are():
+    data = {"n": 3, "label": "x", "pair": (1, 2)}
+    assert inputs_on_device(data) == data
+    assert host_copy(np.ones(2)).tolist() == [1.0, 1.0]  # a host chunk stays as it is
+
+
+@no_gpu
+def test_without_a_gpu_a_slot_cannot_select_its_device_nor_take_host_arrays():
+    with pytest.raises(GPUUnavailable, match="a GPU slot on device 0 needs a GPU"):
+        use_device(0)
+    with pytest.raises(GPUUnavailable, match="needs a GPU"):
+        inputs_on_device({"a": np.ones(2)})
+
+
+@needs_gpu
+def test_a_gpu_task_s_host_inputs_go_to_its_device_and_peers_get_host_copies():
+    import cupy
+
+    use_device(0)
+    moved = inputs_on_device({"a": np.arange(3), "b": 7})
+    assert isinstance(moved["a"], cupy.ndarray)
+    assert moved["a"].device.id == 0
+    assert moved["b"] == 7
+    back = host_copy(moved["a"])
+    assert isinstance(back, np.ndarray)
+    np.testing.assert_array_equal(back, np.arange(3))

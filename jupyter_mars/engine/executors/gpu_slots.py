@@ -5,7 +5,8 @@ its first task (CuPy allocates on, and launches kernels to, the current device o
 calling thread), and every GPU task it runs computes there. A GPU task's inputs are CuPy
 arrays on that device; a NumPy array among them is a GPU chunk that came through host
 memory (moved out of a full device store, or sent by a peer, which always sends host
-copies), so it goes back to the device before the task reads it.
+copies), so it goes back to the device before the task reads it, as does a chunk another GPU slot
+of the same process made on its own device.
 """
 
 from __future__ import annotations
@@ -35,8 +36,16 @@ def host_copy(value: Any) -> Any:
 
 
 def inputs_on_device(data: Mapping[Hashable, Any]) -> dict[Hashable, Any]:
-    """``data`` with its host arrays copied to the current device."""
-    return {
-        key: to_device(value) if isinstance(value, np.ndarray) else value
-        for key, value in data.items()
-    }
+    """``data`` with its host arrays, and its arrays on other devices (a chunk made by
+    another GPU slot), copied to the current device."""
+    return {key: _here(value) for key, value in data.items()}
+
+
+def _here(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return to_device(value)
+    if is_device_array(value):
+        current = cupy_module("a GPU slot").cuda.Device().id
+        if value.device.id != current:  # through host memory: works without peer access
+            return to_device(host_copy(value))
+    return value
