@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from jupyter_mars.config import options
+from jupyter_mars.engine.devices import check_devices
 from jupyter_mars.engine.executors.threads import ThreadRuntime
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.naming import checked_name, describe
@@ -159,6 +160,12 @@ class EmbeddedSession(Session):
     process's memory: chunks beyond it are spilled to ``spill_dir`` (a temporary directory
     by default, removed at close) and read back when needed, and tasks start only while
     they fit. None: no limit.
+
+    ``cuda_devices`` (CUDA device indices, such as ``[0]``) gives each device a GPU slot,
+    a thread that runs the GPU tasks on it; ``[]``: none, and a computation with a GPU
+    task fails at once. None: every device CuPy sees, decided at the first computation
+    with a GPU task, so that a session that never uses a GPU never imports CuPy. A device
+    that does not exist, or no usable GPU, raises ``GPUUnavailable`` here.
     """
 
     def __init__(
@@ -166,6 +173,7 @@ class EmbeddedSession(Session):
         n_cpu: int | None = None,
         memory_limit: int | str | None = None,
         spill_dir: str | os.PathLike[str] | None = None,
+        cuda_devices: Iterable[int] | None = None,
     ) -> None:
         n = n_cpu if n_cpu is not None else options.n_cpu or available_cpus()
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -177,10 +185,15 @@ class EmbeddedSession(Session):
             if limit is None:
                 raise ValueError("spill_dir applies with a memory_limit only")
             spill_dir = os.fspath(spill_dir)
+        devices = _cuda_devices(cuda_devices)
         self.n_cpu = n
         self.memory_limit = limit
         """Bytes the runtime may add to the process's memory; None: no limit."""
-        runtime = ThreadRuntime(n_threads=n, n_cpu=n, memory_limit=limit, spill_dir=spill_dir)
+        self.cuda_devices = devices
+        """The devices given, each with a GPU slot; None: every device there is."""
+        runtime = ThreadRuntime(
+            n_threads=n, n_cpu=n, memory_limit=limit, spill_dir=spill_dir, gpu_devices=devices
+        )
         self._engine = EngineSession(runtime)
         self._runtime = runtime
 
@@ -214,6 +227,28 @@ class EmbeddedSession(Session):
         if self.memory_limit is None:
             return f"<Session embedded n_cpu={self.n_cpu}>"
         return f"<Session embedded n_cpu={self.n_cpu} memory_limit={self.memory_limit}>"
+
+
+def _cuda_devices(value: Iterable[int] | None) -> list[int] | None:
+    """``cuda_devices`` as a list of distinct device indices, checked against this machine;
+    ``TypeError``/``ValueError`` naming it, or ``GPUUnavailable``."""
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"cuda_devices must be a list of CUDA device indices such as [0], "
+            f"got {type(value).__name__}"
+        )
+    devices = list(value)
+    for device in devices:
+        if isinstance(device, bool) or not isinstance(device, int) or device < 0:
+            raise TypeError(
+                f"cuda_devices must hold CUDA device indices (ints >= 0), got {device!r}"
+            )
+    if len(set(devices)) != len(devices):
+        raise ValueError(f"cuda_devices must be distinct, got {devices}")
+    check_devices(devices, f"cuda_devices={devices}")
+    return devices
 
 
 def _memory_limit(value: int | str | None) -> int | None:

@@ -99,6 +99,13 @@ WORKER_OPTIONS = COMMON_OPTIONS + (
         "I,J,...",
         "CUDA device indices (default: all; '' for none)",
     ),
+    Option(
+        "gpu_mem",
+        ("--gpu-mem",),
+        "SIZE",
+        "device memory each CUDA device keeps GPU chunks in before they move to host memory; "
+        "bytes (8g) or a share of the device's memory (90%%, the default)",
+    ),
     Option("phy_mem", ("--phy-mem",), "SIZE", f"memory limit, {SIZE} (default: all)"),
     Option(
         "cache_mem",

@@ -56,6 +56,7 @@ from jupyter_mars.deploy.values import (
     to_base_path,
     to_bool,
     to_cuda_devices,
+    to_device_size,
     to_host,
     to_int,
     to_log_format,
@@ -137,6 +138,7 @@ def parse_worker_args(
     n_cpu = settings.get("n_cpu", _count("a number of cores >= 1"), machine.n_cpu)
     n_io = settings.get("n_io_process", _count("a number of processes >= 1"), 1)
     cuda_devices = settings.get("cuda_devices", to_cuda_devices, None)
+    gpu_mem = settings.get("gpu_mem", to_device_size, None)
     phy_mem = settings.get("phy_mem", _size(machine.total_memory, 1), machine.total_memory)
     default_cache = min(phy_mem, machine.available_memory) // 2
     cache_mem = settings.get("cache_mem", _size(machine.total_memory, 1), default_cache)
@@ -165,6 +167,7 @@ def parse_worker_args(
         n_cpu=n_cpu,
         n_io_process=n_io,
         cuda_devices=cuda_devices,
+        gpu_mem=gpu_mem,
         phy_mem=phy_mem,
         phy_mem_given=settings.given("phy_mem"),
         cache_mem=cache_mem,

@@ -11,6 +11,7 @@ given on the command line wins over the file, which wins over the environment
     cache_mem: 16g
     spill_dirs: [/mnt/disk2/spill, /mnt/disk3/spill]  # or "/mnt/disk2/spill:/mnt/disk3/spill"
     cuda_devices: [0, 1]    # "" for none; leave out for all
+    gpu_mem: 90%            # of each device's memory, or bytes: 12g
     log_level: info
 
 Keys both programs take:
@@ -21,7 +22,7 @@ Keys both programs take:
 
 Only ``mars-supervisor``: ``web_port`` (``-w``), ``web_base_path``, ``session_timeout``.
 
-Only ``mars-worker``: ``n_cpu``, ``n_io_process``, ``cuda_devices``, ``phy_mem``,
+Only ``mars-worker``: ``n_cpu``, ``n_io_process``, ``cuda_devices``, ``gpu_mem``, ``phy_mem``,
 ``cache_mem``, ``min_mem``, ``memory_soft_limit``, ``memory_hard_limit``, ``spill_dirs``
 (or ``spill_dir``).
 

@@ -76,6 +76,9 @@ class WorkerConfig(ProcessConfig):
     """Processes for network transfers (``--n-io-process``)."""
     cuda_devices: list[int] | None = None
     """CUDA device indices to use (``--cuda-devices``); None: all, ``[]``: none."""
+    gpu_mem: int | float | None = None
+    """Device memory each device keeps GPU chunks in (``--gpu-mem``): bytes, or a share of
+    the device's memory (a float); None: 90 %."""
     phy_mem: int
     """Bytes of memory the worker may use in all (``--phy-mem``); by default the physical
     memory (or the container's limit)."""

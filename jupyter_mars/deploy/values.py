@@ -15,6 +15,8 @@ import os
 import re
 from typing import Literal
 
+from jupyter_mars.engine.sizes import EXPECTED, parse_size
+
 UvloopChoice = Literal["auto", "yes", "no"]
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 _UVLOOP_CHOICES: dict[str, UvloopChoice] = {
@@ -128,6 +130,31 @@ def to_cuda_devices(raw: object) -> list[int]:
     if len(set(devices)) != len(devices):
         raise ValueError(f"expected distinct CUDA device indices, got {raw!r}")
     return devices
+
+
+def to_device_size(raw: object) -> int | float:
+    """A size on a CUDA device: bytes (``8g``), or a share of its memory (``90%``, ``0.9``)
+    as a float, since the device's memory is known only where the worker runs."""
+    if isinstance(raw, bool) or not isinstance(raw, str | int | float):
+        raise ValueError(f"expected {EXPECTED}, got {raw!r}")
+    try:
+        size = parse_size(raw)
+    except ValueError as error:
+        if "share of a total" not in str(error):
+            raise
+        size = None
+    if size is None:  # a share: of each device's memory, where the worker runs
+        share = round(parse_size(raw, _SHARE_SCALE) / _SHARE_SCALE, 6)
+        if not 0 < share <= 1:
+            raise ValueError(f"expected a share of the device's memory up to 100%, got {raw!r}")
+        return share
+    if size <= 0:
+        raise ValueError(f"expected more than 0 bytes, got {raw!r}")
+    return size
+
+
+_SHARE_SCALE = 1 << 40
+"""A total to read a share against exactly enough (a share of it, in bytes, over it)."""
 
 
 def to_paths(raw: object) -> list[str]:

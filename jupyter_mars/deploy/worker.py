@@ -4,6 +4,10 @@ Registers with the supervisors given by ``-s`` (retrying with backoff while none
 and prints ``Mars Worker started at <host:port>`` once it has joined. Unless given
 ``--no-nanny``, this process is the worker's nanny (``deploy/nanny.py``): it runs the worker
 as its child, with the same flags, and restarts it when it dies.
+
+``--cuda-devices`` is checked against this machine first, in the process that was started
+(the nanny, or the worker itself): a device that does not exist, or no usable GPU at all,
+stops it with exit status 2 and one line, before any supervisor hears of it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from jupyter_mars.deploy.configs import WorkerConfig
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
 from jupyter_mars.deploy.nanny import exit_with_nanny, run_nanny, worker_command
+from jupyter_mars.engine.devices import GPUUnavailable, check_devices
 from jupyter_mars.remote.tokens import read_token_file
 
 
@@ -24,10 +29,23 @@ def serve(config: WorkerConfig, argv: Sequence[str] = ()) -> int:
     """Run a worker as ``config`` says: under a nanny that runs ``mars-worker argv
     --no-nanny``, or in this process."""
     configure_logging(config.log_level, config.log_format, config.log_conf)
+    check_cuda_devices(config.cuda_devices)
     if config.nanny:
         return run_nanny(worker_command(argv))
     exit_with_nanny()
     return serve_here(config)
+
+
+def check_cuda_devices(devices: Sequence[int] | None) -> None:
+    """Raise ``UsageError`` (exit status 2) unless every device of ``--cuda-devices``
+    exists here. It runs before the worker starts, not when parsing: a config names the
+    devices of the machine it will run on, not of the one that reads it."""
+    if not devices:
+        return  # None: every device there is; []: none
+    try:
+        check_devices(devices, f"--cuda-devices {','.join(map(str, devices))}")
+    except GPUUnavailable as error:
+        raise UsageError(str(error)) from None
 
 
 def serve_here(config: WorkerConfig) -> int:
@@ -63,6 +81,7 @@ def serve_here(config: WorkerConfig) -> int:
         n_cpu=config.n_cpu,
         n_io_process=config.n_io_process,
         cuda_devices=config.cuda_devices,
+        gpu_mem=config.gpu_mem,
         cache_bytes=config.cache_mem,
         phy_mem_bytes=config.phy_mem,
         phy_mem_given=config.phy_mem_given,

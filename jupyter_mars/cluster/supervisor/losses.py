@@ -77,6 +77,8 @@ def take_out(
     running = sorted(worker.tasks, key=repr)
     worker.tasks.clear()
     worker.running = 0
+    worker.gpu_tasks.clear()
+    worker.gpu.running = 0
     return lost, running
 
 

@@ -7,10 +7,14 @@ loop, which alone touches the scheduler core, the worker table and the chunk met
 no locks.
 
 Each ``Execute`` decision is placed on the worker with a free slot that holds most of the
-task's input bytes (``placement.py``) and sent as an ``execute`` RPC; the reply carries the
-result's size and shape, which become chunk metadata. An ``Interrupt`` (the task's job was
-cancelled or failed) frees its slot here at once and sends ``cancel`` to its worker, which
-stops it and keeps none of its results; the reply of the stopped call is ignored.
+task's input bytes (``placement.py``) and sent as an ``execute`` RPC; a GPU task
+(``Task.device == "gpu"``) only on a worker with a free GPU slot (``--cuda-devices``: one
+per device), counted apart from its CPU slots, and the core knows the cluster's GPU slots
+(``SlotsChanged``), so a job with a GPU task fails at once where workers have joined and
+none has one. The reply carries the result's size and shape, which become chunk metadata.
+An ``Interrupt`` (the task's job was cancelled or failed) frees its slot here at once and
+sends ``cancel`` to its worker, which stops it and keeps none of its results; the reply of
+the stopped call is ignored.
 
 Lost workers (``losses.py``): a worker that dies or goes silent is removed; the chunks it
 held are recomputed from the lineage (``lineage.py``) when anyone still needs them, and
@@ -35,6 +39,7 @@ from jupyter_mars.cluster.supervisor.losses import PROBE_TIMEOUT, NoWorkersError
 from jupyter_mars.cluster.supervisor.placement import WorkerSlots, choose_worker
 from jupyter_mars.cluster.supervisor.planning import PlannedJob, held_cap, plan_job
 from jupyter_mars.cluster.wire.errors import InputLost
+from jupyter_mars.engine.devices import GPU
 from jupyter_mars.engine.executors.threads import RETRIABLE
 from jupyter_mars.engine.graph import Key, Task, failed_key
 from jupyter_mars.engine.runtime import JobHandle
@@ -76,10 +81,16 @@ current one runs, so the round trip to the supervisor overlaps with computing.""
 class WorkerConnection(WorkerSlots):
     """A registered worker: its slots, its RPC client and its last reported figures."""
 
-    def __init__(self, address: str, n_cpu: int, client: Any, order: int) -> None:
+    def __init__(self, address: str, n_cpu: int, client: Any, order: int, n_gpu: int = 0) -> None:
         super().__init__(address=address, n_slots=n_cpu * TASKS_IN_FLIGHT_PER_CORE, order=order)
         self.n_cpu = n_cpu
         """Cores the worker runs tasks on (``--n-cpu``)."""
+        self.n_gpu = n_gpu
+        """CUDA devices the worker runs GPU tasks on (``--cuda-devices``)."""
+        self.gpu = WorkerSlots(address, n_gpu * TASKS_IN_FLIGHT_PER_CORE, order=order)
+        """Its GPU slots, placed on apart from the CPU ones."""
+        self.gpu_tasks: set[Key] = set()
+        """Keys in ``tasks`` that hold a GPU slot."""
         self.client = client
         self.instance = ""
         """The worker process's own id: another one on the same address is another worker."""
@@ -219,8 +230,8 @@ class ClusterRuntime:
 
     # ---- workers ----------------------------------------------------------------------
 
-    def add_worker(self, address: str, n_cpu: int, client: Any) -> WorkerConnection:
-        worker = WorkerConnection(address, n_cpu, client, next(self._order))
+    def add_worker(self, address: str, n_cpu: int, client: Any, n_gpu: int = 0) -> WorkerConnection:
+        worker = WorkerConnection(address, n_cpu, client, next(self._order), n_gpu)
         self.workers[address] = worker
         if self._no_workers is not None:
             self._no_workers.cancel()
@@ -236,7 +247,7 @@ class ClusterRuntime:
         logger.warning("worker %s is gone", address)
         stimulus_id = f"worker-lost-{address}"
         lost, running = losses.take_out(worker, self.locations, self.sizes)
-        self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=self._total_slots()))
+        self._handle(self._slots_event(stimulus_id))
         if lost:
             lineage = self.lineage.of(lost, self._forgotten)
             self._recomputing.update(lost)
@@ -288,12 +299,25 @@ class ClusterRuntime:
                     waiter.set_exception(error())
         self._waiters.clear()
 
-    def _total_slots(self) -> int:
-        return sum(w.n_slots for w in self.workers.values())
+    def _slots_event(self, stimulus_id: str) -> SlotsChanged:
+        workers = self.workers.values()
+        return SlotsChanged(
+            stimulus_id=stimulus_id,
+            n_slots=sum(w.n_slots for w in workers),
+            n_gpu_slots=sum(w.gpu.n_slots for w in workers),
+        )
 
     def _slots_changed(self, stimulus_id: str) -> None:
-        self._handle(SlotsChanged(stimulus_id=stimulus_id, n_slots=self._total_slots()))
+        self._handle(self._slots_event(stimulus_id))
         self._dispatch_pending()
+
+    def _free_slot(self, worker: WorkerConnection, key: Key) -> None:
+        """The slot, CPU or GPU, that ``key`` held on ``worker`` serves the next task."""
+        if key in worker.gpu_tasks:
+            worker.gpu_tasks.discard(key)
+            worker.gpu.running -= 1
+        else:
+            worker.running -= 1
 
     # ---- on the loop ------------------------------------------------------------------
 
@@ -382,6 +406,7 @@ class ClusterRuntime:
             dependencies={k: tuple(t.dependencies) for k, t in graph.items()},
             outputs=outputs,
             priorities={k: priorities[k] for k in graph if k in priorities},
+            gpu_keys=frozenset(k for k, t in graph.items() if t.device == GPU),
         )
         try:
             instructions = self.core.handle(event)
@@ -414,7 +439,7 @@ class ClusterRuntime:
                 if worker is not None:
                     # its slot serves the next task now; the call's reply will be ignored
                     del worker.tasks[inst.key]
-                    worker.running -= 1
+                    self._free_slot(worker, inst.key)
                     self._operators_of(inst.key, "stopped")
                     cancels.setdefault(worker.address, []).append(inst.key)
                 maybe_forgotten.append(inst.key)
@@ -500,18 +525,18 @@ class ClusterRuntime:
             # not from inside the core's current decision.
             self.loop.call_soon(self._follower_done, ran[0], key, ran[1])
             return
-        worker = choose_worker(
-            task.dependencies,
-            self.workers.values(),
-            self.locations,
-            self.sizes,
-            self.replicas,
-            self._task_seconds,
+        on_gpu = task.device == GPU
+        pools = [w.gpu for w in self.workers.values()] if on_gpu else self.workers.values()
+        chosen = choose_worker(
+            task.dependencies, pools, self.locations, self.sizes, self.replicas, self._task_seconds
         )
-        if worker is None:
+        if chosen is None:
             self._pending.append(key)
             return
-        worker.running += 1
+        worker = self.workers[chosen.address]
+        chosen.running += 1
+        if on_gpu:
+            worker.gpu_tasks.add(key)
         attempt = worker.tasks[key] = next(self._attempts)
         self._operators_of(key, "started")
         self._keep(asyncio.ensure_future(self._run_on(worker, key, task, attempt)))
@@ -536,7 +561,7 @@ class ClusterRuntime:
 
     def _dispatch_pending(self) -> None:
         for _ in range(len(self._pending)):
-            if not any(w.free > 0 for w in self.workers.values()):
+            if not any(w.free > 0 or w.gpu.free > 0 for w in self.workers.values()):
                 return
             self._dispatch(self._pending.popleft())
 
@@ -604,7 +629,7 @@ class ClusterRuntime:
                 self._ran_ahead(worker, then[0], reply["then"])
             event = self._finished(worker, key, reply)
         del worker.tasks[key]
-        worker.running -= 1
+        self._free_slot(worker, key)
         if isinstance(event, TaskFailed):
             self._operators_of(key, "stopped")
         self._handle(event)

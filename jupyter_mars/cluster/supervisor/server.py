@@ -264,7 +264,9 @@ class SupervisorServer:
         )
         self.sessions = SessionRegistry(self.runtime, session_timeout=self.session_timeout)
         for worker in workers:
-            self._add_worker(worker.address, worker.n_cpu, worker.client, worker.resources)
+            self._add_worker(
+                worker.address, worker.n_cpu, worker.client, worker.resources, worker.n_gpu
+            )
 
     async def _reset(self, address: str, client: RPCClient) -> None:
         try:
@@ -276,10 +278,17 @@ class SupervisorServer:
     # ---- worker RPC ---------------------------------------------------------------------
 
     async def register_worker(
-        self, address: str, n_cpu: int, resources: dict[str, Any], instance: str = ""
+        self,
+        address: str,
+        n_cpu: int,
+        resources: dict[str, Any],
+        instance: str = "",
+        n_gpu: int = 0,
     ) -> bool:
         if not isinstance(n_cpu, int) or n_cpu < 1:
             raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
+        if isinstance(n_gpu, bool) or not isinstance(n_gpu, int) or n_gpu < 0:
+            raise ValueError(f"n_gpu must be an int >= 0 (its CUDA devices), got {n_gpu!r}")
         existing = self.runtime.workers.get(address)
         if existing is not None and self._replaced(existing, instance):
             existing = None
@@ -290,8 +299,10 @@ class SupervisorServer:
                 await self._reset(address, client)
             existing = self.runtime.workers.get(address)  # registered again meanwhile?
             if existing is None:
-                existing = self._add_worker(address, n_cpu, client, resources)
-                logger.info("worker %s joined with %d slots", address, n_cpu)
+                existing = self._add_worker(address, n_cpu, client, resources, n_gpu)
+                logger.info(
+                    "worker %s joined with %d slots and %d GPU slots", address, n_cpu, n_gpu
+                )
             else:
                 await client.close()
         existing.instance = instance
@@ -310,9 +321,14 @@ class SupervisorServer:
         return True
 
     def _add_worker(
-        self, address: str, n_cpu: int, client: RPCClient, resources: dict[str, Any]
+        self,
+        address: str,
+        n_cpu: int,
+        client: RPCClient,
+        resources: dict[str, Any],
+        n_gpu: int = 0,
     ) -> WorkerConnection:
-        worker = self.runtime.add_worker(address, n_cpu, client)
+        worker = self.runtime.add_worker(address, n_cpu, client, n_gpu)
         worker.resources = resources
         worker.last_seen = time.monotonic()
         return worker

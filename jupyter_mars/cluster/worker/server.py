@@ -15,6 +15,12 @@ spills to disk beyond its cache size, and the call is answered (``Reply``). A ``
 from the supervisor stops the given tasks: one waiting for inputs or a slot never runs,
 one computing is interrupted (``Interrupt``), and no result of theirs is kept.
 
+With ``--cuda-devices`` (by default every device CuPy sees, where a GPU can be used) each
+device gets a GPU slot beside the CPU ones, and the supervisor places GPU tasks only on
+workers that have one; GPU results stay on their device in ``device_store``, up to
+``--gpu-mem`` a device (by default 90 % of its memory), beyond which the least recently
+used move to the chunk store (``tasks.py``). Peers and clients always get host copies.
+
 The worker registers with every supervisor it is given and sends heartbeats with true
 resource figures (CPU, memory, store, bytes moved to and from peers, GPUs); while no
 supervisor answers it retries with backoff and says so. For the dashboard's worker page it
@@ -26,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 import uuid
 from collections.abc import Sequence
@@ -39,10 +44,13 @@ from jupyter_mars.cluster.worker.replicas import ReplicaCache
 from jupyter_mars.cluster.worker.resources import GpuMeter, ResourceMeter, TransferMeter
 from jupyter_mars.cluster.worker.stacks import thread_stacks
 from jupyter_mars.cluster.worker.tasks import WorkerTasks
+from jupyter_mars.engine.devices import cupy_module, device_count
+from jupyter_mars.engine.executors.gpu_slots import host_copy
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.node import op_name_of
 from jupyter_mars.engine.storage import ChunkStore, sizeof
 from jupyter_mars.engine.storage.admission import physical_memory
+from jupyter_mars.engine.storage.device import DeviceStore
 from jupyter_mars.engine.worker.events import (
     ResetRequested,
 )
@@ -70,6 +78,7 @@ class WorkerServer:
         n_cpu: int = 1,
         n_io_process: int = 1,
         cuda_devices: Sequence[int] | None = None,
+        gpu_mem: int | float | None = None,
         cache_bytes: int = 1 << 30,
         phy_mem_bytes: int | None = None,
         phy_mem_given: bool | None = None,
@@ -86,6 +95,13 @@ class WorkerServer:
         self.n_cpu = n_cpu
         self.n_io_process = n_io_process
         self.cuda_devices = None if cuda_devices is None else list(cuda_devices)
+        self.gpu_devices = (
+            list(range(device_count())) if cuda_devices is None else list(cuda_devices)
+        )
+        """The devices with a GPU slot: those given, or every one CuPy sees (checked by
+        ``mars-worker`` before it starts)."""
+        self.device_store = DeviceStore(gpu_store_limit(self.gpu_devices, gpu_mem))
+        """Results of GPU tasks, on their devices (``--gpu-mem`` each)."""
         self.heartbeat_interval = heartbeat_interval
         self.instance = uuid.uuid4().hex
         """Tells this process from an earlier worker that listened on the same address."""
@@ -121,14 +137,14 @@ class WorkerServer:
         self._gpus = GpuMeter(self.cuda_devices)
         self._log_tail = LogTail(LOG_TAIL_LINES, level=logging.INFO)
         self._tasks: list[asyncio.Task[Any]] = []
-        self.tasks = WorkerTasks(self, n_cpu)
+        self.tasks = WorkerTasks(self, n_cpu, self.gpu_devices)
         """The tasks here and the worker core deciding about them (``tasks.py``)."""
 
     async def start(self) -> str:
         logging.getLogger().addHandler(self._log_tail)
-        if self.cuda_devices is not None:
-            # GPU libraries read this when they first load: only the devices given are seen
-            os.environ["CUDA_VISIBLE_DEVICES"] = ",".join(map(str, self.cuda_devices))
+        # no CUDA_VISIBLE_DEVICES: the devices were checked by their indices on the machine
+        # (which starts CUDA, after which the variable is not read), and each GPU slot
+        # selects its own device by that index
         # a dedicated process: the limit holds for its whole life
         self.tasks.runner.hold_blas_limit()
         bound = await self._server.start(self.host, self.port)
@@ -153,6 +169,7 @@ class WorkerServer:
             await client.close()
         await self._server.stop()
         self.store.close()
+        self.device_store.clear()
         logging.getLogger().removeHandler(self._log_tail)
         self.tasks.runner.drop_blas_limit()  # for a worker run inside another process, in tests
 
@@ -194,6 +211,7 @@ class WorkerServer:
             address=self.address,
             instance=self.instance,
             n_cpu=self.n_cpu,
+            n_gpu=len(self.gpu_devices),
             resources=await self._resource_figures(),
         )
 
@@ -273,12 +291,18 @@ class WorkerServer:
             await client.close()
 
     async def get_data(self, keys: list[Key]) -> dict[Key, Any]:
-        missing = [k for k in keys if k not in self.store]
+        """The chunks ``keys``; GPU chunks as host copies (``to_cpu()`` on the reader's side
+        is not needed: a GPU task there puts them back on its device)."""
+        missing = [k for k in keys if k not in self.store and k not in self.device_store]
         if missing:
             raise KeyError(f"chunks not held by worker {self.address}: {missing!r}")
         loop = asyncio.get_running_loop()
         data = {}
         for key in keys:
+            if key in self.device_store:
+                value = self.device_store.get(key)
+                data[key] = await loop.run_in_executor(None, host_copy, value)
+                continue
             found, value = self.store.peek(key)
             try:
                 if not found:  # a spilled chunk is read back from disk: off the event loop
@@ -291,15 +315,17 @@ class WorkerServer:
 
     async def delete_data(self, keys: list[Key]) -> None:
         for key in keys:
-            self.store.delete(key)
+            if self.device_store.pop(key) is None:
+                self.store.delete(key)
             self.replicas.discard(key)
 
     async def reset(self) -> int:
         """Drop every chunk: a supervisor that took over knows none of them."""
         self.tasks.handle(ResetRequested("reset"))
-        keys = self.store.keys()
-        for key in keys:
+        keys = self.store.keys() + self.device_store.keys()
+        for key in self.store.keys():
             self.store.delete(key)
+        self.device_store.clear()
         self.replicas.clear()
         return len(keys)
 
@@ -308,8 +334,10 @@ class WorkerServer:
             "address": self.address,
             "n_cpu": self.n_cpu,
             "cuda_devices": self.cuda_devices,
+            "gpu_slots": self.gpu_devices,
             "running": self.tasks.running,
             "store": self.store.info(),
+            "device_store": {**self.device_store.info(), "limit": self.device_store.limit},
             "replicas": self._replica_info(),
             # a probe: the heartbeat's CPU window is left as it is
             **self._meter.sample(advance=False),
@@ -347,6 +375,28 @@ class WorkerServer:
 
     def _replica_info(self) -> dict[str, int]:
         return {"count": len(self.replicas), "bytes": self.replicas.nbytes}
+
+
+GPU_MEM_SHARE = 0.9
+"""Share of each device's memory that GPU chunks take by default (``--gpu-mem``)."""
+
+
+def gpu_store_limit(devices: Sequence[int], gpu_mem: int | float | None) -> int | None:
+    """Device bytes the GPU chunks may take on ``devices`` together: ``gpu_mem`` bytes a
+    device, or that share of each one's memory (None: ``GPU_MEM_SHARE``); None without a
+    device."""
+    if not devices:
+        return None
+    if isinstance(gpu_mem, int):
+        return gpu_mem * len(devices)
+    share = GPU_MEM_SHARE if gpu_mem is None else gpu_mem
+    return sum(int(share * device_memory(device)) for device in devices)
+
+
+def device_memory(device: int) -> int:
+    """Bytes of memory of CUDA device ``device``."""
+    properties = cupy_module("--gpu-mem").cuda.runtime.getDeviceProperties(device)
+    return int(properties["totalGlobalMem"])
 
 
 def key_text(key: Key) -> str:

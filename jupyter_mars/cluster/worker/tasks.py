@@ -10,6 +10,15 @@ answer to the call), ``Spill`` and ``Collect`` (on a thread of their own, so tha
 goes on during the disk IO), ``Shed`` (the run raises ``HardLimitPassed``, which fails it
 with a ``MemoryError``) and ``Log``. Everything runs on the worker's event loop, except the
 computations and the disk IO.
+
+GPU tasks (``Task.device == "gpu"``) compute on GPU slots: one thread per CUDA device,
+which made its device current when it started (``engine/executors/gpu_slots.py``), the
+least busy taking the next; the core counts them among its slots (the supervisor sends at
+most as many as there are GPU slots, and CPU tasks still compute on ``n_cpu`` threads).
+Their results stay on the device, in the worker's ``device_store`` (``--gpu-mem``); the
+least recently used beyond its limit move to the chunk store, in host memory, which may
+spill them to disk in turn. A GPU task's inputs in host memory (moved there, or fetched
+from a peer, which always sends host copies) go back to its device before it computes.
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 from jupyter_mars.cluster.wire.errors import InputLost
 from jupyter_mars.cluster.worker.stacks import SLOT_THREAD_PREFIX
+from jupyter_mars.engine.devices import GPU, GPUUnavailable, is_device_array
+from jupyter_mars.engine.executors.gpu_slots import host_copy, inputs_on_device, use_device
 from jupyter_mars.engine.executors.memory import RECENT_RESULTS
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
@@ -116,10 +127,11 @@ class _Call:
 class WorkerTasks:
     """The tasks of one worker process, and the worker core that decides about them."""
 
-    def __init__(self, worker: WorkerServer, n_cpu: int) -> None:
+    def __init__(self, worker: WorkerServer, n_cpu: int, gpu_devices: list[int]) -> None:
         self.worker = worker
         """Its chunk store, copies of peers' chunks, peer connections and address."""
-        self.core = WorkerState(n_cpu, worker.limits)
+        # GPU tasks hold slots of the core too; the threads keep them off the CPU cores
+        self.core = WorkerState(n_cpu + len(gpu_devices), worker.limits)
         """Decides what to fetch, run, store, spill, stop and reply (``engine/worker/``)."""
         self.runner = TaskRunner(n_slots=n_cpu, n_cpu=n_cpu)
         self.running = 0
@@ -137,6 +149,18 @@ class WorkerTasks:
         self._work: set[asyncio.Future[Any]] = set()
         """Fetches and runs under way."""
         self._pool = ThreadPoolExecutor(max_workers=n_cpu, thread_name_prefix=SLOT_THREAD_PREFIX)
+        self._gpu_slots = {
+            device: ThreadPoolExecutor(
+                max_workers=1,
+                thread_name_prefix=f"{SLOT_THREAD_PREFIX}-gpu{device}",
+                initializer=use_device,
+                initargs=(device,),
+            )
+            for device in gpu_devices
+        }
+        """CUDA device -> the thread of its GPU slot."""
+        self._gpu_busy = dict.fromkeys(gpu_devices, 0)
+        """CUDA device -> GPU tasks computing or queued on its slot."""
         self._in_pool = 0
         self._spiller = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mars-memory-spill")
         self._trimmed = 0.0
@@ -162,6 +186,8 @@ class WorkerTasks:
         for task in self._work:
             task.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for slot in self._gpu_slots.values():
+            slot.shutdown(wait=False, cancel_futures=True)
         self._spiller.shutdown(wait=False, cancel_futures=True)
 
     def memory_figures(self) -> dict[str, Any]:
@@ -210,8 +236,8 @@ class WorkerTasks:
     ) -> Outcome:
         """Tell the core of a call; its outcome once the core replied."""
         key = call.key
-        store, replicas = self.worker.store, self.worker.replicas
-        call.local = frozenset(d for d in deps if d in store or d in replicas)
+        store, replicas, devices = self.worker.store, self.worker.replicas, self.worker.device_store
+        call.local = frozenset(d for d in deps if d in store or d in replicas or d in devices)
         # a chunk placed here that the store lacks is lost, as one placed nowhere
         here = self.worker.address
         where = {d: None if locations.get(d) == here else locations.get(d) for d in deps}
@@ -276,7 +302,8 @@ class WorkerTasks:
             elif isinstance(ins, Interrupt):
                 self.runner.interrupt(ins.runs)
             elif isinstance(ins, Forget):
-                self.worker.store.delete(ins.key)
+                if self.worker.device_store.pop(ins.key) is None:
+                    self.worker.store.delete(ins.key)
             elif isinstance(ins, Admit):
                 self._hold_local_inputs(self._calls[ins.attempt])
             elif isinstance(ins, Spill):
@@ -297,7 +324,9 @@ class WorkerTasks:
         spilled nor counted as memory spilling could free, read when it runs), copies
         of peers' chunks are read now (they may be evicted later)."""
         for dep in call.local:
-            if dep in self.worker.store:
+            if dep in self.worker.device_store:  # held by the call while it lives
+                call.copies[dep] = self.worker.device_store.get(dep)
+            elif dep in self.worker.store:
                 self.worker.store.pin(dep)
                 call.pinned.append(dep)
             elif dep in self.worker.replicas:
@@ -388,6 +417,8 @@ class WorkerTasks:
     ) -> tuple[Any, dict[str, float]]:
         """The task's result, and the seconds it and each task nested in it took, by
         operator step (``TaskTimes``)."""
+        if task.device == GPU:
+            return await self._run_on_gpu(run, task, data)
         if self._in_pool == 0 and self.runner.tiny:
             # tiny tasks run on this thread: a hop to a slot thread and back costs more
             # than they do. Only while no slot thread computes, so that the busy cores
@@ -400,8 +431,37 @@ class WorkerTasks:
         finally:
             self._in_pool -= 1
 
+    async def _run_on_gpu(
+        self, run: TaskRun, task: Task, data: dict[Key, Any]
+    ) -> tuple[Any, dict[str, float]]:
+        """Compute a GPU task on the least busy GPU slot, its inputs on that device."""
+        if not self._gpu_busy:
+            raise GPUUnavailable(
+                f"task {task.key!r} runs on a GPU and worker {self.worker.address} has no "
+                "GPU slot (mars-worker --cuda-devices 0)"
+            )
+        device = min(self._gpu_busy, key=self._gpu_busy.__getitem__)
+        self._gpu_busy[device] += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(
+                self._gpu_slots[device], self._compute_on_device, run, task, data
+            )
+        finally:
+            self._gpu_busy[device] -= 1
+
+    def _compute_on_device(
+        self, run: TaskRun, task: Task, data: dict[Key, Any]
+    ) -> tuple[Any, dict[str, float]]:
+        return self._compute(run, task, inputs_on_device(data))
+
     def _store(self, key: Key, value: Any) -> None:
         nbytes = sizeof(value)
+        if is_device_array(value):  # device memory, under --gpu-mem, not --cache-mem
+            self.worker.device_store.put(key, value, nbytes)
+            for moved in self.worker.device_store.over_limit():
+                self._store_on_host(moved)
+            return
         self._recent_results.append(nbytes)
         self.worker.fit_replicas(incoming=nbytes)
         again = self._recipe_of(key)  # drawn again rather than spilled, where it can be
@@ -411,6 +471,24 @@ class WorkerTasks:
         # storing spills to disk: off the event loop; the reply waits for it
         pending = asyncio.get_running_loop().run_in_executor(
             None, partial(self.worker.store.put, key, value, nbytes, recompute=again)
+        )
+        self._storing[key] = pending
+        pending.add_done_callback(lambda _: self._storing.pop(key, None))
+
+    def _store_on_host(self, key: Key) -> None:
+        """Move a GPU chunk to the chunk store, beyond the device store's limit."""
+        value = self.worker.device_store.pop(key)
+        if value is None:
+            return
+        host = host_copy(value)
+        del value  # its device memory goes back to the pool
+        nbytes = sizeof(host)
+        self.worker.fit_replicas(incoming=nbytes)
+        if self.worker.store.has_room(nbytes):
+            self.worker.store.put(key, host, nbytes)
+            return
+        pending = asyncio.get_running_loop().run_in_executor(
+            None, partial(self.worker.store.put, key, host, nbytes)
         )
         self._storing[key] = pending
         pending.add_done_callback(lambda _: self._storing.pop(key, None))

@@ -21,6 +21,15 @@ tasks are tiny enough for one thread, limits BLAS and OpenMP pools to
 ``max(1, n_cpu // threads)`` threads each while any job runs (so busy cores never exceed
 ``n_cpu``), and stops the tasks the scheduler core interrupts (a cancelled or failed job's),
 whose threads then take the next queued task.
+
+GPU tasks (``Task.device == "gpu"``) run on GPU slots: one thread per CUDA device of
+``gpu_devices``, which makes its device current before its first task and takes the GPU
+tasks the scheduler core starts from a queue of their own (``gpu_slots.py``). Their results,
+CuPy arrays, stay in ``device_store`` (``storage/device.py``): not in the host store, not
+under the memory limit, never spilled; their device memory goes back to the driver when
+the last of them is released. ``gpu_devices=None`` decides at the first job that has a GPU
+task: every device CuPy sees, or none (and the job fails at once, saying how to get one),
+so a session that never asks for a GPU never imports CuPy.
 """
 
 from __future__ import annotations
@@ -31,8 +40,11 @@ import shutil
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from typing import Any
 
+from jupyter_mars.engine.devices import GPU, device_count, is_device_array
+from jupyter_mars.engine.executors.gpu_slots import inputs_on_device, use_device
 from jupyter_mars.engine.executors.memory import MemoryBudget
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, failed_key
@@ -60,6 +72,7 @@ from jupyter_mars.engine.scheduler.state import SchedulerState
 from jupyter_mars.engine.sizeof import sizeof
 from jupyter_mars.engine.storage import ChunkStore, heap
 from jupyter_mars.engine.storage.admission import process_rss
+from jupyter_mars.engine.storage.device import DeviceStore
 from jupyter_mars.engine.tracebacks import HIDE
 
 RETRIABLE = (MemoryError, ConnectionError, TimeoutError)
@@ -86,6 +99,8 @@ class ThreadRuntime:
 
     ``memory_limit``: bytes the runtime may add to the process's resident memory (see the
     module docstring), spilling chunks to ``spill_dir``; None: no limit, no spilling.
+    ``gpu_devices``: the CUDA devices that get a GPU slot each (checked by the caller);
+    None: every device CuPy sees, decided at the first job with a GPU task.
     """
 
     def __init__(
@@ -94,12 +109,16 @@ class ThreadRuntime:
         n_cpu: int | None = None,
         memory_limit: int | None = None,
         spill_dir: str | None = None,
+        gpu_devices: Sequence[int] | None = None,
     ) -> None:
         if n_threads < 1:
             raise ValueError(f"n_threads must be >= 1, got {n_threads}")
         self.n_threads = n_threads
         self.n_cpu = n_cpu or n_threads
-        self.core = SchedulerState(n_slots=n_threads)
+        self.gpu_devices = None if gpu_devices is None else list(gpu_devices)
+        self.core = SchedulerState(n_slots=n_threads, n_gpu_slots=len(self.gpu_devices or ()))
+        self.device_store = DeviceStore()
+        """The results of GPU tasks, on their devices."""
         self._budget: MemoryBudget | None = None
         self._own_spill_dir: str | None = None
         """The temporary spill directory made here, removed at close."""
@@ -138,6 +157,10 @@ class ThreadRuntime:
         """Notified when a task ends or a spill is done: an admission may pass now."""
         self._pending_release: collections.deque[tuple[Key, ...]] = collections.deque()
         self._threads: list[threading.Thread] = []
+        self._gpu_queue: collections.deque[Key] = collections.deque()
+        """GPU tasks the core started, for the GPU slots."""
+        self._gpu_wakeup = threading.Condition(self._lock)
+        self._gpu_threads: list[threading.Thread] = []
         self._idle = 0
         self._active = 0
         self.runner = TaskRunner(n_threads, self.n_cpu)
@@ -154,10 +177,13 @@ class ThreadRuntime:
         job = JobHandle(f"job-{next(_job_ids)}", len(graph))
         job.operators = OperatorStats(graph)
         dependencies = {k: tuple(t.dependencies) for k, t in graph.items()}
+        gpu_keys = frozenset(k for k, t in graph.items() if t.device == GPU)
         self._ensure_threads()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the session is closed")
+            if gpu_keys and self.gpu_devices is None:
+                self._find_gpus()
             event = GraphSubmitted(
                 stimulus_id=f"submit-{job.job_id}",
                 job_id=job.job_id,
@@ -166,6 +192,7 @@ class ThreadRuntime:
                 priorities=priorities
                 if self._budget is None
                 else self._held_first(graph, priorities),
+                gpu_keys=gpu_keys,
             )
             self._jobs[job.job_id] = job
             self.runner.hold_blas_limit()
@@ -201,6 +228,8 @@ class ThreadRuntime:
         self._ensure_threads()
 
     def get(self, key: Key) -> Any:
+        if key in self.device_store:
+            return self.device_store.get(key)
         return self.store.get(key)
 
     def memory_info(self) -> dict[str, Any]:
@@ -214,6 +243,8 @@ class ThreadRuntime:
             "rss": rss,
             "held_bytes": None if budget is None else budget.held(rss),
             **{k: store[k] for k in _STORE_FIGURES},
+            # GPU chunks, on their devices: apart from the limit and the figures above
+            **self.device_store.info(),
         }
 
     def close(self) -> None:
@@ -225,10 +256,12 @@ class ThreadRuntime:
                 self._end_job(job, error)
             self._failing.clear()
             self._wakeup.notify_all()
+            self._gpu_wakeup.notify_all()
             self._memory_freed.notify_all()
-        for thread in self._threads:
+        for thread in [*self._threads, *self._gpu_threads]:
             thread.join(timeout=5)
         self.store.close()
+        self.device_store.clear()
         if self._budget is not None:
             heap.give_back()  # the spare blocks of its dropped chunks too
         if self._own_spill_dir is not None:
@@ -259,8 +292,13 @@ class ThreadRuntime:
         for inst in instructions:
             cls = type(inst)
             if cls is Execute:
-                # no notify here: the caller wakes only as many threads as have work
-                self._queue.append(inst.key)  # type: ignore[attr-defined]
+                key = inst.key  # type: ignore[attr-defined]
+                if self.core.on_gpu(key):
+                    self._gpu_queue.append(key)
+                    self._gpu_wakeup.notify()
+                else:
+                    # no notify here: the caller wakes only as many threads as have work
+                    self._queue.append(key)
             elif cls is Interrupt:
                 key = inst.key  # type: ignore[attr-defined]
                 self.runner.interrupt(key)
@@ -268,7 +306,8 @@ class ThreadRuntime:
                     self._tasks.pop(key, None)
             elif cls is Release:
                 key = inst.key  # type: ignore[attr-defined]
-                self.store.delete(key)
+                if self.device_store.pop(key) is None:
+                    self.store.delete(key)
                 self.shapes.pop(key, None)
             elif cls is JobFinished:
                 self._end_job(self._jobs.pop(inst.job_id, None), None)  # type: ignore[attr-defined]
@@ -333,6 +372,93 @@ class ThreadRuntime:
                 )
                 self._threads.append(thread)
                 thread.start()
+            for device in (self.gpu_devices or ())[len(self._gpu_threads) :]:
+                thread = threading.Thread(
+                    target=self._work_gpu,
+                    args=(device,),
+                    name=f"mars-embedded-gpu-{device}",
+                    daemon=True,
+                )
+                self._gpu_threads.append(thread)
+                thread.start()
+
+    def _find_gpus(self) -> None:
+        """The first job with a GPU task and no devices given: a GPU slot for every device
+        CuPy sees (none where no GPU can be used: the core fails the job, saying why)."""
+        self.gpu_devices = list(range(device_count()))
+        self._handle(
+            SlotsChanged("gpus-found", n_slots=self.n_threads, n_gpu_slots=len(self.gpu_devices))
+        )
+        self._ensure_threads()
+
+    def _work_gpu(self, device: int) -> None:
+        """A GPU slot: runs the GPU tasks the core starts, one at a time, on ``device``."""
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        setup_error: BaseException | None = None
+        try:
+            use_device(device)
+        except Exception as exc:  # noqa: BLE001 - each task it takes fails with it
+            setup_error = exc
+        lock = self._lock
+        outcome: tuple[Key, JobHandle, Any, TaskTimes] | TaskFailed | None = None
+        ran: tuple[JobHandle, Key] | None = None
+        while True:
+            with lock:
+                if isinstance(outcome, TaskFailed):
+                    self._handle(outcome)
+                elif outcome is not None:
+                    self._record_or_fail(*outcome)
+                outcome = None
+                if ran is not None:
+                    self._task_ended(*ran)
+                    ran = None
+                while not self._gpu_queue:
+                    if self._closed:
+                        return
+                    self._gpu_wakeup.wait()
+                key = self._gpu_queue.popleft()
+                entry = self._tasks.get(key)
+                if entry is None:  # forgotten by a cancellation after it was queued
+                    continue
+                task, job = entry
+                self._running[job.job_id] = self._running.get(job.job_id, 0) + 1
+                self._n_running += 1
+                ran = (job, key)
+                data, later = self._inputs(key, task)
+                operators = job.operators
+                run = self.runner.begin(key)
+            if operators is not None:
+                operators.started(key)
+            try:
+                if setup_error is not None:
+                    raise setup_error
+                for dep in later:  # pinned: read back outside the lock
+                    try:
+                        data[dep] = self.store.get(dep, spill=False)
+                    except KeyError:
+                        if run.interrupted:  # released by a cancellation meanwhile
+                            raise TaskInterrupted(f"task {key!r} was interrupted") from None
+                        raise
+                value, times = self.runner.run(run, task, inputs_on_device(data))
+            except TaskInterrupted:
+                if operators is not None:
+                    operators.stopped(key)
+                continue
+            except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
+                if operators is not None:
+                    operators.stopped(key)
+                outcome = TaskFailed(
+                    stimulus_id=f"task-failed-{key}",
+                    key=key,
+                    error=exc,
+                    retriable=isinstance(exc, RETRIABLE),
+                )
+                continue
+            finally:
+                del data
+                self.runner.end(run)
+            outcome = (key, job, value, times)
+            del value
 
     def _work(self) -> None:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
@@ -444,10 +570,13 @@ class ThreadRuntime:
         if self._budget is not None:  # a chunk its task draws again is dropped, not spilled
             own = self._tasks.get(key)
             again = None if own is None else recipe(own[0])
-        # never spills here, under the lock: the next admission does, outside it
-        self.store.put(key, value, nbytes, spill=False, recompute=again)
-        if self._budget is not None:
-            self._budget.seen_result(nbytes)
+        if is_device_array(value):  # device memory: not under the host limit
+            self.device_store.put(key, value, nbytes)
+        else:
+            # never spills here, under the lock: the next admission does, outside it
+            self.store.put(key, value, nbytes, spill=False, recompute=again)
+            if self._budget is not None:
+                self._budget.seen_result(nbytes)
         if shape is not None:
             self.shapes[key] = shape
         self._tasks.pop(key, None)
@@ -462,13 +591,20 @@ class ThreadRuntime:
         limit they are all pinned until the task ends, so that no spill writes what a
         running task holds anyway."""
         store = self.store
-        deps = tuple(dict.fromkeys(task.dependencies))
+        devices = self.device_store
+        data: dict[Key, Any] = {}
+        deps = []
+        for dep in dict.fromkeys(task.dependencies):
+            if dep in devices:  # released only once its readers are done: no pin needed
+                data[dep] = devices.get(dep)
+            else:
+                deps.append(dep)
         if self._budget is None:
-            return {dep: store.get(dep) for dep in deps}, []
+            data.update((dep, store.get(dep)) for dep in deps)
+            return data, []
         for dep in deps:
             store.pin(dep)
-        self._pinned[key] = deps
-        data: dict[Key, Any] = {}
+        self._pinned[key] = tuple(deps)
         later: list[Key] = []
         for dep in deps:
             found, value = store.peek(dep)

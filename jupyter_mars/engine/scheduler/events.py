@@ -7,7 +7,7 @@ cluster supervisor) build these and pass them to ``SchedulerState.handle``.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Set
 from dataclasses import dataclass, field
 
 Key = Hashable
@@ -37,6 +37,9 @@ class GraphSubmitted(SchedulerEvent):
     """Keys the job must deliver; each gets one hold when the job finishes."""
     priorities: Mapping[Key, int] = field(default_factory=dict)
     """Lower runs first among ready tasks of this job; missing keys get 0."""
+    gpu_keys: Set[Key] = frozenset()
+    """Tasks that run on a GPU slot (``Task.device == "gpu"``); the others take a CPU
+    slot."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,9 @@ class KeysLost(SchedulerEvent):
     lineage: Mapping[Key, tuple[Key, ...]]
     """Each needed lost key, and each ancestor of one that the core no longer knows -> the
     keys it reads. The shell keeps the task graph; extra entries are ignored."""
+    gpu_keys: Set[Key] = frozenset()
+    """Which of the re-created ancestors run on a GPU slot (a lost record keeps its
+    own); extra entries are ignored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +96,7 @@ class SlotsChanged(SchedulerEvent):
     """The number of tasks that may run at once changed."""
 
     n_slots: int
+    """CPU tasks that may run at once."""
+    n_gpu_slots: int | None = None
+    """GPU tasks that may run at once; None: unchanged. At 0, every live job that needs
+    a GPU task not in memory fails with ``GPUUnavailable``."""

@@ -69,7 +69,7 @@ def handle_keys_lost(core: SchedulerState, ev: KeysLost) -> None:
     created: list[TaskRecord] = []
     for key in new:
         seq, priority = order[key]
-        ts = tasks[key] = TaskRecord(key, seq, priority, None)
+        ts = tasks[key] = TaskRecord(key, seq, priority, None, key in ev.gpu_keys)
         created.append(ts)
     records = [*lost, *created]
     for ts, dep_keys in zip(records, [*lost_deps, *new.values()]):

@@ -13,7 +13,8 @@ Per-task record ``TaskRecord`` (``__slots__``)
     ``holds``        references owned by the client (one per output entry of each finished
                      job), dropped by ``KeysReleased``; kept when the data is lost, so a
                      record outside ``memory`` is held only while it is recomputed;
-    ``seq``/``priority``/``token``  ready-heap ordering; ``retries``; ``nbytes``.
+    ``seq``/``priority``/``token``  ready-heap ordering; ``retries``; ``nbytes``;
+    ``gpu``          whether it runs on a GPU slot (queued in the GPU heap) or a CPU slot.
 
 A record is *needed* while it has ``jobs``, ``dependents``, ``holds`` or ``output_jobs``
 (holds outside ``memory`` only after a loss): see :func:`is_needed`.
@@ -74,9 +75,12 @@ class TaskRecord:
         "token",
         "retries",
         "nbytes",
+        "gpu",
     )
 
-    def __init__(self, key: Key, seq: int, priority: int, job: JobRecord | None) -> None:
+    def __init__(
+        self, key: Key, seq: int, priority: int, job: JobRecord | None, gpu: bool = False
+    ) -> None:
         self.key = key
         self.state: str = WAITING
         self.deps: list[TaskRecord] = []
@@ -91,9 +95,10 @@ class TaskRecord:
         self.token: int | None = None
         self.retries = 0
         self.nbytes = 0
+        self.gpu = gpu
 
     def __repr__(self) -> str:
-        return f"<Task {self.key!r} {self.state}>"
+        return f"<Task {self.key!r} {self.state}{' gpu' if self.gpu else ''}>"
 
 
 def is_needed(ts: TaskRecord) -> bool:

@@ -39,14 +39,21 @@ State fields of ``SchedulerState``
     ``_jobs: dict[JobId, JobRecord]``
         live jobs: submitted and neither finished nor failed/cancelled.
     ``_ready: list[tuple[int, int, TaskRecord]]``
-        heap of ``(job seq, token, task)`` with ``token = priority * 2**64 + counter``
-        (so it orders by priority, then push order, and is unique); entries go stale
-        lazily (a task that left ``ready`` or was pushed again has another ``token``), and
-        the whole heap is cleared whenever ``_n_ready`` drops to 0.
+        heap of the ready CPU tasks, ``(job seq, token, task)`` with
+        ``token = priority * 2**64 + counter`` (so it orders by priority, then push order,
+        and is unique); entries go stale lazily (a task that left ``ready`` or was pushed
+        again has another ``token``), and the heap is cleared whenever its pool has no
+        ready task left.
+    ``_gpu_ready``
+        the same heap for the ready GPU tasks (``TaskRecord.gpu``).
     ``_n_ready``, ``_n_running``
-        number of records in state ``ready`` / ``running``.
-    ``_n_slots``
-        at most this many tasks are started (``running``) at once.
+        number of records in state ``ready`` / ``running``, CPU and GPU.
+    ``_n_gpu_ready``, ``_n_gpu_running``
+        the GPU records among them.
+    ``_n_slots``, ``_n_gpu_slots``
+        at most this many CPU / GPU tasks are started (``running``) at once. While there are
+        CPU slots and no GPU slot (``lacks_gpu``), a job that needs a GPU task fails at once
+        (``gpu.py``).
     ``_max_retries``
         retriable failures of one key that are retried before it errs.
     ``_seq``, ``_token``
@@ -82,6 +89,7 @@ from jupyter_mars.engine.scheduler.events import (
     TaskFinished,
 )
 from jupyter_mars.engine.scheduler.failures import handle_job_cancelled, handle_task_failed
+from jupyter_mars.engine.scheduler.gpu import fail_jobs_without_gpu
 from jupyter_mars.engine.scheduler.instructions import Instruction
 from jupyter_mars.engine.scheduler.jobs import forget_unneeded
 from jupyter_mars.engine.scheduler.lost import handle_keys_lost
@@ -109,9 +117,13 @@ class SchedulerState:
         "_tasks",
         "_jobs",
         "_ready",
+        "_gpu_ready",
         "_n_ready",
         "_n_running",
+        "_n_gpu_ready",
+        "_n_gpu_running",
         "_n_slots",
+        "_n_gpu_slots",
         "_max_retries",
         "_seq",
         "_token",
@@ -120,17 +132,23 @@ class SchedulerState:
         "_stimulus_id",
     )
 
-    def __init__(self, n_slots: int, max_retries: int = 3) -> None:
+    def __init__(self, n_slots: int, max_retries: int = 3, n_gpu_slots: int = 0) -> None:
         if n_slots < 0:
             raise ValueError(f"n_slots must be >= 0, got {n_slots}")
+        if n_gpu_slots < 0:
+            raise ValueError(f"n_gpu_slots must be >= 0, got {n_gpu_slots}")
         if max_retries < 0:
             raise ValueError(f"max_retries must be >= 0, got {max_retries}")
         self._tasks: dict[Key, TaskRecord] = {}
         self._jobs: dict[JobId, JobRecord] = {}
         self._ready: list[tuple[int, int, TaskRecord]] = []
+        self._gpu_ready: list[tuple[int, int, TaskRecord]] = []
         self._n_ready = 0
         self._n_running = 0
+        self._n_gpu_ready = 0
+        self._n_gpu_running = 0
         self._n_slots = n_slots
+        self._n_gpu_slots = n_gpu_slots
         self._max_retries = max_retries
         self._seq = 0
         self._token = 0
@@ -155,10 +173,10 @@ class SchedulerState:
             self._stimulus_id = event.stimulus_id
             handler(self, event)
             if self._n_ready:
-                if self._n_running < self._n_slots:
-                    self._schedule()
-            elif self._ready:
+                self._schedule()
+            elif self._ready or self._gpu_ready:
                 self._ready.clear()  # only stale entries are left
+                self._gpu_ready.clear()
         out = self._out
         self._out = []
         return out
@@ -203,6 +221,26 @@ class SchedulerState:
         return self._n_slots
 
     @property
+    def n_gpu_slots(self) -> int:
+        return self._n_gpu_slots
+
+    @property
+    def n_gpu_running(self) -> int:
+        """GPU tasks running (counted in ``n_running`` too)."""
+        return self._n_gpu_running
+
+    @property
+    def lacks_gpu(self) -> bool:
+        """Whether GPU tasks can never run here: there are CPU slots and no GPU slot. With
+        no slot at all (a cluster before its first worker), they wait as CPU tasks do."""
+        return not self._n_gpu_slots and self._n_slots > 0
+
+    def on_gpu(self, key: Key) -> bool:
+        """Whether ``key`` runs on a GPU slot (False when forgotten)."""
+        ts = self._tasks.get(key)
+        return ts is not None and ts.gpu
+
+    @property
     def nbytes_in_memory(self) -> int:
         """Sum of the ``nbytes`` reported for the keys in memory."""
         return self._nbytes
@@ -229,7 +267,8 @@ class SchedulerState:
     def __repr__(self) -> str:
         return (
             f"<SchedulerState tasks={len(self._tasks)} jobs={len(self._jobs)} "
-            f"ready={self._n_ready} running={self._n_running}/{self._n_slots}>"
+            f"ready={self._n_ready} running={self._n_running}/{self._n_slots} "
+            f"gpu={self._n_gpu_running}/{self._n_gpu_slots}>"
         )
 
     # ------------------------------------------------------------------ event handlers
@@ -258,18 +297,37 @@ class SchedulerState:
     def _handle_slots_changed(self, ev: SlotsChanged) -> None:
         if ev.n_slots < 0:
             raise ValueError(f"n_slots must be >= 0, got {ev.n_slots}")
+        n_gpu = ev.n_gpu_slots
+        if n_gpu is not None and n_gpu < 0:
+            raise ValueError(f"n_gpu_slots must be >= 0, got {n_gpu}")
+        could_run = not self.lacks_gpu
         self._n_slots = ev.n_slots
+        if n_gpu is not None:
+            self._n_gpu_slots = n_gpu
+        if could_run and self.lacks_gpu:
+            # O(tasks), but only when GPU tasks can no longer run: their jobs fail
+            fail_jobs_without_gpu(self, [ts for ts in self._tasks.values() if ts.gpu])
 
     # ------------------------------------------------------------------ helpers
 
     def _schedule(self) -> None:
-        """Start ready tasks, best first, while slots are free."""
+        """Start ready tasks, best first, while slots of their kind are free."""
         heap = self._ready
-        while self._n_ready and self._n_running < self._n_slots:
+        while (
+            self._n_ready > self._n_gpu_ready
+            and self._n_running - self._n_gpu_running < self._n_slots
+        ):
             _, token, ts = heappop(heap)
             if ts.token == token and ts.state == READY:
                 self._transition(ts, RUNNING)
-        if not self._n_ready:
+        if self._n_ready == self._n_gpu_ready:
+            heap.clear()
+        heap = self._gpu_ready
+        while self._n_gpu_ready and self._n_gpu_running < self._n_gpu_slots:
+            _, token, ts = heappop(heap)
+            if ts.token == token and ts.state == READY:
+                self._transition(ts, RUNNING)
+        if not self._n_gpu_ready:
             heap.clear()
 
     # ------------------------------------------------------------------ transitions

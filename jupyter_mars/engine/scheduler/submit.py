@@ -10,7 +10,8 @@ The walk mutates nothing, so an unknown key (neither in the graph nor known to t
 raises ``ValueError`` with the state unchanged. Then the new records are created, linked
 to their deps by :func:`link` (which ``KeysLost`` reuses for recomputed records) and the
 ones whose deps are all in memory move on to ``ready``. A job whose outputs are all in
-memory already finishes at once.
+memory already finishes at once. A job that needs a GPU task (``gpu_keys``) where there
+is no GPU slot fails at once (``gpu.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jupyter_mars.engine.scheduler.events import GraphSubmitted, Key
+from jupyter_mars.engine.scheduler.gpu import fail_jobs_without_gpu
 from jupyter_mars.engine.scheduler.jobs import finish_job
 from jupyter_mars.engine.scheduler.records import MEMORY, READY, JobRecord, TaskRecord
 
@@ -60,9 +62,10 @@ def handle_graph_submitted(core: SchedulerState, ev: GraphSubmitted) -> None:
     core._seq = seq + 1
     job = JobRecord(job_id, seq, ev.outputs)
     priorities = ev.priorities
+    gpu_keys = ev.gpu_keys
     created: list[TaskRecord] = []
     for key in new:
-        ts = TaskRecord(key, seq, priorities.get(key, 0), job)
+        ts = TaskRecord(key, seq, priorities.get(key, 0), job, key in gpu_keys)
         tasks[key] = ts
         created.append(ts)
     for ts, dep_keys in zip(created, new.values()):
@@ -91,6 +94,8 @@ def handle_graph_submitted(core: SchedulerState, ev: GraphSubmitted) -> None:
             core._transition(ts, READY)
     if missing == 0:
         finish_job(core, job)
+    elif core.lacks_gpu:
+        fail_jobs_without_gpu(core, job.tasks)  # a GPU task could never run
 
 
 def link(core: SchedulerState, ts: TaskRecord, dep_keys: tuple[Key, ...]) -> None:

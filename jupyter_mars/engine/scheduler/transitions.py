@@ -7,10 +7,10 @@ missing from the table is a bug and raises. Keeping the allowed changes in one d
 machine readable in one place, and the lookup costs one dict access per change.
 
 A transition function sets ``ts.state``, keeps the core's counters (``_n_ready``,
-``_n_running``, ``_nbytes``) and the ready heap in step, emits the instruction the change
-implies (``Execute`` on ``ready -> running``, ``Interrupt`` on ``running -> forgotten``,
-``Release`` on ``memory -> forgotten``) and
-may move other records on (``running -> memory`` readies the dependents, releases inputs
+``_n_running``, their GPU parts, ``_nbytes``) and the ready heaps in step, emits the
+instruction the change implies (``Execute`` on ``ready -> running``, ``Interrupt`` on
+``running -> forgotten``, ``Release`` on ``memory -> forgotten``) and may move other
+records on (``running -> memory`` readies the dependents, releases inputs
 nobody needs any more and finishes jobs). ``forgotten`` is a pseudo-state: the functions
 that reach it delete the record from ``_tasks``.
 """
@@ -44,37 +44,37 @@ Transition = Callable[["SchedulerState", TaskRecord], None]
 
 def _t_waiting_ready(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = READY
-    core._n_ready += 1
+    _count_ready(core, ts, 1)
     _push_ready(core, ts)
 
 
 def _t_ready_running(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = RUNNING
     ts.token = None
-    core._n_ready -= 1
-    core._n_running += 1
+    _count_ready(core, ts, -1)
+    _count_running(core, ts, 1)
     core._out.append(Execute(core._stimulus_id, ts.key))
 
 
 def _t_running_ready(core: SchedulerState, ts: TaskRecord) -> None:
     """A retry."""
     ts.state = READY
-    core._n_running -= 1
-    core._n_ready += 1
+    _count_running(core, ts, -1)
+    _count_ready(core, ts, 1)
     _push_ready(core, ts)
 
 
 def _t_running_waiting(core: SchedulerState, ts: TaskRecord) -> None:
     """A retry of a task an input of which was lost while it ran."""
     ts.state = WAITING
-    core._n_running -= 1
+    _count_running(core, ts, -1)
 
 
 def _t_ready_waiting(core: SchedulerState, ts: TaskRecord) -> None:
     """An input was lost; its heap entry goes stale."""
     ts.state = WAITING
     ts.token = None
-    core._n_ready -= 1
+    _count_ready(core, ts, -1)
 
 
 def _t_memory_waiting(core: SchedulerState, ts: TaskRecord) -> None:
@@ -95,7 +95,7 @@ def _t_memory_waiting(core: SchedulerState, ts: TaskRecord) -> None:
 
 def _t_running_memory(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = MEMORY
-    core._n_running -= 1
+    _count_running(core, ts, -1)
     core._nbytes += ts.nbytes
     ts.jobs.clear()
     for dts in ts.dependents:
@@ -124,13 +124,13 @@ def _t_running_memory(core: SchedulerState, ts: TaskRecord) -> None:
 
 def _t_running_erred(core: SchedulerState, ts: TaskRecord) -> None:
     ts.state = ERRED
-    core._n_running -= 1
+    _count_running(core, ts, -1)
     _unlink_deps(ts)
 
 
 def _t_running_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
     """Nobody needs it any more: it is stopped and its slot is free for the next task."""
-    core._n_running -= 1
+    _count_running(core, ts, -1)
     core._out.append(Interrupt(core._stimulus_id, ts.key))
     _unlink_deps(ts)
     _drop(core, ts)
@@ -142,7 +142,7 @@ def _t_waiting_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
 
 
 def _t_ready_forgotten(core: SchedulerState, ts: TaskRecord) -> None:
-    core._n_ready -= 1
+    _count_ready(core, ts, -1)
     ts.token = None
     _unlink_deps(ts)
     _drop(core, ts)
@@ -179,13 +179,28 @@ TRANSITIONS: Final[dict[tuple[str, str], Transition]] = {
 # ---------------------------------------------------------------------- helpers
 
 
+def _count_ready(core: SchedulerState, ts: TaskRecord, change: int) -> None:
+    """Keep the ready counts in step: all records, and the GPU ones among them."""
+    core._n_ready += change
+    if ts.gpu:
+        core._n_gpu_ready += change
+
+
+def _count_running(core: SchedulerState, ts: TaskRecord, change: int) -> None:
+    """Keep the running counts in step: all records, and the GPU ones among them."""
+    core._n_running += change
+    if ts.gpu:
+        core._n_gpu_running += change
+
+
 def _push_ready(core: SchedulerState, ts: TaskRecord) -> None:
     counter = core._token
     core._token = counter + 1
     # (priority, counter) packed in one int: cheaper heap comparisons, same order
     token = ts.priority * TOKEN_SPAN + counter
     ts.token = token
-    heappush(core._ready, (ts.seq, token, ts))
+    # each kind of slot takes its tasks from its own heap, in the same order
+    heappush(core._gpu_ready if ts.gpu else core._ready, (ts.seq, token, ts))
 
 
 def _unlink_deps(ts: TaskRecord) -> None:

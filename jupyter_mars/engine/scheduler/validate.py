@@ -19,7 +19,7 @@ def check_invariants(core: SchedulerState) -> None:
     tasks = core._tasks
     jobs = core._jobs
     live_jobs = set(jobs.values())
-    n_ready = n_running = nbytes = 0
+    n_ready = n_running = nbytes = n_gpu_ready = n_gpu_running = 0
     for key, ts in tasks.items():
         assert ts.key == key, f"record of {key!r} has key {ts.key!r}"
         state = ts.state
@@ -44,6 +44,11 @@ def check_invariants(core: SchedulerState) -> None:
         needed = is_needed(ts)
         if state != MEMORY:
             assert ts.nbytes == 0, f"{ts!r}: counts bytes it does not hold"
+            if ts.gpu and ts.jobs:  # else its jobs would have failed at once
+                assert not core.lacks_gpu, f"{ts!r}: a job waits for it and there is no GPU slot"
+        if ts.gpu:
+            n_gpu_ready += state == READY
+            n_gpu_running += state == RUNNING
         if state == MEMORY:
             nbytes += ts.nbytes
             assert not ts.deps, f"{ts!r}: still linked to its deps"
@@ -67,14 +72,26 @@ def check_invariants(core: SchedulerState) -> None:
     assert n_ready == core._n_ready, f"n_ready {core._n_ready} != {n_ready}"
     assert n_running == core._n_running, f"n_running {core._n_running} != {n_running}"
     assert nbytes == core._nbytes, f"nbytes {core._nbytes} != {nbytes}"
-    heap_tokens = {token for _, token, ts in core._ready if ts.state == READY}
+    assert n_gpu_ready == core._n_gpu_ready, f"n_gpu_ready {core._n_gpu_ready} != {n_gpu_ready}"
+    assert n_gpu_running == core._n_gpu_running, (
+        f"n_gpu_running {core._n_gpu_running} != {n_gpu_running}"
+    )
+    for heap, gpu in ((core._ready, False), (core._gpu_ready, True)):
+        assert all(ts.gpu == gpu for _, _, ts in heap), "a task in the other pool's heap"
+    heap_tokens = {token for _, token, ts in (*core._ready, *core._gpu_ready) if ts.state == READY}
     for ts in tasks.values():
         if ts.state == READY:
             assert ts.token in heap_tokens, f"{ts!r}: missing from the ready heap"
-    if core._n_ready:
-        assert core._n_running >= core._n_slots, "free slot while tasks are ready"
+    if core._n_ready > core._n_gpu_ready:
+        assert core._n_running - core._n_gpu_running >= core._n_slots, (
+            "free CPU slot while CPU tasks are ready"
+        )
     else:
-        assert not core._ready, "stale heap entries kept with nothing ready"
+        assert not core._ready, "stale heap entries kept with no CPU task ready"
+    if core._n_gpu_ready:
+        assert core._n_gpu_running >= core._n_gpu_slots, "free GPU slot while GPU tasks are ready"
+    else:
+        assert not core._gpu_ready, "stale heap entries kept with no GPU task ready"
     for job_id, job in jobs.items():
         assert job.job_id == job_id, f"{job!r} filed under {job_id!r}"
         assert job.seq < core._seq, f"{job!r}: seq from the future"

@@ -35,8 +35,8 @@ _sid = itertools.count()
 class Checked:
     """A SchedulerState that validates its invariants after every ``handle`` call."""
 
-    def __init__(self, n_slots: int = 1, max_retries: int = 3) -> None:
-        self.state = SchedulerState(n_slots, max_retries)
+    def __init__(self, n_slots: int = 1, max_retries: int = 3, n_gpu_slots: int = 0) -> None:
+        self.state = SchedulerState(n_slots, max_retries, n_gpu_slots)
         self.state.validate_state()
 
     def __call__(self, *events: SchedulerEvent) -> list[Instruction]:
@@ -51,8 +51,8 @@ class Checked:
 _created: list[Checked] = []
 
 
-def make(n_slots: int = 1, max_retries: int = 3) -> Checked:
-    s = Checked(n_slots, max_retries)
+def make(n_slots: int = 1, max_retries: int = 3, n_gpu_slots: int = 0) -> Checked:
+    s = Checked(n_slots, max_retries, n_gpu_slots)
     _created.append(s)
     return s
 
@@ -63,6 +63,7 @@ def submit(
     outputs: Sequence[Hashable],
     priorities: Mapping[Hashable, int] | None = None,
     sid: str | None = None,
+    gpu: Sequence[Hashable] = (),
 ) -> GraphSubmitted:
     return GraphSubmitted(
         sid or f"submit-{next(_sid)}",
@@ -70,6 +71,7 @@ def submit(
         {k: tuple(v) for k, v in deps.items()},
         tuple(outputs),
         dict(priorities or {}),
+        frozenset(gpu),
     )
 
 
@@ -89,12 +91,21 @@ def rel(*keys: Hashable) -> KeysReleased:
     return KeysReleased(f"release-{next(_sid)}", keys)
 
 
-def lost(keys: Sequence[Hashable], lineage: Mapping[Hashable, Sequence[Hashable]]) -> KeysLost:
-    return KeysLost(f"lost-{next(_sid)}", tuple(keys), {k: tuple(v) for k, v in lineage.items()})
+def lost(
+    keys: Sequence[Hashable],
+    lineage: Mapping[Hashable, Sequence[Hashable]],
+    gpu: Sequence[Hashable] = (),
+) -> KeysLost:
+    return KeysLost(
+        f"lost-{next(_sid)}",
+        tuple(keys),
+        {k: tuple(v) for k, v in lineage.items()},
+        frozenset(gpu),
+    )
 
 
-def slots(n: int) -> SlotsChanged:
-    return SlotsChanged(f"slots-{next(_sid)}", n)
+def slots(n: int, gpu: int | None = None) -> SlotsChanged:
+    return SlotsChanged(f"slots-{next(_sid)}", n, gpu)
 
 
 def kinds(out: list[Instruction]) -> list[tuple[str, object]]:
@@ -142,10 +153,20 @@ def _ancestors(dag: Mapping[int, tuple[int, ...]], outputs: Sequence[int]) -> se
 class Shell:
     """A model of the IO shell: checks every instruction against what it knows."""
 
-    def __init__(self, dag: dict[int, tuple[int, ...]], n_slots: int, max_retries: int) -> None:
+    def __init__(
+        self,
+        dag: dict[int, tuple[int, ...]],
+        n_slots: int,
+        max_retries: int,
+        gpu: frozenset[int] = frozenset(),
+        n_gpu_slots: int = 0,
+    ) -> None:
         self.dag = dag
-        self.s = SchedulerState(n_slots, max_retries)
+        self.s = SchedulerState(n_slots, max_retries, n_gpu_slots)
         self.n_slots = n_slots
+        self.gpu = gpu
+        """Keys that run on a GPU slot."""
+        self.n_gpu_slots = n_gpu_slots
         self.store: set[int] = set()
         self.running: set[int] = set()
         self.holds: Counter[int] = Counter()
@@ -156,6 +177,8 @@ class Shell:
     def send(self, event: SchedulerEvent) -> None:
         if isinstance(event, SlotsChanged):
             self.n_slots = event.n_slots
+            if event.n_gpu_slots is not None:
+                self.n_gpu_slots = event.n_gpu_slots
         for ins in self.s.handle(event):
             assert ins.stimulus_id == event.stimulus_id
             if isinstance(ins, Execute):
@@ -164,8 +187,12 @@ class Shell:
                 assert key not in self.running, f"{key} executed twice"
                 assert key not in self.store, f"{key} recomputed while in memory"
                 assert all(d in self.store for d in self.dag[key]), f"{key}: deps missing"
+                assert self.s.on_gpu(key) == (key in self.gpu), f"{key} in the wrong pool"
                 self.running.add(key)
-                assert len(self.running) <= self.n_slots
+                if key in self.gpu:
+                    assert len(self.running & self.gpu) <= self.n_gpu_slots
+                else:
+                    assert len(self.running - self.gpu) <= self.n_slots
             elif isinstance(ins, Release):
                 key = ins.key
                 assert isinstance(key, int)
@@ -229,7 +256,7 @@ class Shell:
         reports it, the data is lost first, then the tasks fail (retriably)."""
         self.store.difference_update(keys)
         lineage = self.dag if full_lineage else self.lineage(keys)
-        self.send(KeysLost(f"lost-{next(_sid)}", tuple(keys), lineage))
+        self.send(KeysLost(f"lost-{next(_sid)}", tuple(keys), lineage, self.gpu))
         for key in running:
             if key in self.running:  # else interrupted meanwhile: nothing to report
                 self.fail(key, retriable=True)
