@@ -13,6 +13,7 @@ stops it with exit status 2 and one line, before any supervisor hears of it.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 
@@ -29,6 +30,9 @@ def serve(config: WorkerConfig, argv: Sequence[str] = ()) -> int:
     """Run a worker as ``config`` says: under a nanny that runs ``mars-worker argv
     --no-nanny``, or in this process."""
     configure_logging(config.log_level, config.log_format, config.log_conf)
+    # CUDA numbers devices fastest first unless told otherwise, NVML by PCI bus: the same
+    # order for both, so that --cuda-devices 1 is the GPU whose figures say index 1
+    os.environ.setdefault("CUDA_DEVICE_ORDER", "PCI_BUS_ID")
     check_cuda_devices(config.cuda_devices)
     if config.nanny:
         return run_nanny(worker_command(argv))

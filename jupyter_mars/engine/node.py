@@ -20,7 +20,7 @@ import numpy as np
 
 from jupyter_mars.engine.assemble import assemble
 from jupyter_mars.engine.chunks import NSplits, nsplits_known
-from jupyter_mars.engine.devices import GPU
+from jupyter_mars.engine.devices import GPU, gpu_unavailable_reason, is_device_array, to_device
 from jupyter_mars.engine.graph import Graph, Key, Task
 
 _PROCESS_TOKEN = os.urandom(4).hex()
@@ -92,6 +92,14 @@ class GpuNode(Node):
     __slots__ = ()
 
     device = GPU
+
+    def assemble(self, tiled: Tiled, chunks: list[Any], threads: int = 1) -> Any:
+        """One CuPy array; from a cluster, whose workers hand chunks over in host memory,
+        copied to this process's GPU, or left a NumPy array where it has none."""
+        whole = super().assemble(tiled, chunks, threads)
+        if is_device_array(whole) or gpu_unavailable_reason() is not None:
+            return whole
+        return to_device(whole)
 
 
 def op_name_of(key: Key) -> str:
