@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -41,7 +42,8 @@ def inverse_singular_values(s: Any, rcond: float) -> Any:
 
 
 def matrix_rank_of(s: Any, rcond: float) -> Any:
-    return np.asarray(np.count_nonzero(s > _cutoff(s, rcond)), dtype=np.int32)
+    xp = array_module(s)
+    return xp.asarray(xp.count_nonzero(s > _cutoff(s, rcond)), dtype=np.int32)
 
 
 def scale_rows(c: Any, factors: Any) -> Any:
@@ -53,9 +55,10 @@ def length_of(core: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def residuals_kernel(sums: Any, rank: Any, n: int, vector: bool, dtype: np.dtype[Any]) -> Any:
+    xp = array_module(sums, rank)
     if int(rank) < n:
-        return np.empty((0,), dtype=dtype)
-    return np.reshape(np.asarray(sums, dtype=dtype), (1,) if vector else (-1,))
+        return xp.empty((0,), dtype=dtype)
+    return xp.reshape(xp.asarray(sums, dtype=dtype), (1,) if vector else (-1,))
 
 
 @dataclass(frozen=True, eq=False)
