@@ -46,6 +46,8 @@ def _arg_chunk(
     if flat:
         local = int(pick(values.ravel()))
         value = values.ravel()[local]
+        if xp is not np:
+            value = value.item()  # a 0-d CuPy array: ``full`` takes a scalar
         if values.ndim:
             position = np.unravel_index(local, values.shape)
             index = int(
