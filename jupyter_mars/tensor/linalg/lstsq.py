@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from jupyter_mars.engine.devices import array_module
+from jupyter_mars.engine.devices import GPU, array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor import ufuncs
-from jupyter_mars.tensor.core import Tensor, new_tensor
+from jupyter_mars.tensor.core import Tensor, moved, new_tensor
 from jupyter_mars.tensor.datasource import astensor, tensor
 from jupyter_mars.tensor.linalg._core import LinAlgError, batch_apply, no_axes
 from jupyter_mars.tensor.linalg.norm import reduce_abs
@@ -143,7 +143,8 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Tensor, Tensor, Tensor, Te
     if x.dtype != x_dtype:
         x = x.astype(x_dtype)
     if m == m and n == n and m <= n:
-        residuals = tensor(np.empty((0,), dtype=res_dtype))
+        # no residuals: an empty tensor where the others are
+        residuals = moved(tensor(np.empty((0,), dtype=res_dtype)), x.node.device == GPU)
     else:
         r = getattr(ufuncs, "subtract")(tb, matmul(ta, x))  # noqa: B009
         sums = reduce_abs(r, (0,), False, "sumsq", None, np.dtype(res_dtype))
