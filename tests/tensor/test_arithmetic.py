@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
-from tests.conftest import assert_same, chunkings
+from tests.conftest import assert_same, chunkings, to_numpy
 from tests.tensor.conftest import on
 
 RNG = np.random.default_rng(7)
@@ -42,8 +42,9 @@ def test_isclose_and_allclose_match_numpy(xp):
     b[3] += 1
     t = on(xp, mt.tensor(a, chunk_size=3))
     assert_same(mt.isclose(t, b), np.isclose(a, b))
-    assert bool(mt.allclose(t, a).execute()) is True
-    assert bool(mt.allclose(t, b).execute()) is False
+    # fetched, not bool(): a GPU tensor never turns into a host value implicitly
+    assert bool(to_numpy(mt.allclose(t, a).execute().fetch())) is True
+    assert bool(to_numpy(mt.allclose(t, b).execute().fetch())) is False
     nan = np.array([np.nan, 1.0])
     assert bool(mt.allclose(nan, nan, equal_nan=True).execute())
 
