@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import is_device_array
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.elemwise import elemwise
 from jupyter_mars.tensor.gpu_kernels import check_on_gpu
@@ -142,7 +143,8 @@ def _binary(name: str, reflected: bool = False) -> Callable[[Tensor, Any], Any]:
 
 
 def _operand_ok(x: Any) -> bool:
-    return isinstance(x, (Tensor, np.ndarray, np.generic, int, float, complex, bool, list, tuple))
+    plain = (Tensor, np.ndarray, np.generic, int, float, complex, bool, list, tuple)
+    return isinstance(x, plain) or is_device_array(x)
 
 
 OPERATORS = {

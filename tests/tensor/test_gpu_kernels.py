@@ -33,3 +33,15 @@ def test_a_gpu_tensor_meets_a_missing_function_at_the_call() -> None:
     with pytest.raises(NotOnGPU, match=r"spacing\(\) does not run on a GPU.*\.to_cpu\(\)"):
         mt.spacing(a)
     assert_same(mt.spacing(a.to_cpu()), np.spacing(np.array([1.0, 2.0])))
+
+
+@needs_gpu
+def test_a_cupy_array_is_an_operand_on_the_gpu() -> None:
+    import cupy
+
+    data = np.arange(6.0).reshape(2, 3)
+    a = mt.tensor(data, chunk_size=2).to_gpu()
+    for result in (a + cupy.asarray(data), mt.multiply(cupy.asarray(data), a)):
+        value = result.execute().fetch()
+        assert isinstance(value, cupy.ndarray)
+    assert_same(a + cupy.asarray(data), data + data)
