@@ -151,7 +151,8 @@ def reduce_with_initial(
         return func(block, axis=axis, keepdims=True, initial=initial, **kwargs)
     shape = reduced_shape(block.shape, axis, True)
     if empty_along(block, axis):
-        return xp.full(shape, initial, dtype=kwargs.get("dtype") or block.dtype)
+        dtype = kwargs.get("dtype")
+        return xp.full(shape, initial, dtype=block.dtype if dtype is None else dtype)
     reduced = func(block, axis=axis, keepdims=True, **kwargs)
     start = xp.full(shape, initial, dtype=reduced.dtype)
     return func(xp.stack([reduced, start]), axis=0).astype(reduced.dtype, copy=False)
