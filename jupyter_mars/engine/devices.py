@@ -101,6 +101,12 @@ def array_module(*values: Any) -> ModuleType:
     return np
 
 
+def device_module(device: str | None) -> ModuleType:
+    """The array module of chunks made on ``device`` (a ``Task.device``): for a task with no
+    chunk input to ask ``array_module`` about, such as an empty chunk made from nothing."""
+    return cupy_module("a GPU task") if device == GPU else np
+
+
 def to_device(block: Any) -> Any:
     """A chunk copied to the current CUDA device (a CuPy array unchanged)."""
     if is_device_array(block):

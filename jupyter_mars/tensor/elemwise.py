@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import is_device_array
 from jupyter_mars.engine.primitives.blockwise import Blockwise, Slot
 from jupyter_mars.engine.sparse import SparseNode
 from jupyter_mars.engine.sparse_ops import (
@@ -84,7 +85,8 @@ def elemwise(
     tensors: list[Tensor] = []
     template: list[Any] = []
     for arg in args:
-        if not isinstance(arg, (Tensor, np.ndarray, list, tuple)):
+        # a CuPy array is data, as a NumPy array is: a tensor operand, on the GPU
+        if not isinstance(arg, (Tensor, np.ndarray, list, tuple)) and not is_device_array(arg):
             template.append(arg)
             continue
         t = astensor(arg)

@@ -30,6 +30,7 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.reduction import combine_tree
@@ -49,10 +50,12 @@ def best_order(values: Any, axis: int, largest: bool, order: Any) -> Any:
     """Positions along ``axis`` that put ``values`` best first, equal values in position
     order (a stable sort; for descending, the stable ascending sort of the flipped line,
     flipped back)."""
+    # CuPy's argsort takes no ``order`` (structured arrays are NumPy's only)
+    by = {} if order is None else {"order": order}
     if not largest:
-        return np.argsort(values, axis=axis, kind="stable", order=order)
+        return np.argsort(values, axis=axis, kind="stable", **by)
     n = values.shape[axis]
-    flipped = np.argsort(np.flip(values, axis), axis=axis, kind="stable", order=order)
+    flipped = np.argsort(np.flip(values, axis), axis=axis, kind="stable", **by)
     return np.flip(n - 1 - flipped, axis)
 
 
@@ -98,8 +101,9 @@ def topk_chunk(
     """The best ``k`` of a chunk along ``axis`` and their global positions on that axis."""
     view = [1] * block.ndim
     view[axis] = block.shape[axis]
-    positions = np.broadcast_to(
-        np.arange(start, start + block.shape[axis], dtype=np.intp).reshape(view), block.shape
+    xp = array_module(block)
+    positions = xp.broadcast_to(
+        xp.arange(start, start + block.shape[axis], dtype=np.intp).reshape(view), block.shape
     )
     return _keep_best(block, positions, k, axis, largest, order)
 

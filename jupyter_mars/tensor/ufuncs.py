@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import is_device_array
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.gpu_kernels import check_on_gpu
 from jupyter_mars.tensor.outputs import probe_out, write_outputs
 
 _UNSUPPORTED_KWARGS = ("order", "subok", "signature")
@@ -84,6 +86,7 @@ class TensorUfunc:
                 raise TypeError(f"{name}(): the {bad!r} argument is not supported on tensors")
             kwargs.pop(bad, None)
         casting = kwargs.pop("casting", "same_kind")
+        check_on_gpu(f"{name}()", name, *args)
         if out is not None:
             probe_out(ufunc, args, {"out": out, "casting": casting, **kwargs}, out)
         if ufunc.nout == 1:
@@ -140,7 +143,8 @@ def _binary(name: str, reflected: bool = False) -> Callable[[Tensor, Any], Any]:
 
 
 def _operand_ok(x: Any) -> bool:
-    return isinstance(x, (Tensor, np.ndarray, np.generic, int, float, complex, bool, list, tuple))
+    plain = (Tensor, np.ndarray, np.generic, int, float, complex, bool, list, tuple)
+    return isinstance(x, plain) or is_device_array(x)
 
 
 OPERATORS = {

@@ -15,6 +15,7 @@ from jupyter_mars.engine.devices import (
     array_module,
     check_devices,
     cupy_module,
+    device_module,
     gpu_unavailable_reason,
     is_device_array,
     to_host,
@@ -93,3 +94,20 @@ def test_gpu_tensors_compute_on_the_gpu_and_fetch_as_cupy() -> None:
     np.testing.assert_allclose(back, data * 3)
     with pytest.raises(TypeError, match="to_cpu"):
         np.asarray(a)
+
+
+def test_a_cpu_task_makes_its_chunks_with_numpy() -> None:
+    assert device_module(None) is np
+
+
+@no_gpu
+def test_a_gpu_task_without_a_gpu_says_why() -> None:
+    with pytest.raises(GPUUnavailable, match="a GPU task needs a GPU"):
+        device_module(GPU)
+
+
+@needs_gpu
+def test_a_gpu_task_makes_its_chunks_with_cupy() -> None:
+    import cupy
+
+    assert device_module(GPU) is cupy

@@ -4,15 +4,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
-from tests.conftest import assert_same, chunkings
+from tests.conftest import assert_same, chunkings, to_numpy
+from tests.tensor.conftest import on
 
 RNG = np.random.default_rng(7)
 
 
-def test_where_three_arguments_broadcasts_like_numpy():
+def test_where_three_arguments_broadcasts_like_numpy(xp):
     a = RNG.random((4, 5))
     for chunk in chunkings(a.shape):
-        t = mt.tensor(a, chunk_size=chunk)
+        t = on(xp, mt.tensor(a, chunk_size=chunk))
         assert_same(mt.where(t > 0.5, t, -1), np.where(a > 0.5, a, -1))
         assert_same(mt.where(a > 0.5, 0, mt.tensor(a[0])), np.where(a > 0.5, 0, a[0]))
 
@@ -35,13 +36,15 @@ def test_clip_without_bounds_is_a_copy_as_in_numpy():
     assert_same(mt.tensor(a, chunk_size=2).clip(), a.clip())
 
 
-def test_isclose_and_allclose_match_numpy():
+def test_isclose_and_allclose_match_numpy(xp):
     a = RNG.random(10)
     b = a + RNG.normal(0, 1e-9, 10)
     b[3] += 1
-    assert_same(mt.isclose(mt.tensor(a, chunk_size=3), b), np.isclose(a, b))
-    assert bool(mt.allclose(mt.tensor(a, chunk_size=3), a).execute()) is True
-    assert bool(mt.allclose(mt.tensor(a, chunk_size=3), b).execute()) is False
+    t = on(xp, mt.tensor(a, chunk_size=3))
+    assert_same(mt.isclose(t, b), np.isclose(a, b))
+    # fetched, not bool(): a GPU tensor never turns into a host value implicitly
+    assert bool(to_numpy(mt.allclose(t, a).execute().fetch())) is True
+    assert bool(to_numpy(mt.allclose(t, b).execute().fetch())) is False
     nan = np.array([np.nan, 1.0])
     assert bool(mt.allclose(nan, nan, equal_nan=True).execute())
 
@@ -55,9 +58,9 @@ def test_around_matches_numpy():
 
 
 @pytest.mark.parametrize("dtype", ["i4", "f4", "u1", "bool", "c16"])
-def test_astype_matches_numpy(dtype):
+def test_astype_matches_numpy(dtype, xp):
     a = RNG.random((3, 4)) * 10
-    assert_same(mt.tensor(a, chunk_size=2).astype(dtype), a.astype(dtype))
+    assert_same(on(xp, mt.tensor(a, chunk_size=2)).astype(dtype), a.astype(dtype))
 
 
 def test_astype_honours_casting_rule_at_build_time():

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 
 RNG = np.random.default_rng(3)
 REAL = RNG.normal(size=(6, 8, 5))
@@ -30,7 +31,7 @@ def _nsplits(session: Any, t: mt.Tensor) -> tuple[tuple[float, ...], ...]:
 
 
 @pytest.mark.parametrize("name", ONE_DIM)
-def test_one_dim_transforms_match_numpy(name: str) -> None:
+def test_one_dim_transforms_match_numpy(name: str, xp: Any) -> None:
     a = _input(name)
     ours, theirs = getattr(mt.fft, name), getattr(np.fft, name)
     cases: list[dict[str, Any]] = [
@@ -42,13 +43,13 @@ def test_one_dim_transforms_match_numpy(name: str) -> None:
         {"norm": "backward", "n": 12},
     ]
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         for kwargs in cases:
             assert_same(ours(x, **kwargs), theirs(a, **kwargs), atol=1e-12)
 
 
 @pytest.mark.parametrize("name", N_DIM)
-def test_n_dim_transforms_match_numpy(name: str) -> None:
+def test_n_dim_transforms_match_numpy(name: str, xp: Any) -> None:
     a = _input(name)
     ours, theirs = getattr(mt.fft, name), getattr(np.fft, name)
     cases: list[dict[str, Any]] = [
@@ -61,7 +62,7 @@ def test_n_dim_transforms_match_numpy(name: str) -> None:
     if name.endswith("n"):
         cases += [{"axes": (1,)}, {"s": (3, 9, 4), "axes": (0, 1, 2)}]
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         for kwargs in cases:
             assert_same(ours(x, **kwargs), theirs(a, **kwargs), atol=1e-12)
 
@@ -77,9 +78,9 @@ def test_n_dim_transforms_match_numpy(name: str) -> None:
         (np.complex64, "fftn"),
     ],
 )
-def test_transform_dtypes_follow_numpy(dtype: Any, name: str) -> None:
+def test_transform_dtypes_follow_numpy(dtype: Any, name: str, xp: Any) -> None:
     a = (REAL[0] * 10).astype(dtype)
-    result = getattr(mt.fft, name)(mt.tensor(a, chunk_size=3))
+    result = getattr(mt.fft, name)(on(xp, mt.tensor(a, chunk_size=3)))
     expected = getattr(np.fft, name)(a)
     assert result.dtype == expected.dtype
     assert_same(result, expected, rtol=1e-4, atol=1e-4)
@@ -163,9 +164,9 @@ def test_frequencies_bad_n() -> None:
 
 
 @pytest.mark.parametrize("axes", [None, 0, 1, -1, (0, 2), (1, 1), [2, 0]])
-def test_shifts_match_numpy(axes: Any) -> None:
+def test_shifts_match_numpy(axes: Any, xp: Any) -> None:
     for chunks in chunkings(REAL.shape):
-        x = mt.tensor(REAL, chunk_size=chunks)
+        x = on(xp, mt.tensor(REAL, chunk_size=chunks))
         assert_same(mt.fft.fftshift(x, axes=axes), np.fft.fftshift(REAL, axes=axes))
         assert_same(mt.fft.ifftshift(x, axes=axes), np.fft.ifftshift(REAL, axes=axes))
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import jupyter_mars.tensor as mt
 from jupyter_mars.config import option_context
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.sorting.helpers import arrays_and_chunks, awkward_floats
 
 
@@ -38,11 +39,11 @@ def expected_topk(a: np.ndarray, k: int, axis: int | None, largest: bool) -> np.
 @pytest.mark.parametrize("shape", [(17,), (6, 7), (4, 5, 3)])
 @pytest.mark.parametrize("largest", [True, False])
 def test_topk_and_argtopk_match_numpy_sorts_over_chunkings(
-    shape: tuple[int, ...], largest: bool
+    shape: tuple[int, ...], largest: bool, xp: Any
 ) -> None:
     a = awkward_floats(shape)
     for chunks in chunkings(shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         for axis in [None, *range(-len(shape), len(shape))]:
             n = a.size if axis is None else shape[axis]
             for k in {1, 3, n}:
@@ -52,10 +53,10 @@ def test_topk_and_argtopk_match_numpy_sorts_over_chunkings(
                 assert_same(got, expected_argtopk(a, k, axis, largest))
 
 
-def test_ties_keep_the_lower_index_whatever_the_chunking() -> None:
+def test_ties_keep_the_lower_index_whatever_the_chunking(xp: Any) -> None:
     a = np.array([1, 5, 5, 2, 5, 5, 0, 5])
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         assert_same(mt.argtopk(x, 3), np.array([1, 2, 4]))
         assert_same(mt.argtopk(x, 2, largest=False), np.array([6, 0]))
         assert_same(mt.topk(x, 3), np.array([5, 5, 5]))

@@ -9,8 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
+from jupyter_mars.tensor.gpu_kernels import NotOnGPU
 from jupyter_mars.tensor.ufuncs import UFUNC_NAMES
-from tests.conftest import assert_same, chunkings
+from tests.conftest import assert_same, chunkings, gpu
+from tests.tensor.conftest import on
 
 RNG = np.random.default_rng(42)
 SHAPE = (5, 6)
@@ -37,7 +39,7 @@ def _operand(ufunc: np.ufunc, i: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("name", UFUNC_NAMES)
-def test_every_ufunc_matches_numpy(name):
+def test_every_ufunc_matches_numpy(name, xp):
     ufunc = getattr(np, name)
     data = [_operand(ufunc, i) for i in range(ufunc.nin)]
     with warnings.catch_warnings():
@@ -46,8 +48,14 @@ def test_every_ufunc_matches_numpy(name):
             expected = ufunc(*data)
         except TypeError:
             pytest.skip(f"numpy.{name} has no loop for these inputs")
+    if gpu(xp) and not hasattr(xp, name):
+        with pytest.raises(NotOnGPU, match=rf"{name}\(\) does not run on a GPU.*to_cpu"):
+            getattr(mt, name)(*(on(xp, mt.tensor(d)) for d in data))
+        return
     for chunk in chunkings(SHAPE):
+        # on a GPU: the first input there, the others read from host memory
         tensors = [mt.tensor(d, chunk_size=chunk) for d in data]
+        tensors[0] = on(xp, tensors[0])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             result = getattr(mt, name)(*tensors)
@@ -76,11 +84,11 @@ BINARY = [
 
 
 @pytest.mark.parametrize("op", BINARY, ids=lambda f: f.__name__)
-def test_python_operators_match_numpy(op):
+def test_python_operators_match_numpy(op, xp):
     a = RNG.uniform(1, 3, SHAPE)
     b = RNG.uniform(1, 3, SHAPE)
     for chunk in chunkings(SHAPE):
-        ta, tb = mt.tensor(a, chunk_size=chunk), mt.tensor(b, chunk_size=2)
+        ta, tb = on(xp, mt.tensor(a, chunk_size=chunk)), mt.tensor(b, chunk_size=2)
         assert_same(op(ta, tb), op(a, b))
         assert_same(op(ta, 2), op(a, 2))
         assert_same(op(2, ta), op(2, a))

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits, rechunk_sources
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.sparse import fill_sparse, is_sparse_chunk
@@ -39,7 +40,7 @@ def fill_from_pieces(
     first = blocks[0]
     if is_sparse_chunk(first):
         return fill_sparse(shape, dtype, regions, blocks)
-    out = np.empty(shape, dtype=getattr(first, "dtype", dtype))
+    out = array_module(*blocks).empty(shape, dtype=getattr(first, "dtype", dtype))
     for (src, dst), block in zip(regions, blocks):
         out[dst] = block[src]
     return out

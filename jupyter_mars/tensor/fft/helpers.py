@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import normalize_chunk_size, offsets
+from jupyter_mars.engine.devices import device_module
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
@@ -20,18 +21,20 @@ from jupyter_mars.tensor.shape.common import check_axis, known_length
 # ---- frequencies ------------------------------------------------------------------------------
 
 
-def fftfreq_block(lo: int, hi: int, n: int, d: float) -> Any:
-    """``numpy.fft.fftfreq(n, d)[lo:hi]``, computed the way NumPy does."""
+def fftfreq_block(lo: int, hi: int, n: int, d: float, device: str | None = None) -> Any:
+    """``numpy.fft.fftfreq(n, d)[lo:hi]``, computed the way NumPy does, on ``device``
+    (``TileContext.device``)."""
+    xp = device_module(device)
     val = 1.0 / (n * d)
     positive = (n - 1) // 2 + 1
-    k = np.arange(lo, hi, dtype=int)
-    k = np.where(k < positive, k, k - n)
+    k = xp.arange(lo, hi, dtype=int)
+    k = xp.where(k < positive, k, k - n)
     return k * val
 
 
-def rfftfreq_block(lo: int, hi: int, n: int, d: float) -> Any:
+def rfftfreq_block(lo: int, hi: int, n: int, d: float, device: str | None = None) -> Any:
     val = 1.0 / (n * d)
-    return np.arange(lo, hi, dtype=int) * val
+    return device_module(device).arange(lo, hi, dtype=int) * val
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,7 +55,7 @@ def _tile_frequencies(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     starts = offsets(op.nsplits[0])
     grid = key_grid(node.key, (len(op.nsplits[0]),))
     for i in range(len(op.nsplits[0])):
-        ctx.new_task(grid[i], op.func, int(starts[i]), int(starts[i + 1]), op.n, op.d)
+        ctx.new_task(grid[i], op.func, int(starts[i]), int(starts[i + 1]), op.n, op.d, ctx.device)
     return Tiled(op.nsplits, grid)
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.sparse import is_sparse_chunk
@@ -23,8 +22,9 @@ def getitem_block(block: Any, index: tuple[Any, ...]) -> Any:
     """``block[index]``; copied when it is a small view of a much larger chunk."""
     if is_sparse_chunk(block):
         return block[index]  # slices only: SciPy copies what it keeps
-    out = np.asarray(block[index])
-    if out.base is not None and out.size * 2 < np.size(block):
+    xp = array_module(block)
+    out = xp.asarray(block[index])
+    if out.base is not None and out.size * 2 < xp.size(block):
         out = out.copy()
     return out
 

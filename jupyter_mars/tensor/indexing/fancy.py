@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import auto_chunk_sizes, offsets, split_evenly
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.indexing.locate import (
@@ -54,7 +55,8 @@ def place_dims(res: Any, b_shape: tuple[int, ...], place: int) -> Any:
 def take_flat(block: Any, axes: tuple[int, ...], local: tuple[Any, ...], k: int) -> Any:
     """Elements ``block[local]`` over ``axes``, as ``(k, *other dims)``."""
     if not axes:
-        return np.repeat(np.asarray(block)[np.newaxis], k, axis=0)
+        xp = array_module(block)
+        return xp.repeat(xp.asarray(block)[np.newaxis], k, axis=0)
     return axes_first(block, axes)[tuple(local)]
 
 
@@ -81,7 +83,7 @@ def fancy_gather(
     for (local, positions), block in zip(parts, blocks):
         piece = take_flat(block, axes, local, len(positions))
         if out is None:
-            out = np.empty((prod(b_shape),) + piece.shape[1:], dtype=piece.dtype)
+            out = array_module(piece).empty((prod(b_shape),) + piece.shape[1:], dtype=piece.dtype)
         out[positions] = piece
     return place_dims(out, b_shape, place)
 

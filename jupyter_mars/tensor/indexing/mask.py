@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -25,23 +26,26 @@ from jupyter_mars.tensor.indexing.normalize import NAN, insert, known, mask_mism
 
 
 def mask_take_block(block: Any, mask: Any, axis: int, place: int) -> Any:
-    res = block[(slice(None),) * axis + (np.asarray(mask, dtype=bool),)]
+    mask = array_module(block, mask).asarray(mask, dtype=bool)
+    res = block[(slice(None),) * axis + (mask,)]
     return res if place == axis else np.moveaxis(res, axis, place)
 
 
 def mask_take_piece(block: Any, mask: Any, axis: int, starts: tuple[int, ...]) -> Any:
     """Selected elements (selected dim first) and their coordinates in the strip."""
-    mask = np.asarray(mask, dtype=bool)
+    xp = array_module(block, mask)
+    mask = xp.asarray(mask, dtype=bool)
     res = block[(slice(None),) * axis + (mask,)]
-    coords = np.nonzero(mask)
+    coords = xp.nonzero(mask)
     rows = [coords[0]] + [c + s for c, s in zip(coords[1:], starts)]
-    return np.moveaxis(res, axis, 0), np.stack(rows) if rows else np.empty((0, 0), np.intp)
+    return xp.moveaxis(res, axis, 0), xp.stack(rows) if rows else xp.empty((0, 0), np.intp)
 
 
 def mask_merge(place: int, *pieces: Any) -> Any:
-    values = np.concatenate([p[0] for p in pieces])
-    coords = np.concatenate([p[1] for p in pieces], axis=1)
-    order = np.lexsort(coords[::-1])
+    xp = array_module(*(p[0] for p in pieces))
+    values = xp.concatenate([p[0] for p in pieces])
+    coords = xp.concatenate([p[1] for p in pieces], axis=1)
+    order = xp.lexsort(coords[::-1])
     return np.moveaxis(values[order], 0, place)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.executable import ExecutableTuple
@@ -30,25 +31,28 @@ from jupyter_mars.tensor.indexing.normalize import NAN
 def mask_flat_block(mask: Any, starts: tuple[int, ...], shape: tuple[int, ...]) -> Any:
     """Flat C-order positions, in the whole array of ``shape``, of the nonzero (True)
     elements of a chunk (at least 1-d) that starts at ``starts``."""
-    coords = np.nonzero(np.asarray(mask))
+    xp = array_module(mask)
+    coords = xp.nonzero(xp.asarray(mask))
     moved = tuple(c + s for c, s in zip(coords, starts))
-    return np.ravel_multi_index(moved, shape).astype(np.intp, copy=False)
+    return xp.ravel_multi_index(moved, shape).astype(np.intp, copy=False)
 
 
 def sorted_concat(*pieces: Any) -> Any:
-    return np.sort(np.concatenate(pieces))
+    xp = array_module(*pieces)
+    return xp.sort(xp.concatenate(pieces))
 
 
 def argwhere_block(block: Any, starts: tuple[int, ...], shape: tuple[int, ...], flat: bool) -> Any:
     """Global coordinates (or flat C-order positions) of the nonzero elements of a chunk."""
-    block = np.asarray(block)
+    xp = array_module(block)
+    block = xp.asarray(block)
     if flat:
         if block.ndim == 0:
-            return np.flatnonzero(block).astype(np.intp)
+            return xp.flatnonzero(block).astype(np.intp)
         return mask_flat_block(block, starts, shape)
-    res = np.argwhere(block)
+    res = xp.argwhere(block)
     if any(starts):
-        res += np.asarray(starts, dtype=res.dtype)
+        res += xp.asarray(starts, dtype=res.dtype)
     return res
 
 
@@ -56,8 +60,9 @@ def argwhere_merge(flat: bool, *pieces: Any) -> Any:
     """Pieces of one strip put back in global C order."""
     if flat:
         return sorted_concat(*pieces)
-    rows = np.concatenate(pieces, axis=0)
-    return rows[np.lexsort(rows.T[::-1])]
+    xp = array_module(*pieces)
+    rows = xp.concatenate(pieces, axis=0)
+    return rows[xp.lexsort(rows.T[::-1])]
 
 
 # ---- operators -------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.elemwise import broadcast_shapes
 
@@ -76,17 +77,19 @@ def check_array_bounds(arr: np.ndarray[Any, Any], size: int, axis: int) -> None:
         raise out_of_bounds(arr[bad].ravel()[0], axis, size)
 
 
-def nonnegative(arr: Any, size: int, axis: int) -> np.ndarray[Any, Any]:
-    """``arr`` as non-negative ``intp`` indices (same shape); IndexError for one out of
-    bounds of an axis of ``size``."""
-    check_array_bounds(np.asarray(arr), size, axis)
-    out = np.asarray(arr).astype(np.intp)
-    return np.where(out < 0, out + size, out)
+def nonnegative(arr: Any, size: int, axis: int) -> Any:
+    """``arr`` as non-negative ``intp`` indices (same shape, a NumPy or CuPy array as
+    ``arr`` is); IndexError for one out of bounds of an axis of ``size``."""
+    xp = array_module(arr)
+    check_array_bounds(xp.asarray(arr), size, axis)
+    out = xp.asarray(arr).astype(np.intp)
+    return xp.where(out < 0, out + size, out)
 
 
 def normalize_array(arr: np.ndarray[Any, Any], size: int, axis: int) -> np.ndarray[Any, Any]:
     """Non-negative ``intp`` indices (flattened); IndexError for one out of bounds."""
-    return nonnegative(arr, size, axis).ravel()
+    flat: np.ndarray[Any, Any] = nonnegative(arr, size, axis).ravel()
+    return flat
 
 
 def normalize_int(i: int, size: float, axis: int) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import to_host
 from jupyter_mars.engine.node import Op
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.indexing.fancy import numpy_fancy
@@ -50,6 +51,7 @@ def _prepare_value(
     """The value converted like NumPy's assignment does, its shape checked against the
     selection's; returns (array or None, leading dims to drop, tensor or None)."""
     fancy = bool(parsed.adv)
+    value = to_host(value)  # a CuPy value is planned as a host one: kernels copy it over
     ndim = value.ndim if isinstance(value, Tensor) else np.ndim(value)
     if parsed.scalar and ndim > 0:
         raise ValueError("setting an array element with a sequence.")

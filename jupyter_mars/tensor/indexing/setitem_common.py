@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Key
 from jupyter_mars.engine.node import TileContext, Tiled
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -40,6 +41,9 @@ def extract_piece(
     with advanced indices, the elements at flat ``positions`` of the index dims are picked
     and put first: ``(k, *rest)``.
     """
+    # a value made on the host when the graph was planned meets GPU positions on a GPU
+    xp = array_module(v, positions)
+    v = xp.asarray(v)
     nb = 0 if b_shape is None else len(b_shape)
     idx: list[Any] = []
     for i, new in enumerate(is_new):
@@ -53,9 +57,9 @@ def extract_piece(
         return v2
     p2 = sum(1 for i in range(min(place, len(is_new))) if not is_new[i])
     if nb == 0:
-        return v2[np.newaxis][np.zeros(len(positions), np.intp)]
+        return v2[np.newaxis][xp.zeros(len(positions), np.intp)]
     sel: list[Any] = [slice(None)] * v2.ndim
-    sel[p2 : p2 + nb] = np.unravel_index(np.asarray(positions, np.intp), b_shape)
+    sel[p2 : p2 + nb] = xp.unravel_index(xp.asarray(positions, np.intp), b_shape)
     return np.moveaxis(v2[tuple(sel)], p2, 0)
 
 
@@ -66,7 +70,7 @@ def piece_from_chunk(
     shape without the advanced-index dims, extra leading length-1 dims of the value to drop,
     is_new, place)``; the value is broadcast to that shape with ``b_shape`` inserted."""
     s_shape, drop, is_new, place = spec
-    v = np.asarray(vchunk)
+    v = array_module(vchunk).asarray(vchunk)
     if drop:
         v = v.reshape(v.shape[drop:])
     s_full = tuple(s_shape[:place]) + tuple(b_shape or ()) + tuple(s_shape[place:])
@@ -75,14 +79,15 @@ def piece_from_chunk(
 
 def copy_view(block: Any, local_basic: tuple[Any, ...]) -> tuple[Any, Any]:
     """A copy of ``block`` and the view of it that the basic index selects."""
-    out = np.array(block, copy=True)
+    out = array_module(block).array(block, copy=True)
     return out, out[local_basic + (Ellipsis,)]
 
 
 def as_piece(piece: Any, view: Any) -> Any:
     """``piece`` as an array to assign into ``view`` (complex to real: NumPy warned when
-    the assignment was built)."""
-    piece = np.asarray(piece)
+    the assignment was built), in the view's module: a value made on the host when the
+    graph was planned goes to the GPU of a GPU chunk."""
+    piece = array_module(view).asarray(piece)
     if piece.dtype.kind == "c" and view.dtype.kind != "c":
         piece = piece.real
     return piece

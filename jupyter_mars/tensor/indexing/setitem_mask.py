@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.tensor.indexing.mask import align_mask
@@ -42,7 +43,8 @@ def set_mask_block(
     piece = as_piece(piece, view)
     if piece.ndim and axis:
         piece = np.moveaxis(piece, 0, axis)
-    view[(slice(None),) * axis + (np.asarray(mask, dtype=bool),)] = piece
+    mask = array_module(view, mask).asarray(mask, dtype=bool)
+    view[(slice(None),) * axis + (mask,)] = piece
     return out
 
 
@@ -64,7 +66,9 @@ def set_mask_block_from_chunk(
         b_shape: tuple[int, ...] = (1,)
     else:
         starts, mshape, strip = ranks
-        positions = np.searchsorted(strip, mask_flat_block(mask, starts, mshape))
+        flat = mask_flat_block(mask, starts, mshape)
+        xp = array_module(strip, flat)
+        positions = xp.searchsorted(xp.asarray(strip), flat)
         b_shape = (len(strip),)
     piece = piece_from_chunk(vchunk, spec, b_shape, positions)
     return set_mask_block(block, local_basic, axis, mask, piece)

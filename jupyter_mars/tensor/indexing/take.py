@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
@@ -29,11 +30,12 @@ EMPTY_TAKE = "cannot do a non-empty take from an empty axes."
 def wrap_indices(indices: Any, size: int, mode: str) -> Any:
     """``intp`` indices into an axis of ``size`` as ``take``'s ``mode`` makes them: wrapped,
     clipped, or (``"raise"``) non-negative, with IndexError for one out of bounds."""
-    flat = np.asarray(indices).astype(np.intp)
+    xp = array_module(indices)
+    flat = xp.asarray(indices).astype(np.intp)
     if mode == "wrap":
-        return np.mod(flat, size)
+        return xp.mod(flat, size)
     if mode == "clip":
-        return np.clip(flat, 0, size - 1)
+        return xp.clip(flat, 0, size - 1)
     return nonnegative(flat, size, 0)
 
 

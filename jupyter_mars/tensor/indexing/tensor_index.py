@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import NSplits
+from jupyter_mars.engine.devices import array_module, to_host
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.blockwise import unify_chunks
@@ -53,8 +54,10 @@ def bucket_indices(
     ``info[j]`` is ``(chunk starts, axis number)`` for index j, or None for one that only
     takes part in broadcasting. Returns the chunk's broadcast shape and, per flat
     input-chunk number, the positions (in the flattened index chunk) and local indices.
+    Index chunks on a GPU are bucketed on the host: the buckets are small plans of which
+    element goes where, which CuPy takes as indices as they are.
     """
-    arrays = [np.asarray(c) for c in chunks]
+    arrays = [np.asarray(to_host(c)) for c in chunks]
     try:
         arrays = list(np.broadcast_arrays(*arrays))
     except ValueError:
@@ -79,7 +82,7 @@ def shuffle_gather(block: Any, g: int, axes: tuple[int, ...], *buckets: Any) -> 
 def shuffle_assemble(place: int, c: int, bucket: Any, *gathered: Any) -> Any:
     shape, grps = bucket
     first = gathered[0][c]
-    out = np.empty((prod(shape),) + first.shape[1:], dtype=first.dtype)
+    out = array_module(first).empty((prod(shape),) + first.shape[1:], dtype=first.dtype)
     for g, pieces in enumerate(gathered):
         grp = grps.get(g)
         if grp is not None:

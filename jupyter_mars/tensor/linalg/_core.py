@@ -12,14 +12,18 @@ token, so executing them together computes the shared work once.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import itertools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module, device_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -68,8 +72,38 @@ def take(obj: Any, index: int) -> Any:
     return obj[index]
 
 
-def zeros_block(shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
-    return np.zeros(shape, dtype=dtype)
+def zeros_block(shape: tuple[int, ...], dtype: np.dtype[Any], device: str | None) -> Any:
+    """A block of zeros, made where the task runs (``TileContext.device``)."""
+    return device_module(device).zeros(shape, dtype=dtype)
+
+
+def scipy_linalg(*blocks: Any) -> ModuleType:
+    """``scipy.linalg``, or its CuPy twin ``cupyx.scipy.linalg`` where a block is on a GPU
+    (it has the ``lu`` and ``solve_triangular`` the decompositions use)."""
+    if array_module(*blocks) is np:
+        import scipy.linalg  # SciPy loads with the first decomposition, not with mt
+
+        module: ModuleType = scipy.linalg
+        return module
+    return importlib.import_module("cupyx.scipy.linalg")
+
+
+def linalg_errors(*blocks: Any) -> contextlib.AbstractContextManager[Any]:
+    """Where ``blocks`` are on a GPU: CuPy's linear algebra raising ``LinAlgError`` for a
+    singular or indefinite matrix, as NumPy's does, instead of returning NaNs (it waits
+    for the device to say so)."""
+    if array_module(*blocks) is np:
+        return contextlib.nullcontext()
+    raising: contextlib.AbstractContextManager[Any]
+    raising = importlib.import_module("cupyx").errstate(linalg="raise")
+    return raising
+
+
+def apply_whole(func: Callable[..., Any], *blocks: Any) -> Any:
+    """``func(*blocks)``: a NumPy linear algebra function on whole matrices, raising its
+    errors on a GPU too (``linalg_errors``)."""
+    with linalg_errors(*blocks):
+        return func(*blocks)
 
 
 def conj_transpose(block: Any) -> Any:
@@ -127,7 +161,9 @@ def _tile_batch_apply(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tile
     core_in_zero = (0,) * op.ncore_in
     core_out_zero = (0,) * len(core_out)
     for index in itertools.product(*(range(len(s)) for s in batch)):
-        ctx.new_task(grid[index + core_out_zero], op.func, Ref(rx.keys[index + core_in_zero]))
+        ctx.new_task(
+            grid[index + core_out_zero], apply_whole, op.func, Ref(rx.keys[index + core_in_zero])
+        )
     return Tiled(nsplits, grid)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -28,8 +29,10 @@ from jupyter_mars.tensor.linalg._core import (
     assert_stacked_square,
     batch_apply,
     conj_transpose,
+    linalg_errors,
     probe_dtype,
     same_shape,
+    scipy_linalg,
     zeros_block,
 )
 
@@ -48,18 +51,18 @@ def chol_diag(a_kk: Any, dtype: np.dtype[Any], *pairs: Any) -> Any:
     update = _gram(pairs)
     if update is not None:
         s = s - update
-    return np.linalg.cholesky(s)
+    with linalg_errors(s):
+        return np.linalg.cholesky(s)
 
 
 def chol_below(a_ik: Any, l_kk: Any, dtype: np.dtype[Any], *pairs: Any) -> Any:
-    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
-
     s = a_ik.astype(dtype, copy=False)
     update = _gram(pairs)
     if update is not None:
         s = s - update
     # X @ L_kk^H = S  <=>  L_kk @ X^H = S^H
-    xh = scipy.linalg.solve_triangular(l_kk, conj_transpose(s), lower=True, check_finite=False)
+    solve_triangular = scipy_linalg(l_kk, s).solve_triangular
+    xh = solve_triangular(l_kk, conj_transpose(s), lower=True, check_finite=False)
     return np.ascontiguousarray(conj_transpose(xh))
 
 
@@ -98,14 +101,19 @@ def _tile_cholesky(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     for i in range(nb):
         for j in range(nb):
             if op.lower and i < j or not op.lower and i > j:
-                ctx.new_task(grid[i, j], zeros_block, (splits[i], splits[j]), dtype)
+                ctx.new_task(grid[i, j], zeros_block, (splits[i], splits[j]), dtype, ctx.device)
             elif not op.lower:
                 ctx.new_task(grid[i, j], upper_from_lower, Ref(low[j, i]))
     return Tiled((splits, splits), grid)
 
 
 def _chol_upper(block: Any) -> Any:
-    return np.linalg.cholesky(block, upper=True)
+    xp = array_module(block)
+    if xp is np:
+        return np.linalg.cholesky(block, upper=True)
+    # CuPy's cholesky gives the lower factor only
+    with linalg_errors(block):
+        return xp.linalg.cholesky(block).swapaxes(-1, -2).conj()
 
 
 def cholesky(a: Any, lower: bool = True, *, upper: bool = False) -> Tensor:

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module, device_module, to_host
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -30,14 +31,22 @@ from jupyter_mars.tensor.linalg.lu import emit_lu, lu_dtype
 
 
 def det_from_factors(dtype: np.dtype[Any], *factors: Any) -> Any:
-    value: Any = np.ones((), dtype=dtype)
+    xp = array_module(*(f[2] for f in factors))
+    value: Any = xp.ones((), dtype=dtype)
     for perm, _, upper in factors:
-        value = value * _parity(perm) * np.prod(np.diagonal(upper))
-    return np.asarray(value, dtype=dtype)
+        value = value * _parity(perm) * xp.prod(xp.diagonal(upper))
+    return xp.asarray(value, dtype=dtype)
+
+
+def constant(value: Any, dtype: np.dtype[Any], device: str | None) -> Any:
+    """``value`` as a 0-d array, made where the task runs (``TileContext.device``)."""
+    return device_module(device).asarray(value, dtype=dtype)
 
 
 def _parity(perm: Any) -> int:
-    """+1 for an even permutation, -1 for an odd one."""
+    """+1 for an even permutation, -1 for an odd one. Counted on the host: a walk over the
+    cycles, one index at a time (a GPU permutation is copied off: one int per row)."""
+    perm = to_host(perm)
     seen = np.zeros(len(perm), dtype=bool)
     swaps = 0
     for start in range(len(perm)):
@@ -54,11 +63,12 @@ def _parity(perm: Any) -> int:
 
 
 def slogdet_from_factors(dtype: np.dtype[Any], *factors: Any) -> tuple[Any, Any]:
-    sign: Any = np.ones((), dtype=dtype)
+    xp = array_module(*(f[2] for f in factors))
+    sign: Any = xp.ones((), dtype=dtype)
     real = np.ones((), dtype=dtype).real.dtype
-    logdet: Any = np.zeros((), dtype=real)
+    logdet: Any = xp.zeros((), dtype=real)
     for perm, _, upper in factors:
-        diag = np.diagonal(upper)
+        diag = xp.diagonal(upper)
         sign = sign * _parity(perm)
         if np.iscomplexobj(diag):
             absd = np.abs(diag)
@@ -69,9 +79,9 @@ def slogdet_from_factors(dtype: np.dtype[Any], *factors: Any) -> tuple[Any, Any]
             absd = np.abs(diag)
         with np.errstate(divide="ignore"):
             logdet = logdet + np.sum(np.log(absd))
-    if np.all(sign == 0) or logdet == -np.inf:
-        return np.asarray(0, dtype=dtype), np.asarray(-np.inf, dtype=real)
-    return np.asarray(sign, dtype=dtype), np.asarray(logdet, dtype=real)
+    if bool(xp.all(sign == 0)) or bool(logdet == -np.inf):
+        return xp.asarray(0, dtype=dtype), xp.asarray(-np.inf, dtype=real)
+    return xp.asarray(sign, dtype=dtype), xp.asarray(logdet, dtype=real)
 
 
 def slogdet_part(index: int, dtype: np.dtype[Any], *factors: Any) -> Any:
@@ -104,7 +114,7 @@ def _tile_lu_det(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     out: Key = (node.key,)
     if sum(x.nsplits[0]) == 0:
         value = (1, 0, 1)[op.part]
-        ctx.new_task(out, np.asarray, value, node.dtype)
+        ctx.new_task(out, constant, value, node.dtype, ctx.device)
         return Tiled((), grid)
     tasks = emit_lu(op.token, x, in_dtype, work, ctx)
     refs = [Ref(f) for f in tasks.factors]

@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import GPU, array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor import ufuncs
-from jupyter_mars.tensor.core import Tensor, new_tensor
+from jupyter_mars.tensor.core import Tensor, moved, new_tensor
 from jupyter_mars.tensor.datasource import astensor, tensor
 from jupyter_mars.tensor.linalg._core import LinAlgError, batch_apply, no_axes
 from jupyter_mars.tensor.linalg.norm import reduce_abs
@@ -41,7 +42,8 @@ def inverse_singular_values(s: Any, rcond: float) -> Any:
 
 
 def matrix_rank_of(s: Any, rcond: float) -> Any:
-    return np.asarray(np.count_nonzero(s > _cutoff(s, rcond)), dtype=np.int32)
+    xp = array_module(s)
+    return xp.asarray(xp.count_nonzero(s > _cutoff(s, rcond)), dtype=np.int32)
 
 
 def scale_rows(c: Any, factors: Any) -> Any:
@@ -53,9 +55,10 @@ def length_of(core: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def residuals_kernel(sums: Any, rank: Any, n: int, vector: bool, dtype: np.dtype[Any]) -> Any:
+    xp = array_module(sums, rank)
     if int(rank) < n:
-        return np.empty((0,), dtype=dtype)
-    return np.reshape(np.asarray(sums, dtype=dtype), (1,) if vector else (-1,))
+        return xp.empty((0,), dtype=dtype)
+    return xp.reshape(xp.asarray(sums, dtype=dtype), (1,) if vector else (-1,))
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,7 +143,8 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple[Tensor, Tensor, Tensor, Te
     if x.dtype != x_dtype:
         x = x.astype(x_dtype)
     if m == m and n == n and m <= n:
-        residuals = tensor(np.empty((0,), dtype=res_dtype))
+        # no residuals: an empty tensor where the others are
+        residuals = moved(tensor(np.empty((0,), dtype=res_dtype)), x.node.device == GPU)
     else:
         r = getattr(ufuncs, "subtract")(tb, matmul(ta, x))  # noqa: B009
         sums = reduce_abs(r, (0,), False, "sumsq", None, np.dtype(res_dtype))

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -39,6 +40,7 @@ from jupyter_mars.tensor.linalg._core import (
     new_token,
     nth_result,
     probe_dtype,
+    scipy_linalg,
     take,
     zeros_block,
 )
@@ -53,24 +55,48 @@ def _panel(obj: Any) -> Any:
 
 
 def concat_rows(dtype: np.dtype[Any], *blocks: Any) -> Any:
-    return np.concatenate(blocks, axis=0).astype(dtype, copy=False)
+    return array_module(*blocks).concatenate(blocks, axis=0).astype(dtype, copy=False)
+
+
+def lu_factors(
+    block: Any, permute_l: bool = False, p_indices: bool = False, check_finite: bool = True
+) -> Any:
+    """``scipy.linalg.lu`` of ``block`` (a matrix, or a stack of them), or CuPy's on a GPU.
+    CuPy's takes one matrix and gives ``p`` as a matrix: a stack is factored matrix by
+    matrix, and ``p_indices`` are read off ``p`` (row ``i`` of ``p`` has its 1 in column
+    ``p_indices[i]``)."""
+    linalg = scipy_linalg(block)
+    xp = array_module(block)
+    if xp is np:
+        return linalg.lu(block, permute_l=permute_l, p_indices=p_indices, check_finite=check_finite)
+    if block.ndim > 2:
+        matrices = [
+            lu_factors(m, permute_l, p_indices, check_finite)
+            for m in block.reshape(-1, *block.shape[-2:])
+        ]
+        return tuple(
+            xp.stack([f[i] for f in matrices]).reshape(*block.shape[:-2], *matrices[0][i].shape)
+            for i in range(len(matrices[0]))
+        )
+    factors = linalg.lu(block, permute_l=permute_l, check_finite=check_finite)
+    if p_indices and not permute_l:
+        p, lower, upper = factors
+        return xp.argmax(p, axis=1).astype(np.int32), lower, upper
+    return factors
 
 
 def factor_panel(src: Any) -> tuple[Any, Any, Any]:
     """``(s, L, U)`` with ``panel[s] = L @ U``."""
-    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
-
-    p, lower, upper = scipy.linalg.lu(_panel(src), p_indices=True, check_finite=False)
-    return np.argsort(p), lower, upper
+    panel = _panel(src)
+    p, lower, upper = lu_factors(panel, p_indices=True, check_finite=False)
+    return array_module(panel).argsort(p), lower, upper
 
 
 def update_panel(src: Any, factor: Any, width: int) -> tuple[Any, Any]:
     """``(U[k, j], trailing panel)`` from the panel of block column ``j`` at step ``k``."""
-    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
-
     perm, lower, _ = factor
     x = _panel(src)[perm]
-    u_kj = scipy.linalg.solve_triangular(
+    u_kj = scipy_linalg(x, lower).solve_triangular(
         lower[:width], x[:width], lower=True, unit_diagonal=True, check_finite=False
     )
     return u_kj, x[width:] - lower[width:] @ u_kj
@@ -88,7 +114,7 @@ def final_lower(starts: Sequence[int], factor: Any, *later: Any) -> Any:
 
 def total_permutation(n: int, starts: Sequence[int], *factors: Any) -> Any:
     """``pi`` with ``a[pi] = L @ U``."""
-    pi = np.arange(n)
+    pi = array_module(*(f[0] for f in factors)).arange(n)
     for start, f in zip(starts, factors):
         pi[start:] = pi[start:][f[0]]
     return pi
@@ -222,12 +248,12 @@ def _tile_lu_part(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
                 if i >= j:
                     ctx.new_task(key, take_all, Ref(tasks.lower[i, j]))
                 else:
-                    ctx.new_task(key, zeros_block, shape, node.dtype)
+                    ctx.new_task(key, zeros_block, shape, node.dtype, ctx.device)
             elif op.part == "u":
                 if i <= j:
                     ctx.new_task(key, take_all, Ref(tasks.upper[i, j]))
                 else:
-                    ctx.new_task(key, zeros_block, shape, node.dtype)
+                    ctx.new_task(key, zeros_block, shape, node.dtype, ctx.device)
             else:  # pl: rows of L in the original row order
                 ctx.new_task(
                     key,
@@ -294,7 +320,7 @@ def lu(
                 t,
                 functools.partial(
                     nth_result,
-                    scipy.linalg.lu,
+                    lu_factors,
                     part,
                     permute_l=bool(permute_l),
                     p_indices=bool(p_indices),

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.config import options
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
@@ -57,7 +58,7 @@ def norm_aggregate(
         part = part ** np.reciprocal(p, dtype=dtype)
     if not keepdims and axis:
         part = np.squeeze(part, axis=axis)
-    return np.asarray(part, dtype=dtype)
+    return array_module(part).asarray(part, dtype=dtype)
 
 
 def matrix_norm_chunk(block: Any, axis: tuple[int, ...], keepdims: bool, ord: Any) -> Any:
@@ -71,7 +72,8 @@ def matrix_norm_aggregate(part: Any, axis: tuple[int, ...], keepdims: bool) -> A
 def singular_value_norm(s: Any, kind: str, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
     reducer: Any = {"max": np.max, "min": np.min, "sum": np.sum}[kind]
     value = reducer(s)
-    return np.reshape(np.asarray(value, dtype=dtype), shape)
+    xp = array_module(s)
+    return xp.reshape(xp.asarray(value, dtype=dtype), shape)
 
 
 def fixed_shape(core: tuple[int, ...], shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -9,15 +9,18 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
+
 
 def permutation_block(
     pi: Any, row_lo: int, row_hi: int, col_lo: int, col_hi: int, dtype: np.dtype[Any]
 ) -> Any:
     """Block of ``P`` (``P[pi[c], c] = 1``)."""
-    out = np.zeros((row_hi - row_lo, col_hi - col_lo), dtype=dtype)
+    xp = array_module(pi)
+    out = xp.zeros((row_hi - row_lo, col_hi - col_lo), dtype=dtype)
     rows = pi[col_lo:col_hi]
     hit = (rows >= row_lo) & (rows < row_hi)
-    out[rows[hit] - row_lo, np.nonzero(hit)[0]] = 1
+    out[rows[hit] - row_lo, xp.nonzero(hit)[0]] = 1
     return out
 
 
@@ -25,25 +28,27 @@ def permuted_identity_block(
     pi: Any, row_lo: int, row_hi: int, col_lo: int, col_hi: int, dtype: np.dtype[Any]
 ) -> Any:
     """Block of ``P^T`` (row ``r`` has its 1 in column ``pi[r]``)."""
-    out = np.zeros((row_hi - row_lo, col_hi - col_lo), dtype=dtype)
+    xp = array_module(pi)
+    out = xp.zeros((row_hi - row_lo, col_hi - col_lo), dtype=dtype)
     cols = pi[row_lo:row_hi]
     hit = (cols >= col_lo) & (cols < col_hi)
-    out[np.nonzero(hit)[0], cols[hit] - col_lo] = 1
+    out[xp.nonzero(hit)[0], cols[hit] - col_lo] = 1
     return out
 
 
 def permuted_rows(pi: Any, lo: int, hi: int, dtype: np.dtype[Any], *blocks: Any) -> Any:
     """Rows ``pi[lo:hi]`` of the column panel made of ``blocks``."""
-    whole = np.concatenate(blocks, axis=0)
+    whole = array_module(*blocks).concatenate(blocks, axis=0)
     return whole[pi[lo:hi]].astype(dtype, copy=False)
 
 
 def pl_block(pi: Any, lpanel: Any, row_lo: int, row_hi: int, col_lo: int, width: int) -> Any:
     """Block of ``P @ L``: row ``r`` of it is row ``inverse(pi)[r]`` of ``L``."""
-    inverse = np.empty_like(pi)
-    inverse[pi] = np.arange(len(pi))
+    xp = array_module(pi, lpanel)
+    inverse = xp.empty_like(pi)
+    inverse[pi] = xp.arange(len(pi))
     src = inverse[row_lo:row_hi]
-    out = np.zeros((row_hi - row_lo, width), dtype=lpanel.dtype)
+    out = xp.zeros((row_hi - row_lo, width), dtype=lpanel.dtype)
     hit = src >= col_lo
     out[hit] = lpanel[src[hit] - col_lo]
     return out
@@ -51,6 +56,7 @@ def pl_block(pi: Any, lpanel: Any, row_lo: int, row_hi: int, col_lo: int, width:
 
 def row_indices(pi: Any, lo: int, hi: int) -> Any:
     """Chunk of SciPy's ``p_indices`` form (``a = l[p] @ u``): the inverse of ``pi``."""
-    inverse = np.empty_like(pi, dtype=np.int32)
-    inverse[pi] = np.arange(len(pi), dtype=np.int32)
+    xp = array_module(pi)
+    inverse = xp.empty_like(pi, dtype=np.int32)
+    inverse[pi] = xp.arange(len(pi), dtype=np.int32)
     return inverse[lo:hi]

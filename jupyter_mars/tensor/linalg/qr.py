@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -54,7 +55,7 @@ def block_qr(block: Any, conj: bool, r_only: bool = False) -> tuple[Any, Any]:
 
 def stacked_qr(r_only: bool, *factors: Any) -> tuple[Any, Any]:
     """QR of the stacked R factors of the blocks."""
-    stacked = np.concatenate([f[1] for f in factors], axis=0)
+    stacked = array_module(*(f[1] for f in factors)).concatenate([f[1] for f in factors], axis=0)
     if r_only:
         return None, np.linalg.qr(stacked, mode="r")
     q, r = np.linalg.qr(stacked)

@@ -20,6 +20,7 @@ from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.linalg._core import (
+    apply_whole,
     assert_stacked_2d,
     assert_stacked_square,
     batch_apply,
@@ -116,7 +117,7 @@ def _solve_batched(a: Tensor, b: Tensor, dtype: np.dtype[Any]) -> Tensor:
 
 
 def solve_blocks(a: Any, b: Any) -> Any:
-    return np.linalg.solve(a, b)
+    return apply_whole(np.linalg.solve, a, b)
 
 
 def solve(a: Any, b: Any) -> Tensor:

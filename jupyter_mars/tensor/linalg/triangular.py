@@ -18,7 +18,7 @@ from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, til
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.datasource import astensor
-from jupyter_mars.tensor.linalg._core import LinAlgError
+from jupyter_mars.tensor.linalg._core import LinAlgError, scipy_linalg
 from jupyter_mars.tensor.linalg.lu import square_splits
 
 
@@ -26,14 +26,12 @@ def substitute(
     rhs: Any, diag: Any, lower: bool, unit: bool, check: bool, dtype: np.dtype[Any], *pairs: Any
 ) -> Any:
     """Solve ``diag @ x = rhs - sum A_l @ x_l`` over the pairs ``(A_l, x_l)``."""
-    import scipy.linalg  # SciPy loads with the first decomposition, not with mt
-
     s = rhs.astype(dtype, copy=True)
     for a, x in zip(pairs[0::2], pairs[1::2]):
         s -= a @ x
     if check and np.any(np.diagonal(diag) == 0):
         raise LinAlgError("Singular matrix")
-    out = scipy.linalg.solve_triangular(
+    out = scipy_linalg(diag, s).solve_triangular(
         diag, s, lower=lower, unit_diagonal=unit, check_finite=False
     )
     return out.astype(dtype, copy=False)

@@ -15,6 +15,10 @@
 
 Dtypes and errors (a unary ufunc has no ``reduce``, a ufunc that cannot be reordered
 takes one axis) are NumPy's, found by calling the method on one-element stand-ins.
+
+On a GPU, CuPy's ufuncs have ``reduce`` and ``accumulate`` for ``add`` and ``multiply``
+only, and ``at`` for ``add``, ``maximum`` and ``minimum``: another ufunc's method raises
+``NotOnGPU`` at the call on a GPU tensor, naming ``.to_cpu()``.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module, to_host
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.creation import arange
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
+from jupyter_mars.tensor.gpu_kernels import NotOnGPU, on_gpu
 from jupyter_mars.tensor.outputs import probe_out, write_result
 from jupyter_mars.tensor.reduction import normalize_axis, reduced_shape
 from jupyter_mars.tensor.reduction.args import NOVALUE, given
@@ -69,6 +75,24 @@ def _probe(method: Any, *args: Any, **kwargs: Any) -> np.dtype[Any]:
         return np.asarray(method(*stand_ins, **kwargs)).dtype
 
 
+_GPU_METHODS = {
+    "reduce": frozenset({"add", "multiply"}),
+    "accumulate": frozenset({"add", "multiply"}),
+    "at": frozenset({"add", "maximum", "minimum"}),
+}
+"""The ufuncs whose method CuPy has, by method."""
+
+
+def _check_gpu_method(ufunc_name: str, method: str, x: Any) -> None:
+    """Raise ``NotOnGPU`` where ``x`` is on a GPU and CuPy lacks ``ufunc_name.method``."""
+    if on_gpu(x) and ufunc_name not in _GPU_METHODS[method]:
+        has = " and ".join(sorted(_GPU_METHODS[method]))
+        raise NotOnGPU(
+            f"{ufunc_name}.{method}() does not run on a GPU: CuPy has {method} for {has} "
+            "only; call .to_cpu() on its GPU input first"
+        )
+
+
 # ---- reduce -------------------------------------------------------------------------------
 
 
@@ -76,7 +100,8 @@ def _reduce_block(
     ufunc: np.ufunc, axis: Any, dtype: Any, keepdims: bool, extra: dict[str, Any], block: Any
 ) -> Any:
     with np.errstate(all="ignore"):
-        return np.asarray(ufunc.reduce(block, axis=axis, dtype=dtype, keepdims=keepdims, **extra))
+        result = ufunc.reduce(block, axis=axis, dtype=dtype, keepdims=keepdims, **extra)
+        return array_module(block).asarray(result)
 
 
 def _with_initial(ufunc: np.ufunc, initial: Any, part: Any, axis: Any) -> Any:
@@ -99,6 +124,7 @@ def ufunc_reduce(
     if where is not True:
         raise TypeError(f"{name}(): the 'where' argument is not supported on tensors")
     x = astensor(array)
+    _check_gpu_method(self.__name__, "reduce", x)
     extra = {"initial": initial} if given(initial) else {}
     result_dtype = _probe(ufunc.reduce, x, axis=axis, dtype=dtype, keepdims=keepdims, **extra)
     axes = normalize_axis(axis, x.ndim)
@@ -158,6 +184,7 @@ def ufunc_accumulate(
     """Lazy ``ufunc.accumulate``: the running result of ``ufunc`` along ``axis``."""
     ufunc, name = self.ufunc, f"{self.__name__}.accumulate"
     x = astensor(array)
+    _check_gpu_method(self.__name__, "accumulate", x)
     result_dtype = _probe(ufunc.accumulate, x, axis=axis, dtype=dtype)
     ax = int(normalize_axis(axis, x.ndim)[0])
     scan = functools.partial(_accumulate_block, ufunc)
@@ -220,7 +247,7 @@ def _at_block(
 ) -> Any:
     """Chunk kernel: ``ufunc.at`` at the selected positions inside this chunk, whose
     place in the whole tensor is the first of its coordinates along each axis."""
-    out = np.array(block, copy=True)
+    out = array_module(block).array(block, copy=True)
     if out.size == 0 or positions.size == 0:
         return out
     if not shape:  # a 0-d tensor: its one element, once per time the index selects it
@@ -229,7 +256,7 @@ def _at_block(
             for i in range(positions.size):
                 out[()] = ufunc(out, *(v.flat[i] for v in operands))
         return out
-    origin = tuple(int(np.asarray(c).flat[0]) for c in coords)
+    origin = tuple(int(np.asarray(to_host(c)).flat[0]) for c in coords)
     targets = np.unravel_index(positions.ravel(), shape)
     inside = np.ones(positions.size, dtype=bool)
     for c, o, n in zip(targets, origin, out.shape):
@@ -249,6 +276,7 @@ def ufunc_at(self: TensorUfunc, a: Any, indices: Any, b: Any = None) -> None:
     ufunc, name = self.ufunc, f"{self.__name__}.at"
     if not isinstance(a, Tensor):
         raise TypeError(f"{name}(): the first argument must be a tensor to update in place")
+    _check_gpu_method(self.__name__, "at", a)
     if isinstance(b, Tensor) or isinstance(indices, Tensor):
         raise TypeError(f"{name}(): indices and values must be known (NumPy arrays or scalars)")
     expected = 2 if ufunc.nin == 2 else 1

@@ -19,6 +19,7 @@ import numpy as np
 
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.gpu_kernels import NotOnGPU, on_gpu
 from jupyter_mars.tensor.products.checks import check_out
 from jupyter_mars.tensor.products.contraction import Labels, contract
 from jupyter_mars.tensor.products.kernels import einsum_kernel, matmul_kernel, pair_kernel
@@ -159,6 +160,11 @@ def einsum(
         kwargs["dtype"] = np.dtype(dtype)
     if casting != "safe":
         kwargs["casting"] = casting
+        if on_gpu(*operands):
+            raise NotOnGPU(
+                "einsum(casting=...) does not run on a GPU: CuPy's einsum takes no casting; "
+                "call .to_cpu() on its GPU inputs first"
+            )
     # numpy checks the subscripts and the dtype on tiny arrays, and the sizes on fakes
     result_dtype = np.asarray(
         np.einsum(spec, *(np.ones((1,) * t.ndim, dtype=t.dtype) for t in operands), **kwargs)

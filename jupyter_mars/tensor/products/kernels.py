@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
+
 # ---- products of one position -----------------------------------------------------------
 
 
@@ -74,6 +76,7 @@ def pair_kernel(
 
 def contract_blocks(func: Callable[..., Any], nops: int, accepts_out: bool, *blocks: Any) -> Any:
     """Sum of ``func`` over consecutive groups of ``nops`` blocks (one group per position)."""
+    xp = array_module(*blocks)
     acc: Any = None
     owned = accepts_out
     buf: Any = None
@@ -82,19 +85,19 @@ def contract_blocks(func: Callable[..., Any], nops: int, accepts_out: bool, *blo
         if acc is None:
             acc = func(*args)
             continue
-        if accepts_out and isinstance(acc, np.ndarray) and acc.ndim:
+        if accepts_out and isinstance(acc, xp.ndarray) and acc.ndim:
             if buf is None:
-                buf = np.empty_like(acc)
+                buf = xp.empty_like(acc)
             part = func(*args, out=buf)
         else:
             part = func(*args)
-        if owned and isinstance(acc, np.ndarray):
+        if owned and isinstance(acc, xp.ndarray):
             acc += part
         else:
             # the first product may be a view of an input chunk: never write into it
             acc = acc + part
             owned = True
-    return acc if isinstance(acc, np.ndarray) else np.asarray(acc)
+    return acc if isinstance(acc, xp.ndarray) else xp.asarray(acc)
 
 
 def sum_parts(*parts: Any) -> Any:
@@ -109,4 +112,4 @@ def transpose_block(block: Any, axes: tuple[int, ...]) -> Any:
 
 
 def concat_blocks(axis: int, *blocks: Any) -> Any:
-    return np.concatenate(blocks, axis=axis)
+    return array_module(*blocks).concatenate(blocks, axis=axis)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
@@ -35,7 +36,8 @@ def _arg_chunk(
     if empty_along(block, axis):
         return None
     pick = np.argmax if kind == "max" else np.argmin
-    values = np.asarray(block)
+    xp = array_module(block)
+    values = xp.asarray(block)
     has_number = None
     if skipna:
         mask = np.isnan(values)
@@ -44,6 +46,8 @@ def _arg_chunk(
     if flat:
         local = int(pick(values.ravel()))
         value = values.ravel()[local]
+        if xp is not np:
+            value = value.item()  # a 0-d CuPy array: ``full`` takes a scalar
         if values.ndim:
             position = np.unravel_index(local, values.shape)
             index = int(
@@ -55,8 +59,8 @@ def _arg_chunk(
             index = 0
         ones = (1,) * values.ndim
         return (
-            np.full(ones, value, dtype=values.dtype),
-            np.full(ones, index, dtype=np.intp),
+            xp.full(ones, value, dtype=values.dtype),
+            xp.full(ones, index, dtype=np.intp),
             has_number,
         )
     (k,) = axis

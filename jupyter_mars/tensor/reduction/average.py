@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.elemwise import elemwise
@@ -34,8 +35,9 @@ def _divide_weighted(total: Any, weight: Any) -> Any:
 
 
 def _broadcast_like(like: Any, values: Any, dtype: np.dtype[Any]) -> Any:
+    xp = array_module(like, values)
     shape = np.broadcast_shapes(np.shape(like), np.shape(values))
-    return np.broadcast_to(np.asarray(values, dtype=dtype), shape).copy()
+    return xp.broadcast_to(xp.asarray(values, dtype=dtype), shape).copy()
 
 
 def _weights_like(w: Tensor, x: Tensor, axis: Any) -> Tensor:

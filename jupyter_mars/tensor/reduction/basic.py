@@ -15,11 +15,11 @@ from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction._probe import probe_dtype, probe_shape
 from jupyter_mars.tensor.reduction.args import NOVALUE, given, normalize_axis, unsupported
-from jupyter_mars.tensor.reduction.core import numpy_chunk, pairwise_reduce
+from jupyter_mars.tensor.reduction.core import numpy_chunk, pairwise_reduce, reduce_with_initial
 
 
 def _apply_initial(func: Callable[..., Any], initial: Any, part: Any, axis: Any) -> Any:
-    return func(part, axis=axis, keepdims=True, initial=initial)
+    return reduce_with_initial(func, part, axis, initial=initial)
 
 
 def with_identity(

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.config import options
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.reduction import Reduction
 from jupyter_mars.engine.sparse import to_dense
@@ -133,7 +134,28 @@ def numpy_chunk(
     if skip_empty and empty_along(block, axis):
         return None
     with np.errstate(all="ignore"):
+        if "initial" in kwargs:
+            return reduce_with_initial(func, block, axis, **kwargs)
         return func(block, axis=axis, keepdims=True, **kwargs)
+
+
+def reduce_with_initial(
+    func: Callable[..., Any], block: Any, axis: Any, *, initial: Any, **kwargs: Any
+) -> Any:
+    """``func(block, axis=axis, keepdims=True, initial=initial)``. CuPy's reductions take no
+    ``initial``: on a GPU the block's reduction is reduced once more with ``initial``, which
+    NumPy counts as one more item of every reduced slice (``sum``, ``prod``, ``max``, ``min``
+    and their NaN forms, the only reductions that take it)."""
+    xp = array_module(block)
+    if xp is np:
+        return func(block, axis=axis, keepdims=True, initial=initial, **kwargs)
+    shape = reduced_shape(block.shape, axis, True)
+    if empty_along(block, axis):
+        dtype = kwargs.get("dtype")
+        return xp.full(shape, initial, dtype=block.dtype if dtype is None else dtype)
+    reduced = func(block, axis=axis, keepdims=True, **kwargs)
+    start = xp.full(shape, initial, dtype=reduced.dtype)
+    return func(xp.stack([reduced, start]), axis=0).astype(reduced.dtype, copy=False)
 
 
 def sparse_numpy_chunk(
@@ -173,7 +195,7 @@ def sparse_twin(chunk: Callable[..., Any]) -> Callable[..., Any] | None:
 def count_chunk(dtype: np.dtype[Any], block: Any, axis: Any, keepdims: bool) -> Any:
     """The number of items reduced, in the shape of a partial."""
     count = reduced_count(block.shape, axis)
-    return np.full(reduced_shape(block.shape, axis, True), count, dtype=dtype)
+    return array_module(block).full(reduced_shape(block.shape, axis, True), count, dtype=dtype)
 
 
 def combine_pairwise(pairwise: Callable[..., Any], parts: list[Any], axis: Any) -> Any:
@@ -191,7 +213,7 @@ def zip_pairwise(pairwise: tuple[Callable[..., Any], ...], a: Any, b: Any) -> An
 
 def as_result(value: Any, dtype: np.dtype[Any]) -> Any:
     with np.errstate(all="ignore"):
-        return np.asarray(value).astype(dtype, copy=False)
+        return array_module(value).asarray(value).astype(dtype, copy=False)
 
 
 def aggregate(

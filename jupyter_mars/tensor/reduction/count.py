@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
 from jupyter_mars.tensor.outputs import accepts_out
@@ -20,12 +21,20 @@ from jupyter_mars.tensor.reduction.core import (
 )
 
 
+def _count_nonzero(block: Any, axis: Any, keepdims: bool) -> Any:
+    """``np.count_nonzero`` of a chunk; CuPy's takes no ``keepdims``, so on a GPU the
+    nonzero items are summed."""
+    if array_module(block) is np:
+        return np.count_nonzero(block, axis=axis, keepdims=keepdims)
+    return (block != 0).sum(axis=axis, keepdims=keepdims, dtype=np.intp)
+
+
 def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Tensor:
     """Lazy, chunked ``numpy.count_nonzero`` (an intp tensor, 0-d for ``axis=None``)."""
     return pairwise_reduce(
         a,
         "count_nonzero",
-        functools.partial(numpy_chunk, np.count_nonzero),
+        functools.partial(numpy_chunk, _count_nonzero),
         np.add,
         axis,
         keepdims,

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module, device_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -51,8 +52,8 @@ class _Flatten(Op):
         return "flatten"
 
 
-def _empty_flat(dtype: np.dtype[Any]) -> Any:
-    return np.empty((0,), dtype=dtype)
+def _empty_flat(dtype: np.dtype[Any], device: str | None) -> Any:
+    return device_module(device).empty((0,), dtype=dtype)
 
 
 def flat_layout(shape: tuple[int, ...], target: int) -> tuple[tuple[int, ...], ...]:
@@ -95,7 +96,7 @@ def _tile_flatten(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     ctx.require_known(x)
     shape = tuple(int(sum(axis)) for axis in x.nsplits)
     if 0 in shape:
-        ctx.new_task(grid_key(grid, 0), _empty_flat, node.dtype)
+        ctx.new_task(grid_key(grid, 0), _empty_flat, node.dtype, ctx.device)
         return Tiled(((0,),), grid)
     target = max(math.prod(int(max(axis)) for axis in x.nsplits), 1)
     layout = flat_layout(shape, target)
@@ -136,7 +137,7 @@ class Cumulative(Op):
 
 def scan_chunk(func: Callable[..., Any], block: Any, axis: int, dtype: np.dtype[Any]) -> Any:
     with np.errstate(all="ignore"):
-        return np.asarray(func(block, axis=axis, dtype=dtype))
+        return array_module(block).asarray(func(block, axis=axis, dtype=dtype))
 
 
 def last_along(block: Any, axis: int, identity: int) -> Any:
@@ -144,7 +145,7 @@ def last_along(block: Any, axis: int, identity: int) -> Any:
     if block.shape[axis] == 0:
         shape = list(block.shape)
         shape[axis] = 1
-        return np.full(shape, identity, dtype=block.dtype)
+        return array_module(block).full(shape, identity, dtype=block.dtype)
     index = [slice(None)] * block.ndim
     index[axis] = slice(block.shape[axis] - 1, None)
     return block[tuple(index)]

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.sparse import to_dense
 from jupyter_mars.engine.sparse_ops import sparse_reduce
 from jupyter_mars.tensor.core import Tensor
@@ -138,8 +139,8 @@ def _moments_chunk(
 ) -> Any:
     """``(count, mean, M2)`` of one chunk: mean first, then the squared deviations from it."""
     with np.errstate(all="ignore"):
-        values = np.asarray(block).astype(dtype, copy=False)
-        real = np.empty(0, dtype=dtype).real.dtype
+        values = array_module(block).asarray(block).astype(dtype, copy=False)
+        real = np.empty(0, dtype=dtype).real.dtype  # a dtype: no chunk is made
         values, count, mask = _drop_nans(values, skipna, axis)
         total = np.sum(values, axis=axis, keepdims=True)
         mean = np.where(count > 0, total / count.astype(real), 0).astype(dtype, copy=False)

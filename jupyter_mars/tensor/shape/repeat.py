@@ -17,6 +17,7 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -47,6 +48,8 @@ class Repeat(Op):
 def _repeat_chunk(block: Any, repeats: Any, axis: int, sl: slice | None) -> Any:
     if sl is not None:
         block = block[(slice(None),) * axis + (sl,)]
+    if isinstance(repeats, np.ndarray) and array_module(block) is not np:
+        repeats = repeats.tolist()  # CuPy takes counts as an int, a list or its own array
     return np.repeat(block, repeats, axis=axis)
 
 

@@ -20,8 +20,9 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import GPU
 from jupyter_mars.engine.graph import Key, Ref
-from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
+from jupyter_mars.engine.node import GpuNode, Node, Op, TileContext, Tiled, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.tensor.core import Tensor
@@ -92,8 +93,11 @@ def flat_index(
 
 def internal(op: Op, inputs: list[Tensor], shape: tuple[Any, ...], dtype: Any) -> Tensor:
     """A step inside one function's graph: never executed on its own, even when eager.
-    Its kernels read dense chunks (a sparse input is made dense)."""
-    return Tensor(Node(op, [todense(t).node for t in inputs], shape, np.dtype(dtype)))
+    Its kernels read dense chunks (a sparse input is made dense); it runs on the GPU where
+    an input is there, as every operation does."""
+    nodes = [todense(t).node for t in inputs]
+    node_type = GpuNode if any(n.device == GPU for n in nodes) else Node
+    return Tensor(node_type(op, nodes, shape, np.dtype(dtype)))
 
 
 def identity(x: Any) -> Any:

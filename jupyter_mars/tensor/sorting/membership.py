@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -20,7 +21,11 @@ from jupyter_mars.tensor.sorting._outer import OuterReduce
 
 
 def isin_part(element: Any, test: Any, kind: str | None) -> Any:
-    return np.asarray(np.isin(element, test, kind=kind))  # type: ignore[arg-type]
+    xp = array_module(element, test)
+    if xp is np:
+        return np.asarray(np.isin(element, test, kind=kind))  # type: ignore[arg-type]
+    # CuPy's isin has one method: ``kind`` chooses NumPy's, never the answer
+    return xp.asarray(xp.isin(element, test))
 
 
 def isin(
@@ -59,7 +64,7 @@ class Ravel(Op):
 
 
 def ravel_block(block: Any) -> Any:
-    return np.asarray(block).reshape(-1)
+    return array_module(block).asarray(block).reshape(-1)
 
 
 @tile_rule(Ravel)

@@ -16,6 +16,12 @@ is split into several chunks, so that no task ever holds a whole axis.
 
 ``psrs_tasks`` builds these tasks for one group of chunks sharing their lines; ``sort``
 (and ``partition`` along a split axis) call it once per group.
+
+GPU chunks are sorted here on the host: ``local`` copies each chunk off the device and
+``out`` copies each output chunk back. The exchange is made of per-line searches, ragged
+gathers and lexicographic sorts along an axis that CuPy does not have (its ``lexsort``
+takes no axis); one copy each way per chunk keeps it one algorithm with one set of tests.
+A chunk sorted along an axis it holds whole never comes here: it is sorted on the device.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import GPU, to_device, to_host
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import TileContext
 from jupyter_mars.tensor.sorting._common import MAX_OVERSAMPLE, flat_index
@@ -68,7 +75,7 @@ def psrs_local_flat(
     block: Any, chunk_offset: tuple[int, ...], shape: tuple[int, ...], base: int, arg: bool
 ) -> tuple[Any, Any, int]:
     """``psrs_local`` for ``axis=None``: the chunk raveled, keys are global flat indices."""
-    block = np.asarray(block)
+    block = np.asarray(to_host(block))
     lines = block.reshape(1, -1)
     if not arg:
         return np.sort(lines, axis=-1), None, base
@@ -80,7 +87,7 @@ def psrs_local_flat(
 
 def psrs_local_axis(block: Any, axis: int, offset: int, arg: bool) -> tuple[Any, Any, int]:
     """Sort one chunk along ``axis`` as (L, n) lines; keys are positions along the axis."""
-    block = np.asarray(block)
+    block = np.asarray(to_host(block))
     moved = np.moveaxis(block, axis, -1)
     # the number of lines spelt out: ``-1`` is ambiguous for an empty chunk
     lines = moved.reshape(math.prod(moved.shape[:-1]), block.shape[axis])
@@ -202,9 +209,18 @@ def psrs_out(
     arg: bool,
     axis: int | None,
     other_shape: tuple[int, ...],
+    device: str | None,
     *pieces: tuple[Any, Any, Any],
 ) -> Any:
-    """One output chunk: each line's pieces, bucket after bucket, as a rectangular block."""
+    """One output chunk: each line's pieces, bucket after bucket, as a rectangular block,
+    copied to ``device`` (``TileContext.device``) where that is a GPU."""
+    out = _assemble_out(length, arg, pieces)
+    if axis is not None:
+        out = np.moveaxis(out.reshape((*other_shape, length)), -1, axis)
+    return to_device(out) if device == GPU else out
+
+
+def _assemble_out(length: int, arg: bool, pieces: tuple[tuple[Any, Any, Any], ...]) -> Any:
     nlines = len(pieces[0][2])
     source = 1 if arg else 0
     first = pieces[0][source]
@@ -219,9 +235,7 @@ def psrs_out(
         within = np.arange(total, dtype=np.intp) - np.repeat(_exclusive_cumsum(lengths), lengths)
         out[lines * length + filled[lines] + within] = piece[source]
         filled += lengths
-    if axis is None:
-        return out
-    return np.moveaxis(out.reshape((*other_shape, length)), -1, axis)
+    return out
 
 
 # ---- the task graph ---------------------------------------------------------------------------
@@ -286,6 +300,8 @@ def psrs_tasks(
             ctx.new_task(key, psrs_out_piece, Ref(bucket), Ref(starts), k, lo, hi)
             parts.append(key)
         out = (f"{prefix}-out", j)
-        ctx.new_task(out, psrs_out, hi - lo, arg, axis, other_shape, *(Ref(k) for k in parts))
+        ctx.new_task(
+            out, psrs_out, hi - lo, arg, axis, other_shape, ctx.device, *(Ref(k) for k in parts)
+        )
         out_keys.append(out)
     return out_keys

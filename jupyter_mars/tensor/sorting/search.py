@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -19,11 +20,12 @@ from jupyter_mars.tensor.sorting._outer import OuterReduce
 
 
 def searchsorted_part(v: Any, a: Any, side: str) -> Any:
-    return np.asarray(np.searchsorted(a, v, side=side), dtype=np.intp)  # type: ignore[call-overload]
+    xp = array_module(v, a)
+    return xp.asarray(xp.searchsorted(a, v, side=side), dtype=np.intp)
 
 
 def as_intp_array(x: Any) -> Any:
-    return np.asarray(x, dtype=np.intp)
+    return array_module(x).asarray(x, dtype=np.intp)
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import array_module, device_module
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -58,12 +59,12 @@ def sort_block(block: Any, axis: int, arg: bool) -> Any:
 
 
 def sort_flat_block(block: Any, arg: bool) -> Any:
-    flat = np.asarray(block).ravel()
+    flat = array_module(block).asarray(block).ravel()
     return np.argsort(flat, kind="stable") if arg else np.sort(flat)
 
 
-def empty_result(dtype: np.dtype[Any]) -> Any:
-    return np.empty(0, dtype=dtype)
+def empty_result(dtype: np.dtype[Any], device: str | None = None) -> Any:
+    return device_module(device).empty(0, dtype=dtype)
 
 
 # ---- the sort operator ------------------------------------------------------------------------
@@ -142,7 +143,7 @@ def _sort_flat_tiled(
     if len(indices) == 1 or size == 0:
         grid = key_grid(node_key, (1,))
         if size == 0:
-            ctx.new_task(grid[0], empty_result, dtype)
+            ctx.new_task(grid[0], empty_result, dtype, ctx.device)
         else:
             ctx.add_blockwise(grid[0], sort_flat_block, (Ref(x.keys[indices[0]]), arg), {})
         return Tiled(((size,),), grid)

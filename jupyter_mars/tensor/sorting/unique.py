@@ -15,6 +15,7 @@ import numpy as np
 
 from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.devices import GPU, to_device, to_host
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -38,8 +39,10 @@ from jupyter_mars.tensor.sorting._common import (
 def unique_local(
     block: Any, chunk_offset: tuple[int, ...], shape: tuple[int, ...], want_inverse: bool
 ) -> tuple[Any, Any, Any, Any]:
-    """Sorted unique values of one chunk, their first global flat index, counts, inverse."""
-    block = np.asarray(block)
+    """Sorted unique values of one chunk, their first global flat index, counts, inverse.
+    A GPU chunk is copied to the host: the buckets are merged there, with NumPy's
+    ``add.reduceat``, and each result chunk is copied back (``unique_field``)."""
+    block = np.asarray(to_host(block))
     flat = block.reshape(-1)
     values, first, inverse, counts = np.unique(
         flat, return_index=True, return_inverse=True, return_counts=True
@@ -93,18 +96,20 @@ def unique_merge(*pieces: tuple[Any, Any, Any]) -> tuple[Any, Any, Any, list[Any
     return uniq, index[starts].astype(np.intp), total, where
 
 
-def unique_field(bucket: tuple[Any, ...], field: int) -> Any:
-    return bucket[field]
+def unique_field(bucket: tuple[Any, ...], field: int, device: str | None = None) -> Any:
+    """One result of a bucket, on ``device`` (``TileContext.device``)."""
+    return to_device(bucket[field]) if device == GPU else bucket[field]
 
 
 def unique_where(bucket: tuple[Any, ...], i: int) -> tuple[Any, int]:
     return bucket[3][i], len(bucket[0])
 
 
-def unique_inverse(local: tuple[Any, ...], *wheres: tuple[Any, int]) -> Any:
+def unique_inverse(local: tuple[Any, ...], device: str | None, *wheres: tuple[Any, int]) -> Any:
     starts = offsets([n for _, n in wheres])
     mapping = np.concatenate([w + int(s) for (w, _), s in zip(wheres, starts)])
-    return mapping.astype(np.intp)[local[3]]
+    inverse = mapping.astype(np.intp)[local[3]]
+    return to_device(inverse) if device == GPU else inverse
 
 
 @dataclass(frozen=True, eq=False)
@@ -195,7 +200,7 @@ def _tile_unique_field(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
     if op.field != "inverse":
         grid = key_grid(node.key, (nb,))
         for k in range(nb):
-            ctx.new_task(grid[k], unique_field, Ref(buckets.keys[k]), _FIELDS[op.field])
+            ctx.new_task(grid[k], unique_field, Ref(buckets.keys[k]), _FIELDS[op.field], ctx.device)
         return Tiled(buckets.nsplits, grid)
     local = inputs[1]
     grid = key_grid(node.key, local.numblocks)
@@ -205,7 +210,7 @@ def _tile_unique_field(node: Node, inputs: list[Tiled], ctx: TileContext) -> Til
             key = (f"{node.key}-where", n, k)
             ctx.new_task(key, unique_where, Ref(buckets.keys[k]), n)
             wheres.append(Ref(key))
-        ctx.new_task(grid[index], unique_inverse, Ref(local.keys[index]), *wheres)
+        ctx.new_task(grid[index], unique_inverse, Ref(local.keys[index]), ctx.device, *wheres)
     return Tiled(local.nsplits, grid)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.chunks import normalize_chunk_size, offsets
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -20,7 +21,7 @@ from jupyter_mars.tensor.statistics.common import align_weights
 
 
 def bincount_max(block: Any) -> int:
-    block = np.asarray(block)
+    block = array_module(block).asarray(block)
     if block.size == 0:
         return 0
     low = block.min()
@@ -66,12 +67,13 @@ def _tile_bincount_length(node: Node, inputs: list[Tiled], ctx: TileContext) -> 
 
 
 def bincount_part(block: Any, weights: Any, lo: int, hi: int) -> Any:
-    block = np.asarray(block)
+    xp = array_module(block, weights)
+    block = xp.asarray(block)
     if lo == 0 and (block.size == 0 or block.max() < hi):
-        return np.bincount(block, weights, minlength=hi)
+        return xp.bincount(block, weights, minlength=hi)
     keep = (block >= lo) & (block < hi)
     w = weights[keep] if weights is not None else None
-    return np.bincount(block[keep] - lo, w, minlength=hi - lo)
+    return xp.bincount(block[keep] - lo, w, minlength=hi - lo)
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -26,7 +27,7 @@ from jupyter_mars.tensor.sorting import check_known, int_nsplits, tree_reduce
 
 def as_variables(block: Any, transpose: bool, dtype: np.dtype[Any]) -> Any:
     """A block as (variables, observations), cast like NumPy's ``cov`` does."""
-    x = np.array(block, ndmin=2, dtype=dtype)
+    x = array_module(block).array(block, ndmin=2, dtype=dtype)
     return x.T if transpose else x
 
 
@@ -34,7 +35,7 @@ def stack_variables(m: Any, y: Any, transpose: tuple[bool, bool], dtype: np.dtyp
     """The variables of ``m`` and then of ``y`` (if any) as rows, for one observation chunk."""
     x = as_variables(m, transpose[0], dtype)
     if y is not None:
-        x = np.concatenate((x, as_variables(y, transpose[1], dtype)), axis=0)
+        x = array_module(x).concatenate((x, as_variables(y, transpose[1], dtype)), axis=0)
     return x
 
 

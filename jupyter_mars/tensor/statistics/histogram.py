@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import GPU, array_module, to_device, to_host
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor, new_tensor
@@ -29,14 +30,19 @@ from jupyter_mars.tensor.statistics.common import align_weights
 # A histogram "spec" is ``(bins, range)`` exactly as passed to ``np.histogram`` on every chunk:
 # either known when the function is called (int bins with a range, or array bins), or computed
 # by a ``HistSpec`` task (the data's min and max for int bins, the whole data for a string
-# estimator, a tensor of bin edges).
+# estimator, a tensor of bin edges). A spec is host data wherever the chunks are: GPU chunks
+# give their min and max as NumPy scalars, and the data a string estimator reads is copied to
+# the host (CuPy has no ``histogram_bin_edges``); the counts are then made on the device.
 
 
 def minmax_block(block: Any) -> Any:
-    block = np.asarray(block)
+    xp = array_module(block)
+    block = xp.asarray(block)
     if block.size == 0:
         return None
-    return np.min(block), np.max(block)
+    if xp is np:
+        return np.min(block), np.max(block)
+    return to_host(xp.min(block))[()], to_host(xp.max(block))[()]
 
 
 def spec_from_minmax(nbins: int, *parts: Any) -> tuple[int, tuple[Any, Any]]:
@@ -58,7 +64,7 @@ def spec_from_minmax(nbins: int, *parts: Any) -> tuple[int, tuple[Any, Any]]:
 
 def spec_from_data(estimator: str, range_: Any, *blocks: Any) -> tuple[int, Any]:
     """A bin-count estimator needs all the data: the number of bins and the outer edges."""
-    data = np.concatenate([np.asarray(b).ravel() for b in blocks])
+    data = np.concatenate([np.asarray(to_host(b)).ravel() for b in blocks])
     edges = np.histogram_bin_edges(data, bins=estimator, range=range_)
     if range_ is not None:
         return len(edges) - 1, range_
@@ -67,7 +73,7 @@ def spec_from_data(estimator: str, range_: Any, *blocks: Any) -> tuple[int, Any]
 
 
 def spec_from_edges(*blocks: Any) -> tuple[Any, None]:
-    return np.concatenate([np.asarray(b).ravel() for b in blocks]), None
+    return np.concatenate([np.asarray(to_host(b)).ravel() for b in blocks]), None
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,18 +112,23 @@ def _tile_hist_spec(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
 
 def hist_block(block: Any, weights: Any, spec: tuple[Any, Any]) -> Any:
     bins, range_ = spec
-    return np.histogram(block, bins=bins, range=range_, weights=weights)[0]
+    xp = array_module(block, weights)
+    if xp is not np and np.ndim(bins):
+        bins = xp.asarray(bins)  # CuPy takes an int or its own array of edges
+    return xp.histogram(block, bins=bins, range=range_, weights=weights)[0]
 
 
-def edges_of(spec: tuple[Any, Any], dtype: np.dtype[Any]) -> Any:
+def edges_of(spec: tuple[Any, Any], dtype: np.dtype[Any], device: str | None = None) -> Any:
+    """The bin edges of ``spec``, computed on the host and put on ``device``."""
     bins, range_ = spec
-    return np.histogram_bin_edges(np.empty(0, dtype=dtype), bins=bins, range=range_)
+    edges = np.histogram_bin_edges(np.empty(0, dtype=dtype), bins=bins, range=range_)
+    return to_device(edges) if device == GPU else edges
 
 
 def hist_finalize(density: bool, spec: tuple[Any, Any], dtype: np.dtype[Any], n: Any) -> Any:
     if not density:
         return n
-    db = np.array(np.diff(edges_of(spec, dtype)), float)
+    db = array_module(n).asarray(np.array(np.diff(edges_of(spec, dtype)), float))
     return n / db / n.sum()
 
 
@@ -176,7 +187,7 @@ def _tile_hist_edges(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
     assert isinstance(op, HistEdges)
     spec: Any = op.spec if op.spec is not None else Ref(inputs[0].keys[0])
     grid = key_grid(node.key, (1,))
-    ctx.new_task(grid[0], edges_of, spec, op.data_dtype)
+    ctx.new_task(grid[0], edges_of, spec, op.data_dtype, ctx.device)
     return Tiled(((node.shape[0],),), grid)
 
 
@@ -264,7 +275,8 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any 
 
 
 def digitize_block(x: Any, bins: Any, right: bool) -> Any:
-    return np.digitize(x, bins, right=right)
+    xp = array_module(x)
+    return xp.digitize(x, xp.asarray(bins), right=right)
 
 
 def digitize(x: Any, bins: Any, right: bool = False) -> Tensor:

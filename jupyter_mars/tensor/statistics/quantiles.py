@@ -14,21 +14,29 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.engine.devices import array_module
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.datasource import astensor
+from jupyter_mars.tensor.gpu_kernels import NotOnGPU, check_on_gpu, on_gpu
 from jupyter_mars.tensor.outputs import accepts_out
 from jupyter_mars.tensor.reduction import normalize_axis, reduced_shape
 from jupyter_mars.tensor.statistics.common import apply_whole_axes
+
+GPU_METHODS = frozenset({"linear", "lower", "higher", "midpoint", "nearest"})
+"""The ``method``s CuPy's ``percentile`` and ``quantile`` have."""
 
 
 def quantile_block(
     block: Any, func: Callable[..., Any], q: Any, axis: Any, keepdims: bool, kwargs: dict[str, Any]
 ) -> Any:
-    return np.asarray(func(block, q, axis=axis, keepdims=keepdims, **kwargs))
+    xp = array_module(block)
+    if xp is not np and np.ndim(q):
+        q = xp.asarray(q)  # the quantiles asked for, an array on the host, go along
+    return xp.asarray(func(block, q, axis=axis, keepdims=keepdims, **kwargs))
 
 
 def median_block(block: Any, func: Callable[..., Any], axis: Any, keepdims: bool) -> Any:
-    return np.asarray(func(block, axis=axis, keepdims=keepdims))
+    return array_module(block).asarray(func(block, axis=axis, keepdims=keepdims))
 
 
 def _check_out(name: str, out: Any) -> None:
@@ -46,6 +54,13 @@ def _order_statistic(
     kwargs: dict[str, Any],
 ) -> Tensor:
     x = astensor(a)
+    check_on_gpu(f"{name}()", npfunc.__name__, x)
+    method = kwargs.get("method", "linear")
+    if on_gpu(x) and method not in GPU_METHODS:
+        raise NotOnGPU(
+            f"{name}(method={method!r}) does not run on a GPU: CuPy's methods are "
+            f"{', '.join(sorted(GPU_METHODS))}; call .to_cpu() on its GPU input first"
+        )
     axes = normalize_axis(axis, x.ndim)
     if not isinstance(keepdims, (bool, np.bool_)):
         raise TypeError(f"{name}(): keepdims must be True or False, got {keepdims!r}")

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.node import TILE_RULES, TileContext, Tiled, walk
 from tests.conftest import assert_same
+from tests.tensor.conftest import on
 
 RNG = np.random.default_rng(20240531)
 
@@ -47,9 +48,10 @@ def index_np(index: Any) -> Any:
     return index
 
 
-def run_setitem(a: np.ndarray[Any, Any], chunks: Any, index: Any, value: Any) -> None:
-    """``x[index] = value`` on a tensor of ``a`` rebinds it and gives NumPy's result."""
-    x = tensor(a, chunk_size=chunks)
+def run_setitem(a: np.ndarray[Any, Any], chunks: Any, index: Any, value: Any, xp: Any = np) -> None:
+    """``x[index] = value`` on a tensor of ``a`` (its chunks computed with ``xp``) rebinds
+    it and gives NumPy's result."""
+    x = on(xp, tensor(a, chunk_size=chunks))
     old = x.node
     x[index] = value
     assert x.node is not old

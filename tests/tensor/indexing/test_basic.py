@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.indexing.helpers import basic_cases, data, own_tasks, tensor, tile
 
 BASIC_INDICES = [
@@ -29,10 +30,10 @@ BASIC_INDICES = [
 
 
 @pytest.mark.parametrize("index", BASIC_INDICES, ids=repr)
-def test_basic_index_matches_numpy_over_chunkings(index: Any) -> None:
+def test_basic_index_matches_numpy_over_chunkings(index: Any, xp: Any) -> None:
     a = data((5, 6))
     for chunks in chunkings(a.shape):
-        assert_same(tensor(a, chunk_size=chunks)[index], a[index])
+        assert_same(on(xp, tensor(a, chunk_size=chunks))[index], a[index])
 
 
 def test_basic_index_of_0d_and_empty_tensors() -> None:

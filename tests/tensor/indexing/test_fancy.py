@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.indexing.helpers import RNG, data, tensor, tile
 
 FANCY_INDICES = [
@@ -33,10 +34,10 @@ FANCY_INDICES = [
 
 
 @pytest.mark.parametrize("index", FANCY_INDICES, ids=repr)
-def test_fancy_index_with_arrays_matches_numpy(index: Any) -> None:
+def test_fancy_index_with_arrays_matches_numpy(index: Any, xp: Any) -> None:
     a = data((4, 6, 3))
     for chunks in chunkings(a.shape):
-        assert_same(tensor(a, chunk_size=chunks)[index], a[index])
+        assert_same(on(xp, tensor(a, chunk_size=chunks))[index], a[index])
 
 
 @given(st.data())

@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.indexing.helpers import data, tensor, tile
 
 
 @pytest.mark.parametrize("where", ["numpy", "tensor"])
-def test_boolean_masks_match_numpy(where: str) -> None:
+def test_boolean_masks_match_numpy(where: str, xp: Any) -> None:
     a = data((5, 4, 3))
     cases = [
         (a[:, 0, 0] > 50,),
@@ -26,7 +27,7 @@ def test_boolean_masks_match_numpy(where: str) -> None:
         (Ellipsis, a[0, 0] > 50),
     ]
     for chunks in chunkings(a.shape):
-        x = tensor(a, chunk_size=chunks)
+        x = on(xp, tensor(a, chunk_size=chunks))
         for index in cases:
             mt_index = tuple(
                 tensor(i, chunk_size=2) if where == "tensor" and isinstance(i, np.ndarray) else i

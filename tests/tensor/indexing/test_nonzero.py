@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,14 +12,15 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.indexing.helpers import data, tensor
 
 
 @pytest.mark.parametrize("shape", [(7,), (4, 5), (3, 4, 2), (0, 3)])
-def test_nonzero_argwhere_flatnonzero_give_global_indices(shape: tuple[int, ...]) -> None:
+def test_nonzero_argwhere_flatnonzero_give_global_indices(shape: tuple[int, ...], xp: Any) -> None:
     a = (data(shape) > 60) * data(shape)
     for chunks in chunkings(shape):
-        x = tensor(a, chunk_size=chunks)
+        x = on(xp, tensor(a, chunk_size=chunks))
         result = mt.nonzero(x)
         expected = np.nonzero(a)
         assert isinstance(result, tuple)

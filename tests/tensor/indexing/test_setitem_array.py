@@ -37,12 +37,12 @@ SET_CASES = [
 
 
 @pytest.mark.parametrize(("index", "value"), SET_CASES, ids=repr)
-def test_setitem_matches_numpy_assignment(index: Any, value: Any) -> None:
+def test_setitem_matches_numpy_assignment(index: Any, value: Any, xp: Any) -> None:
     a = data((5, 4))
     for chunks in chunkings(a.shape):
-        run_setitem(a, chunks, index, value)
+        run_setitem(a, chunks, index, value, xp)
         if isinstance(value, np.ndarray):
-            run_setitem(a, chunks, index, tensor(value, chunk_size=1))
+            run_setitem(a, chunks, index, tensor(value, chunk_size=1), xp)
 
 
 @given(basic_cases(), st.sampled_from(["scalar", "array", "tensor", "broadcast"]))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -10,18 +12,18 @@ from tests.conftest import assert_same, chunkings
 from tests.tensor.indexing.helpers import data, run_setitem, tensor
 
 
-def test_setitem_with_masks_matches_numpy() -> None:
+def test_setitem_with_masks_matches_numpy(xp: Any) -> None:
     a = data((6, 5))
     mask = a > 50
     nnz = int(mask.sum())
     rows = a[:, 0] > 50
     for chunks in chunkings(a.shape):
-        run_setitem(a, chunks, mask, 0.0)
-        run_setitem(a, chunks, tensor(mask, chunk_size=2), 0.0)
-        run_setitem(a, chunks, tensor(mask, chunk_size=3), -np.arange(nnz, dtype=float))
-        run_setitem(a, chunks, tensor(mask), tensor(-np.arange(nnz, dtype=float), chunk_size=2))
-        run_setitem(a, chunks, tensor(rows), np.arange(5.0))
-        run_setitem(a, chunks, (slice(1, 4), tensor(a[0] > 50)), -1.0)
+        run_setitem(a, chunks, mask, 0.0, xp)
+        run_setitem(a, chunks, tensor(mask, chunk_size=2), 0.0, xp)
+        run_setitem(a, chunks, tensor(mask, chunk_size=3), -np.arange(nnz, dtype=float), xp)
+        run_setitem(a, chunks, tensor(mask), tensor(-np.arange(nnz, dtype=float), chunk_size=2), xp)
+        run_setitem(a, chunks, tensor(rows), np.arange(5.0), xp)
+        run_setitem(a, chunks, (slice(1, 4), tensor(a[0] > 50)), -1.0, xp)
 
 
 def test_assigning_a_masked_selection_of_itself_matches_numpy() -> None:

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.indexing.helpers import data, tensor
 
 
-def test_take_matches_numpy() -> None:
+def test_take_matches_numpy(xp: Any) -> None:
     a = data((4, 5))
     i = np.array([[3, -1], [19, 0]])
     for chunks in chunkings(a.shape):
-        x = tensor(a, chunk_size=chunks)
+        x = on(xp, tensor(a, chunk_size=chunks))
         assert_same(mt.take(x, i), np.take(a, i))
         assert_same(mt.take(x, tensor(i, chunk_size=1)), np.take(a, i))
         assert_same(mt.take(x, [1, -1], axis=1), np.take(a, [1, -1], axis=1))

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.indexing.helpers import data, tensor
 
 
-def test_integer_tensor_indices_match_numpy() -> None:
+def test_integer_tensor_indices_match_numpy(xp: Any) -> None:
     a = data((5, 6))
     i = np.array([[4, 0, -1], [2, 2, 3]])
     j = np.array([5, -6, 1])
     for chunks in chunkings(a.shape):
-        x = tensor(a, chunk_size=chunks)
+        x = on(xp, tensor(a, chunk_size=chunks))
         ti, tj = tensor(i, chunk_size=2), tensor(j, chunk_size=2)
         assert_same(x[ti], a[i])
         assert_same(x[:, tj], a[:, j])

@@ -5,6 +5,7 @@ import numpy as np
 
 import jupyter_mars as mars
 from jupyter_mars.engine.plan import plan_stages
+from tests.conftest import to_numpy
 
 RNG = np.random.default_rng(5)
 LinAlgError = np.linalg.LinAlgError
@@ -18,8 +19,9 @@ def spd(n, dtype=float):
 
 
 def fetch(*tensors):
+    """The values of ``tensors``, executed together, as NumPy arrays (off a GPU too)."""
     mars.execute(*tensors)
-    return [t.fetch() for t in tensors]
+    return [to_numpy(t.fetch()) for t in tensors]
 
 
 def task_keys(*tensors):

@@ -7,13 +7,14 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.linalg.helpers import RNG, LinAlgError, spd
 
 
-def test_cholesky_matches_numpy_over_chunkings():
+def test_cholesky_matches_numpy_over_chunkings(xp):
     a = spd(9)
     for chunk in [*chunkings(a.shape), 2, (4, 3)]:
-        t = mt.tensor(a, chunk_size=chunk)
+        t = on(xp, mt.tensor(a, chunk_size=chunk))
         assert_same(mt.linalg.cholesky(t), np.linalg.cholesky(a))
         assert_same(mt.linalg.cholesky(t, lower=False), np.linalg.cholesky(a).T)
         assert_same(mt.linalg.cholesky(t, upper=True), np.linalg.cholesky(a, upper=True))
@@ -29,13 +30,15 @@ def test_cholesky_reconstructs_any_chunks(n, data):
     np.testing.assert_allclose(np.tril(low), low, atol=0)
 
 
-def test_cholesky_complex_int_and_stacks():
+def test_cholesky_complex_int_and_stacks(xp):
     c = spd(5, complex)
-    assert_same(mt.linalg.cholesky(mt.tensor(c, chunk_size=2)), np.linalg.cholesky(c))
+    assert_same(mt.linalg.cholesky(on(xp, mt.tensor(c, chunk_size=2))), np.linalg.cholesky(c))
     i = np.array([[4, 2], [2, 3]])
-    assert_same(mt.linalg.cholesky(mt.tensor(i, chunk_size=1)), np.linalg.cholesky(i))
+    assert_same(mt.linalg.cholesky(on(xp, mt.tensor(i, chunk_size=1))), np.linalg.cholesky(i))
     stack = np.stack([spd(4), spd(4)])
-    assert_same(mt.linalg.cholesky(mt.tensor(stack, chunk_size=2)), np.linalg.cholesky(stack))
+    assert_same(
+        mt.linalg.cholesky(on(xp, mt.tensor(stack, chunk_size=2))), np.linalg.cholesky(stack)
+    )
 
 
 def test_cholesky_reads_only_the_lower_triangle():
@@ -44,9 +47,9 @@ def test_cholesky_reads_only_the_lower_triangle():
     assert_same(mt.linalg.cholesky(mt.tensor(dirty, chunk_size=2)), np.linalg.cholesky(dirty))
 
 
-def test_cholesky_not_positive_definite_raises_at_execute():
+def test_cholesky_not_positive_definite_raises_at_execute(xp):
     a = -np.eye(4)
-    factor = mt.linalg.cholesky(mt.tensor(a, chunk_size=2))
+    factor = mt.linalg.cholesky(on(xp, mt.tensor(a, chunk_size=2)))
     with pytest.raises(LinAlgError):
         factor.execute()
 

@@ -5,6 +5,7 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.linalg.helpers import RNG, LinAlgError
 
 
@@ -12,11 +13,11 @@ from tests.tensor.linalg.helpers import RNG, LinAlgError
     ("shape_a", "shape_b"),
     [((20, 4), (20,)), ((20, 4), (20, 3)), ((3, 6), (3, 2)), ((9, 9), (9,))],
 )
-def test_lstsq_matches_numpy(shape_a, shape_b):
+def test_lstsq_matches_numpy(shape_a, shape_b, xp):
     a, b = RNG.random(shape_a), RNG.random(shape_b)
     expected = np.linalg.lstsq(a, b)
     for chunk in [*chunkings(shape_a), 4]:
-        x, residuals, rank, s = mt.linalg.lstsq(mt.tensor(a, chunk_size=chunk), b)
+        x, residuals, rank, s = mt.linalg.lstsq(on(xp, mt.tensor(a, chunk_size=chunk)), b)
         for got, exp in zip((x, residuals, rank, s), expected):
             assert_same(got, exp)
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.linalg.helpers import RNG
 
 MATRIX_ORDS = [None, "fro", 1, -1, 2, -2, np.inf, -np.inf, "nuc"]
@@ -16,23 +17,25 @@ VECTOR_ORDS = [None, 0, 1, 2, 3.5, -1, np.inf, -np.inf]
 
 
 @pytest.mark.parametrize("ord", MATRIX_ORDS)
-def test_matrix_norms_match_numpy(ord):
+def test_matrix_norms_match_numpy(ord, xp):
     a = RNG.random((7, 5)) - 0.5
     for chunk in chunkings(a.shape):
-        t = mt.tensor(a, chunk_size=chunk)
+        t = on(xp, mt.tensor(a, chunk_size=chunk))
         assert_same(mt.linalg.norm(t, ord), np.linalg.norm(a, ord))
         assert_same(mt.linalg.norm(t, ord, keepdims=True), np.linalg.norm(a, ord, keepdims=True))
         assert_same(mt.linalg.norm(t, ord, axis=(1, 0)), np.linalg.norm(a, ord, axis=(1, 0)))
 
 
 @pytest.mark.parametrize("ord", VECTOR_ORDS)
-def test_vector_norms_match_numpy(ord):
+def test_vector_norms_match_numpy(ord, xp):
     v = RNG.random(9) - 0.5
     a = RNG.random((4, 6)) - 0.5
     for chunk in chunkings(v.shape):
-        assert_same(mt.linalg.norm(mt.tensor(v, chunk_size=chunk), ord), np.linalg.norm(v, ord))
+        assert_same(
+            mt.linalg.norm(on(xp, mt.tensor(v, chunk_size=chunk)), ord), np.linalg.norm(v, ord)
+        )
     for axis in (0, 1, -1):
-        t = mt.tensor(a, chunk_size=(3, 4))
+        t = on(xp, mt.tensor(a, chunk_size=(3, 4)))
         assert_same(mt.linalg.norm(t, ord, axis=axis), np.linalg.norm(a, ord, axis=axis))
         assert_same(
             mt.linalg.norm(t, ord, axis=axis, keepdims=True),

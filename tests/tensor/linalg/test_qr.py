@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.node import op_name_of
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.linalg.helpers import RNG, LinAlgError, fetch, task_keys
 
 
@@ -22,10 +23,10 @@ def _check_qr(q, r, a):
 
 
 @pytest.mark.parametrize("shape", [(20, 4), (9, 9), (4, 7), (12, 1)])
-def test_qr_reconstructs_over_chunkings(shape):
+def test_qr_reconstructs_over_chunkings(shape, xp):
     a = RNG.random(shape)
     for chunk in [*chunkings(shape), (5, 2)]:
-        q, r = mt.linalg.qr(mt.tensor(a, chunk_size=chunk))
+        q, r = mt.linalg.qr(on(xp, mt.tensor(a, chunk_size=chunk)))
         assert q.dtype == np.float64
         assert r.dtype == np.float64
         _check_qr(*fetch(q, r), a)
@@ -52,14 +53,14 @@ def test_qr_uses_tsqr_for_row_chunked_tall_matrices():
     assert r.shape == (3, 3)
 
 
-def test_qr_complex_and_float32():
+def test_qr_complex_and_float32(xp):
     a = (RNG.random((12, 3)) + 1j * RNG.random((12, 3))).astype(np.complex64)
-    q, r = mt.linalg.qr(mt.tensor(a, chunk_size=(4, 2)))
+    q, r = mt.linalg.qr(on(xp, mt.tensor(a, chunk_size=(4, 2))))
     assert q.dtype == np.complex64
     qv, rv = fetch(q, r)
     np.testing.assert_allclose(qv @ rv, a, atol=1e-5)
     f = RNG.random((12, 3)).astype(np.float32)
-    q, r = mt.linalg.qr(mt.tensor(f, chunk_size=4))
+    q, r = mt.linalg.qr(on(xp, mt.tensor(f, chunk_size=4)))
     assert q.dtype == np.float32
     np.testing.assert_allclose(np.matmul(*fetch(q, r)), f, atol=1e-5)
 

@@ -7,15 +7,16 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.linalg.helpers import RNG, LinAlgError
 
 
-def test_solve_matches_numpy_over_chunkings():
+def test_solve_matches_numpy_over_chunkings(xp):
     a = RNG.random((8, 8)) + 4 * np.eye(8)
     b = RNG.random((8, 3))
     for chunk in [*chunkings(a.shape), 3]:
-        ta = mt.tensor(a, chunk_size=chunk)
-        assert_same(mt.linalg.solve(ta, mt.tensor(b, chunk_size=2)), np.linalg.solve(a, b))
+        ta = on(xp, mt.tensor(a, chunk_size=chunk))
+        assert_same(mt.linalg.solve(ta, on(xp, mt.tensor(b, chunk_size=2))), np.linalg.solve(a, b))
         assert_same(mt.linalg.solve(ta, b[:, 0]), np.linalg.solve(a, b[:, 0]))
 
 
@@ -29,31 +30,31 @@ def test_solve_any_chunks(n, k, data):
     assert_same(mt.linalg.solve(ta, tb), np.linalg.solve(a, b))
 
 
-def test_solve_integer_and_stacked_inputs():
+def test_solve_integer_and_stacked_inputs(xp):
     a = np.array([[3, 1], [1, 2]])
     assert_same(
-        mt.linalg.solve(mt.tensor(a, chunk_size=1), np.array([9, 8])),
+        mt.linalg.solve(on(xp, mt.tensor(a, chunk_size=1)), np.array([9, 8])),
         np.linalg.solve(a, np.array([9, 8])),
     )
     stack = RNG.random((3, 4, 4)) + 4 * np.eye(4)
     b = RNG.random((3, 4, 2))
     assert_same(
-        mt.linalg.solve(mt.tensor(stack, chunk_size=2), mt.tensor(b, chunk_size=2)),
+        mt.linalg.solve(on(xp, mt.tensor(stack, chunk_size=2)), on(xp, mt.tensor(b, chunk_size=2))),
         np.linalg.solve(stack, b),
     )
     assert_same(
-        mt.linalg.solve(mt.tensor(stack, chunk_size=2), b[0, :, 0]),
+        mt.linalg.solve(on(xp, mt.tensor(stack, chunk_size=2)), b[0, :, 0]),
         np.linalg.solve(stack, b[0, :, 0]),
     )
     one = RNG.random((1, 4, 4)) + 4 * np.eye(4)
     assert_same(
-        mt.linalg.solve(mt.tensor(one, chunk_size=2), mt.tensor(b, chunk_size=1)),
+        mt.linalg.solve(on(xp, mt.tensor(one, chunk_size=2)), on(xp, mt.tensor(b, chunk_size=1))),
         np.linalg.solve(one, b),
     )
 
 
-def test_solve_singular_raises_at_execute():
-    x = mt.linalg.solve(mt.tensor(np.ones((4, 4)), chunk_size=2), np.ones(4))
+def test_solve_singular_raises_at_execute(xp):
+    x = mt.linalg.solve(on(xp, mt.tensor(np.ones((4, 4)), chunk_size=2)), np.ones(4))
     with pytest.raises(LinAlgError, match="Singular matrix"):
         x.execute()
 
@@ -69,13 +70,13 @@ def test_solve_bad_input():
         mt.linalg.solve(mt.tensor(np.ones((2, 3, 3))), np.ones((4, 3, 1)))
 
 
-def test_inv_matches_numpy_over_chunkings():
+def test_inv_matches_numpy_over_chunkings(xp):
     a = RNG.random((7, 7)) + 3 * np.eye(7)
     for chunk in [*chunkings(a.shape), 3]:
-        assert_same(mt.linalg.inv(mt.tensor(a, chunk_size=chunk)), np.linalg.inv(a))
+        assert_same(mt.linalg.inv(on(xp, mt.tensor(a, chunk_size=chunk))), np.linalg.inv(a))
     f = a.astype(np.float32)
-    assert_same(mt.linalg.inv(mt.tensor(f, chunk_size=3)), np.linalg.inv(f), rtol=1e-4)
+    assert_same(mt.linalg.inv(on(xp, mt.tensor(f, chunk_size=3))), np.linalg.inv(f), rtol=1e-4)
     stack = np.stack([a, 2 * a])
-    assert_same(mt.linalg.inv(mt.tensor(stack, chunk_size=3)), np.linalg.inv(stack))
+    assert_same(mt.linalg.inv(on(xp, mt.tensor(stack, chunk_size=3))), np.linalg.inv(stack))
     with pytest.raises(LinAlgError, match="Singular matrix"):
-        mt.linalg.inv(mt.tensor(np.zeros((4, 4)), chunk_size=2)).execute()
+        mt.linalg.inv(on(xp, mt.tensor(np.zeros((4, 4)), chunk_size=2))).execute()

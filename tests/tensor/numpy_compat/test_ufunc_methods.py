@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
-from tests.conftest import assert_same, chunkings
+from jupyter_mars.tensor.gpu_kernels import NotOnGPU
+from tests.conftest import assert_same, chunkings, gpu
+from tests.tensor.conftest import on
 
 X = np.arange(1, 25, dtype=np.float64).reshape(4, 6) / 5
 INTS = np.arange(24).reshape(4, 6) % 7
@@ -29,8 +31,12 @@ INTS = np.arange(24).reshape(4, 6) % 7
         ("power", X, {"axis": 1}),
     ],
 )
-def test_reduce(chunks, name, data, kwargs):
-    t = mt.tensor(data, chunk_size=chunks)
+def test_reduce(chunks, name, data, kwargs, xp):
+    t = on(xp, mt.tensor(data, chunk_size=chunks))
+    if gpu(xp) and name not in {"add", "multiply"}:
+        with pytest.raises(NotOnGPU, match=rf"{name}\.reduce\(\) does not run on a GPU"):
+            getattr(mt, name).reduce(t, **kwargs)
+        return
     assert_same(getattr(mt, name).reduce(t, **kwargs), getattr(np, name).reduce(data, **kwargs))
 
 
@@ -39,15 +45,19 @@ def test_reduce(chunks, name, data, kwargs):
     ("name", "data", "axis"),
     [("add", INTS, 0), ("multiply", X, 1), ("subtract", X, 1), ("maximum", X, 0), ("divide", X, 0)],
 )
-def test_accumulate(chunks, name, data, axis):
-    t = mt.tensor(data, chunk_size=chunks)
+def test_accumulate(chunks, name, data, axis, xp):
+    t = on(xp, mt.tensor(data, chunk_size=chunks))
+    if gpu(xp) and name not in {"add", "multiply"}:
+        with pytest.raises(NotOnGPU, match=rf"{name}\.accumulate\(\) does not run on a GPU"):
+            getattr(mt, name).accumulate(t, axis=axis)
+        return
     got = getattr(mt, name).accumulate(t, axis=axis)
     assert_same(got, getattr(np, name).accumulate(data, axis=axis))
 
 
 @pytest.mark.parametrize("chunks", chunkings(X.shape))
-def test_outer(chunks):
-    t = mt.tensor(X, chunk_size=chunks)
+def test_outer(chunks, xp):
+    t = on(xp, mt.tensor(X, chunk_size=chunks))
     v = mt.tensor(X[0], chunk_size=2)
     assert_same(mt.multiply.outer(t, v), np.multiply.outer(X, X[0]))
     assert_same(mt.subtract.outer(v, [1, 2]), np.subtract.outer(X[0], [1, 2]))
@@ -64,10 +74,14 @@ def test_outer(chunks):
         ("negative", (1, slice(None, None, 2)), None),
     ],
 )
-def test_at_updates_in_place_with_repeated_indices(chunks, name, index, values):
+def test_at_updates_in_place_with_repeated_indices(chunks, name, index, values, xp):
     expected = X.copy()
-    t = mt.tensor(X, chunk_size=chunks)
+    t = on(xp, mt.tensor(X, chunk_size=chunks))
     args = () if values is None else (values,)
+    if gpu(xp) and name not in {"add", "maximum", "minimum"}:
+        with pytest.raises(NotOnGPU, match=rf"{name}\.at\(\) does not run on a GPU"):
+            getattr(mt, name).at(t, index, *args)
+        return
     getattr(np, name).at(expected, index, *args)
     assert getattr(mt, name).at(t, index, *args) is None
     assert_same(t, expected)

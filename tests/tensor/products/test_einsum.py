@@ -6,7 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
-from tests.conftest import chunkings
+from jupyter_mars.tensor.gpu_kernels import NotOnGPU
+from tests.conftest import chunkings, needs_gpu
+from tests.tensor.conftest import on
 from tests.tensor.products.helpers import check, chunk_for, dims, sample
 
 EINSUM_CASES = [
@@ -38,11 +40,13 @@ EINSUM_CASES = [
 
 
 @pytest.mark.parametrize(("spec", "shapes"), EINSUM_CASES)
-def test_einsum_matches_numpy(spec, shapes):
+def test_einsum_matches_numpy(spec, shapes, xp):
     arrays = [sample(s) for s in shapes]
     expected = np.einsum(spec, *arrays)
     for chunking_index in range(3):
-        operands = [mt.tensor(x, chunk_size=chunkings(x.shape)[chunking_index]) for x in arrays]
+        operands = [
+            on(xp, mt.tensor(x, chunk_size=chunkings(x.shape)[chunking_index])) for x in arrays
+        ]
         check(mt.einsum(spec, *operands), expected)
 
 
@@ -82,3 +86,10 @@ def test_einsum_errors():
         mt.einsum("ij", a, out=np.empty((2, 3)))
     with pytest.raises(TypeError):
         mt.einsum("ij,jk", a, np.ones((3, 2)), dtype="i4")  # float -> int is not safe
+
+
+@needs_gpu
+def test_einsum_casting_on_a_gpu_names_to_cpu():
+    a = mt.tensor(sample((3, 3)), chunk_size=2).to_gpu()
+    with pytest.raises(NotOnGPU, match=r"einsum\(casting=\.\.\.\).*to_cpu"):
+        mt.einsum("ij->i", a, casting="unsafe", dtype="f4")

@@ -6,17 +6,19 @@ import pytest
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.node import op_name_of
 from tests.conftest import chunkings
+from tests.tensor.conftest import on
 from tests.tensor.products.helpers import check, sample, task_keys
 
 
 @pytest.mark.parametrize(
     ("shape_a", "shape_b"), [((5,), (5,)), ((3, 5), (4, 5)), ((2, 3, 4), (4,)), ((3, 4), (2, 2, 4))]
 )
-def test_inner_matches_numpy(shape_a, shape_b):
+def test_inner_matches_numpy(shape_a, shape_b, xp):
     a, b = sample(shape_a), sample(shape_b)
     for ca in chunkings(shape_a):
-        check(mt.inner(mt.tensor(a, chunk_size=ca), mt.tensor(b, chunk_size=2)), np.inner(a, b))
-    check(mt.inner(mt.tensor(a, chunk_size=2), 2.0), np.inner(a, 2.0))
+        ta = on(xp, mt.tensor(a, chunk_size=ca))
+        check(mt.inner(ta, mt.tensor(b, chunk_size=2)), np.inner(a, b))
+    check(mt.inner(on(xp, mt.tensor(a, chunk_size=2)), 2.0), np.inner(a, 2.0))
 
 
 def test_inner_of_a_tensor_with_itself_computes_half_the_chunks():

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import chunkings
+from tests.tensor.conftest import on
 from tests.tensor.products.helpers import check, chunk_for, dims, sample
 
 
@@ -23,11 +24,12 @@ from tests.tensor.products.helpers import check, chunk_for, dims, sample
         ((3, 4), (2, 4, 3)),
     ],
 )
-def test_dot_matches_numpy_over_chunkings(shape_a, shape_b):
+def test_dot_matches_numpy_over_chunkings(shape_a, shape_b, xp):
     a, b = sample(shape_a), sample(shape_b)
     for ca in chunkings(shape_a):
         for cb in chunkings(shape_b):
-            check(mt.dot(mt.tensor(a, chunk_size=ca), mt.tensor(b, chunk_size=cb)), np.dot(a, b))
+            ta, tb = on(xp, mt.tensor(a, chunk_size=ca)), on(xp, mt.tensor(b, chunk_size=cb))
+            check(mt.dot(ta, tb), np.dot(a, b))
 
 
 def test_dot_with_a_scalar_multiplies():
@@ -48,9 +50,10 @@ def test_dot_of_matrices_any_chunks(m, k, n, data):
     ("dt_a", "dt_b"),
     [("i4", "i4"), ("i8", "f4"), ("f4", "f4"), ("bool", "bool"), ("c16", "f8"), ("u1", "i2")],
 )
-def test_dot_dtype_follows_numpy(dt_a, dt_b):
+def test_dot_dtype_follows_numpy(dt_a, dt_b, xp):
     a, b = sample((4, 3), dt_a), sample((3, 5), dt_b)
-    check(mt.dot(mt.tensor(a, chunk_size=2), mt.tensor(b, chunk_size=2)), np.dot(a, b))
+    # on a GPU: one operand there, the other copied to it chunk by chunk
+    check(mt.dot(on(xp, mt.tensor(a, chunk_size=2)), mt.tensor(b, chunk_size=2)), np.dot(a, b))
 
 
 def test_dot_shape_mismatch_raises_numpy_message():

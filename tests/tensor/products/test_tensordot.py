@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import chunkings
+from tests.tensor.conftest import on
 from tests.tensor.products.helpers import check, chunk_for, sample
 
 
@@ -22,11 +23,12 @@ from tests.tensor.products.helpers import check, chunk_for, sample
         ((2, 3), (3, 2), ([], [])),
     ],
 )
-def test_tensordot_matches_numpy_over_chunkings(shape_a, shape_b, axes):
+def test_tensordot_matches_numpy_over_chunkings(shape_a, shape_b, axes, xp):
     a, b = sample(shape_a), sample(shape_b)
     for ca in chunkings(shape_a):
         for cb in chunkings(shape_b):
-            got = mt.tensordot(mt.tensor(a, chunk_size=ca), mt.tensor(b, chunk_size=cb), axes)
+            ta, tb = on(xp, mt.tensor(a, chunk_size=ca)), on(xp, mt.tensor(b, chunk_size=cb))
+            got = mt.tensordot(ta, tb, axes)
             check(got, np.tensordot(a, b, axes))
 
 

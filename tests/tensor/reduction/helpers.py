@@ -17,6 +17,7 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import new_tensor
 from tests.conftest import assert_same
+from tests.tensor.conftest import on
 
 REDUCTIONS = [
     "sum", "prod", "max", "min", "mean", "var", "std", "ptp", "count_nonzero", "any", "all",
@@ -66,10 +67,13 @@ def build(func: Any, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
 
 
 def check_like_numpy(
-    name: str, x: np.ndarray, chunks: Any, tol: float = 1e-7, **kwargs: Any
+    name: str, x: np.ndarray, chunks: Any, tol: float = 1e-7, xp: Any = np, **kwargs: Any
 ) -> None:
+    """``mt.<name>`` of ``x`` in ``chunks``, its chunks computed with ``xp``, against
+    NumPy's ``np.<name>`` of ``x``."""
     expected, np_warnings = run_numpy(getattr(np, name), x, **kwargs)
-    got, our_warnings = build(getattr(mt, name), mt.tensor(x, chunk_size=chunks), **kwargs)
+    t = on(xp, mt.tensor(x, chunk_size=chunks))
+    got, our_warnings = build(getattr(mt, name), t, **kwargs)
     if isinstance(expected, Exception):
         assert type(got) is type(expected), (got, expected)
         return

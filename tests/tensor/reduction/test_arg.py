@@ -22,11 +22,11 @@ from tests.tensor.reduction.helpers import (
 
 @pytest.mark.parametrize("name", ARG_REDUCTIONS)
 @pytest.mark.parametrize("chunks", chunkings((5, 6)))
-def test_arg_reduction_matches_numpy_including_ties(name: str, chunks: Any) -> None:
+def test_arg_reduction_matches_numpy_including_ties(name: str, chunks: Any, xp: Any) -> None:
     x = data((5, 6), seed=2)  # many equal values: the first occurrence must win
     for axis in [None, 0, 1, -1, -2]:
         for keepdims in (False, True):
-            check_like_numpy(name, x, chunks, axis=axis, keepdims=keepdims)
+            check_like_numpy(name, x, chunks, xp=xp, axis=axis, keepdims=keepdims)
 
 
 @pytest.mark.parametrize("name", ARG_REDUCTIONS)

@@ -9,6 +9,7 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.reduction.helpers import data
 
 
@@ -28,7 +29,7 @@ def test_average_without_weights_matches_numpy() -> None:
                 assert_same(scl, exp_scl)
 
 
-def test_average_with_weights_matches_numpy() -> None:
+def test_average_with_weights_matches_numpy(xp: Any) -> None:
     rng = np.random.default_rng(9)
     x = rng.integers(0, 10, size=(4, 3, 5))
     full = rng.random((4, 3, 5))
@@ -41,7 +42,7 @@ def test_average_with_weights_matches_numpy() -> None:
         ((0, 1, 2), full),
     ]
     for chunks in chunkings(x.shape):
-        t = mt.tensor(x, chunk_size=chunks)
+        t = on(xp, mt.tensor(x, chunk_size=chunks))
         for axis, w in cases:
             for keepdims in (False, True):
                 for weights in (w, mt.tensor(w, chunk_size=2)):

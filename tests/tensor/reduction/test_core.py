@@ -29,11 +29,13 @@ from tests.tensor.reduction.helpers import (
 
 @pytest.mark.parametrize("name", REDUCTIONS)
 @pytest.mark.parametrize("chunks", chunkings((5, 6)))
-def test_reduction_matches_numpy_for_every_axis_and_chunking(name: str, chunks: Any) -> None:
+def test_reduction_matches_numpy_for_every_axis_and_chunking(
+    name: str, chunks: Any, xp: Any
+) -> None:
     x = data((5, 6), nans=name.startswith("nan"))
     for axis in [None, 0, 1, -1, (0, 1), (1, -2), ()]:
         for keepdims in (False, True):
-            check_like_numpy(name, x, chunks, axis=axis, keepdims=keepdims)
+            check_like_numpy(name, x, chunks, xp=xp, axis=axis, keepdims=keepdims)
 
 
 @pytest.mark.parametrize("name", REDUCTIONS)

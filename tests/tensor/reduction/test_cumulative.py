@@ -17,10 +17,10 @@ from tests.tensor.reduction.helpers import SCANS, check_like_numpy, data, tensor
 
 @pytest.mark.parametrize("name", SCANS)
 @pytest.mark.parametrize("chunks", chunkings((5, 6)))
-def test_scan_matches_numpy_for_every_axis(name: str, chunks: Any) -> None:
+def test_scan_matches_numpy_for_every_axis(name: str, chunks: Any, xp: Any) -> None:
     x = data((5, 6), seed=3, nans=name.startswith("nan"))
     for axis in [None, 0, 1, -1, -2]:
-        check_like_numpy(name, x, chunks, axis=axis)
+        check_like_numpy(name, x, chunks, xp=xp, axis=axis)
 
 
 @pytest.mark.parametrize("name", SCANS)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.config import option_context
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import data, tile_graph
 
 
@@ -15,11 +18,14 @@ from tests.tensor.shape.helpers import data, tile_graph
     ("shape", "target"),
     [((3,), (4, 3)), ((1, 3), (5, 3)), ((4, 1), (2, 4, 6)), ((), (2, 2)), ((2, 3), (2, 3))],
 )
-def test_broadcast_to_matches_numpy(shape: tuple[int, ...], target: tuple[int, ...]) -> None:
+def test_broadcast_to_matches_numpy(
+    shape: tuple[int, ...], target: tuple[int, ...], xp: Any
+) -> None:
     a = data(shape)
     for chunks in chunkings(shape):
         assert_same(
-            mt.broadcast_to(mt.tensor(a, chunk_size=chunks), target), np.broadcast_to(a, target)
+            mt.broadcast_to(on(xp, mt.tensor(a, chunk_size=chunks)), target),
+            np.broadcast_to(a, target),
         )
 
 

@@ -9,15 +9,16 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import data
 
 AxisError = np.exceptions.AxisError
 
 
-def test_flip_fliplr_flipud_match_numpy() -> None:
+def test_flip_fliplr_flipud_match_numpy(xp: Any) -> None:
     a = data((4, 5, 2))
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         assert_same(mt.flip(x), np.flip(a))
         assert_same(mt.flip(x, 1), np.flip(a, 1))
         assert_same(mt.flip(x, (0, -1)), np.flip(a, (0, -1)))
@@ -49,10 +50,10 @@ def test_flip_bad_inputs() -> None:
         (12, 1),
     ],
 )
-def test_roll_matches_numpy(shift: Any, axis: Any) -> None:
+def test_roll_matches_numpy(shift: Any, axis: Any, xp: Any) -> None:
     a = data((4, 6))
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         assert_same(mt.roll(x, shift, axis), np.roll(a, shift, axis))
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import axis_chunks, data, tile_graph
 
 AxisError = np.exceptions.AxisError
@@ -19,7 +20,7 @@ dtypes = st.sampled_from([np.int32, np.int64, np.float32, np.float64, np.bool_])
 
 
 @given(st.data())
-def test_concatenate_matches_numpy_for_random_inputs(data_: Any) -> None:
+def test_concatenate_matches_numpy_for_random_inputs(xp: Any, data_: Any) -> None:
     base = data_.draw(st.lists(st.integers(0, 4), min_size=1, max_size=3).map(tuple))
     axis = data_.draw(st.integers(-len(base), len(base) - 1))
     count = data_.draw(st.integers(1, 3))
@@ -30,7 +31,7 @@ def test_concatenate_matches_numpy_for_random_inputs(data_: Any) -> None:
         a = data(tuple(shape), data_.draw(dtypes))
         chunks = tuple(data_.draw(axis_chunks(n)) for n in shape)
         arrays.append(a)
-        tensors.append(mt.tensor(a, chunk_size=chunks))
+        tensors.append(on(xp, mt.tensor(a, chunk_size=chunks)))
     assert_same(mt.concatenate(tensors, axis=axis), np.concatenate(arrays, axis=axis))
     assert_same(mt.concatenate(tensors, axis=None), np.concatenate(arrays, axis=None))
 

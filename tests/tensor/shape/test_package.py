@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import jupyter_mars.tensor as mt
 from jupyter_mars.tensor.core import Tensor
 from tests.conftest import assert_same
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import assert_all_same, data, nonempty_shapes, shape_and_chunks
 
 
@@ -35,11 +36,11 @@ def test_results_are_new_handles_even_when_nothing_changes() -> None:
 
 
 @given(st.data())
-def test_roll_split_flip_repeat_match_numpy_for_random_inputs(data_: Any) -> None:
+def test_roll_split_flip_repeat_match_numpy_for_random_inputs(xp: Any, data_: Any) -> None:
     shape, chunks = data_.draw(shape_and_chunks(nonempty_shapes))
     axis = data_.draw(st.integers(0, len(shape) - 1))
     a = data(shape)
-    x = mt.tensor(a, chunk_size=chunks)
+    x = on(xp, mt.tensor(a, chunk_size=chunks))
     shift = data_.draw(st.integers(-12, 12))
     assert_same(mt.roll(x, shift, axis), np.roll(a, shift, axis))
     assert_same(mt.roll(x, shift), np.roll(a, shift))

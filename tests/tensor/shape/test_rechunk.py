@@ -11,15 +11,16 @@ from hypothesis import strategies as st
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.chunks import normalize_chunk_size
 from tests.conftest import assert_same
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import axis_chunks, data, shape_and_chunks, tile_graph
 
 
 @given(st.data())
-def test_rechunk_preserves_values_for_any_pair_of_chunkings(data_: Any) -> None:
+def test_rechunk_preserves_values_for_any_pair_of_chunkings(xp: Any, data_: Any) -> None:
     shape, first = data_.draw(shape_and_chunks())
     second = tuple(data_.draw(axis_chunks(n)) for n in shape)
     a = data(shape)
-    y = mt.tensor(a, chunk_size=first).rechunk(second)
+    y = on(xp, mt.tensor(a, chunk_size=first)).rechunk(second)
     out, _, _ = tile_graph(y)
     assert out.nsplits == normalize_chunk_size(shape, second, 8)
     assert_same(y, a)

@@ -10,17 +10,18 @@ import pytest
 import jupyter_mars.tensor as mt
 from jupyter_mars.config import option_context
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import data, tile_graph
 
 AxisError = np.exceptions.AxisError
 
 
 @pytest.mark.parametrize("reps", [2, (2, 1), (1, 3), (2, 2, 2), 0, (3, 0), ()])
-def test_tile_matches_numpy(reps: Any) -> None:
+def test_tile_matches_numpy(reps: Any, xp: Any) -> None:
     a = data((3, 2))
     for chunks in chunkings(a.shape):
-        assert_same(mt.tile(mt.tensor(a, chunk_size=chunks), reps), np.tile(a, reps))
-    assert_same(mt.tile(mt.tensor(2.0), reps), np.tile(2.0, reps))
+        assert_same(mt.tile(on(xp, mt.tensor(a, chunk_size=chunks)), reps), np.tile(a, reps))
+    assert_same(mt.tile(on(xp, mt.tensor(2.0)), reps), np.tile(2.0, reps))
 
 
 def test_tile_groups_copies_of_a_single_chunk_axis() -> None:

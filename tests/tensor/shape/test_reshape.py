@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import jupyter_mars.tensor as mt
 from jupyter_mars.tensor.shape import plan_reshape
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import data, reshape_targets, shape_and_chunks, tile_graph
 
 
@@ -25,10 +26,10 @@ def test_reshape_matches_numpy_for_random_shapes_and_chunks(data_: Any) -> None:
 
 
 @pytest.mark.parametrize("target", [(6, 4), (24,), (2, 3, 4), (4, 3, 2), (1, 24, 1), (-1, 8)])
-def test_reshape_over_chunkings(target: tuple[int, ...]) -> None:
+def test_reshape_over_chunkings(target: tuple[int, ...], xp: Any) -> None:
     a = data((4, 6), np.int32)
     for chunks in chunkings(a.shape):
-        assert_same(mt.reshape(mt.tensor(a, chunk_size=chunks), target), a.reshape(target))
+        assert_same(mt.reshape(on(xp, mt.tensor(a, chunk_size=chunks)), target), a.reshape(target))
 
 
 def test_reshape_method_accepts_varargs_tuple_and_minus_one() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import chunkings
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import assert_all_same, data, tile_graph
 
 AxisError = np.exceptions.AxisError
@@ -18,10 +19,10 @@ AxisError = np.exceptions.AxisError
     "spec", [1, 2, 3, 6, [2, 4], [1, 1, 5], [-2], [3, 10], [4, 2], np.array([2, 3])]
 )
 @pytest.mark.parametrize("axis", [0, 1])
-def test_array_split_matches_numpy(spec: Any, axis: int) -> None:
+def test_array_split_matches_numpy(spec: Any, axis: int, xp: Any) -> None:
     a = data((6, 6))
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         assert_all_same(mt.array_split(x, spec, axis=axis), np.array_split(a, spec, axis=axis))
 
 

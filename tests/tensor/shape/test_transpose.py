@@ -11,17 +11,18 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.shape.helpers import data, shape_and_chunks, tile_graph
 
 AxisError = np.exceptions.AxisError
 
 
 @given(st.data())
-def test_transpose_matches_numpy_for_random_axes_and_chunks(data_: Any) -> None:
+def test_transpose_matches_numpy_for_random_axes_and_chunks(xp: Any, data_: Any) -> None:
     shape, chunks = data_.draw(shape_and_chunks())
     perm = data_.draw(st.permutations(range(len(shape))))
     a = data(shape)
-    x = mt.tensor(a, chunk_size=chunks)
+    x = on(xp, mt.tensor(a, chunk_size=chunks))
     assert_same(mt.transpose(x, perm), np.transpose(a, perm))
     assert_same(x.T, a.T)
 

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.sorting.helpers import RNG
 
 
 @pytest.mark.parametrize("invert", [False, True])
-def test_isin_over_chunkings(invert: bool) -> None:
+def test_isin_over_chunkings(invert: bool, xp: Any) -> None:
     element = RNG.integers(0, 12, size=(5, 6))
     test = RNG.integers(0, 12, size=(2, 4))
     for e_chunks in chunkings(element.shape):
         for t_chunks in chunkings(test.shape):
             got = mt.isin(
-                mt.tensor(element, chunk_size=e_chunks),
-                mt.tensor(test, chunk_size=t_chunks),
+                on(xp, mt.tensor(element, chunk_size=e_chunks)),
+                on(xp, mt.tensor(test, chunk_size=t_chunks)),
                 invert=invert,
             )
             assert_same(got, np.isin(element, test, invert=invert))

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
-from tests.conftest import assert_same, chunkings
+from tests.conftest import assert_same, chunkings, to_numpy
+from tests.tensor.conftest import on
 from tests.tensor.sorting.helpers import RNG
 
 
@@ -30,15 +31,15 @@ def _check_partition(result: np.ndarray, a: np.ndarray, kth: Any, axis: int | No
 
 
 @pytest.mark.parametrize("kth", [0, 3, -1, [1, 4], (0, 2, 5)])
-def test_partition_has_the_partition_property(kth: Any) -> None:
+def test_partition_has_the_partition_property(kth: Any, xp: Any) -> None:
     a = RNG.integers(0, 9, size=(7, 6)).astype(float)
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         for axis in [0, 1, None]:
-            result = mt.partition(x, kth, axis=axis).execute().fetch()
+            result = to_numpy(mt.partition(x, kth, axis=axis).execute().fetch())
             assert result.shape == ((a.size,) if axis is None else a.shape)
             _check_partition(result, a, kth, axis)
-            index = mt.argpartition(x, kth, axis=axis).execute().fetch()
+            index = to_numpy(mt.argpartition(x, kth, axis=axis).execute().fetch())
             assert index.dtype == np.intp
             if axis is None:
                 picked = a.ravel()[index]
@@ -47,9 +48,9 @@ def test_partition_has_the_partition_property(kth: Any) -> None:
             _check_partition(picked, a, kth, axis)
 
 
-def test_partition_along_single_chunk_axis_equals_numpy() -> None:
+def test_partition_along_single_chunk_axis_equals_numpy(xp: Any) -> None:
     a = RNG.random((6, 9))
-    x = mt.tensor(a, chunk_size=(2, 9))
+    x = on(xp, mt.tensor(a, chunk_size=(2, 9)))
     assert_same(mt.partition(x, [2, 5], axis=1), np.partition(a, [2, 5], axis=1))
     assert_same(mt.argpartition(x, 4), np.argpartition(a, 4))
 

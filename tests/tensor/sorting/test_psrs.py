@@ -8,7 +8,7 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.tensor.sorting import psrs
-from tests.conftest import assert_same
+from tests.conftest import assert_same, needs_gpu
 from tests.tensor.sorting.helpers import RNG, awkward_floats, executed_nsplits
 
 
@@ -40,3 +40,19 @@ def test_sort_of_many_chunks_with_heavy_duplicates() -> None:
     x = mt.tensor(a, chunk_size=13)
     assert_same(mt.sort(x), np.sort(a))
     assert_same(mt.argsort(x), np.argsort(a, kind="stable"))
+
+
+@needs_gpu
+def test_gpu_chunks_sorted_on_the_host_come_back_to_the_gpu() -> None:
+    import cupy
+
+    a = awkward_floats((6, 7))
+    x = mt.tensor(a, chunk_size=(3, 2)).to_gpu()
+    for result, expected in [
+        (mt.sort(x, axis=1), np.sort(a, axis=1)),
+        (mt.argsort(x, axis=None), np.argsort(a, axis=None, kind="stable")),
+        (mt.unique(x), np.unique(a)),
+    ]:
+        value = result.execute().fetch()
+        assert isinstance(value, cupy.ndarray)
+        assert_same(value, expected)

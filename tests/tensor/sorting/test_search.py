@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.sorting.helpers import RNG
 
 
 @pytest.mark.parametrize("side", ["left", "right"])
-def test_searchsorted_on_chunked_sorted_data(side: str) -> None:
+def test_searchsorted_on_chunked_sorted_data(side: str, xp: Any) -> None:
     a = np.sort(RNG.integers(0, 20, size=25)).astype(float)
     v = RNG.integers(-2, 23, size=(4, 5)).astype(float)
     for a_chunks in chunkings(a.shape):
         for v_chunks in chunkings(v.shape):
             got = mt.searchsorted(
-                mt.tensor(a, chunk_size=a_chunks), mt.tensor(v, chunk_size=v_chunks), side
+                on(xp, mt.tensor(a, chunk_size=a_chunks)),
+                on(xp, mt.tensor(v, chunk_size=v_chunks)),
+                side,
             )
             assert_same(got, np.searchsorted(a, v, side=side))  # type: ignore[call-overload]
 

@@ -12,23 +12,24 @@ from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.sorting.helpers import RNG, arrays_and_chunks, awkward_floats
 
 
 @pytest.mark.parametrize("shape", [(17,), (6, 7), (4, 5, 3)])
-def test_sort_matches_numpy_on_every_axis_and_chunking(shape: tuple[int, ...]) -> None:
+def test_sort_matches_numpy_on_every_axis_and_chunking(shape: tuple[int, ...], xp: Any) -> None:
     a = awkward_floats(shape)
     for chunks in chunkings(shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         for axis in [None, *range(-len(shape), len(shape))]:
             assert_same(mt.sort(x, axis=axis), np.sort(a, axis=axis))
 
 
 @pytest.mark.parametrize("shape", [(17,), (6, 7), (4, 5, 3)])
-def test_argsort_equals_numpy_stable_argsort(shape: tuple[int, ...]) -> None:
+def test_argsort_equals_numpy_stable_argsort(shape: tuple[int, ...], xp: Any) -> None:
     a = awkward_floats(shape)
     for chunks in chunkings(shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         for axis in [None, *range(len(shape))]:
             assert_same(mt.argsort(x, axis=axis), np.argsort(a, axis=axis, kind="stable"))
 

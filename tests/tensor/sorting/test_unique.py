@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -10,15 +11,16 @@ from hypothesis import given
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.sorting.helpers import RNG, arrays_and_chunks, awkward_floats
 
 
 @pytest.mark.parametrize("shape", [(23,), (5, 6), (3, 4, 2)])
-def test_unique_with_every_return_flag(shape: tuple[int, ...]) -> None:
+def test_unique_with_every_return_flag(shape: tuple[int, ...], xp: Any) -> None:
     a = awkward_floats(shape)
     expected = np.unique(a, return_index=True, return_inverse=True, return_counts=True)
     for chunks in chunkings(shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         assert_same(mt.unique(x), expected[0])
         got = mt.unique(x, return_index=True, return_inverse=True, return_counts=True)
         assert len(got) == 4

@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.statistics.helpers import RNG
 
 
-def test_bincount_over_chunkings() -> None:
+def test_bincount_over_chunkings(xp: Any) -> None:
     a = RNG.integers(0, 12, size=23)
     w = RNG.random(23)
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         assert_same(mt.bincount(x), np.bincount(a))
         assert_same(mt.bincount(x, minlength=30), np.bincount(a, minlength=30))
-        assert_same(mt.bincount(x, mt.tensor(w, chunk_size=5)), np.bincount(a, w))
+        assert_same(mt.bincount(x, on(xp, mt.tensor(w, chunk_size=5))), np.bincount(a, w))
         assert_same(mt.bincount(x, weights=w, minlength=3), np.bincount(a, w, 3))
 
 

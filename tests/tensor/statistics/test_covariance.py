@@ -10,19 +10,22 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.statistics.helpers import RNG
 
 
 @pytest.mark.parametrize(
     "kwargs", [{}, {"rowvar": False}, {"bias": True}, {"ddof": 3}, {"dtype": np.float32}]
 )
-def test_cov_matches_numpy(kwargs: dict[str, Any]) -> None:
+def test_cov_matches_numpy(kwargs: dict[str, Any], xp: Any) -> None:
     a = RNG.normal(size=(3, 11))
     if kwargs.get("rowvar") is False:
         a = a.T
     for chunks in chunkings(a.shape):
         assert_same(
-            mt.cov(mt.tensor(a, chunk_size=chunks), **kwargs), np.cov(a, **kwargs), rtol=1e-5
+            mt.cov(on(xp, mt.tensor(a, chunk_size=chunks)), **kwargs),
+            np.cov(a, **kwargs),
+            rtol=1e-5,
         )
 
 
@@ -39,15 +42,16 @@ def test_cov_with_y_one_dim_and_weights() -> None:
     assert_same(mt.cov(mt.tensor(c, chunk_size=4)), np.cov(c))
 
 
-def test_corrcoef_matches_numpy() -> None:
+def test_corrcoef_matches_numpy(xp: Any) -> None:
     a = RNG.normal(size=(4, 10))
     for chunks in chunkings(a.shape):
-        assert_same(mt.corrcoef(mt.tensor(a, chunk_size=chunks)), np.corrcoef(a))
+        assert_same(mt.corrcoef(on(xp, mt.tensor(a, chunk_size=chunks))), np.corrcoef(a))
         assert_same(
-            mt.corrcoef(mt.tensor(a, chunk_size=chunks), rowvar=False), np.corrcoef(a, rowvar=False)
+            mt.corrcoef(on(xp, mt.tensor(a, chunk_size=chunks)), rowvar=False),
+            np.corrcoef(a, rowvar=False),
         )
     assert_same(mt.corrcoef(a[0], a[1]), np.corrcoef(a[0], a[1]))
-    assert_same(mt.corrcoef(mt.tensor(a[0], chunk_size=3)), np.corrcoef(a[0]))
+    assert_same(mt.corrcoef(on(xp, mt.tensor(a[0], chunk_size=3))), np.corrcoef(a[0]))
 
 
 def test_cov_bad_arguments() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 import jupyter_mars.tensor as mt
 from tests.conftest import assert_same, chunkings
+from tests.tensor.conftest import on
 from tests.tensor.statistics.helpers import RNG
 
 HIST_CASES: list[dict[str, Any]] = [
@@ -25,28 +26,28 @@ HIST_CASES: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("kwargs", HIST_CASES)
-def test_histogram_matches_numpy(kwargs: dict[str, Any]) -> None:
+def test_histogram_matches_numpy(kwargs: dict[str, Any], xp: Any) -> None:
     a = RNG.normal(size=(7, 5))
     expected_hist, expected_edges = np.histogram(a, **kwargs)
     for chunks in chunkings(a.shape):
-        hist, edges = mt.histogram(mt.tensor(a, chunk_size=chunks), **kwargs)
+        hist, edges = mt.histogram(on(xp, mt.tensor(a, chunk_size=chunks)), **kwargs)
         assert_same(hist, expected_hist)
         assert_same(edges, expected_edges)
         assert_same(
             mt.histogram_bin_edges(
-                mt.tensor(a, chunk_size=chunks),
+                on(xp, mt.tensor(a, chunk_size=chunks)),
                 **{k: v for k, v in kwargs.items() if k != "density"},
             ),
             expected_edges,
         )
 
 
-def test_histogram_with_weights() -> None:
+def test_histogram_with_weights(xp: Any) -> None:
     a = RNG.normal(size=30)
     w = RNG.random(30)
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
-        weights = mt.tensor(w, chunk_size=4)  # chunked differently from a on purpose
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
+        weights = on(xp, mt.tensor(w, chunk_size=4))  # chunked differently from a on purpose
         for kwargs in ({}, {"bins": 3, "range": (0, 1)}, {"density": True}):
             hist, edges = mt.histogram(x, weights=weights, **kwargs)
             expected = np.histogram(a, weights=w, **kwargs)
@@ -54,7 +55,7 @@ def test_histogram_with_weights() -> None:
             assert_same(edges, expected[1])
     int_weights = np.arange(30)
     assert_same(
-        mt.histogram(mt.tensor(a, chunk_size=7), weights=int_weights)[0],
+        mt.histogram(on(xp, mt.tensor(a, chunk_size=7)), weights=int_weights)[0],
         np.histogram(a, weights=int_weights)[0],
     )
 

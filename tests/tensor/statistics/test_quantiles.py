@@ -10,16 +10,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jupyter_mars.tensor as mt
-from tests.conftest import assert_same, chunkings
+from jupyter_mars.tensor.gpu_kernels import NotOnGPU
+from tests.conftest import assert_same, chunkings, needs_gpu, to_numpy
+from tests.tensor.conftest import on
 from tests.tensor.statistics.helpers import METHODS, RNG, executed_nsplits
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2), (0, 1, 2)])
-def test_percentile_over_chunkings_axes_and_keepdims(axis: Any) -> None:
+def test_percentile_over_chunkings_axes_and_keepdims(axis: Any, xp: Any) -> None:
     a = RNG.random((5, 6, 4))
     q = [0, 12.5, 50, 99, 100]
     for chunks in chunkings(a.shape):
-        x = mt.tensor(a, chunk_size=chunks)
+        x = on(xp, mt.tensor(a, chunk_size=chunks))
         for keepdims in (False, True):
             assert_same(
                 mt.percentile(x, q, axis=axis, keepdims=keepdims),
@@ -28,9 +30,9 @@ def test_percentile_over_chunkings_axes_and_keepdims(axis: Any) -> None:
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_percentile_and_quantile_methods(method: str) -> None:
+def test_percentile_and_quantile_methods(method: str, xp: Any) -> None:
     a = RNG.integers(0, 100, size=(7, 5))
-    x = mt.tensor(a, chunk_size=(3, 2))
+    x = on(xp, mt.tensor(a, chunk_size=(3, 2)))
     for axis in (None, 0, 1):
         assert_same(
             mt.percentile(x, 37, axis=axis, method=method),
@@ -128,3 +130,15 @@ def test_percentile_bad_arguments_raise_at_call() -> None:
         mt.median(x, out=np.empty(4))
     with pytest.raises(NotImplementedError, match="weights"):
         mt.quantile(x, 0.5, method="inverted_cdf", weights=np.ones((3, 4)))
+
+
+@needs_gpu
+def test_what_cupy_lacks_raises_at_the_call_on_a_gpu() -> None:
+    x = mt.tensor(RNG.random((4, 3)), chunk_size=2).to_gpu()
+    with pytest.raises(NotOnGPU, match=r"nanpercentile\(\) does not run on a GPU.*to_cpu"):
+        mt.nanpercentile(x, 50)
+    with pytest.raises(NotOnGPU, match=r"nanquantile\(\) does not run on a GPU"):
+        mt.nanquantile(x, 0.5)
+    with pytest.raises(NotOnGPU, match=r"quantile\(method='hazen'\) does not run on a GPU"):
+        mt.quantile(x, 0.5, method="hazen")
+    assert_same(mt.nanmedian(x, axis=0), np.nanmedian(to_numpy(x.execute().fetch()), axis=0))
