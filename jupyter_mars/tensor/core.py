@@ -111,6 +111,15 @@ class Tensor(Executable):
         arr = np.asarray(to_dense(data))
         return arr.astype(dtype) if dtype is not None else arr
 
+    def _scalar(self) -> np.ndarray[Any, Any]:
+        """The value of a one-element tensor, in host memory: as CuPy turns a one-element
+        array into a Python number, a GPU tensor's one value is copied off the device."""
+        data = self._executed_data()
+        if data is None:
+            self.execute()
+            data = self._executed_data()
+        return np.asarray(to_host(to_dense(data)))
+
     def to_numpy(self) -> np.ndarray[Any, Any]:
         return self.__array__()
 
@@ -142,21 +151,21 @@ class Tensor(Executable):
                 "The truth value of a tensor with more than one element is ambiguous. "
                 "Use a.any() or a.all()"
             )
-        return bool(self.__array__())
+        return bool(self._scalar())
 
     def __float__(self) -> float:
-        return float(self.__array__())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.__array__())
+        return int(self._scalar())
 
     def __index__(self) -> int:
         if self.dtype.kind not in "iub":
             raise TypeError("only integer tensors can be used as an index")
-        return int(self.__array__())
+        return int(self._scalar())
 
     def __complex__(self) -> complex:
-        return complex(self.__array__())
+        return complex(self._scalar())
 
     def __iter__(self) -> Any:
         for i in range(len(self)):
