@@ -404,14 +404,8 @@ class ThreadRuntime:
         ran: tuple[JobHandle, Key] | None = None
         while True:
             with lock:
-                if isinstance(outcome, TaskFailed):
-                    self._handle(outcome)
-                elif outcome is not None:
-                    self._record_or_fail(*outcome)
-                outcome = None
-                if ran is not None:
-                    self._task_ended(*ran)
-                    ran = None
+                self._settle(outcome, ran)
+                outcome, ran = None, None
                 while not self._gpu_queue:
                     if self._closed:
                         return
@@ -421,50 +415,19 @@ class ThreadRuntime:
                 if entry is None:  # forgotten by a cancellation after it was queued
                     continue
                 task, job = entry
-                self._running[job.job_id] = self._running.get(job.job_id, 0) + 1
-                self._n_running += 1
                 ran = (job, key)
-                data, later = self._inputs(key, task)
+                data, later, run = self._start(key, task, job)
                 operators = job.operators
-                run = self.runner.begin(key)
-            if operators is not None:
-                operators.started(key)
-            try:
-                if setup_error is not None:
-                    raise setup_error
-                for dep in later:  # pinned: read back outside the lock
-                    try:
-                        data[dep] = self.store.get(dep, spill=False)
-                    except KeyError:
-                        if run.interrupted:  # released by a cancellation meanwhile
-                            raise TaskInterrupted(f"task {key!r} was interrupted") from None
-                        raise
-                value, times = self.runner.run(run, task, inputs_on_device(data))
-            except TaskInterrupted:
-                if operators is not None:
-                    operators.stopped(key)
-                continue
-            except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
-                if operators is not None:
-                    operators.stopped(key)
-                outcome = TaskFailed(
-                    stimulus_id=f"task-failed-{key}",
-                    key=key,
-                    error=exc,
-                    retriable=isinstance(exc, RETRIABLE),
-                )
-                continue
-            finally:
-                del data
-                self.runner.end(run)
-            outcome = (key, job, value, times)
-            del value
+            outcome = self._run_started(
+                key, job, operators, task, data, later, run, setup_error, on_device=True
+            )
+            del data
 
     def _work(self) -> None:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         lock = self._lock
-        done: tuple[Key, JobHandle, Any, TaskTimes] | None = None
-        failed: SchedulerEvent | None = None
+        outcome: tuple[Key, JobHandle, Any, TaskTimes] | TaskFailed | None = None
+        """What the task this thread ran last gave: its result, or its failure."""
         ran: tuple[JobHandle, Key] | None = None
         """The job and key of the task this thread ran last, until that is recorded."""
         spill = 0
@@ -476,15 +439,8 @@ class ThreadRuntime:
                 self._spill(spill)
                 spill = 0
             with lock:
-                if done is not None:
-                    self._record_or_fail(*done)
-                    done = None
-                elif failed is not None:
-                    self._handle(failed)
-                    failed = None
-                if ran is not None:
-                    self._task_ended(*ran)
-                    ran = None
+                self._settle(outcome, ran)
+                outcome, ran = None, None
                 while not self._queue or self._should_rest():
                     if self._closed:
                         self._active -= 1
@@ -508,44 +464,85 @@ class ThreadRuntime:
                             spill = 0
                             self._memory_freed.wait(_MEMORY_RECHECK)
                         continue
-                self._running[job.job_id] = self._running.get(job.job_id, 0) + 1
-                self._n_running += 1
                 ran = (job, key)
-                data, later = self._inputs(key, task)
+                data, later, run = self._start(key, task, job)
                 operators = job.operators
-                # registered inside the lock: an Interrupt applied from now on reaches it
-                run = self.runner.begin(key)
+            outcome = self._run_started(key, job, operators, task, data, later, run)
+            del data
+
+    def _settle(
+        self,
+        outcome: tuple[Key, JobHandle, Any, TaskTimes] | TaskFailed | None,
+        ran: tuple[JobHandle, Key] | None,
+    ) -> None:
+        """Under the lock: what a slot's last task gave, recorded or reported, and the
+        task counted as ended."""
+        if isinstance(outcome, TaskFailed):
+            self._handle(outcome)
+        elif outcome is not None:
+            self._record_or_fail(*outcome)
+        if ran is not None:
+            self._task_ended(*ran)
+
+    def _start(self, key: Key, task: Any, job: JobHandle) -> tuple[dict[Key, Any], list[Key], Any]:
+        """Under the lock: a task a slot took counted as running, its inputs at hand (and
+        those to read back later), and its run registered, so that an Interrupt applied
+        from now on reaches it."""
+        self._running[job.job_id] = self._running.get(job.job_id, 0) + 1
+        self._n_running += 1
+        data, later = self._inputs(key, task)
+        return data, later, self.runner.begin(key)
+
+    def _run_started(
+        self,
+        key: Key,
+        job: JobHandle,
+        operators: OperatorStats | None,
+        task: Any,
+        data: dict[Key, Any],
+        later: list[Key],
+        run: Any,
+        setup_error: BaseException | None = None,
+        on_device: bool = False,
+    ) -> tuple[Key, JobHandle, Any, TaskTimes] | TaskFailed | None:
+        """Run a task a slot took, outside the lock: its result to record, its failure,
+        or None where a cancellation interrupted it (the core forgot the key: a report
+        would be taken for a later run of it). ``later``: inputs pinned in the store, read
+        back here; ``setup_error``: why the slot cannot run tasks (a GPU it cannot use);
+        ``on_device``: a GPU slot's task, whose inputs are put on its device first."""
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        if operators is not None:
+            operators.started(key)
+        try:
+            if setup_error is not None:
+                raise setup_error
+            for dep in later:  # pinned: read back or drawn again here, not under the lock
+                try:
+                    data[dep] = self.store.get(dep, spill=False)
+                except KeyError:
+                    if run.interrupted:  # released by a cancellation meanwhile
+                        raise TaskInterrupted(f"task {key!r} was interrupted") from None
+                    raise
+            if on_device:
+                data = inputs_on_device(data)
+            value, times = self.runner.run(run, task, data)
+        except TaskInterrupted:
             if operators is not None:
-                operators.started(key)
-            try:
-                for dep in later:  # pinned: read back or drawn again here, not under the lock
-                    try:
-                        data[dep] = self.store.get(dep, spill=False)
-                    except KeyError:
-                        if run.interrupted:  # released by a cancellation meanwhile
-                            raise TaskInterrupted(f"task {key!r} was interrupted") from None
-                        raise
-                value, times = self.runner.run(run, task, data)
-            except TaskInterrupted:
-                # the core forgot the key: a report would be taken for a later run of it
-                if operators is not None:
-                    operators.stopped(key)
-                continue
-            except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
-                if operators is not None:
-                    operators.stopped(key)
-                failed = TaskFailed(
-                    stimulus_id=f"task-failed-{key}",
-                    key=key,
-                    error=exc,
-                    retriable=isinstance(exc, RETRIABLE),
-                )
-                continue
-            finally:
-                del data
-                self.runner.end(run)
-            done = (key, job, value, times)
-            del value
+                operators.stopped(key)
+            return None
+        except BaseException as exc:  # noqa: BLE001 - reported to the job, not raised here
+            if operators is not None:
+                operators.stopped(key)
+            return TaskFailed(
+                stimulus_id=f"task-failed-{key}",
+                key=key,
+                error=exc,
+                retriable=isinstance(exc, RETRIABLE),
+            )
+        finally:
+            del data
+            self.runner.end(run)
+        return (key, job, value, times)
 
     def _record_or_fail(self, key: Key, job: JobHandle, value: Any, times: TaskTimes) -> None:
         """``_record``, or, where a result cannot be recorded (its shape or size raising),
