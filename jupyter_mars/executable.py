@@ -241,10 +241,12 @@ def _cuda_devices(value: Iterable[int] | None) -> list[int] | None:
         )
     devices = list(value)
     for device in devices:
-        if isinstance(device, bool) or not isinstance(device, int) or device < 0:
+        if isinstance(device, bool) or not isinstance(device, int):
             raise TypeError(
                 f"cuda_devices must hold CUDA device indices (ints >= 0), got {device!r}"
             )
+        if device < 0:
+            raise ValueError(f"cuda_devices must hold indices >= 0, got {device}")
     if len(set(devices)) != len(devices):
         raise ValueError(f"cuda_devices must be distinct, got {devices}")
     check_devices(devices, f"cuda_devices={devices}")

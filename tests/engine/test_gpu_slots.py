@@ -87,7 +87,7 @@ def test_new_session_with_a_cuda_device_and_no_gpu_raises_naming_it():
         ("0", TypeError, "cuda_devices must be a list of CUDA device indices"),
         (0, TypeError, "cuda_devices must be a list of CUDA device indices"),
         ([True], TypeError, r"ints >= 0\), got True"),
-        ([-1], TypeError, r"ints >= 0\), got -1"),
+        ([-1], ValueError, r"indices >= 0, got -1"),
         ([0, 0], ValueError, r"cuda_devices must be distinct, got \[0, 0\]"),
     ],
 )
