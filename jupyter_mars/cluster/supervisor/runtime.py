@@ -145,6 +145,9 @@ class ClusterRuntime:
         """Moving average of the seconds tasks take on workers (placement weighs moving
         inputs against waiting for their holder with it)."""
         self._followers: dict[Key, Key] = {}
+        self._spread_of: dict[Key, collections.Counter[str]] = {}
+        """An output of a live job that reads nothing -> how many of that job's such
+        outputs each worker took (``placement.spread_out``)."""
         """Key -> the task sent along with it, run right after it on the same worker."""
         self._prefinished: dict[Key, tuple[WorkerConnection, dict[str, Any]]] = {}
         """Followers that ran before the core asked for them: where, and their figures."""
@@ -397,6 +400,11 @@ class ClusterRuntime:
         job.operators = plan.operators
         self._followers.update(plan.followers)
         self._job_keys[job.job_id] = tuple(graph)
+        spread: collections.Counter[str] = collections.Counter()
+        for key in outputs:
+            task = graph.get(key)
+            if task is not None and not task.dependencies:
+                self._spread_of[key] = spread
         for key, task in graph.items():
             self.lineage.add(task)
             self._weights.setdefault(key, plan.weights[key])
@@ -500,6 +508,7 @@ class ClusterRuntime:
         keys = self._job_keys.pop(job_id, ())
         for k in keys:
             self._followers.pop(k, None)
+            self._spread_of.pop(k, None)
             ran = self._prefinished.pop(k, None)
             if ran is not None:  # a follower's result nobody asked for (the job was cancelled)
                 self._discard_follower(ran[0], k)
@@ -527,12 +536,21 @@ class ClusterRuntime:
             return
         on_gpu = task.device == GPU
         pools = [w.gpu for w in self.workers.values()] if on_gpu else self.workers.values()
+        spread = self._spread_of.get(key)
         chosen = choose_worker(
-            task.dependencies, pools, self.locations, self.sizes, self.replicas, self._task_seconds
+            task.dependencies,
+            pools,
+            self.locations,
+            self.sizes,
+            self.replicas,
+            self._task_seconds,
+            spread,
         )
         if chosen is None:
             self._pending.append(key)
             return
+        if spread is not None:
+            spread[chosen.address] += 1
         worker = self.workers[chosen.address]
         chosen.running += 1
         if on_gpu:
