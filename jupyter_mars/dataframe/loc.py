@@ -298,6 +298,8 @@ def loc_rows(frame: FrameBase, key: Any) -> Any:
         return level_rows(frame, key)
     if is_level_selection(index, key):
         return level_selection(frame, key)
+    if isinstance(index, pd.MultiIndex) and isinstance(key, tuple) and len(key) > index.nlevels:
+        raise KeyError(f"Key length ({len(key)}) exceeds index depth ({index.nlevels})")
     full_key = isinstance(index, pd.MultiIndex) and len(key) == index.nlevels
     if isinstance(key, tuple) and not (full_key and is_row_key(frame.meta, key)):
         raise NotImplementedError(f"loc: a MultiIndex key of this kind is not supported: {key!r}")

@@ -89,3 +89,11 @@ def test_the_chunk_test_keeps_every_row_pandas_selects(parts: list[Any]) -> None
     kept = FRAME[level_rows_mask(FRAME.index, key)]
     missing = expected.index.difference(kept.index) if expected.index.nlevels == 3 else []
     assert len(missing) == 0
+
+
+@pytest.mark.parametrize("key", [(slice(None), 1, "a", 2), ("x", [1], "a", "b")], ids=repr)
+def test_a_key_longer_than_the_levels_raises_key_error_at_the_call(key: Any) -> None:
+    with pytest.raises(KeyError, match="exceeds index depth"):
+        FRAME.loc[key, :]
+    with pytest.raises(KeyError, match=r"Key length \(4\) exceeds index depth \(3\)"):
+        md.DataFrame(FRAME, chunk_size=2).loc[key, :]
