@@ -194,6 +194,11 @@ class Series(_Vector):
             data = series_node(data, index, dtype, name, chunk_size)
         super().__init__(data)
 
+    @property
+    def dtypes(self) -> Any:
+        """The Series' dtype, as pandas gives it under this name too."""
+        return self.meta.dtype
+
 
 class Index(_Vector):
     """A lazy pandas Index; ``md.Index(data, chunk_size=rows)`` builds one."""

@@ -426,3 +426,23 @@ def test_postgres_server_starts_quickly(pg_server: Server) -> None:
     with engine.connect() as conn:
         assert conn.exec_driver_sql("SHOW listen_addresses").scalar() == "127.0.0.1"
     engine.dispose()
+
+
+@pytest.mark.parametrize("name", ["v", None])
+def test_a_series_writes_what_pandas_writes(url: str, name: Any) -> None:
+    series = pd.Series([1.5, 2.5, 3.5, 4.5], name=name, index=pd.Index([10, 11, 12, 13], name="i"))
+    written = md.Series(series, chunk_size=3).to_sql("t", url)
+    engine = sa.create_engine(url, poolclass=sa.NullPool)
+    try:
+        series.to_sql("p", engine)  # pandas' count of rows is -1 on PostgreSQL
+    finally:
+        engine.dispose()
+    assert written == 4
+    assert written.execute() == 4  # Mars's spelling: written already, not again
+    got = _pandas(pd.read_sql_table, "t", url)
+    pd.testing.assert_frame_equal(got, _pandas(pd.read_sql_table, "p", url))
+
+
+def test_a_series_has_pandas_dtypes() -> None:
+    series = pd.Series([1, 2], dtype="int32")
+    assert md.Series(series).dtypes == series.dtypes

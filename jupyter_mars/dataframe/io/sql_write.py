@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame
+from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.io.lazy_module import LazyModule
 from jupyter_mars.dataframe.io.sql_connect import connection_url, open_engine
 from jupyter_mars.dataframe.io.sql_stage import (
@@ -201,10 +201,14 @@ def _frame_to_sql(self: Any, name: str, con: Any, **kwargs: Any) -> int:
 _frame_to_sql.__doc__ = to_sql.__doc__
 
 
+def _series_to_sql(self: Any, name: str, con: Any, **kwargs: Any) -> int:
+    """Write the Series to a database table as pandas does: as its one-column frame."""
+    return to_sql(self.to_frame(), name, con, **kwargs)
+
+
 def _attach() -> None:
-    methods: dict[str, Any] = {"to_sql": _frame_to_sql}
-    for attr, value in methods.items():
-        setattr(DataFrame, attr, value)
+    setattr(DataFrame, "to_sql", _frame_to_sql)  # noqa: B010
+    setattr(Series, "to_sql", _series_to_sql)  # noqa: B010
 
 
 _attach()
