@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jupyter_mars.deploy import format_size, parse_size
+from jupyter_mars.engine.sizes import parse_worker_memory
 
 KIB, MIB, GIB, TIB = 1024, 1024**2, 1024**3, 1024**4
 
@@ -32,6 +33,9 @@ KIB, MIB, GIB, TIB = 1024, 1024**2, 1024**3, 1024**4
         (" 64m ", 64 * MIB),
         (".5k", 512),
         (2.0 * GIB, 2 * GIB),
+        ("10Gi", 10 * GIB),
+        ("512Mi", 512 * MIB),
+        ("1Ei", 1024 * 1024 * TIB),
     ],
 )
 def test_parse_size_reads_bytes_and_binary_units(text, expected):
@@ -86,7 +90,7 @@ def test_parse_size_rejects_what_is_not_a_size(text):
         (MIB - 1, "1MiB"),
         (3 * TIB, "3TiB"),
         (2048 * TIB, "2PiB"),
-        (2048 * 1024 * TIB, "2048PiB"),
+        (2048 * 1024 * TIB, "2EiB"),
     ],
 )
 def test_format_size_uses_the_largest_unit(n, text):
@@ -107,12 +111,45 @@ def test_format_then_parse_round_trips_within_rounding(n):
 @given(
     st.integers(min_value=0, max_value=10**6),
     st.sampled_from(["", "k", "m", "g", "t"]),
-    st.sampled_from(["", "b", "ib"]),
+    st.sampled_from(["", "b", "i", "ib"]),
     st.booleans(),
 )
 def test_every_unit_spelling_means_the_same(number, unit, suffix, upper):
-    if suffix == "ib" and not unit:
+    if suffix in ("i", "ib") and not unit:
         suffix = ""
     text = f"{number}{unit}{suffix}"
     text = text.upper() if upper else text
     assert parse_size(text) == number * 1024 ** ["", "k", "m", "g", "t"].index(unit)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (16, 16 * GIB),
+        ("16", 16 * GIB),
+        (0.5, GIB // 2),
+        ("512MiB", 512 * MIB),
+        ("10Gi", 10 * GIB),
+        ("8g", 8 * GIB),
+        (4 * GIB, 4 * GIB),  # Mars's Kubernetes launcher takes bytes
+    ],
+)
+def test_a_worker_memory_without_a_unit_is_gib(value, expected):
+    assert parse_worker_memory(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (0, "must be positive"),
+        (-2, "must be positive"),
+        ("100k", "at least 1MiB"),
+        ("lots", "expected a size such as"),
+        ("80%", "share of a total"),
+        (True, "GiB as a number"),
+    ],
+)
+def test_a_worker_memory_names_the_argument_when_wrong(value, message):
+    with pytest.raises(ValueError, match=message) as caught:
+        parse_worker_memory(value, "memory")
+    assert str(caught.value).startswith("memory")
