@@ -31,6 +31,10 @@ class Options:
     """How many times a task failing for a machine fault (MemoryError, OSError) is retried."""
     n_cpu: int | None = None
     """Threads of the embedded runtime; None means the cores this process may use."""
+    verbose: bool = False
+    """Print where to watch a cluster (its id, endpoint and logview, the dashboard) when
+    one is created or re-attached, and the logview of each ``session.run``, as PyODPS's
+    ``options.verbose`` does."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name not in _FIELD_NAMES:
@@ -51,7 +55,7 @@ def _validate(name: str, value: Any) -> None:
         minimum = 0 if name == "task_retries" else 2 if name == "combine_size" else 1
         if value < minimum:
             raise ValueError(f"option {name!r} must be >= {minimum}, got {value}")
-    elif name in {"eager_mode", "show_progress"}:
+    elif name in {"eager_mode", "show_progress", "verbose"}:
         if not isinstance(value, bool):
             raise TypeError(f"option {name!r} must be True or False, got {value!r}")
     elif name == "n_cpu" and value is not None:

@@ -120,6 +120,39 @@ class Session:
         data = [self._fetch(t.node) for t in targets]
         return data[0] if len(tensors) == 1 and len(targets) == 1 else data
 
+    def run(
+        self, *tensors: Any, wait: bool = True, timeout: float | None = None, **kwargs: Any
+    ) -> Any:
+        """Execute ``tensors`` and return their data, as Mars's ``Session.run``: one
+        tensor's data, or a list for several (or for one list of them); a 0-d result as
+        a Python scalar. ``wait=False`` returns a ``PendingRun`` at once, whose
+        ``result(timeout)`` is that data. ``timeout``: seconds to wait, after which the
+        execution is cancelled and ``TimeoutError`` raised. Other keywords go to
+        ``execute`` (``show_progress``, ``name``)."""
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        if timeout is not None and (
+            isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0
+        ):
+            raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if not isinstance(wait, bool):
+            raise TypeError(f"wait must be True or False, got {wait!r}")
+        targets = _flatten(tensors)
+        if not targets:
+            raise ValueError("run() needs at least one tensor or DataFrame")
+        as_list = len(tensors) > 1 or isinstance(tensors[0], list | tuple)
+        logview = self.logview_address()
+        if options.verbose and logview is not None:
+            print(f"Running {describe([t.node for t in targets])}: logview {logview}", flush=True)
+        if wait and timeout is None:
+            self.execute(*targets, **kwargs)
+            return _run_data(self, targets, as_list)
+        pending = PendingRun(self, self.execute(*targets, wait=False, **kwargs), targets, as_list)
+        return pending.result(timeout) if wait else pending
+
+    def logview_address(self) -> str | None:
+        """Where its executions can be watched (a cluster's dashboard); None: nowhere."""
+        return None
+
     def is_executed(self, tensor: Executable) -> bool:
         raise NotImplementedError
 
@@ -150,6 +183,54 @@ class Session:
         with _default_lock:
             _default = self
         return self
+
+
+def _run_data(session: Session, targets: list[Executable], as_list: bool) -> Any:
+    data = [_scalar(session._fetch(t.node)) for t in targets]
+    return data if as_list else data[0]
+
+
+def _scalar(value: Any) -> Any:
+    """A 0-d array as the Python scalar it holds, as Mars's ``run`` gives it."""
+    if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+class PendingRun:
+    """What ``session.run(..., wait=False)`` returns: ``result(timeout)`` waits for the
+    execution and gives the data ``run`` would have; ``done()``, ``cancel()``;
+    ``future`` is the execution's own future (progress, widget)."""
+
+    def __init__(
+        self, session: Session, future: Any, targets: list[Executable], as_list: bool
+    ) -> None:
+        self.session = session
+        self.future = future
+        self._targets = targets
+        self._as_list = as_list
+
+    def done(self) -> bool:
+        return bool(self.future.done())
+
+    def cancel(self) -> bool:
+        return bool(self.future.cancel())
+
+    def result(self, timeout: float | None = None) -> Any:
+        """The data, waiting up to ``timeout`` seconds; on timeout the execution is
+        cancelled and ``TimeoutError`` raised."""
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        try:
+            self.future.result(timeout)
+        except TimeoutError:
+            self.future.cancel()
+            raise TimeoutError(
+                f"session.run did not finish within {timeout} s; it was cancelled"
+            ) from None
+        return _run_data(self.session, self._targets, self._as_list)
+
+    def __repr__(self) -> str:
+        return f"<PendingRun {'done' if self.done() else 'running'} {self.future!r}>"
 
 
 class EmbeddedSession(Session):

@@ -2,7 +2,8 @@
 
 ``new_session()`` with no address starts the embedded runtime in this process and makes
 it the default session; with a supervisor's address, a cluster's ``RemoteSession``.
-``execute``/``fetch`` use the default session unless given one (``executable.py``).
+``execute``/``fetch`` use the default session unless given one (``executable.py``);
+``session.run(t)`` executes and fetches in one call, as Mars's ``Session.run`` did.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from jupyter_mars.executable import (
     EmbeddedSession,
     Executable,
     ExecutableTuple,
+    PendingRun,
     Session,
     available_cpus,
     default_cpus,
@@ -28,6 +30,7 @@ __all__ = [
     "EmbeddedSession",
     "Executable",
     "ExecutableTuple",
+    "PendingRun",
     "RemoteSession",
     "Session",
     "available_cpus",

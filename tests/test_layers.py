@@ -269,6 +269,7 @@ LAZY_IMPORTS = {
     ("jupyter_mars.launcher", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",
     ("jupyter_mars.launcher.cli", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",
     ("jupyter_mars.server.clusters", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
+    ("jupyter_mars.launcher.reattach", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.serve"): "--help without the engine",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.supervisor.server"): "the same",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.web.server"): "the same",

@@ -108,7 +108,7 @@ def _down(args: argparse.Namespace) -> int:
     entry = _pick(args.id, ("ssh",))
     from jupyter_mars.launcher.ssh_cluster import SSHCluster
 
-    SSHCluster.attach(entry).stop()
+    SSHCluster.attach(entry, connect=False).stop()
     print(f"cluster {entry.id} is down: every process it started is gone")
     return 0
 

@@ -8,19 +8,25 @@ generated here and handed to them through the environment, never on a command li
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+import psutil
+
 from jupyter_mars.launcher import display, registry
 from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
+from jupyter_mars.launcher.attached import AttachedLocalCluster, process_identity
+from jupyter_mars.launcher.handle import ClusterHandle
+from jupyter_mars.launcher.reattach import attach
+from jupyter_mars.launcher.request import overcommitted, worker_request
 from jupyter_mars.remote import HttpClient
 from jupyter_mars.remote.tokens import generate_token
 from jupyter_mars.session import new_session
@@ -96,9 +102,16 @@ class _Process:
             self.popen.stdout.close()
 
 
-class LocalCluster(Adapts):
+class LocalCluster(Adapts, ClusterHandle):
     """A running local cluster; ``.session`` is connected to it and made the default
     (``connect=False``: no session, for an owner that only runs the cluster).
+
+    ``worker_num`` workers (``n_worker``) of ``worker_cpu`` task slots (``n_cpu``) and
+    ``worker_mem`` memory each (``memory``: a number without a unit is GiB, see
+    ``request.py``); it returns once ``min_worker_num`` of them joined (default: all), the
+    others joining meanwhile. A worker of more cores than this machine has, or workers
+    asking more memory together than it has, are started with a one-line warning: they
+    share what there is. One worker asking more memory than there is is a ``ValueError``.
 
     ``web_base_path`` serves its web service under that path (behind a proxy); ``kind`` is
     what the registry of this machine's clusters records it as (``server`` when a Jupyter
@@ -108,9 +121,9 @@ class LocalCluster(Adapts):
 
     def __init__(
         self,
-        n_worker: int = 2,
-        n_cpu: int = 1,
-        memory: str | int | None = None,
+        n_worker: int | None = None,
+        n_cpu: int | None = None,
+        memory: str | int | float | None = None,
         web_port: int | None = None,
         timeout: float = 60.0,
         spill_dirs: list[str] | None = None,
@@ -119,11 +132,25 @@ class LocalCluster(Adapts):
         kind: str = "local",
         connect: bool = True,
         nanny: bool = True,
+        *,
+        worker_num: int | None = None,
+        worker_cpu: int | None = None,
+        worker_mem: str | int | float | None = None,
+        min_worker_num: int | None = None,
     ) -> None:
-        if isinstance(n_worker, bool) or not isinstance(n_worker, int) or n_worker < 1:
-            raise ValueError(f"n_worker must be a positive int, got {n_worker!r}")
-        if isinstance(n_cpu, bool) or not isinstance(n_cpu, int) or n_cpu < 1:
-            raise ValueError(f"n_cpu must be a positive int, got {n_cpu!r}")
+        request = worker_request(
+            worker_num,
+            worker_cpu,
+            worker_mem,
+            min_worker_num,
+            n_worker=n_worker,
+            n_cpu=n_cpu,
+            memory=memory,
+        )
+        for note in overcommitted(request, _cores(), psutil.virtual_memory().total):
+            warnings.warn(note, stacklevel=3)
+        n_worker, n_cpu, memory = request.worker_num, request.worker_cpu, request.worker_mem
+        self.kind = kind
         self.token = generate_token()
         env = {**os.environ, "MARS_TOKEN": self.token, "PYTHONUNBUFFERED": "1"}
         python = sys.executable
@@ -177,15 +204,39 @@ class LocalCluster(Adapts):
             self._env = env
             for _ in range(n_worker):
                 self.workers.append(_Process(self._worker_argv, env))
-            self._wait_for_workers(n_worker, timeout)
+            self._wait_for_workers(request.min_worker_num, timeout)
             if connect:
                 self.session = new_session(self.endpoint, token=self.token)
-            entry = registry.ClusterRecord(self.endpoint, kind, n_workers=n_worker)
-            registry.record(entry)
-            self.id = entry.id
+            self.id = registry.ClusterRecord(self.endpoint, kind).id
+            self._record()
         except BaseException:
             self.stop()
             raise
+        self.announce("started")
+
+    def _record(self) -> None:
+        """Publish it, with its processes, so that another process can re-attach to it and
+        stop it (``from_id``)."""
+        assert self.id is not None
+        processes = {
+            "supervisor": process_identity(self.supervisor.popen.pid),
+            "workers": [process_identity(w.popen.pid) for w in self.workers],
+        }
+        entry = registry.ClusterRecord(
+            self.endpoint,
+            self.kind,
+            id=self.id,
+            n_workers=len(self.workers),
+            state={"processes": processes},
+        )
+        registry.record(entry)
+
+    @classmethod
+    def from_id(cls, cluster_id: str, connect: bool = True) -> AttachedLocalCluster:
+        """The local cluster recorded under ``cluster_id`` on this machine, started by
+        this process or another one: a handle with a session (``connect``) that can stop
+        it (``stop_server()``)."""
+        return AttachedLocalCluster.from_id(cluster_id, connect=connect)
 
     def scale(self, n: int, timeout: float = 60.0) -> None:
         """Run ``n`` workers: more are started, or the newest stopped; returns once the
@@ -231,9 +282,8 @@ class LocalCluster(Adapts):
                 worker.stop()
             n = len(self.workers)
         self._wait_for_workers(n, timeout, exactly=True)
-        entry = registry.find(self.id) if self.id is not None else None
-        if entry is not None:
-            registry.record(dataclasses.replace(entry, n_workers=n))
+        if self.id is not None and registry.find(self.id) is not None:
+            self._record()
 
     def _wait_for_workers(self, n_worker: int, timeout: float, exactly: bool = False) -> None:
         http = HttpClient(self.endpoint, self.token, timeout=5)
@@ -281,7 +331,14 @@ class LocalCluster(Adapts):
         if not self.running:
             return f"<LocalCluster {self.endpoint} stopped>"
         n = len(self.workers)
-        return f"<LocalCluster {self.endpoint} {n} worker{'' if n == 1 else 's'}>"
+        try:
+            joined = self.joined_workers
+        except (ConnectionError, OSError, RuntimeError):
+            joined = n  # the supervisor does not answer: say what was started
+        count = f"{n} worker{'' if n == 1 else 's'}"
+        if joined != n:
+            count = f"{joined} of {count} joined"
+        return f"<LocalCluster {self.endpoint} {count}>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """A live widget of its workers in a kernel with ipywidgets; its repr elsewhere."""
@@ -303,11 +360,52 @@ def _cores() -> int:
 
 
 def new_cluster(
-    n_worker: int = 2,
-    n_cpu: int = 1,
-    memory: str | int | None = None,
+    worker_num: int | None = None,
+    worker_cpu: int | None = None,
+    worker_mem: str | int | float | None = None,
     web_port: int | None = None,
+    *,
+    min_worker_num: int | None = None,
+    instance_id: str | None = None,
+    n_worker: int | None = None,
+    n_cpu: int | None = None,
+    memory: str | int | float | None = None,
     **kwargs: Any,
-) -> LocalCluster:
-    """Start a supervisor and ``n_worker`` workers of ``n_cpu`` cores on this machine."""
-    return LocalCluster(n_worker=n_worker, n_cpu=n_cpu, memory=memory, web_port=web_port, **kwargs)
+) -> Any:
+    """Start a supervisor and ``worker_num`` workers of ``worker_cpu`` cores and
+    ``worker_mem`` memory (GiB without a unit) on this machine, returning once
+    ``min_worker_num`` joined; ``n_worker``, ``n_cpu`` and ``memory`` are older names of the
+    same. With ``instance_id`` alone: the running cluster of that id instead (``attach``),
+    started by this process or another one."""
+    if instance_id is not None:
+        given = [
+            name
+            for name, value in {
+                "worker_num": worker_num,
+                "worker_cpu": worker_cpu,
+                "worker_mem": worker_mem,
+                "web_port": web_port,
+                "min_worker_num": min_worker_num,
+                "n_worker": n_worker,
+                "n_cpu": n_cpu,
+                "memory": memory,
+                **kwargs,
+            }.items()
+            if value is not None
+        ]
+        if given:
+            raise TypeError(
+                f"instance_id re-attaches to a running cluster; {', '.join(given)} cannot change it"
+            )
+        return attach(instance_id)
+    return LocalCluster(
+        n_worker=n_worker,
+        n_cpu=n_cpu,
+        memory=memory,
+        web_port=web_port,
+        worker_num=worker_num,
+        worker_cpu=worker_cpu,
+        worker_mem=worker_mem,
+        min_worker_num=min_worker_num,
+        **kwargs,
+    )

@@ -24,7 +24,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,9 @@ from jupyter_mars.launcher.command import (
     stop_workers,
     worker_args,
 )
+from jupyter_mars.launcher.handle import ClusterHandle
 from jupyter_mars.launcher.hosts import Host, HostList, load_hosts, parse_hosts
+from jupyter_mars.launcher.request import WorkerRequest, worker_request
 from jupyter_mars.launcher.ssh import SSHConnection, Target
 from jupyter_mars.remote import HttpClient
 from jupyter_mars.remote.tokens import generate_token
@@ -124,12 +126,18 @@ class WorkerProcess:
         self.host, self.pid, self.name = host, pid, name
 
 
-class SSHCluster(Adapts):
+class SSHCluster(Adapts, ClusterHandle):
     """A cluster on a host list (a YAML file, a mapping or a list; see ``hosts.py``).
 
     ``start()`` returns once ``min_workers`` workers joined (all by default); ``.endpoint``,
     ``.dashboard_url`` and ``.session`` (the default session) are then set. ``scale(n)``,
     ``logs(host)``, ``stop()``; a context manager.
+
+    The PyODPS-style keywords reshape the host list: ``worker_num`` workers in all, spread
+    over the hosts in turn (the first hosts get one more when they do not divide evenly),
+    in place of each host's ``workers``; ``worker_cpu`` and ``worker_mem`` (GiB without a
+    unit) in place of every host's ``n_cpu`` and ``memory``; ``min_worker_num`` is what
+    ``start()`` waits for when not given ``min_workers``.
     """
 
     def __init__(
@@ -144,14 +152,28 @@ class SSHCluster(Adapts):
         allow_agent: bool = False,
         python: str = sys.executable,
         connect: bool = True,
+        worker_num: int | None = None,
+        worker_cpu: int | None = None,
+        worker_mem: int | float | str | None = None,
+        min_worker_num: int | None = None,
     ) -> None:
-        self.hosts: HostList = (
+        listed: HostList = (
             hosts
             if isinstance(hosts, HostList)
             else load_hosts(hosts)
             if isinstance(hosts, (str, Path))
             else parse_hosts(hosts)
         )
+        self.min_worker_num = min_worker_num
+        """What ``start()`` waits for by default (None: every worker)."""
+        if any(v is not None for v in (worker_num, worker_cpu, worker_mem, min_worker_num)):
+            total = sum(h.workers for h in listed.hosts)
+            request = worker_request(
+                worker_num, worker_cpu, worker_mem, min_worker_num, default_workers=total
+            )
+            listed = reshape_hosts(listed, request, worker_num, worker_cpu, worker_mem)
+            self.min_worker_num = request.min_worker_num
+        self.hosts = listed
         self.known_hosts = known_hosts
         self.accept_new_host_key = accept_new_host_key
         self.web_port = web_port
@@ -223,6 +245,8 @@ class SSHCluster(Adapts):
 
     def start(self, min_workers: int | None = None, timeout: float = 60.0) -> SSHCluster:
         wanted = sum(h.workers for h in self.hosts.hosts)
+        if min_workers is None:
+            min_workers = self.min_worker_num
         need = wanted if min_workers is None else min_workers
         if isinstance(need, bool) or not isinstance(need, int) or not 0 <= need <= wanted:
             raise ValueError(f"min_workers must be an int from 0 to {wanted}, got {min_workers!r}")
@@ -239,6 +263,7 @@ class SSHCluster(Adapts):
         except BaseException:
             self.stop()
             raise
+        self.announce("started")
         return self
 
     def _start_supervisor(self, deadline: float) -> None:
@@ -553,7 +578,36 @@ class SSHCluster(Adapts):
             WorkerProcess(by_label[label], int(pid), name) for label, pid, name in state["workers"]
         ]
         cluster._recorded = True
+        # the token as the supervisor's host keeps it for the cluster's processes
+        token = cluster._supervisor_shell.read_file(f"{cluster.workdir}/token")
+        cluster.token = token.decode().strip()
+        if cluster.connect:
+            cluster.session = new_session(cluster.endpoint, token=cluster.token)
+        cluster.announce("attached")
         return cluster
+
+
+def reshape_hosts(
+    hosts: HostList,
+    request: WorkerRequest,
+    worker_num: int | None,
+    worker_cpu: int | None,
+    worker_mem: Any,
+) -> HostList:
+    """``hosts`` with what the request gives in place of the list's own values: only the
+    keywords given (not None) replace anything."""
+    reshaped = []
+    count = len(hosts.hosts)
+    for i, host in enumerate(hosts.hosts):
+        changes: dict[str, Any] = {}
+        if worker_num is not None:
+            changes["workers"] = request.worker_num // count + (i < request.worker_num % count)
+        if worker_cpu is not None:
+            changes["n_cpu"] = request.worker_cpu
+        if worker_mem is not None:
+            changes["memory"] = str(request.worker_mem)
+        reshaped.append(replace(host, **changes))
+    return HostList(tuple(reshaped), hosts.supervisor, hosts.listen)
 
 
 def _host_fields(raw: dict[str, Any]) -> dict[str, Any]:

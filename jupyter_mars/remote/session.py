@@ -150,6 +150,10 @@ class RemoteSession(Session):
     def __repr__(self) -> str:
         return f"<Session {self.address} {self.session_id}>"
 
+    def logview_address(self) -> str:
+        """The dashboard of the supervisor in use (PyODPS's LogView)."""
+        return self.address.rstrip("/") + "/"
+
     def dashboard_link(self) -> str:
         """A link that opens the cluster's dashboard in a browser, logged in, once and
         within a few minutes (``POST /api/v1/login-links``); it never holds the token."""
