@@ -270,6 +270,8 @@ LAZY_IMPORTS = {
     ("jupyter_mars.launcher.cli", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",
     ("jupyter_mars.server.clusters", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
     ("jupyter_mars.launcher.reattach", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
+    ("jupyter_mars.launcher.odps", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
+    ("jupyter_mars.launcher.odps", "jupyter_mars.deploy.kubernetes"): "the kubernetes client",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.serve"): "--help without the engine",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.supervisor.server"): "the same",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.web.server"): "the same",
