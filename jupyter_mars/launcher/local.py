@@ -8,6 +8,7 @@ generated here and handed to them through the environment, never on a command li
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -216,20 +217,18 @@ class LocalCluster(Adapts, ClusterHandle):
 
     def _record(self) -> None:
         """Publish it, with its processes, so that another process can re-attach to it and
-        stop it (``from_id``)."""
+        stop it (``from_id``); what others added to its record (the Jupyter server's
+        dashboard path) is kept."""
         assert self.id is not None
         processes = {
             "supervisor": process_identity(self.supervisor.popen.pid),
             "workers": [process_identity(w.popen.pid) for w in self.workers],
         }
-        entry = registry.ClusterRecord(
-            self.endpoint,
-            self.kind,
-            id=self.id,
-            n_workers=len(self.workers),
-            state={"processes": processes},
+        entry = registry.find(self.id) or registry.ClusterRecord(
+            self.endpoint, self.kind, id=self.id
         )
-        registry.record(entry)
+        state = {**entry.state, "processes": processes}
+        registry.record(dataclasses.replace(entry, n_workers=len(self.workers), state=state))
 
     @classmethod
     def from_id(cls, cluster_id: str, connect: bool = True) -> AttachedLocalCluster:
