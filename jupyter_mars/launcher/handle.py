@@ -17,8 +17,9 @@ from jupyter_mars.remote.http import token_for
 
 
 class ClusterHandle:
-    """Mixed into a cluster class that has ``endpoint``, ``id``, ``session``, ``n_workers``
-    and ``stop()``."""
+    """Mixed into a cluster class that has ``endpoint``, ``id``, ``token``, ``session``,
+    ``n_workers`` and ``stop()``: ``LocalCluster``, ``SSHCluster``, a re-attached local
+    cluster, and any other launcher's cluster (Kubernetes) that offers the same."""
 
     endpoint: str
     id: Any
