@@ -40,7 +40,7 @@ class Pods:
     def start_worker(self, variables: Mapping[str, str]) -> _Process:
         """``python -m jupyter_mars.deploy.kubernetes.worker`` with a pod's environment
         plus ``variables``, once it says it started."""
-        env = self.pod_env(MARS_BIND_PORT=str(free_port()), **variables)
+        env = self.pod_env(**{"MARS_BIND_PORT": str(free_port()), **variables})
         worker = _Process([sys.executable, "-m", "jupyter_mars.deploy.kubernetes.worker"], env)
         self.workers.append(worker)
         worker.wait_for(WORKER, 60)
