@@ -29,5 +29,6 @@ WORKDIR /home/mars
 # supervisor RPC, supervisor (or web service) HTTP, worker RPC: the ports pods use
 EXPOSE 7103 7104 7105
 # No HEALTHCHECK: Kubernetes' probes check the pods. A pod spec's `command:` (a MarsJob's
-# `/bin/sh -c python -m jupyter_mars.deploy.kubernetes.worker`) replaces this default.
+# `/bin/sh -c 'exec python -m jupyter_mars.deploy.kubernetes.worker'`) replaces this
+# default; with `exec`, the program, not sh, gets the SIGTERM of the pod's deletion.
 CMD ["python", "-m", "jupyter_mars.deploy.kubernetes.supervisor"]

@@ -86,7 +86,7 @@ def test_the_example_is_the_documents_job_with_our_image():
         assert container["command"] == [
             "/bin/sh",
             "-c",
-            f"python -m jupyter_mars.deploy.kubernetes.{role}",
+            f"exec python -m jupyter_mars.deploy.kubernetes.{role}",
         ]
         secret = container["env"][0]["valueFrom"]["secretKeyRef"]
         assert (container["env"][0]["name"], secret) == (
