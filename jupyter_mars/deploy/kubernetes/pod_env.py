@@ -24,8 +24,10 @@ KubeDL's MarsJob controller injects into Mars pods:
 - ``MARS_CPU_TOTAL``, ``MARS_MEMORY_TOTAL``: the container's limits, as ``--n-cpu`` and
   ``--phy-mem``, never more than this machine offers (``HostResources``). A CPU quantity
   rounds up to whole cores, at least one (``1500m`` and ``1.5`` are 2), as the downward
-  API rounds ``limits.cpu`` with divisor 1. Without them, the detail's ``resources`` count
-  (``phy_mem`` in bytes in ``MARS_CLUSTER_DETAIL``, in MiB in KubeDL's ``MARS_TASK_DETAIL``).
+  API rounds ``limits.cpu`` with divisor 1. ``0`` is no limit (KubeDL writes it for a
+  container without requests or limits): the worker's own defaults count. Without them,
+  the detail's ``resources`` count (``phy_mem`` in bytes in ``MARS_CLUSTER_DETAIL``, in MiB
+  in KubeDL's ``MARS_TASK_DETAIL``; ``0`` again no limit).
 - ``MARS_CACHE_MEM_SIZE``: the chunk store's size, ``--cache-mem``: bytes, a size
   (``10Gi``) or a share of the memory limit (``80%``).
 - ``MARS_SPILL_DIRS``: spill directories separated by commas or colons, ``--spill-dirs``.
@@ -243,10 +245,10 @@ def _read_detail(variable: str, text: str) -> ClusterDetail:
 
 def _detail_number(variable: str, resources: Mapping[str, Any], key: str) -> int | None:
     value = resources.get(key)
-    if value is None:
+    if value is None or value == 0:  # KubeDL writes 0 for a container without limits
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise UsageError(f"{variable}: expected task.resources.{key} >= 1, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UsageError(f"{variable}: expected task.resources.{key} >= 0, got {value!r}")
     return value
 
 
@@ -271,8 +273,11 @@ def _cores(
     env: Mapping[str, str], detail: ClusterDetail | None, machine: HostResources, notes: list[str]
 ) -> int | None:
     """``MARS_CPU_TOTAL`` (else the detail's ``cpu_procs``), at most the usable cores."""
-    cores = _value(env, "MARS_CPU_TOTAL", kubernetes_cores)
+    cores = _value(env, "MARS_CPU_TOTAL", _cores_limit)
     source = "MARS_CPU_TOTAL"
+    if cores == 0:
+        notes.append("MARS_CPU_TOTAL: 0, no limit")
+        cores = None
     if cores is None and detail is not None and detail.cpu is not None:
         cores, source = detail.cpu, f"{detail.variable} (task.resources.cpu_procs)"
     if cores is None:
@@ -290,6 +295,9 @@ def _memory(
     """``MARS_MEMORY_TOTAL`` (else the detail's ``phy_mem``), at most the machine's."""
     memory = _value(env, "MARS_MEMORY_TOTAL", _bytes)
     source = "MARS_MEMORY_TOTAL"
+    if memory == 0:
+        notes.append("MARS_MEMORY_TOTAL: 0, no limit")
+        memory = None
     if memory is None and detail is not None and detail.memory is not None:
         memory, source = detail.memory, f"{detail.variable} (task.resources.phy_mem)"
     if memory is None:
@@ -355,12 +363,14 @@ def _finish(
 def _bytes(raw: str) -> int:
     """A number of bytes or a size with a unit (``10Gi``); no share: of what?"""
     try:
-        size = parse_size(raw)
+        return parse_size(raw)
     except ValueError:
         raise ValueError(f"expected a size such as 2147483648, 512Mi or 2Gi, got {raw!r}") from None
-    if size < 1:
-        raise ValueError(f"expected at least 1 byte, got {raw!r}")
-    return size
+
+
+def _cores_limit(raw: str) -> int:
+    """``kubernetes_cores``, or 0 for a limit of zero (no limit)."""
+    return 0 if re.fullmatch(r"\s*(0+(\.0*)?|\.0+)m?\s*", raw) else kubernetes_cores(raw)
 
 
 def _share_or_bytes(raw: str, total: int) -> int:

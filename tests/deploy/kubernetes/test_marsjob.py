@@ -5,6 +5,7 @@ environment KubeDL's controller would give it (``kubedl.py``)."""
 from __future__ import annotations
 
 import copy
+import importlib
 import importlib.util
 import json
 import os
@@ -103,6 +104,8 @@ def test_the_commands_name_modules_that_exist(role):
 def test_the_web_service_command_names_a_module_that_exists():
     if importlib.util.find_spec("jupyter_mars.deploy.kubernetes.web") is None:
         pytest.skip("deploy/kubernetes/web.py comes with mars-web (pod_env.web_command is ready)")
+    module = importlib.import_module("jupyter_mars.deploy.kubernetes.web")
+    assert callable(module.main)
 
 
 @pytest.mark.parametrize("replica_type", list(ROLES))

@@ -170,7 +170,7 @@ def test_the_limits_variables_win_over_the_detail():
         ('{"cluster": {"scheduler": ["nohost"]}}', "cluster.scheduler: expected host:port"),
         ('{"cluster": {"webservice": ["w:1"]}}', "found none"),
         (
-            '{"cluster": {"scheduler": ["a:1"]}, "task": {"resources": {"cpu_procs": 0}}}',
+            '{"cluster": {"scheduler": ["a:1"]}, "task": {"resources": {"cpu_procs": -1}}}',
             "cpu_procs",
         ),
         (
@@ -193,10 +193,26 @@ def test_cpu_limits_round_up_to_whole_cores(text, cores):
     assert flag(worker({"MARS_CPU_TOTAL": text}), "--n-cpu") == str(cores)
 
 
-@pytest.mark.parametrize("text", ["0", "0m", "abc", "-1", "2 cores", "1.5Gi"])
+@pytest.mark.parametrize("text", ["abc", "-1", "2 cores", "1.5Gi", "0x10"])
 def test_bad_cpu_limit_is_named(text):
     with pytest.raises(UsageError, match="^MARS_CPU_TOTAL: expected"):
         worker({"MARS_CPU_TOTAL": text})
+
+
+@pytest.mark.parametrize(("cpu", "memory"), [("0", "0"), ("0m", "0"), ("0.0", "0")])
+def test_a_zero_limit_is_no_limit(cpu, memory):
+    """KubeDL writes 0 for a container without requests or limits: the worker's defaults
+    (the cores and memory of the machine) count, not an error."""
+    command = worker_command(
+        {**SUPERVISOR, "MARS_CPU_TOTAL": cpu, "MARS_MEMORY_TOTAL": memory}, MACHINE
+    )
+    assert "--n-cpu" not in command.argv
+    assert "--phy-mem" not in command.argv
+    assert "MARS_CPU_TOTAL: 0, no limit" in command.notes
+    zero = detail(["a:1"], {"cpu_procs": 0, "phy_mem": 0})
+    argv = worker_command({"MARS_TASK_DETAIL": zero}, MACHINE).argv
+    assert "--n-cpu" not in argv
+    assert "--phy-mem" not in argv
 
 
 def test_limits_above_the_machine_are_cut_to_it():
@@ -215,7 +231,7 @@ def test_memory_limit_is_bytes_or_a_quantity(text, size):
     assert flag(worker({"MARS_MEMORY_TOTAL": text}), "--phy-mem") == str(size)
 
 
-@pytest.mark.parametrize("text", ["x", "80%", "0", "-5"])
+@pytest.mark.parametrize("text", ["x", "80%", "-5"])
 def test_bad_memory_limit_is_named(text):
     with pytest.raises(UsageError, match="^MARS_MEMORY_TOTAL: expected"):
         worker({"MARS_MEMORY_TOTAL": text})
