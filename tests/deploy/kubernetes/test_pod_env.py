@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 import os
 import subprocess
@@ -11,7 +12,7 @@ import pytest
 
 from jupyter_mars.deploy.cli import parse_supervisor_args, parse_worker_args
 from jupyter_mars.deploy.errors import UsageError
-from jupyter_mars.deploy.kubernetes import scheduler, supervisor
+from jupyter_mars.deploy.kubernetes import pod_env, scheduler, supervisor
 from jupyter_mars.deploy.kubernetes.pod_env import (
     kubernetes_cores,
     supervisor_command,
@@ -347,3 +348,9 @@ def test_entry_point_reports_a_bad_variable_in_one_line():
     assert result.stderr.strip() == (
         f"mars-worker: error: MARS_CACHE_MEM_SIZE: expected {EXPECTED}, got 'x'"
     )
+
+
+def test_doctests():
+    results = doctest.testmod(pod_env)
+    assert results.attempted > 0
+    assert results.failed == 0
