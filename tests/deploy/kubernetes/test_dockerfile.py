@@ -135,6 +135,7 @@ def ignored(path: str) -> bool:
         "jupyter-config/jupyter_server_config.d/jupyter_mars.json",
         "jupyter_mars/deploy/kubernetes/worker.py",
         "jupyter_mars/web/dashboard/index.html",
+        ".gitignore",
     ],
 )
 def test_the_build_context_keeps_what_the_wheel_is_built_from(path):
