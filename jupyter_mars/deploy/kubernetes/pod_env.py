@@ -47,14 +47,18 @@ then check the command line as they check a person's. Arguments given to the ent
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from jupyter_mars.deploy.errors import UsageError
+from jupyter_mars.deploy.kubernetes.cluster_detail import (
+    DETAIL_VARIABLES,
+    ClusterDetail,
+    cluster_detail,
+)
 from jupyter_mars.deploy.resources import HostResources
 from jupyter_mars.deploy.values import to_addresses, to_bool, to_host, to_port
 from jupyter_mars.engine.sizes import format_size, parse_size
@@ -66,8 +70,6 @@ WEB_PORT = 7104
 WORKER_PORT = 7105
 """A worker's RPC port in a pod."""
 LISTEN_HOST = "0.0.0.0"
-DETAIL_VARIABLES = ("MARS_CLUSTER_DETAIL", "MARS_TASK_DETAIL")
-"""Our name for KubeDL's cluster detail, then the one KubeDL's controller injects."""
 _SUPERVISOR_FLAGS = ("-s", "--supervisors", "-f", "--config-file")
 T = TypeVar("T")
 
@@ -80,20 +82,6 @@ class PodCommand:
     """The program's command line after its name, the entry point's own arguments last."""
     notes: list[str] = field(default_factory=list)
     """One phrase per variable used, or accepted without effect; never the token."""
-
-
-@dataclass(frozen=True)
-class ClusterDetail:
-    """What KubeDL's JSON cluster detail says of the cluster and of this pod's task."""
-
-    variable: str
-    """The variable it was read from, for messages."""
-    schedulers: list[str]
-    """``host:port`` of each supervisor (Mars's schedulers)."""
-    cpu: int | None
-    """The worker's cores (``task.resources.cpu_procs``), if given."""
-    memory: int | None
-    """The worker's memory in bytes (``task.resources.phy_mem``), if given."""
 
 
 def supervisor_command(env: Mapping[str, str], extra: Sequence[str] = ()) -> PodCommand:
@@ -121,15 +109,7 @@ def worker_command(
     notes: list[str] = []
     argv = _listen(env, notes)
     argv += ["-p", str(_port(env, "MARS_BIND_PORT", WORKER_PORT, notes))]
-    found = supervisor_addresses(env)
-    if found is not None:
-        argv += ["-s", ",".join(found[1])]
-        notes.append(f"{found[0]}: supervisors {','.join(found[1])}")
-    elif not _names_supervisors(extra):
-        raise UsageError(
-            "MARS_SUPERVISOR_ADDRESS: expected the supervisors' host:port[,host:port...] "
-            f"(or KubeDL's {' or '.join(DETAIL_VARIABLES)}), and none of them is set"
-        )
+    argv += _supervisors_flag(env, extra, notes)
     detail = cluster_detail(env)
     cores = _cores(env, detail, machine, notes)
     if cores is not None:
@@ -159,16 +139,23 @@ def web_command(env: Mapping[str, str], extra: Sequence[str] = ()) -> PodCommand
         notes.append(f"MARS_CONTAINER_IP: address {ip}")
     variable = "MARS_WEB_PORT" if _get(env, "MARS_WEB_PORT") is not None else "MARS_BIND_PORT"
     argv += ["-p", str(_port(env, variable, WEB_PORT, notes))]
+    argv += _supervisors_flag(env, extra, notes)
+    return _finish(env, argv, notes, extra)
+
+
+def _supervisors_flag(env: Mapping[str, str], extra: Sequence[str], notes: list[str]) -> list[str]:
+    """``-s`` and the supervisors; nothing when the entry point's own arguments give them,
+    an error naming the variable when nothing does."""
     found = supervisor_addresses(env)
     if found is not None:
-        argv += ["-s", ",".join(found[1])]
         notes.append(f"{found[0]}: supervisors {','.join(found[1])}")
-    elif not _names_supervisors(extra):
-        raise UsageError(
-            "MARS_SUPERVISOR_ADDRESS: expected the supervisors' host:port[,host:port...] "
-            f"(or KubeDL's {' or '.join(DETAIL_VARIABLES)}), and none of them is set"
-        )
-    return _finish(env, argv, notes, extra)
+        return ["-s", ",".join(found[1])]
+    if _names_supervisors(extra):
+        return []
+    raise UsageError(
+        "MARS_SUPERVISOR_ADDRESS: expected the supervisors' host:port[,host:port...] "
+        f"(or KubeDL's {' or '.join(DETAIL_VARIABLES)}), and none of them is set"
+    )
 
 
 def supervisor_addresses(env: Mapping[str, str]) -> tuple[str, list[str]] | None:
@@ -188,15 +175,6 @@ def supervisor_addresses(env: Mapping[str, str]) -> tuple[str, list[str]] | None
     return f"{detail.variable} (cluster.scheduler)", detail.schedulers
 
 
-def cluster_detail(env: Mapping[str, str]) -> ClusterDetail | None:
-    """KubeDL's cluster detail, from the first of ``DETAIL_VARIABLES`` that is set."""
-    for variable in DETAIL_VARIABLES:
-        text = _get(env, variable)
-        if text is not None:
-            return _read_detail(variable, text)
-    return None
-
-
 def kubernetes_cores(text: str) -> int:
     """Whole cores of a Kubernetes CPU quantity, rounded up as the downward API rounds
     ``limits.cpu`` with divisor 1, and at least one.
@@ -211,45 +189,6 @@ def kubernetes_cores(text: str) -> int:
     if number <= 0:
         raise ValueError(f"expected more than 0 cores, got {text!r}")
     return max(1, math.ceil(number))
-
-
-def _read_detail(variable: str, text: str) -> ClusterDetail:
-    expected = (
-        f"{variable}: expected KubeDL's JSON "
-        '{"cluster": {"scheduler": ["host:port", ...]}, "task": {...}}'
-    )
-    try:
-        detail = json.loads(text)
-    except ValueError:
-        raise UsageError(f"{expected}, got text that is not JSON") from None
-    cluster = detail.get("cluster") if isinstance(detail, dict) else None
-    task = detail.get("task", {}) if isinstance(detail, dict) else None
-    if not isinstance(cluster, dict) or not isinstance(task, dict):
-        raise UsageError(f"{expected}, got {_clip(text)}")
-    schedulers = cluster.get("scheduler", [])
-    if not isinstance(schedulers, list) or not all(isinstance(s, str) for s in schedulers):
-        raise UsageError(f"{variable}: expected cluster.scheduler as a list of host:port")
-    try:
-        addresses = to_addresses(schedulers) if schedulers else []
-    except ValueError as error:
-        raise UsageError(f"{variable}: cluster.scheduler: {error}") from None
-    resources = task.get("resources") or {}
-    if not isinstance(resources, dict):
-        raise UsageError(f"{variable}: expected task.resources as an object, got {resources!r}")
-    cpu = _detail_number(variable, resources, "cpu_procs")
-    memory = _detail_number(variable, resources, "phy_mem")
-    if memory is not None and variable == "MARS_TASK_DETAIL":
-        memory <<= 20  # KubeDL's controller writes the memory limit in MiB
-    return ClusterDetail(variable, addresses, cpu, memory)
-
-
-def _detail_number(variable: str, resources: Mapping[str, Any], key: str) -> int | None:
-    value = resources.get(key)
-    if value is None or value == 0:  # KubeDL writes 0 for a container without limits
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise UsageError(f"{variable}: expected task.resources.{key} >= 0, got {value!r}")
-    return value
 
 
 def _listen(env: Mapping[str, str], notes: list[str]) -> list[str]:
@@ -415,7 +354,3 @@ def _get(env: Mapping[str, str], variable: str) -> str | None:
 def _names_supervisors(extra: Sequence[str]) -> bool:
     """Whether the entry point's own arguments give the supervisors (or a config file)."""
     return any(argument.split("=", 1)[0] in _SUPERVISOR_FLAGS for argument in extra)
-
-
-def _clip(text: str, limit: int = 80) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")

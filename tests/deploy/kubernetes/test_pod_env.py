@@ -12,7 +12,7 @@ import pytest
 
 from jupyter_mars.deploy.cli import parse_supervisor_args, parse_worker_args
 from jupyter_mars.deploy.errors import UsageError
-from jupyter_mars.deploy.kubernetes import pod_env, scheduler, supervisor
+from jupyter_mars.deploy.kubernetes import cluster_detail, pod_env, scheduler, supervisor
 from jupyter_mars.deploy.kubernetes.pod_env import (
     kubernetes_cores,
     supervisor_command,
@@ -351,6 +351,7 @@ def test_entry_point_reports_a_bad_variable_in_one_line():
 
 
 def test_doctests():
-    results = doctest.testmod(pod_env)
-    assert results.attempted > 0
-    assert results.failed == 0
+    for module in (pod_env, cluster_detail):
+        results = doctest.testmod(module)
+        assert results.attempted > 0
+        assert results.failed == 0
