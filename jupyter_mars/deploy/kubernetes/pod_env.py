@@ -70,7 +70,8 @@ WEB_PORT = 7104
 WORKER_PORT = 7105
 """A worker's RPC port in a pod."""
 LISTEN_HOST = "0.0.0.0"
-_SUPERVISOR_FLAGS = ("-s", "--supervisors", "-f", "--config-file")
+_SUPERVISOR_FLAGS = ("-s", "--supervisors", "-f", "--config-file", "-h", "--help")
+"""Arguments of the entry point that give the supervisors, or ask for no worker at all."""
 T = TypeVar("T")
 
 
@@ -352,5 +353,6 @@ def _get(env: Mapping[str, str], variable: str) -> str | None:
 
 
 def _names_supervisors(extra: Sequence[str]) -> bool:
-    """Whether the entry point's own arguments give the supervisors (or a config file)."""
+    """Whether the entry point's own arguments give the supervisors (or a config file
+    that may), or ask for the help."""
     return any(argument.split("=", 1)[0] in _SUPERVISOR_FLAGS for argument in extra)

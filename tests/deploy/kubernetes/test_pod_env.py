@@ -112,6 +112,7 @@ def test_worker_without_supervisors_names_the_variable():
     argv = worker_command({}, MACHINE, ["-s", "127.0.0.1:7001"]).argv
     assert flag(argv, "-s") == "127.0.0.1:7001"
     assert worker_command({}, MACHINE, ["--supervisors=127.0.0.1:7001"]).argv
+    assert worker_command({}, MACHINE, ["--help"]).argv[-1] == "--help"
 
 
 def test_bad_supervisor_address_is_named():
@@ -332,6 +333,20 @@ def test_web_service_listens_on_its_web_port_in_front_of_the_supervisors():
 
 def test_scheduler_is_the_supervisor_under_its_older_name():
     assert scheduler.main is supervisor.main
+
+
+def test_entry_point_passes_its_arguments_to_the_program():
+    result = subprocess.run(
+        [sys.executable, "-m", "jupyter_mars.deploy.kubernetes.worker", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MARS_CPU_TOTAL": "1"},
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: mars-worker")
+    assert "-> mars-worker -H 0.0.0.0 -p 7105 --n-cpu 1 --help" in result.stderr
 
 
 def test_entry_point_reports_a_bad_variable_in_one_line():
