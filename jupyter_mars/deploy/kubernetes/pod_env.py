@@ -11,9 +11,9 @@
 The variables are those a pod gets from its spec (the downward API, a Secret) and those
 KubeDL's MarsJob controller injects into Mars pods:
 
-- ``MARS_CONTAINER_IP``: the pod IP, advertised to the other processes. A program listens
-  on every interface of the pod (``-H 0.0.0.0``), so that ``kubectl port-forward``, which
-  connects to the pod's loopback, reaches it too.
+- ``MARS_CONTAINER_IP``: the pod IP, advertised to the other processes. A supervisor or
+  a worker listens on every interface of the pod (``-H 0.0.0.0``), so that
+  ``kubectl port-forward``, which connects to the pod's loopback, reaches it too.
 - ``MARS_BIND_PORT``: the RPC port (default 7103 for a supervisor, 7105 for a worker);
   ``MARS_WEB_PORT``: the web port (default 7104; a standalone web service falls back to
   ``MARS_BIND_PORT``, the one port KubeDL gives each pod).
