@@ -15,6 +15,7 @@ The IO is kept thin over the pure builders: everything it sends is built by
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import logging
 import os
@@ -33,9 +34,12 @@ from jupyter_mars.deploy.kubernetes import objects
 from jupyter_mars.deploy.kubernetes.objects import Object
 from jupyter_mars.deploy.kubernetes.spec import ClusterSpec, cluster_spec
 from jupyter_mars.deploy.kubernetes.status import (
+    made_by_launcher,
+    parse_cluster_id,
     pod_problem,
     unschedulable,
     web_endpoint,
+    worker_settings,
     workers_fitting,
 )
 from jupyter_mars.launcher import display
@@ -150,20 +154,8 @@ class KubernetesCluster(Adapts):
                 "service_type='ClusterIP' is reached only from pods of the cluster: from "
                 "here, use 'NodePort' or 'LoadBalancer'"
             )
-        self.timeout = float(timeout)
-        self.log_when_fail = log_when_fail
-        self.adaptive: Adaptive | None = None
-        self.session: Any = None
-        self.endpoint = ""
+        self._setup(api_client(kube_api_client), float(timeout), log_when_fail)
         self.token = generate_token()
-        self._replicas = self.spec.worker_num
-        self._created: list[Object] = []
-        self._stopped = False
-        api = api_client(kube_api_client)
-        self._api = api
-        self._core = kube.CoreV1Api(api)
-        self._apps = kube.AppsV1Api(api)
-        self._rbac = kube.RbacAuthorizationV1Api(api)
         try:
             self._start(connect)
         except BaseException as exc:
@@ -175,6 +167,77 @@ class KubernetesCluster(Adapts):
             if isinstance(exc, Exception) and not isinstance(exc, ValueError | TypeError):
                 raise _failure(exc, logs) from exc
             raise
+
+    def _setup(self, api: Any, timeout: float, log_when_fail: bool) -> None:
+        """The state of a handle, before the cluster is created or attached to."""
+        self.timeout = timeout
+        self.log_when_fail = log_when_fail
+        self.adaptive: Adaptive | None = None
+        self.session: Any = None
+        self.endpoint = ""
+        self.token = ""
+        self._replicas = self.spec.worker_num
+        self._created: list[Object] = []
+        self._stopped = False
+        self._api = api
+        self._core = kube.CoreV1Api(api)
+        self._apps = kube.AppsV1Api(api)
+        self._rbac = kube.RbacAuthorizationV1Api(api)
+
+    @classmethod
+    def attach(
+        cls,
+        cluster_id: str,
+        kube_api_client: Any = None,
+        *,
+        timeout: float | None = None,
+        connect: bool = True,
+    ) -> KubernetesCluster:
+        """A handle on a running cluster from its ``id`` (``<namespace>/<name>``), from
+        any process whose Kubernetes account may read its Deployment and Secret: it
+        reads the token from the Secret, finds the web service, and connects a session.
+        ``stop()`` on it deletes the cluster as on the handle that created it."""
+        namespace, name = parse_cluster_id(cluster_id)
+        self = cls.__new__(cls)
+        self.spec = cluster_spec(name=name, namespace=namespace)
+        if timeout is None:
+            timeout = DEFAULT_TIMEOUT
+        self._setup(api_client(kube_api_client), float(timeout), False)
+        worker = objects.worker_name(self.spec)
+        try:
+            found = self._call(self._apps.read_namespaced_deployment, worker, namespace)
+            ns = self._call(self._core.read_namespace, namespace)
+        except ApiException as exc:
+            if exc.status == 404:
+                raise KubernetesClusterError(
+                    f"no Mars cluster {cluster_id!r}: no Deployment {worker} in namespace "
+                    f"{namespace}"
+                ) from None
+            raise
+        settings = worker_settings(self._api.sanitize_for_serialization(found))
+        self.spec = cluster_spec(
+            name=name,
+            namespace=namespace,
+            create_namespace=made_by_launcher(self._api.sanitize_for_serialization(ns), name),
+            **settings,
+        )
+        self._replicas = self.spec.worker_num
+        secret = self._api.sanitize_for_serialization(
+            self._call(self._core.read_namespaced_secret, self.spec.secret_name, namespace)
+        )
+        self.token = base64.b64decode(secret["data"]["token"]).decode()
+        # what stop() deletes: the objects the launcher makes (the namespace, if made)
+        self._created = objects.cluster_objects(self.spec, self.token)
+        self._wait_for(0, self.timeout, exactly=False)
+        if connect:
+            self.session = new_session(self.endpoint, token=self.token)
+        return self
+
+    @property
+    def id(self) -> str:
+        """``<namespace>/<name>``: what ``attach`` (or ``new_cluster(instance_id=...)``)
+        takes to get a handle on this cluster from another process."""
+        return f"{self.namespace}/{self.name}"
 
     @property
     def namespace(self) -> str:
@@ -448,9 +511,12 @@ def new_cluster(
     min_worker_num: int | None = None,
     service_type: str | None = None,
     timeout: float | None = None,
+    *,
+    instance_id: str | None = None,
     **kwargs: Any,
 ) -> KubernetesCluster:
-    """Start a Mars cluster on Kubernetes and connect a default session to it.
+    """Start a Mars cluster on Kubernetes and connect a default session to it; with
+    ``instance_id`` (a cluster's ``.id``), attach to that running cluster instead.
 
     :param kube_api_client: a ``kubernetes`` API client (``kubernetes.config.
         new_client_from_config()``); None: this pod's cluster, else the kubeconfig's
@@ -476,6 +542,19 @@ def new_cluster(
     ``extra_volumes`` (volumes with a ``mountPath``), ``pre_stop_command``,
     ``log_when_fail`` (whole logs on failure), ``connect``.
     """
+    if instance_id is not None:
+        given = {k: v for k, v in kwargs.items() if k != "connect"}
+        settings: list[object] = [image, supervisor_cpu, supervisor_mem, worker_cpu, worker_mem]
+        settings += [worker_spill_paths, worker_cache_mem, min_worker_num, service_type]
+        counts = (supervisor_num, worker_num)
+        if given or any(v is not None for v in settings) or counts != (1, 1):
+            raise ValueError(
+                "instance_id attaches to a running cluster, which has its settings: give "
+                "only kube_api_client, timeout and connect with it (resize with scale(n))"
+            )
+        return KubernetesCluster.attach(
+            instance_id, kube_api_client, timeout=timeout, connect=kwargs.get("connect", True)
+        )
     return KubernetesCluster(
         kube_api_client,
         image=image,

@@ -1,8 +1,9 @@
 """What the launcher reads from the objects the Kubernetes API returns (as JSON): pure.
 
 A pod that cannot start (``pod_problem``), where the supervisor's web service is
-reached from outside the cluster (``web_endpoint``), and how many workers the nodes
-hold (``workers_fitting``).
+reached from outside the cluster (``web_endpoint``), how many workers the nodes hold
+(``workers_fitting``), and what a running cluster was made with, to re-attach to it
+(``parse_cluster_id``, ``worker_settings``, ``made_by_launcher``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import math
 from typing import Any
 
 from jupyter_mars.deploy.kubernetes.spec import WEB_PORT
+from jupyter_mars.engine.sizes import parse_size
 
 STUCK = frozenset(
     {
@@ -108,3 +110,47 @@ def workers_fitting(allocatable_cpu: list[str], worker_cpu: float) -> int:
     3
     """
     return sum(math.floor(cpu_cores(q) / worker_cpu + 1e-9) for q in allocatable_cpu)
+
+
+def parse_cluster_id(cluster_id: object) -> tuple[str, str]:
+    """A cluster's id, ``<namespace>/<name>``, as its two parts.
+
+    >>> parse_cluster_id("analytics/jupyter-mars-1f2e3d4c")
+    ('analytics', 'jupyter-mars-1f2e3d4c')
+    """
+    if not isinstance(cluster_id, str) or cluster_id.count("/") != 1:
+        raise ValueError(
+            f"a Kubernetes cluster's id is '<namespace>/<name>' (its .id), got {cluster_id!r}"
+        )
+    namespace, name = cluster_id.split("/")
+    if not namespace or not name:
+        raise ValueError(f"a Kubernetes cluster's id is '<namespace>/<name>', got {cluster_id!r}")
+    return namespace, name
+
+
+def token_secret(worker: dict[str, Any]) -> str:
+    """The name of the Secret a worker Deployment takes ``MARS_TOKEN`` from."""
+    for container in worker["spec"]["template"]["spec"]["containers"]:
+        for entry in container.get("env") or []:
+            if entry["name"] == "MARS_TOKEN" and "secretKeyRef" in entry.get("valueFrom", {}):
+                return str(entry["valueFrom"]["secretKeyRef"]["name"])
+    raise ValueError("the worker Deployment takes MARS_TOKEN from no Secret")
+
+
+def worker_settings(worker: dict[str, Any]) -> dict[str, Any]:
+    """The worker settings (``cluster_spec``'s arguments) a running cluster's worker
+    Deployment was made with: what its handle needs to resize it."""
+    container = worker["spec"]["template"]["spec"]["containers"][0]
+    limits = container["resources"]["limits"]
+    return {
+        "worker_num": int(worker["spec"].get("replicas", 1)),
+        "worker_cpu": cpu_cores(str(limits["cpu"])),
+        "worker_mem": parse_size(str(limits["memory"])),
+        "token_secret": token_secret(worker),
+    }
+
+
+def made_by_launcher(namespace: dict[str, Any], name: str) -> bool:
+    """Whether a namespace was created for the cluster ``name`` (and goes with it)."""
+    labels = (namespace.get("metadata") or {}).get("labels") or {}
+    return bool(labels.get("app.kubernetes.io/instance") == name)

@@ -14,6 +14,7 @@ import yaml
 
 from jupyter_mars.deploy.kubernetes import objects
 from jupyter_mars.deploy.kubernetes.spec import cluster_spec
+from jupyter_mars.deploy.kubernetes.status import worker_settings
 from tests.deploy.kubernetes.schemas import check_contract, containers, validate
 
 CHART = Path(__file__).resolve().parents[3] / "deploy" / "kubernetes" / "chart" / "jupyter-mars"
@@ -125,6 +126,18 @@ def test_the_chart_makes_what_the_launcher_makes(
         expected = dict(built[key])
         expected["metadata"] = {k: v for k, v in expected["metadata"].items() if k != "namespace"}
         assert obj == expected, key
+
+
+def test_a_release_can_be_attached_to() -> None:
+    """``KubernetesCluster.attach("team/demo")`` reads the release's worker Deployment."""
+    made = manifests(render(OVERRIDES))
+    worker = next(o for o in made if o["metadata"]["name"] == "demo-worker")
+    assert worker_settings(worker) == {
+        "worker_num": 5,
+        "worker_cpu": 4.0,
+        "worker_mem": 16 * 1024**3,
+        "token_secret": "mars-token",
+    }
 
 
 def test_a_token_is_generated_or_given() -> None:

@@ -14,9 +14,21 @@ from typing import Any
 
 import pytest
 
-from jupyter_mars.deploy.kubernetes import status
-from jupyter_mars.deploy.kubernetes.launcher import KubernetesClusterError, new_cluster
-from jupyter_mars.deploy.kubernetes.status import pod_problem, unschedulable, web_endpoint
+from jupyter_mars.deploy.kubernetes import objects, status
+from jupyter_mars.deploy.kubernetes.launcher import (
+    KubernetesCluster,
+    KubernetesClusterError,
+    new_cluster,
+)
+from jupyter_mars.deploy.kubernetes.spec import cluster_spec
+from jupyter_mars.deploy.kubernetes.status import (
+    made_by_launcher,
+    parse_cluster_id,
+    pod_problem,
+    unschedulable,
+    web_endpoint,
+    worker_settings,
+)
 
 MARS_PARAMETERS = [
     "kube_api_client",
@@ -158,3 +170,38 @@ def test_where_the_web_service_is_reached() -> None:
     assert web_endpoint(named, None, False) == "http://lb.example:7104"
     cluster_ip = {"spec": {"type": "ClusterIP", "clusterIP": "10.96.0.3", "ports": []}}
     assert web_endpoint(cluster_ip, "10.0.0.5", False) is None
+
+
+def test_a_running_clusters_settings_are_read_back_from_its_objects() -> None:
+    """What ``attach`` reads: the worker Deployment the launcher made gives back the
+    settings it was made with, and its namespace says the cluster made it."""
+    spec = cluster_spec(
+        name="demo", namespace="team", worker_num=3, worker_cpu=0.5, worker_mem="1536Mi"
+    )
+    worker = objects.worker_deployment(spec)
+    assert worker_settings(worker) == {
+        "worker_num": 3,
+        "worker_cpu": 0.5,
+        "worker_mem": 1536 * 1024**2,
+        "token_secret": "demo-token",
+    }
+    again = cluster_spec(name="demo", namespace="team", **worker_settings(worker))
+    assert objects.worker_deployment(again) == worker
+    assert made_by_launcher(objects.namespace(spec), "demo")
+    assert not made_by_launcher({"metadata": {"name": "team"}}, "demo")
+    assert parse_cluster_id("team/demo") == ("team", "demo")
+
+
+@pytest.mark.parametrize("bad", ["demo", "a/b/c", "/demo", "team/", 7])
+@pytest.mark.usefixtures("no_kubeconfig")
+def test_attaching_takes_a_namespace_and_name(bad: object) -> None:
+    with pytest.raises(ValueError, match="<namespace>/<name>"):
+        KubernetesCluster.attach(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.usefixtures("no_kubeconfig")
+def test_attaching_by_id_refuses_settings_and_needs_a_cluster() -> None:
+    with pytest.raises(ValueError, match="instance_id attaches to a running cluster"):
+        new_cluster(instance_id="team/demo", worker_num=3)
+    with pytest.raises(KubernetesClusterError, match="no Kubernetes cluster"):
+        new_cluster(instance_id="team/demo")
