@@ -207,24 +207,22 @@ class KubernetesCluster(Adapts):
         try:
             found = self._call(self._apps.read_namespaced_deployment, worker, namespace)
             ns = self._call(self._core.read_namespace, namespace)
+            settings = worker_settings(self._api.sanitize_for_serialization(found))
+            self.spec = cluster_spec(
+                name=name,
+                namespace=namespace,
+                create_namespace=made_by_launcher(self._api.sanitize_for_serialization(ns), name),
+                **settings,
+            )
+            secret = self._api.sanitize_for_serialization(
+                self._call(self._core.read_namespaced_secret, self.spec.secret_name, namespace)
+            )
         except ApiException as exc:
-            if exc.status == 404:
-                raise KubernetesClusterError(
-                    f"no Mars cluster {cluster_id!r}: no Deployment {worker} in namespace "
-                    f"{namespace}"
-                ) from None
-            raise
-        settings = worker_settings(self._api.sanitize_for_serialization(found))
-        self.spec = cluster_spec(
-            name=name,
-            namespace=namespace,
-            create_namespace=made_by_launcher(self._api.sanitize_for_serialization(ns), name),
-            **settings,
-        )
+            what = f"no Deployment {worker}" if exc.status == 404 else f"{exc.status} {exc.reason}"
+            raise KubernetesClusterError(
+                f"cannot attach to the Mars cluster {cluster_id!r}: {what} (namespace {namespace})"
+            ) from None
         self._replicas = self.spec.worker_num
-        secret = self._api.sanitize_for_serialization(
-            self._call(self._core.read_namespaced_secret, self.spec.secret_name, namespace)
-        )
         self.token = base64.b64decode(secret["data"]["token"]).decode()
         # what stop() deletes: the objects the launcher makes (the namespace, if made)
         self._created = objects.cluster_objects(self.spec, self.token)
