@@ -34,6 +34,7 @@ from jupyter_mars.deploy.kubernetes import objects
 from jupyter_mars.deploy.kubernetes.objects import Object
 from jupyter_mars.deploy.kubernetes.spec import ClusterSpec, cluster_spec
 from jupyter_mars.deploy.kubernetes.status import (
+    api_error_text,
     made_by_launcher,
     parse_cluster_id,
     pod_problem,
@@ -218,9 +219,8 @@ class KubernetesCluster(Adapts):
                 self._call(self._core.read_namespaced_secret, self.spec.secret_name, namespace)
             )
         except ApiException as exc:
-            what = f"no Deployment {worker}" if exc.status == 404 else f"{exc.status} {exc.reason}"
             raise KubernetesClusterError(
-                f"cannot attach to the Mars cluster {cluster_id!r}: {what} (namespace {namespace})"
+                f"cannot attach to the Mars cluster {cluster_id!r}: {_api_message(exc)}"
             ) from None
         self._replicas = self.spec.worker_num
         self.token = base64.b64decode(secret["data"]["token"]).decode()
@@ -482,10 +482,14 @@ class KubernetesCluster(Adapts):
         self.stop()
 
 
+def _api_message(exc: ApiException) -> str:
+    return api_error_text(exc.status, exc.reason, exc.body)
+
+
 def _failure(exc: Exception, logs: dict[str, str]) -> Exception:
     """``exc`` as the error ``new_cluster`` raises: its kind kept for a timeout, with
     the pods' last log lines."""
-    text = str(exc)
+    text = _api_message(exc) if isinstance(exc, ApiException) else str(exc)
     if logs:
         text += "\n" + "\n".join(
             f"--- {pod} ---\n{log.rstrip()}" for pod, log in sorted(logs.items())

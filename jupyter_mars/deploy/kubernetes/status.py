@@ -8,6 +8,7 @@ reached from outside the cluster (``web_endpoint``), how many workers the nodes 
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -154,3 +155,19 @@ def made_by_launcher(namespace: dict[str, Any], name: str) -> bool:
     """Whether a namespace was created for the cluster ``name`` (and goes with it)."""
     labels = (namespace.get("metadata") or {}).get("labels") or {}
     return bool(labels.get("app.kubernetes.io/instance") == name)
+
+
+def api_error_text(status: int | None, reason: str | None, body: object) -> str:
+    """An API server's refusal in its own words.
+
+    >>> api_error_text(409, "Conflict", '{"kind": "Status", "message": "x already exists"}')
+    '409 Conflict: x already exists'
+    >>> api_error_text(503, "Service Unavailable", "<html>")
+    '503 Service Unavailable'
+    """
+    try:
+        status_object = json.loads(body) if isinstance(body, str | bytes) else {}
+        message = status_object.get("message") if isinstance(status_object, dict) else None
+    except ValueError:
+        message = None
+    return f"{status} {reason}" + (f": {message}" if message else "")
