@@ -523,7 +523,8 @@ def new_cluster(
     :param kube_api_client: a ``kubernetes`` API client (``kubernetes.config.
         new_client_from_config()``); None: this pod's cluster, else the kubeconfig's
     :param image: the container image, ``jupyter-mars:0.1.0`` by default
-    :param supervisor_num: supervisors (1)
+    :param supervisor_num: supervisors: 1, the only number accepted (several need an
+        address each, which replicas behind one Service do not have)
     :param supervisor_cpu: cores of each supervisor (1)
     :param supervisor_mem: memory of each supervisor (2 GiB): GiB without a unit, bytes
         from 1 MiB up (as Mars scripts write it), or a size (``"2Gi"``)

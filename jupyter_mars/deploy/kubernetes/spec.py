@@ -134,6 +134,13 @@ def cluster_spec(
             f"image_pull_policy must be Always, IfNotPresent or Never, got {image_pull_policy!r}"
         )
     _check_count("supervisor_num", supervisor_num, 1)
+    if supervisor_num > 1:
+        raise ValueError(
+            f"supervisor_num={supervisor_num}: a cluster on Kubernetes has one supervisor, "
+            "which its Deployment restarts when it fails; several supervisors (one active, "
+            "the others standing by) need an address each, which replicas behind one "
+            "Service do not have"
+        )
     _check_count("worker_num", worker_num, 1)
     if min_worker_num is None:
         min_worker_num = worker_num

@@ -163,6 +163,7 @@ def test_the_notes_say_where_the_dashboard_is() -> None:
     "values",
     [
         {"worker": {"replicas": "three"}},
+        {"supervisor": {"replicas": 2}},
         {"worker": {"memory": "lots"}},
         {"worker": {"spillVolume": "nfs"}},
         {"worker": {"spillPaths": ["relative"]}},

@@ -30,7 +30,7 @@ SETTINGS: dict[str, dict[str, Any]] = {
     "own namespace": {"name": "demo", "namespace": "mars-demo", "create_namespace": True},
     "Mars script": {
         "namespace": "team",
-        "supervisor_num": 2,
+        "supervisor_num": 1,
         "supervisor_cpu": 0.5,
         "supervisor_mem": "1Gi",
         "worker_num": 3,

@@ -15,6 +15,7 @@ BAD: list[tuple[dict[str, Any], type[Exception], str]] = [
     ({"worker_num": "3"}, TypeError, "worker_num"),
     ({"worker_num": True}, TypeError, "worker_num"),
     ({"supervisor_num": 0}, ValueError, "supervisor_num"),
+    ({"supervisor_num": 2}, ValueError, "supervisor_num=2: a cluster on Kubernetes has one"),
     ({"worker_num": 2, "min_worker_num": 3}, ValueError, "min_worker_num"),
     ({"min_worker_num": 0}, ValueError, "min_worker_num"),
     ({"worker_mem": "lots"}, ValueError, "worker_mem"),
