@@ -208,11 +208,15 @@ class KubernetesCluster(Adapts):
         try:
             found = self._call(self._apps.read_namespaced_deployment, worker, namespace)
             ns = self._call(self._core.read_namespace, namespace)
+            service = self._call(
+                self._core.read_namespaced_service, objects.supervisor_name(self.spec), namespace
+            )
             settings = worker_settings(self._api.sanitize_for_serialization(found))
             self.spec = cluster_spec(
                 name=name,
                 namespace=namespace,
                 create_namespace=made_by_launcher(self._api.sanitize_for_serialization(ns), name),
+                service_type=self._api.sanitize_for_serialization(service)["spec"]["type"],
                 **settings,
             )
             secret = self._api.sanitize_for_serialization(
@@ -222,6 +226,13 @@ class KubernetesCluster(Adapts):
             raise KubernetesClusterError(
                 f"cannot attach to the Mars cluster {cluster_id!r}: {_api_message(exc)}"
             ) from None
+        if self.spec.service_type == "ClusterIP" and not _in_cluster():
+            raise KubernetesClusterError(
+                f"cannot attach to the Mars cluster {cluster_id!r} from outside Kubernetes: its "
+                f"Service {objects.supervisor_name(self.spec)} is a ClusterIP one; run kubectl "
+                f"port-forward -n {namespace} svc/{objects.supervisor_name(self.spec)} 7104 and "
+                "connect with new_session('http://127.0.0.1:7104', token=...)"
+            )
         self._replicas = self.spec.worker_num
         self.token = base64.b64decode(secret["data"]["token"]).decode()
         # what stop() deletes: the objects the launcher makes (the namespace, if made)
