@@ -165,7 +165,8 @@ class KubernetesCluster(Adapts):
                 self.stop()
             except Exception as cleanup:  # noqa: BLE001 - the first error is the one to raise
                 logger.warning("Kubernetes cluster %s: cleaning up failed: %s", name, cleanup)
-            if isinstance(exc, Exception) and not isinstance(exc, ValueError | TypeError):
+            # the arguments were checked above: whatever failed here is the cluster's
+            if isinstance(exc, Exception):
                 raise _failure(exc, logs) from exc
             raise
 
@@ -306,11 +307,11 @@ class KubernetesCluster(Adapts):
             "RoleBinding": self._rbac.delete_namespaced_role_binding,
             "Deployment": self._apps.delete_namespaced_deployment,
         }
+        # the answer (the object, or a Status, by kind and version) is not read
+        options = {"propagation_policy": "Background", "_preload_content": False}
         try:
-            if kind == "Namespace":
-                self._call(delete[kind], name, propagation_policy="Background")
-            else:
-                self._call(delete[kind], name, ns, propagation_policy="Background")
+            args = (name,) if kind == "Namespace" else (name, ns)
+            self._call(delete[kind], *args, **options).release_conn()
         except ApiException as exc:
             if exc.status != 404:
                 raise
