@@ -8,9 +8,10 @@ storage). The cluster's processes (``cluster/``: ``wire`` below ``supervisor`` a
 
 Every import of a package module counts, at module level or inside a function; only
 imports under ``if TYPE_CHECKING:`` (never run) are left out. Besides the order, folders
-must not import each other in a circle: the top-level packages, and the engine's (and the
-cluster's) subfolders, which are separate parts. The API packages' own subfolders are one
-part each: their families attach methods to one another's classes by design.
+must not import each other in a circle: the top-level packages, and the subfolders of the
+engine (and of the cluster and deploy), which are separate parts. The API packages' own
+subfolders are one part each: their families attach methods to one another's classes by
+design.
 """
 
 from __future__ import annotations
@@ -157,11 +158,13 @@ def test_no_import_runs_back_up() -> None:
 
 
 def part(module: str) -> str:
-    """The folder a module belongs to, for the cycle check."""
+    """The folder a module belongs to, for the cycle check. The subfolders of ``engine``,
+    ``cluster`` and ``deploy`` are parts of their own: ``deploy.kubernetes``'s launcher
+    builds on ``launcher``, whose host lists read ``deploy``'s values."""
     parts = module.split(".")
     if (
         len(parts) > 2
-        and parts[1] in ("engine", "cluster")
+        and parts[1] in ("engine", "cluster", "deploy")
         and (PACKAGE / parts[1] / parts[2]).is_dir()
     ):
         return ".".join(parts[:3])
@@ -280,6 +283,10 @@ LAZY_IMPORTS = {
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.server"): "the same",
     ("jupyter_mars.widgets.preview", "jupyter_mars.dataframe.core"): "pandas: frames only",
     ("jupyter_mars.widgets.preview", "jupyter_mars.tensor.core"): "only once tensors are",
+    (
+        "jupyter_mars.deploy.kubernetes",
+        "jupyter_mars.deploy.kubernetes.launcher",
+    ): "the kubernetes client: launcher users only",
 }
 """The imports made inside functions, each to keep a heavy or optional dependency from
 loading until it is used; none dodges a circle (the tests above would find one)."""

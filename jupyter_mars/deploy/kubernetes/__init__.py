@@ -6,3 +6,19 @@ a pod gets (its IP and resource limits from the downward API, the cluster token 
 Secret, the memory tuning variables a MarsJob operator sets) and start the programs of
 ``jupyter_mars/deploy/``.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["KubernetesCluster", "new_cluster"]
+
+
+def __getattr__(name: str) -> Any:
+    """``KubernetesCluster`` and ``new_cluster``, imported (with the ``kubernetes``
+    client) on first use: the programs a pod runs never need the client."""
+    if name in __all__:
+        from jupyter_mars.deploy.kubernetes import launcher
+
+        return getattr(launcher, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
