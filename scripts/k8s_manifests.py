@@ -1,5 +1,5 @@
 """Write deploy/kubernetes/manifests/: a Mars cluster's Kubernetes objects as YAML, from
-the same builders the launcher uses (``jupyter_mars/deploy/kubernetes/objects.py``).
+the same builders the launcher uses (``jupyter_mars/launcher/kubernetes/objects.py``).
 
 Run it after changing those builders:
 ``PYTHONPATH=. .venv/bin/python scripts/k8s_manifests.py`` (``--check`` only compares;
@@ -19,12 +19,12 @@ from typing import Any
 
 import yaml
 
-from jupyter_mars.deploy.kubernetes import objects
-from jupyter_mars.deploy.kubernetes.spec import ClusterSpec, cluster_spec
+from jupyter_mars.launcher.kubernetes import objects
+from jupyter_mars.launcher.kubernetes.spec import ClusterSpec, cluster_spec
 
 ROOT = Path(__file__).resolve().parents[1]
 MANIFESTS = ROOT / "deploy" / "kubernetes" / "manifests"
-HEADER = "# Written by scripts/k8s_manifests.py from jupyter_mars/deploy/kubernetes/objects.py:\n"
+HEADER = "# Written by scripts/k8s_manifests.py from jupyter_mars/launcher/kubernetes/objects.py:\n"
 HEADER += "# change those and run the script, rather than editing this file.\n"
 
 SPEC: ClusterSpec = cluster_spec(

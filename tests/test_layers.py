@@ -159,8 +159,9 @@ def test_no_import_runs_back_up() -> None:
 
 def part(module: str) -> str:
     """The folder a module belongs to, for the cycle check. The subfolders of ``engine``,
-    ``cluster`` and ``deploy`` are parts of their own: ``deploy.kubernetes``'s launcher
-    builds on ``launcher``, whose host lists read ``deploy``'s values."""
+    ``cluster`` and ``deploy`` are parts of their own: ``deploy.kubernetes`` names the
+    launcher of ``launcher.kubernetes``, and ``launcher``'s host lists read ``deploy``'s
+    values."""
     parts = module.split(".")
     if (
         len(parts) > 2
@@ -274,7 +275,7 @@ LAZY_IMPORTS = {
     ("jupyter_mars.server.clusters", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
     ("jupyter_mars.launcher.reattach", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
     ("jupyter_mars.launcher.odps", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
-    ("jupyter_mars.launcher.odps", "jupyter_mars.deploy.kubernetes"): "the kubernetes client",
+    ("jupyter_mars.launcher.odps", "jupyter_mars.launcher.kubernetes.cluster"): "the same",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.serve"): "--help without the engine",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.supervisor.server"): "the same",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.web.server"): "the same",
@@ -285,8 +286,12 @@ LAZY_IMPORTS = {
     ("jupyter_mars.widgets.preview", "jupyter_mars.tensor.core"): "only once tensors are",
     (
         "jupyter_mars.deploy.kubernetes",
-        "jupyter_mars.deploy.kubernetes.launcher",
+        "jupyter_mars.launcher.kubernetes.cluster",
     ): "the kubernetes client: launcher users only",
+    (
+        "jupyter_mars.launcher.kubernetes",
+        "jupyter_mars.launcher.kubernetes.cluster",
+    ): "the same",
 }
 """The imports made inside functions, each to keep a heavy or optional dependency from
 loading until it is used; none dodges a circle (the tests above would find one)."""

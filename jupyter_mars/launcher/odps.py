@@ -23,7 +23,7 @@ from jupyter_mars.launcher.local import new_cluster
 from jupyter_mars.launcher.reattach import attach
 
 KINDS = ("local", "ssh", "kubernetes")
-KUBERNETES_LAUNCHER = "jupyter_mars.deploy.kubernetes"
+KUBERNETES_LAUNCHER = "jupyter_mars.launcher.kubernetes"
 """Where ``kind="kubernetes"`` finds its ``new_cluster``."""
 
 
@@ -145,10 +145,10 @@ def _kubernetes_launcher() -> Any:
     """``new_cluster`` of the Kubernetes launcher, imported when first asked for (it
     needs the ``kubernetes`` client)."""
     try:
-        from jupyter_mars.deploy import kubernetes
+        from jupyter_mars.launcher.kubernetes import cluster
 
-        return getattr(kubernetes, "new_cluster")  # noqa: B009 - it may not be there
-    except (ImportError, AttributeError) as exc:
+        return cluster.new_cluster
+    except ImportError as exc:
         raise RuntimeError(
             f"kind='kubernetes' needs {KUBERNETES_LAUNCHER}.new_cluster, which this "
             f"installation lacks ({exc})"

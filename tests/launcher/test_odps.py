@@ -19,8 +19,8 @@ import pytest
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.config import option_context
-from jupyter_mars.deploy import kubernetes
 from jupyter_mars.launcher import registry
+from jupyter_mars.launcher.kubernetes.cluster import KubernetesClusterError
 from jupyter_mars.launcher.odps import ODPS
 from jupyter_mars.session import PendingRun, new_session
 from tests.launcher.sshd import SshServer
@@ -112,10 +112,17 @@ def test_bad_calls_name_the_argument(o: ODPS) -> None:
         o.get_table("no_such_table")
 
 
-def test_kubernetes_without_its_launcher_says_so(o: ODPS, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(kubernetes, "new_cluster", raising=False)
-    with pytest.raises(RuntimeError, match="kind='kubernetes' needs .*new_cluster"):
+def test_the_kubernetes_kind_is_the_kubernetes_launcher(
+    o: ODPS, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no kubeconfig and not in a pod: the launcher itself says there is no cluster to use
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "missing-kubeconfig"))
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    with pytest.raises(KubernetesClusterError, match="no Kubernetes cluster to start Mars on"):
         o.create_mars_cluster(2, 1, 1, kind="kubernetes", image="jupyter-mars:0.1.0")
+    with pytest.raises(ValueError, match="worker_num"):
+        o.create_mars_cluster(0, 1, 1, kind="kubernetes")
 
 
 SSH_REATTACH = textwrap.dedent(

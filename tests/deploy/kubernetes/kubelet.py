@@ -10,8 +10,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from jupyter_mars.deploy.kubernetes.status import cpu_cores
 from jupyter_mars.engine.sizes import parse_size
+from jupyter_mars.launcher.kubernetes.status import cpu_cores
 
 _REFERENCE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 

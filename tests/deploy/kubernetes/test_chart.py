@@ -12,9 +12,9 @@ import helm_python
 import pytest
 import yaml
 
-from jupyter_mars.deploy.kubernetes import objects
-from jupyter_mars.deploy.kubernetes.spec import cluster_spec
-from jupyter_mars.deploy.kubernetes.status import worker_settings
+from jupyter_mars.launcher.kubernetes import objects
+from jupyter_mars.launcher.kubernetes.spec import cluster_spec
+from jupyter_mars.launcher.kubernetes.status import worker_settings
 from tests.deploy.kubernetes.schemas import check_contract, containers, validate
 
 CHART = Path(__file__).resolve().parents[3] / "deploy" / "kubernetes" / "chart" / "jupyter-mars"

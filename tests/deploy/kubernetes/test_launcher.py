@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from jupyter_mars.deploy.kubernetes import objects, status
-from jupyter_mars.deploy.kubernetes.launcher import (
+from jupyter_mars.launcher.kubernetes import objects, status
+from jupyter_mars.launcher.kubernetes.cluster import (
     KubernetesCluster,
     KubernetesClusterError,
     new_cluster,
 )
-from jupyter_mars.deploy.kubernetes.spec import cluster_spec
-from jupyter_mars.deploy.kubernetes.status import (
+from jupyter_mars.launcher.kubernetes.spec import cluster_spec
+from jupyter_mars.launcher.kubernetes.status import (
     made_by_launcher,
     parse_cluster_id,
     pod_problem,
@@ -121,7 +121,7 @@ def test_importing_the_package_leaves_the_client_unloaded() -> None:
         "assert 'kubernetes' not in sys.modules\n"
         "from jupyter_mars.deploy.kubernetes import new_cluster, KubernetesCluster\n"
         "assert 'kubernetes' in sys.modules\n"
-        "assert new_cluster.__module__ == 'jupyter_mars.deploy.kubernetes.launcher'\n"
+        "assert new_cluster.__module__ == 'jupyter_mars.launcher.kubernetes.cluster'\n"
         "try:\n    k.nothing\nexcept AttributeError as e:\n    print(e)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

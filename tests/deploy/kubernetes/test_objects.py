@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from jupyter_mars.deploy.kubernetes import objects, quantities
-from jupyter_mars.deploy.kubernetes.objects import (
+from jupyter_mars.launcher.kubernetes import objects, quantities
+from jupyter_mars.launcher.kubernetes.objects import (
     READY_COMMAND,
     cluster_objects,
     deletion_cost_patch,
     replicas_patch,
     retire_costs,
 )
-from jupyter_mars.deploy.kubernetes.spec import ClusterSpec, cluster_spec
+from jupyter_mars.launcher.kubernetes.spec import ClusterSpec, cluster_spec
 from jupyter_mars.launcher.local import LocalCluster
 from tests.deploy.kubernetes.schemas import check_contract, containers, validate
 

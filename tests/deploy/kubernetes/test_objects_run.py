@@ -21,8 +21,8 @@ import pytest
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
-from jupyter_mars.deploy.kubernetes import objects
-from jupyter_mars.deploy.kubernetes.spec import cluster_spec
+from jupyter_mars.launcher.kubernetes import objects
+from jupyter_mars.launcher.kubernetes.spec import cluster_spec
 from jupyter_mars.launcher.local import _Process
 from jupyter_mars.remote import HttpClient
 from tests.cluster.processes import WEB, WORKER, free_port, wait_until

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from jupyter_mars.deploy.kubernetes.spec import cluster_spec
+from jupyter_mars.launcher.kubernetes.spec import cluster_spec
 
 GIB = 1024**3
 

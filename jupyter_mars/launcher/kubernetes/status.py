@@ -12,8 +12,8 @@ import json
 import math
 from typing import Any
 
-from jupyter_mars.deploy.kubernetes.spec import WEB_PORT
 from jupyter_mars.engine.sizes import parse_size
+from jupyter_mars.launcher.kubernetes.spec import WEB_PORT
 
 STUCK = frozenset(
     {

@@ -30,10 +30,12 @@ from kubernetes import config as kube_config
 from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
-from jupyter_mars.deploy.kubernetes import objects
-from jupyter_mars.deploy.kubernetes.objects import Object
-from jupyter_mars.deploy.kubernetes.spec import ClusterSpec, cluster_spec
-from jupyter_mars.deploy.kubernetes.status import (
+from jupyter_mars.launcher import display
+from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
+from jupyter_mars.launcher.kubernetes import objects
+from jupyter_mars.launcher.kubernetes.objects import Object
+from jupyter_mars.launcher.kubernetes.spec import ClusterSpec, cluster_spec
+from jupyter_mars.launcher.kubernetes.status import (
     api_error_text,
     made_by_launcher,
     parse_cluster_id,
@@ -43,8 +45,6 @@ from jupyter_mars.deploy.kubernetes.status import (
     worker_settings,
     workers_fitting,
 )
-from jupyter_mars.launcher import display
-from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
 from jupyter_mars.remote import HttpClient
 from jupyter_mars.remote.tokens import generate_token
 from jupyter_mars.session import new_session

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from jupyter_mars.deploy.kubernetes.quantities import cpu_quantity, memory_quantity
-from jupyter_mars.deploy.kubernetes.spec import (
+from jupyter_mars.launcher.kubernetes.quantities import cpu_quantity, memory_quantity
+from jupyter_mars.launcher.kubernetes.spec import (
     SUPERVISOR_PORT,
     WEB_PORT,
     WORKER_PORT,
