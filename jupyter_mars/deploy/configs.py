@@ -67,6 +67,12 @@ class SupervisorConfig(ProcessConfig):
 
 
 @dataclass(frozen=True, kw_only=True)
+class WebConfig(ProcessConfig):
+    """The options of ``mars-web``: the common ones, ``supervisors`` with at least one
+    entry (the web service forwards to the active one's)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class WorkerConfig(ProcessConfig):
     """The options of ``mars-worker``; ``supervisors`` has at least one entry."""
 
