@@ -333,7 +333,10 @@ class WebProxy:
         )
         sockets = tornado.netutil.bind_sockets(port, host)
         self._http.add_sockets(sockets)
-        return f"{host}:{sockets[0].getsockname()[1]}"
+        address = f"{host}:{sockets[0].getsockname()[1]}"
+        supervisors = ",".join(self.upstream.supervisors)
+        logger.info("web service on %s, in front of the supervisors %s", address, supervisors)
+        return address
 
     async def stop(self) -> None:
         if self._http is not None:
