@@ -5,16 +5,17 @@ web process; the console scripts exist; refused flags stop with their replacemen
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-import jupyter_mars as mars
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars.deploy import scheduler, web, worker
+from jupyter_mars.session import new_session
 from tests.deploy.old_cluster import old_cluster
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -25,7 +26,8 @@ def notes(process, prefix: str) -> list[str]:
 
 
 def test_standalone_mode_runs_the_seed_through_the_web_process(tmp_path):
-    with old_cluster(str(tmp_path / "tokens"), "--nproc", "2") as cluster:
+    # the processes keep their token files where this test's client looks for them
+    with old_cluster(os.environ["JUPYTER_MARS_TOKEN_DIR"], "--nproc", "2") as cluster:
         assert notes(cluster.scheduler, "mars-scheduler: ") == [
             "mars-scheduler: --nproc 2: ignored: a supervisor is one process (its tasks run "
             "on the workers, whose --n-cpu sets how many at once)"
@@ -57,8 +59,9 @@ def test_standalone_mode_runs_the_seed_through_the_web_process(tmp_path):
         assert sorted(w["n_cpu"] for w in workers) == [1, 1]
         assert {w["address"] for w in workers} == {alone.address, nannied.address}
 
-        # document 003's snippet, with only the imports and the address changed
-        session = mars.new_session(cluster.url, token=cluster.token)
+        # document 003's snippet, with only the imports and the address changed: the
+        # token is the one mars-web keeps in a file under its address, as a supervisor does
+        session = new_session(cluster.url).as_default()
         try:
             a = mt.ones((2000, 2000), chunk_size=200)
             b = mt.inner(a, a)
