@@ -49,8 +49,10 @@ class OldCluster:
     def http(self, token: str | None = None) -> HttpClient:
         return HttpClient(self.url, self.token if token is None else token, timeout=15)
 
-    def start_web(self, *args: str) -> _Process:
-        argv = ["-a", "127.0.0.1", "-p", str(free_port()), "-s", self.scheduler_address, *args]
+    def start_web(self, *args: str, supervisors: str = "") -> _Process:
+        """``mars-web`` in front of ``supervisors`` (default: the scheduler)."""
+        listed = supervisors or self.scheduler_address
+        argv = ["-a", "127.0.0.1", "-p", str(free_port()), "-s", listed, *args]
         self.web = start("web", WEB, self.env, *argv)
         self.web_address = self.web.wait_for(WEB, 1)
         return self.web
@@ -67,9 +69,12 @@ class OldCluster:
 
 
 @contextmanager
-def old_cluster(token_dir: str, *scheduler_args: str) -> Iterator[OldCluster]:
-    """A scheduler (``mars-scheduler -a 127.0.0.1 -p <port>``) with its token in
-    ``MARS_TOKEN``; the test adds the web process and workers, all stopped at the end."""
+def old_cluster(
+    token_dir: str, *scheduler_args: str, port: int | None = None
+) -> Iterator[OldCluster]:
+    """A scheduler (``mars-scheduler -a 127.0.0.1 -p <port>``, any free port by default)
+    with its token in ``MARS_TOKEN``; the test adds the web process and workers, all
+    stopped at the end."""
     token = secrets.token_urlsafe(16)
     env = {
         **os.environ,
@@ -77,7 +82,7 @@ def old_cluster(token_dir: str, *scheduler_args: str) -> Iterator[OldCluster]:
         "PYTHONUNBUFFERED": "1",
         "JUPYTER_MARS_TOKEN_DIR": token_dir,
     }
-    port = free_port()
+    port = port or free_port()
     with ExitStack() as stack:
         args = ("-a", "127.0.0.1", "-p", str(port), *scheduler_args)
         scheduler = start("scheduler", SCHEDULER_STARTED, env, *args)

@@ -17,7 +17,7 @@ import tornado.websocket
 
 import jupyter_mars as mars
 from jupyter_mars.web import proxy, upstream
-from tests.cluster.processes import RPC, wait_until
+from tests.cluster.processes import RPC, free_port, wait_until
 from tests.deploy.old_cluster import OldCluster, old_cluster, start
 
 
@@ -155,3 +155,25 @@ def test_a_gone_supervisor_is_a_502_with_a_message_and_is_found_again(tmp_path):
             )
         finally:
             again.stop()
+
+
+def test_the_web_process_follows_the_active_one_of_two_schedulers(tmp_path):
+    ports = free_port(), free_port()
+    listed = ",".join(f"127.0.0.1:{port}" for port in ports)
+    with old_cluster(str(tmp_path / "tokens"), "-s", listed, port=ports[0]) as cluster:
+        second_argv = ["-a", "127.0.0.1", "-p", str(ports[1]), "-s", listed]
+        second = start("scheduler", RPC, cluster.env, *second_argv)
+        try:
+            cluster.start_web(supervisors=listed)
+            auth = {"Authorization": f"token {cluster.token}"}
+
+            def answering() -> str:
+                status, _, body = request(cluster.web_address, "GET", "/api/v1/cluster", **auth)
+                return str(json.loads(body)["address"]) if status == 200 else ""
+
+            assert answering() == f"127.0.0.1:{ports[0]}"
+            cluster.scheduler.stop()
+            # 502 while the second stands by (about two seconds), then the second
+            assert wait_until(lambda: answering() == f"127.0.0.1:{ports[1]}", 30)
+        finally:
+            second.stop()
