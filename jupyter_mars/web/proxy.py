@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import tornado.httpclient
@@ -105,7 +105,6 @@ class ForwardHandler(tornado.web.RequestHandler):
         self.service = service
         self._status_line: str | None = None
         self._lines: list[str] = []
-        self._flushing: list[asyncio.Future[None]] = []
 
     def prepare(self) -> None:
         check_request(self, self.service.allowed_hosts)
@@ -158,8 +157,6 @@ class ForwardHandler(tornado.web.RequestHandler):
             self.service.upstream.forget()  # a standby: the next request asks again
         if rewrite and response.body is not None:
             self.write(self._own_link(response.body, address))
-        for flushing in self._flushing:
-            await flushing
         if not self._finished:
             self.finish()
         return None
@@ -183,11 +180,11 @@ class ForwardHandler(tornado.web.RequestHandler):
             if name.lower() not in HOP_BY_HOP and name.lower() not in ("date", "server"):
                 self.add_header(name, value)
 
-    def _chunk(self, data: bytes) -> None:
+    def _chunk(self, data: bytes) -> Awaitable[None]:
+        """Relay a piece of the answer; the HTTP client reads the next one once it has
+        gone out, so a slow client slows the transfer instead of filling this process."""
         self.write(data)
-        flushing = self.flush()
-        flushing.add_done_callback(_retrieve)
-        self._flushing = [f for f in self._flushing if not f.done()] + [flushing]
+        return self.flush()
 
     def _own_link(self, body: bytes, address: str) -> bytes:
         """The login link's answer with this process's address in the URL."""
@@ -212,12 +209,6 @@ class ForwardHandler(tornado.web.RequestHandler):
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": self._reason}))
-
-
-def _retrieve(future: asyncio.Future[None]) -> None:
-    """Take a flush's outcome: a client gone meanwhile is not this process's error."""
-    if not future.cancelled():
-        future.exception()
 
 
 class StreamForwardHandler(tornado.websocket.WebSocketHandler):

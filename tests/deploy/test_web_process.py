@@ -9,13 +9,16 @@ import doctest
 import http.client
 import json
 import socket
+import threading
 from collections.abc import Iterator
 
+import psutil
 import pytest
 import tornado.httpclient
 import tornado.websocket
 
 import jupyter_mars as mars
+import jupyter_mars.tensor as mt
 from jupyter_mars.web import proxy, upstream
 from tests.cluster.processes import RPC, free_port, wait_until
 from tests.deploy.old_cluster import OldCluster, old_cluster, start
@@ -177,3 +180,46 @@ def test_the_web_process_follows_the_active_one_of_two_schedulers(tmp_path):
             assert wait_until(lambda: answering() == f"127.0.0.1:{ports[1]}", 30)
         finally:
             second.stop()
+
+
+def test_a_tensor_streams_through_without_gathering(cluster):
+    """The data route's pieces are relayed as they come, at the pace the client reads:
+    the web process never holds the tensor (its memory, sampled while it relays, stays
+    far below the tensor's size), and a client hanging up midway does not harm it."""
+    cluster.add_worker("--cpu-procs", "1", "--disable-proc-recover")
+    cluster.wait_for_workers(1)
+    assert cluster.web is not None
+    web = psutil.Process(cluster.web.popen.pid)
+    session = mars.new_session(cluster.url, token=cluster.token, default=False)
+    try:
+        tensor = mt.ones((4096, 8192), chunk_size=1024).execute(session=session)  # 256 MiB
+        before = web.memory_info().rss
+        peak = [before]
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.is_set():
+                peak[0] = max(peak[0], web.memory_info().rss)
+                done.wait(0.01)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        try:
+            data = tensor.fetch(session=session)
+        finally:
+            done.set()
+            sampler.join()
+        assert data.shape == (4096, 8192)
+        assert data.sum() == 4096 * 8192
+        assert peak[0] - before < data.nbytes // 4
+        path = f"/api/v1/sessions/{session.session_id}/tensors/{tensor.key}/data"
+        conn = http.client.HTTPConnection(cluster.web_address, timeout=15)
+        conn.request("GET", path, headers={"Authorization": f"token {cluster.token}"})
+        response = conn.getresponse()
+        assert response.status == 200
+        response.read(4096)
+        conn.close()  # hangs up with most of the tensor unsent
+        assert tensor.sum().execute(session=session).fetch(session=session) == 4096 * 8192
+        assert cluster.web.popen.poll() is None
+    finally:
+        session.close()
