@@ -153,6 +153,14 @@ class ForwardHandler(tornado.web.RequestHandler):
         if response.code == 599 and self._status_line is None:
             lost = response.error
             return lost if isinstance(lost, Exception) else ConnectionError("no answer")
+        if response.code == 599:
+            # cut off midway: ending the answer in order would pass it off as whole, so
+            # the client's connection is closed as the supervisor's was
+            logger.warning(
+                "the answer to %s %s was cut off: %s", method, self.request.path, response.error
+            )
+            self.detach().close()
+            return None
         if response.code == 503:
             self.service.upstream.forget()  # a standby: the next request asks again
         if rewrite and response.body is not None:

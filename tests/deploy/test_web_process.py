@@ -19,6 +19,7 @@ import tornado.websocket
 
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
+from jupyter_mars.remote.http import read_piece
 from jupyter_mars.web import proxy, upstream
 from tests.cluster.processes import RPC, free_port, wait_until
 from tests.deploy.old_cluster import OldCluster, old_cluster, start
@@ -139,7 +140,24 @@ def test_a_gone_supervisor_is_a_502_with_a_message_and_is_found_again(tmp_path):
         cluster.start_web()
         auth = {"Authorization": f"token {cluster.token}"}
         assert request(cluster.web_address, "GET", "/api/v1/cluster", **auth)[0] == 200
+        cluster.add_worker("--cpu-procs", "1", "--disable-proc-recover")
+        cluster.wait_for_workers(1)
+        session = mars.new_session(cluster.url, token=cluster.token, default=False)
+        tensor = mt.ones((4096, 4096), chunk_size=1024).execute(session=session)  # 128 MiB
+        path = f"/api/v1/sessions/{session.session_id}/tensors/{tensor.key}/data"
+        conn = http.client.HTTPConnection(cluster.web_address, timeout=15)
+        conn.request("GET", path, headers=auth)
+        transfer = conn.getresponse()
+        assert transfer.status == 200
+        header = read_piece(transfer)
+        assert header["n_chunks"] == 16
+        cluster.scheduler.popen.kill()  # gone at once, midway through the transfer
         cluster.scheduler.stop()
+        # the client reads a transfer cut off as cut off, as it would at the supervisor
+        with pytest.raises(ConnectionError, match="the result stream"):
+            [read_piece(transfer) for _ in range(header["n_chunks"])]  # noqa: B018
+        conn.close()
+        session.close()
         status, headers, body = request(cluster.web_address, "GET", "/api/v1/cluster", **auth)
         assert status == 502
         assert headers["Content-Type"] == "application/json"
