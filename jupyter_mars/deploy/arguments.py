@@ -59,7 +59,13 @@ COMMON_OPTIONS = (
     ),
     Option("log_level", ("--log-level",), "LEVEL", "debug, info, warning, error or critical"),
     Option("log_format", ("--log-format",), "FORMAT", "Python logging format"),
-    Option("log_conf", ("--log-conf",), "FILE", "Python logging configuration file"),
+    Option(
+        "log_conf",
+        ("--log-conf",),
+        "FILE",
+        "Python logging configuration file (default: logging.conf in the working "
+        "directory, when there is one)",
+    ),
     Option("use_uvloop", ("--use-uvloop",), "auto|yes|no", "run on uvloop (default: auto)"),
     Option(
         "token",

@@ -41,7 +41,8 @@ class ProcessConfig:
     log_format: str | None = None
     """A ``%``-style logging format; None: the default of ``jupyter_mars.deploy.logs``."""
     log_conf: str | None = None
-    """A ``logging.config.fileConfig`` file (``--log-conf``); None: log to stderr."""
+    """A ``logging.config.fileConfig`` file (``--log-conf``); None: ``logging.conf`` in the
+    working directory when there is one (read by ``configure_logging``), else stderr."""
     use_uvloop: UvloopChoice = "auto"
     """Run the event loop on uvloop: ``yes``, ``no``, or ``auto`` (when it is installed)."""
     token: str | None = field(default=None, repr=False)

@@ -9,8 +9,12 @@ It forwards every request to the active supervisor's own web service
 browser work as they do at the supervisor's ``-w`` port. It needs the cluster token to
 ask the supervisors where that is: ``--token``, ``MARS_TOKEN``, the config file, or the
 supervisor's token file on the same machine. It starts whether or not a supervisor is up
-(answering 502 until one is) and prints ``Mars Web started at <host:port>``; without a
-token given, local clients find the supervisor's in a token file under this address too.
+(answering 502 until one is), prints ``Mars Web started at <host:port>`` and, as the
+supervisor does, writes the token to a file under its own address, where clients on this
+machine, as the same user, find it.
+
+``main(argv)`` is the whole program; a container's entry point calls it with the
+address, port and supervisors it read from its environment.
 """
 
 from __future__ import annotations
