@@ -238,9 +238,11 @@ class StreamForwardHandler(tornado.websocket.WebSocketHandler):
         except SupervisorUnreachable as unreachable:
             self._refuse(502, str(unreachable))
             return
+        headers = forwarded_headers(self.request.headers, self.request.remote_ip)
         request = tornado.httpclient.HTTPRequest(
             f"ws://{address}{self.request.uri}",
-            headers=forwarded_headers(self.request.headers, self.request.remote_ip),
+            # the handshake's own headers are this connection's, not the client's
+            headers={k: v for k, v in headers.items() if not k.lower().startswith("sec-websocket")},
             connect_timeout=CONNECT_TIMEOUT,
         )
         try:
@@ -252,7 +254,11 @@ class StreamForwardHandler(tornado.websocket.WebSocketHandler):
             self.service.upstream.forget()
             self._refuse(502, f"the supervisor's web service at {address} does not answer: {error}")
             return
-        await super().get(*args, **kwargs)
+        try:
+            await super().get(*args, **kwargs)
+        finally:
+            if self._relay is None:  # the client's half of the handshake was refused
+                self.upstream.close()
 
     def _refuse(self, status: int, message: str) -> None:
         self.set_status(status if status != 599 else 502)

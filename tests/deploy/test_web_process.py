@@ -45,15 +45,15 @@ def request(
 
 
 def send_raw(address: str, data: bytes, *, read: bool = True) -> bytes:
-    """Send ``data`` as is; what comes back until the server closes (each request here
-    says ``Connection: close``, or is garbage, which closes the connection too)."""
+    """Send ``data`` as is; what comes back until the answer's head is complete or the
+    server closes."""
     host, port = address.rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=10) as sock:
         sock.sendall(data)
-        chunks = []
-        while read and (chunk := sock.recv(65536)):
-            chunks.append(chunk)
-    return b"".join(chunks)
+        answer = b""
+        while read and b"\r\n\r\n" not in answer and (chunk := sock.recv(65536)):
+            answer += chunk
+    return answer
 
 
 def test_doctests():
@@ -124,6 +124,13 @@ def test_garbage_leaves_the_web_process_serving(cluster):
     # a body cut short, then the connection dropped
     cut = b"POST /api/v1/sessions HTTP/1.1\r\nHost: %s\r\nContent-Length: 1000\r\n\r\n{"
     send_raw(web, cut % web.encode(), read=False)
+    # a WebSocket handshake without its key, after the supervisor accepted the token
+    upgrade = (
+        b"GET /api/v1/stream HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nAuthorization: token %s\r\n\r\n"
+    )
+    answer = send_raw(web, upgrade % (web.encode(), cluster.token.encode()))
+    assert answer.startswith(b"HTTP/1.1 426 Upgrade Required")
     origin = {"Origin": "http://evil.example"}
     assert request(web, "GET", "/api/v1/cluster", **origin)[0] == 403
     assert request(web, "BREW", "/")[0] == 405
