@@ -45,6 +45,10 @@ logger = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 10.0
 """Seconds to connect to the supervisor's web service."""
+ANSWER_TIMEOUT = 3600.0
+"""Seconds a supervisor may take to answer one request in full: far beyond a long-polled
+progress request (10 s) or any transfer, so only a supervisor that froze with a request
+open reaches it, whose request would otherwise stay open here for good."""
 MAX_RESPONSE_BYTES = 1 << 40
 """Largest answer relayed (a tensor's data): the data route has no limit of its own."""
 MAX_CONNECTIONS = 512
@@ -141,7 +145,7 @@ class ForwardHandler(tornado.web.RequestHandler):
             follow_redirects=False,
             decompress_response=False,
             connect_timeout=CONNECT_TIMEOUT,
-            request_timeout=0,  # none: a data transfer may take long; a dead peer resets
+            request_timeout=ANSWER_TIMEOUT,
             header_callback=self._header_line,
             streaming_callback=None if rewrite else self._chunk,
         )
