@@ -44,7 +44,7 @@ def test_documents_001_and_000_as_written(tmp_path):
         # On Worker 1 and Worker 2, with 000's flags on the second
         for port, flags in ((p3, []), (p4, ["--n-cpu", "1", "--n-io-process", "1"])):
             argv = ["-H", "127.0.0.1", "-p", str(port), "-s", supervisors, *flags]
-            stack.callback(start("worker", WORKER, env, *argv, "--cuda-devices", "").stop)
+            stack.callback(start("worker", WORKER, env, *argv).stop)
 
         http = HttpClient(f"http://127.0.0.1:{web_port}", env["MARS_TOKEN"], timeout=15)
         assert wait_until(lambda: len(http.json("GET", "/api/v1/workers")) == 2, 30)
