@@ -54,8 +54,8 @@ NO_PLASMA = (
     "and spills it to --spill-dir"
 )
 NO_FILE_LOCKS = (
-    "spill files are already read and written without file locks: each worker writes "
-    "only under a directory of its own"
+    "no spill file is locked to be read or written: each worker spills under a directory "
+    "of its own, which it claims once, with one lock held while it lives"
 )
 
 COMMON_OLD_FLAGS = (
