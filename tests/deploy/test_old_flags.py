@@ -54,7 +54,10 @@ def test_worker_flags_taken_as_todays(old, today):
 
 @pytest.mark.parametrize(
     ("old", "why"),
-    [(["--plasma-dir", "/dev/shm"], "no plasma store"), (["--lock-free-fileio"], "no spill file is locked")],
+    [
+        (["--plasma-dir", "/dev/shm"], "no plasma store"),
+        (["--lock-free-fileio"], "no spill file is locked"),
+    ],
 )
 def test_worker_flags_without_counterpart_are_dropped_with_why(old, why):
     argv, [note] = translate(["-p", "0", *old], WORKER_OLD_FLAGS, TODAY)
