@@ -42,6 +42,8 @@ from jupyter_mars.web.guard import check_request, local_names, origin_allowed
 from jupyter_mars.web.upstream import SupervisorUnreachable, Upstream
 
 logger = logging.getLogger(__name__)
+# one line per request, as at the supervisor's own web service, only for failed ones
+logging.getLogger("tornado.access").setLevel(logging.WARNING)
 
 CONNECT_TIMEOUT = 10.0
 """Seconds to connect to the supervisor's web service."""
