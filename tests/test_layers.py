@@ -279,6 +279,8 @@ LAZY_IMPORTS = {
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.serve"): "--help without the engine",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.cluster.supervisor.server"): "the same",
     ("jupyter_mars.deploy.supervisor", "jupyter_mars.web.server"): "the same",
+    ("jupyter_mars.deploy.web", "jupyter_mars.cluster.serve"): "the same",
+    ("jupyter_mars.deploy.web", "jupyter_mars.web.proxy"): "the same",
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.serve"): "the same",
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.crash_reports"): "the same",
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.server"): "the same",

@@ -13,11 +13,20 @@ Modules, in the order a command line flows through them: ``arguments`` (flags, a
 (precedence and blame), ``checks`` (against this machine), ``resources`` (cores, memory),
 ``configs`` (the dataclasses), ``cli`` (parse functions and ``run_cli``), ``tokens``,
 ``logs``; ``nanny`` (the parent process that runs and restarts a worker) with its
-``restarts`` policy; ``supervisor`` and ``worker``, the programs.
+``restarts`` policy; ``supervisor`` and ``worker``, the programs. The older commands:
+``old_flags`` (the older generation's flags, rewritten as today's), ``scheduler`` (the
+supervisor as ``mars-scheduler``) and ``web`` (``mars-web``: the web service in its own
+process, in front of the supervisors).
 """
 
-from jupyter_mars.deploy.cli import parse_supervisor_args, parse_worker_args, run_cli
-from jupyter_mars.deploy.configs import ProcessConfig, SupervisorConfig, WorkerConfig
+from jupyter_mars.deploy.cli import (
+    parse_scheduler_args,
+    parse_supervisor_args,
+    parse_web_args,
+    parse_worker_args,
+    run_cli,
+)
+from jupyter_mars.deploy.configs import ProcessConfig, SupervisorConfig, WebConfig, WorkerConfig
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
 from jupyter_mars.deploy.resources import HostResources, probe_host
@@ -35,12 +44,15 @@ __all__ = [
     "ProcessConfig",
     "SupervisorConfig",
     "UsageError",
+    "WebConfig",
     "WorkerConfig",
     "configure_logging",
     "format_size",
     "generate_token",
+    "parse_scheduler_args",
     "parse_size",
     "parse_supervisor_args",
+    "parse_web_args",
     "parse_worker_args",
     "probe_host",
     "read_token_file",

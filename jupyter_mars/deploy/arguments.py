@@ -1,4 +1,5 @@
-"""The flags of ``mars-supervisor`` and ``mars-worker``, and an argparse parser for them.
+"""The flags of ``mars-supervisor``, ``mars-worker`` and ``mars-web``, and an argparse
+parser for them (the older commands' flags are rewritten first: ``old_flags``).
 
 The parser only collects strings: converting and checking them is done afterwards, for
 flags and config-file keys alike (``jupyter_mars.deploy.cli``). It never exits the
@@ -41,7 +42,8 @@ COMMON_OPTIONS = (
         "advertise_address",
         ("-a", "--advertise-address"),
         "HOST",
-        "address other processes reach this one at, when not the -H address",
+        "address other processes reach this one at, when not the -H address; without -H, "
+        "also the address to listen on when it is one of this machine's",
     ),
     Option(
         "supervisors",
@@ -57,7 +59,13 @@ COMMON_OPTIONS = (
     ),
     Option("log_level", ("--log-level",), "LEVEL", "debug, info, warning, error or critical"),
     Option("log_format", ("--log-format",), "FORMAT", "Python logging format"),
-    Option("log_conf", ("--log-conf",), "FILE", "Python logging configuration file"),
+    Option(
+        "log_conf",
+        ("--log-conf",),
+        "FILE",
+        "Python logging configuration file (default: logging.conf in the working "
+        "directory, when there is one)",
+    ),
     Option("use_uvloop", ("--use-uvloop",), "auto|yes|no", "run on uvloop (default: auto)"),
     Option(
         "token",
@@ -155,9 +163,17 @@ class ArgumentParser(argparse.ArgumentParser):
         raise UsageError(message, prog=self.prog, usage=self.format_usage())
 
 
-def build_parser(prog: str, description: str, options: Sequence[Option]) -> ArgumentParser:
-    """A parser for ``options``, each stored as a string under its name (None if absent)."""
-    parser = ArgumentParser(prog=prog, description=description, epilog=EPILOG, allow_abbrev=False)
+def build_parser(
+    prog: str, description: str, options: Sequence[Option], epilog: str = ""
+) -> ArgumentParser:
+    """A parser for ``options``, each stored as a string under its name (None if absent);
+    ``epilog`` is added to the end of ``--help``."""
+    parser = ArgumentParser(
+        prog=prog,
+        description=description,
+        epilog=f"{EPILOG} {epilog}".strip(),
+        allow_abbrev=False,
+    )
     for option in options:
         if option.switch:
             parser.add_argument(

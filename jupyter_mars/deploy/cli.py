@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypedDict, TypeVar
 
 from jupyter_mars.deploy.arguments import (
+    COMMON_OPTIONS,
     SUPERVISOR_OPTIONS,
     WORKER_OPTIONS,
     ArgumentParser,
@@ -45,9 +46,19 @@ from jupyter_mars.deploy.configs import (
     NO_WORKERS_TIMEOUT,
     SESSION_TIMEOUT_DEFAULT,
     SupervisorConfig,
+    WebConfig,
     WorkerConfig,
 )
 from jupyter_mars.deploy.errors import UsageError
+from jupyter_mars.deploy.old_flags import (
+    SCHEDULER_OLD_FLAGS,
+    WEB_OLD_FLAGS,
+    WORKER_OLD_FLAGS,
+    OldFlag,
+    help_epilog,
+    translate,
+    value_flags,
+)
 from jupyter_mars.deploy.resources import HostResources, probe_host
 from jupyter_mars.deploy.settings import Settings
 from jupyter_mars.deploy.values import (
@@ -73,6 +84,11 @@ from jupyter_mars.remote.tokens import resolve_token
 
 SUPERVISOR_PROG = "mars-supervisor"
 WORKER_PROG = "mars-worker"
+SCHEDULER_PROG = "mars-scheduler"
+WEB_PROG = "mars-web"
+WEB_OPTIONS = COMMON_OPTIONS
+"""``mars-web`` takes the options every program does: where to listen, the supervisors
+(``-s``, required), the token, logging."""
 C = TypeVar("C")
 
 
@@ -92,11 +108,15 @@ class CommonValues(TypedDict):
 
 
 def parse_supervisor_args(
-    argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = None
+    argv: Sequence[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    prog: str = SUPERVISOR_PROG,
+    epilog: str = "",
 ) -> SupervisorConfig:
     """The checked options of ``mars-supervisor``; ``env`` defaults to ``os.environ``."""
     settings, _ = _gather(
-        SUPERVISOR_PROG, "Start a jupyter_mars supervisor.", SUPERVISOR_OPTIONS, argv
+        prog, "Start a jupyter_mars supervisor.", SUPERVISOR_OPTIONS, argv, epilog
     )
     common = _common(settings, os.environ if env is None else env)
     web_port = settings.get("web_port", to_port, 0)
@@ -124,8 +144,14 @@ def parse_worker_args(
     env: Mapping[str, str] | None = None,
     resources: HostResources | None = None,
 ) -> WorkerConfig:
-    """The checked options of ``mars-worker``; ``resources`` defaults to ``probe_host()``."""
-    settings, parser = _gather(WORKER_PROG, "Start a jupyter_mars worker.", WORKER_OPTIONS, argv)
+    """The checked options of ``mars-worker``; ``resources`` defaults to ``probe_host()``.
+
+    The older flags (``--cpu-procs``) are not read here: ``mars-worker`` rewrites them
+    first (``with_old_flags``), so that the nanny hands its worker today's flags."""
+    epilog = help_epilog(WORKER_OLD_FLAGS)
+    settings, parser = _gather(
+        WORKER_PROG, "Start a jupyter_mars worker.", WORKER_OPTIONS, argv, epilog
+    )
     common = _common(settings, os.environ if env is None else env)
     if not common["supervisors"]:
         raise UsageError(
@@ -179,6 +205,56 @@ def parse_worker_args(
     )
 
 
+def parse_scheduler_args(
+    argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = None
+) -> SupervisorConfig:
+    """``mars-scheduler``: a supervisor under Mars's older name, taking the older flags
+    (each noted on stderr, or refused) besides today's."""
+    arguments = with_old_flags(SCHEDULER_PROG, argv, SCHEDULER_OLD_FLAGS, SUPERVISOR_OPTIONS)
+    epilog = help_epilog(SCHEDULER_OLD_FLAGS)
+    return parse_supervisor_args(arguments, env=env, prog=SCHEDULER_PROG, epilog=epilog)
+
+
+def parse_web_args(
+    argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = None
+) -> WebConfig:
+    """The checked options of ``mars-web``, older flags included."""
+    arguments = with_old_flags(WEB_PROG, argv, WEB_OLD_FLAGS, WEB_OPTIONS)
+    settings, parser = _gather(
+        WEB_PROG,
+        "Serve the HTTP API and dashboard of a jupyter_mars cluster in their own process, "
+        "in front of the supervisors given by -s.",
+        WEB_OPTIONS,
+        arguments,
+        help_epilog(WEB_OLD_FLAGS),
+    )
+    common = _common(settings, os.environ if env is None else env)
+    if not common["supervisors"]:
+        raise UsageError(
+            "the following arguments are required: -s/--supervisors "
+            "(or 'supervisors' in the config file)",
+            prog=WEB_PROG,
+            usage=parser.format_usage(),
+        )
+    _check_common(settings, common)
+    return WebConfig(**common)
+
+
+def with_old_flags(
+    prog: str, argv: Sequence[str] | None, table: Sequence[OldFlag], options: Sequence[Option]
+) -> list[str]:
+    """``argv`` (default: ``sys.argv[1:]``) with the older flags rewritten as today's, one
+    note per flag printed on stderr; ``UsageError`` for a refused one."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    try:
+        rewritten, notes = translate(arguments, table, value_flags(options))
+    except UsageError as error:
+        raise UsageError(error.message, prog=prog) from None
+    for note in notes:
+        print(f"{prog}: {note}", file=sys.stderr, flush=True)
+    return rewritten
+
+
 def run_cli(
     parse: Callable[[Sequence[str]], C],
     argv: Sequence[str] | None,
@@ -206,14 +282,23 @@ def run_cli(
     return 0 if result is None else result
 
 
-_PROGS: dict[object, str] = {parse_supervisor_args: SUPERVISOR_PROG, parse_worker_args: WORKER_PROG}
+_PROGS: dict[object, str] = {
+    parse_supervisor_args: SUPERVISOR_PROG,
+    parse_worker_args: WORKER_PROG,
+    parse_scheduler_args: SCHEDULER_PROG,
+    parse_web_args: WEB_PROG,
+}
 
 
 def _gather(
-    prog: str, description: str, options: Sequence[Option], argv: Sequence[str] | None
+    prog: str,
+    description: str,
+    options: Sequence[Option],
+    argv: Sequence[str] | None,
+    epilog: str = "",
 ) -> tuple[Settings, ArgumentParser]:
     """Flags and config-file values, not yet converted, and the parser (for its usage)."""
-    parser = build_parser(prog, description, options)
+    parser = build_parser(prog, description, options, epilog)
     command_line = parse_command_line(parser, sys.argv[1:] if argv is None else argv)
     labels = flag_labels(options)
     config_path = Settings(command_line, {}, labels).get("config_file", to_path, None)
@@ -226,10 +311,14 @@ def _gather(
 def _common(settings: Settings, env: Mapping[str, str]) -> CommonValues:
     """The options both programs take, converted."""
     cli_token, file_token = settings.get_from_each("token", to_token)
+    advertise = settings.get("advertise_address", to_host, None)
+    # -a alone, as the older commands were started: listen on that address too when it is
+    # one of this machine's; behind NAT or in a container it is not, and every interface is
+    default_host = advertise if advertise is not None and is_local_address(advertise) else "0.0.0.0"
     return CommonValues(
-        host=settings.get("host", to_host, "0.0.0.0"),
+        host=settings.get("host", to_host, default_host),
         port=settings.get("port", to_port, 0),
-        advertise_address=settings.get("advertise_address", to_host, None),
+        advertise_address=advertise,
         supervisors=settings.get("supervisors", to_addresses, []),
         config_file=settings.config_path,
         log_level=settings.get("log_level", to_log_level, None),

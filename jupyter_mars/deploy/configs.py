@@ -41,7 +41,8 @@ class ProcessConfig:
     log_format: str | None = None
     """A ``%``-style logging format; None: the default of ``jupyter_mars.deploy.logs``."""
     log_conf: str | None = None
-    """A ``logging.config.fileConfig`` file (``--log-conf``); None: log to stderr."""
+    """A ``logging.config.fileConfig`` file (``--log-conf``); None: ``logging.conf`` in the
+    working directory when there is one (read by ``configure_logging``), else stderr."""
     use_uvloop: UvloopChoice = "auto"
     """Run the event loop on uvloop: ``yes``, ``no``, or ``auto`` (when it is installed)."""
     token: str | None = field(default=None, repr=False)
@@ -64,6 +65,12 @@ class SupervisorConfig(ProcessConfig):
     session_timeout: float = SESSION_TIMEOUT_DEFAULT
     """Seconds a session lives without a request or keep-alive from its client
     (``--session-timeout``); then it is closed and its results are freed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebConfig(ProcessConfig):
+    """The options of ``mars-web``: the common ones, ``supervisors`` with at least one
+    entry (the web service forwards to the active one's)."""
 
 
 @dataclass(frozen=True, kw_only=True)

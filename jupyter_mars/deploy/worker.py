@@ -1,7 +1,9 @@
 """``mars-worker`` (also ``python -m jupyter_mars.deploy.worker``).
 
-Registers with the supervisors given by ``-s`` (retrying with backoff while none answers)
-and prints ``Mars Worker started at <host:port>`` once it has joined. Unless given
+Takes the older generation's flags too (``--cpu-procs``, ``--cuda-device``: see
+``deploy/old_flags.py``). Registers with the supervisors given by ``-s`` (retrying with
+backoff while none answers) and prints ``Mars Worker started at <host:port>`` once it has
+joined. Unless given
 ``--no-nanny``, this process is the worker's nanny (``deploy/nanny.py``): it runs the worker
 as its child, with the same flags, and restarts it when it dies.
 
@@ -17,11 +19,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from jupyter_mars.deploy.cli import parse_worker_args, run_cli
+from jupyter_mars.deploy.arguments import WORKER_OPTIONS
+from jupyter_mars.deploy.cli import WORKER_PROG, parse_worker_args, run_cli, with_old_flags
 from jupyter_mars.deploy.configs import WorkerConfig
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
 from jupyter_mars.deploy.nanny import exit_with_nanny, run_nanny, worker_command
+from jupyter_mars.deploy.old_flags import WORKER_OLD_FLAGS
 from jupyter_mars.engine.devices import GPUUnavailable, check_devices
 from jupyter_mars.remote.tokens import read_token_file
 
@@ -109,8 +113,16 @@ def serve_here(config: WorkerConfig) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``mars-worker``; the older flags (``--cpu-procs``) are rewritten as today's first,
+    and the nanny hands its worker the rewritten ones, so each note is printed once."""
+    today: list[str] = []
+
+    def parse(arguments: Sequence[str]) -> WorkerConfig:
+        today[:] = with_old_flags(WORKER_PROG, arguments, WORKER_OLD_FLAGS, WORKER_OPTIONS)
+        return parse_worker_args(today)
+
     arguments = sys.argv[1:] if argv is None else list(argv)
-    return run_cli(parse_worker_args, arguments, lambda config: serve(config, arguments))
+    return run_cli(parse, arguments, lambda config: serve(config, today), prog=WORKER_PROG)
 
 
 if __name__ == "__main__":
