@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from contextlib import ExitStack
@@ -80,11 +81,16 @@ if "o" in _names and "df2" in _names:
 
 
 def start(command: str) -> _Process:
+    """The command's process, as a shell runs it: ``NAME=value`` words before the
+    program set its environment; ``python`` is this interpreter."""
     argv = shlex.split(command)
-    program = BIN / argv[0]
-    assert program.exists(), f"{argv[0]} is not installed beside {sys.executable}"
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("MARS_TOKEN", None)  # as a person's shell: the token is generated and found
+    while "=" in argv[0]:
+        name, _, value = argv.pop(0).partition("=")
+        env[name] = value
+    program = Path(sys.executable) if argv[0] == "python" else BIN / argv[0]
+    assert program.exists(), f"{argv[0]} is not installed beside {sys.executable}"
     process = _Process([str(program), *argv[1:]], env)
     try:
         process.wait_for(STARTED, 60)
@@ -116,12 +122,21 @@ def run_snippet(snippet: str, cwd: Path) -> str:
 
 
 def _id(walk: Walk) -> str:
-    return f"{walk.document}-{'+'.join(shlex.split(c)[0] for c in walk.commands)}"
+    programs = [next(w for w in shlex.split(c) if "=" not in w) for c in walk.commands]
+    return f"{walk.document}-{'+'.join(programs)}"
+
+
+DISKS = Path("/tmp/mars-walk")
+"""Where the page's spill disks are (002's ``/mnt/disk2``, ``/mnt/disk3``): made before a
+walk, as the document's machines have them, and removed after it."""
 
 
 @pytest.mark.parametrize("walk", WALKS, ids=[_id(w) for w in WALKS])
 def test_a_document_runs_as_written(walk: Walk, tmp_path: Path) -> None:
     with ExitStack() as stack:
+        for disk in ("disk2", "disk3"):
+            (DISKS / disk).mkdir(parents=True, exist_ok=True)
+        stack.callback(shutil.rmtree, DISKS, ignore_errors=True)
         for command in walk.commands:
             process = start(command)
             stack.callback(process.stop)

@@ -133,7 +133,8 @@ def web_command(env: Mapping[str, str], extra: Sequence[str] = ()) -> PodCommand
     """``mars-web`` arguments (``-a IP -p PORT -s SUPERVISOR``): a web service of its own
     in front of the supervisors, on ``MARS_WEB_PORT``, else ``MARS_BIND_PORT``."""
     notes: list[str] = []
-    argv: list[str] = []
+    # every interface, as the other programs: kubectl port-forward connects on localhost
+    argv: list[str] = ["-H", LISTEN_HOST]
     ip = _value(env, "MARS_CONTAINER_IP", to_host)
     if ip is not None:
         argv += ["-a", ip]

@@ -102,8 +102,6 @@ def test_the_commands_name_modules_that_exist(role):
 
 
 def test_the_web_service_command_names_a_module_that_exists():
-    if importlib.util.find_spec("jupyter_mars.deploy.kubernetes.web") is None:
-        pytest.skip("deploy/kubernetes/web.py comes with mars-web (pod_env.web_command is ready)")
     module = importlib.import_module("jupyter_mars.deploy.kubernetes.web")
     assert callable(module.main)
 
@@ -154,7 +152,7 @@ def test_each_pods_environment_makes_its_programs_command_line():
     ]  # fmt: skip
     # the web service's pod has one port, KubeDL's, which its Service and ingress name
     assert web_command(pod_env(job, "WebService", 0)).argv == [
-        "-a", "127.0.0.1", "-p", "11111", "-s", scheduler,
+        "-H", "0.0.0.0", "-a", "127.0.0.1", "-p", "11111", "-s", scheduler,
     ]  # fmt: skip
 
 

@@ -315,6 +315,8 @@ def test_the_token_is_never_on_the_command_line_nor_in_the_notes():
 def test_web_service_listens_on_its_web_port_in_front_of_the_supervisors():
     env = {**SUPERVISOR, "MARS_CONTAINER_IP": "10.0.0.9"}
     assert web_command(env).argv == [
+        "-H",
+        "0.0.0.0",
         "-a",
         "10.0.0.9",
         "-p",
