@@ -32,6 +32,7 @@ from kubernetes.config.config_exception import ConfigException
 
 from jupyter_mars.launcher import display
 from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
+from jupyter_mars.launcher.handle import ClusterHandle
 from jupyter_mars.launcher.kubernetes import objects
 from jupyter_mars.launcher.kubernetes.objects import Object
 from jupyter_mars.launcher.kubernetes.spec import ClusterSpec, cluster_spec
@@ -86,7 +87,7 @@ def _in_cluster() -> bool:
     return bool(os.environ.get("KUBERNETES_SERVICE_HOST"))
 
 
-class KubernetesCluster(Adapts):
+class KubernetesCluster(ClusterHandle, Adapts):
     """A Mars cluster in Kubernetes; ``.session`` is connected to it and made the default
     (``connect=False``: none). ``scale(n)``, ``adapt()``, ``logs()``, ``stop()``; a
     context manager. Arguments as Mars's ``new_cluster`` (see ``new_cluster``)."""
@@ -241,6 +242,7 @@ class KubernetesCluster(Adapts):
         self._wait_for(0, self.timeout, exactly=False)
         if connect:
             self.session = new_session(self.endpoint, token=self.token)
+        self.announce("attached")
         return self
 
     @property
@@ -270,6 +272,7 @@ class KubernetesCluster(Adapts):
         if connect:
             self.session = new_session(self.endpoint, token=self.token)
         logger.info("Kubernetes cluster %s ready at %s", spec.name, self.endpoint)
+        self.announce("started")
 
     def _namespace_exists(self) -> bool:
         try:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from jupyter_mars.launcher.handle import ClusterHandle
 from jupyter_mars.launcher.kubernetes import objects, status
 from jupyter_mars.launcher.kubernetes.cluster import (
     KubernetesCluster,
@@ -205,3 +206,10 @@ def test_attaching_by_id_refuses_settings_and_needs_a_cluster() -> None:
         new_cluster(instance_id="team/demo", worker_num=3)
     with pytest.raises(KubernetesClusterError, match="no Kubernetes cluster"):
         new_cluster(instance_id="team/demo")
+
+
+def test_it_answers_the_pyodps_handle_calls() -> None:
+    # get_logview_address(), stop_server(), instance_id, as every launcher's cluster
+    assert issubclass(KubernetesCluster, ClusterHandle)
+    for name in ("get_logview_address", "stop_server", "instance_id", "announce"):
+        assert getattr(KubernetesCluster, name) is getattr(ClusterHandle, name)
