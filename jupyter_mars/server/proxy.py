@@ -44,6 +44,7 @@ from jupyter_mars.server.authz import AUTH_RESOURCE
 from jupyter_mars.server.errors import ClusterError
 from jupyter_mars.server.machine import MachineClusters, Target
 from jupyter_mars.server.manager import ClusterManager
+from jupyter_mars.web.relay import relay_to_browser
 
 DASHBOARD_PATH = "mars/dashboard"
 """Where the server's own cluster's dashboard is, under the Jupyter server's base URL."""
@@ -237,16 +238,7 @@ class DashboardStreamHandler(
         self._relaying = asyncio.ensure_future(self._relay_from_supervisor())
 
     async def _relay_from_supervisor(self) -> None:
-        upstream = self.upstream
-        while upstream is not None:
-            message = await upstream.read_message()
-            if message is None:
-                break
-            try:
-                await self.write_message(message, binary=isinstance(message, bytes))
-            except tornado.websocket.WebSocketClosedError:
-                break
-        self.close()
+        await relay_to_browser(self, self.upstream)
 
     async def on_message(self, message: str | bytes) -> None:
         if self.upstream is None:

@@ -39,6 +39,7 @@ import tornado.websocket
 
 from jupyter_mars.web.app import MAX_GRAPH_BYTES, log_request
 from jupyter_mars.web.guard import check_request, local_names, origin_allowed
+from jupyter_mars.web.relay import relay_to_browser
 from jupyter_mars.web.upstream import SupervisorUnreachable, Upstream
 
 logger = logging.getLogger(__name__)
@@ -275,16 +276,7 @@ class StreamForwardHandler(tornado.websocket.WebSocketHandler):
         self._relay = asyncio.ensure_future(self._from_supervisor())
 
     async def _from_supervisor(self) -> None:
-        upstream = self.upstream
-        while upstream is not None:
-            message = await upstream.read_message()
-            if message is None:
-                break
-            try:
-                await self.write_message(message, binary=isinstance(message, bytes))
-            except tornado.websocket.WebSocketClosedError:
-                break
-        self.close()
+        await relay_to_browser(self, self.upstream)
 
     async def on_message(self, message: str | bytes) -> None:
         if self.upstream is not None:
