@@ -338,7 +338,6 @@ def _finish(
         notes.insert(0, f"pod {namespace}/{pod}" if namespace else f"pod {pod}")
     if _get(env, "MARS_TOKEN") is not None:
         notes.append("MARS_TOKEN: the cluster token")
-
     if extra:
         notes.append(f"{len(extra)} argument(s) of the entry point after these")
     return PodCommand([*argv, *extra], notes)
