@@ -31,6 +31,8 @@ class Option:
     """One sentence for ``--help`` (``%%`` for a percent sign, as argparse wants)."""
     switch: bool = False
     """A flag without a value (``--no-nanny``): given, it stands for ``true``."""
+    repeat: bool = False
+    """A flag that may be given several times: its values are kept as a list."""
 
 
 SIZE = "a size: bytes, 512m, 8g, 1.5GiB, or a share of the total memory: 80%% or 0.8"
@@ -76,7 +78,17 @@ COMMON_OPTIONS = (
         "write --token=VALUE when it starts with '-'",
     ),
 )
+ALLOWED_HOSTS = Option(
+    "allowed_hosts",
+    ("--allowed-hosts",),
+    "NAME,...",
+    "more host names the web service answers to (a Kubernetes Service's, an Ingress "
+    "host); .example.com: the domain and its subdomains; added to those of the -f file "
+    "and $MARS_WEB_ALLOWED_HOSTS; other names in Host are refused (DNS rebinding)",
+    repeat=True,
+)
 SUPERVISOR_OPTIONS = COMMON_OPTIONS + (
+    ALLOWED_HOSTS,
     Option("web_port", ("-w", "--web-port"), "PORT", "port of the web UI and HTTP API"),
     Option(
         "web_base_path",
@@ -181,7 +193,11 @@ def build_parser(
             )
         else:
             parser.add_argument(
-                *option.flags, dest=option.name, metavar=option.metavar, help=option.help
+                *option.flags,
+                dest=option.name,
+                metavar=option.metavar,
+                help=option.help,
+                action="append" if option.repeat else "store",
             )
     return parser
 

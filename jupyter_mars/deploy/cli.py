@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypedDict, TypeVar
 
 from jupyter_mars.deploy.arguments import (
+    ALLOWED_HOSTS,
     COMMON_OPTIONS,
     SUPERVISOR_OPTIONS,
     WORKER_OPTIONS,
@@ -69,6 +70,7 @@ from jupyter_mars.deploy.values import (
     to_cuda_devices,
     to_device_size,
     to_host,
+    to_host_names,
     to_int,
     to_log_format,
     to_log_level,
@@ -86,9 +88,12 @@ SUPERVISOR_PROG = "mars-supervisor"
 WORKER_PROG = "mars-worker"
 SCHEDULER_PROG = "mars-scheduler"
 WEB_PROG = "mars-web"
-WEB_OPTIONS = COMMON_OPTIONS
+WEB_OPTIONS = COMMON_OPTIONS + (ALLOWED_HOSTS,)
 """``mars-web`` takes the options every program does: where to listen, the supervisors
-(``-s``, required), the token, logging."""
+(``-s``, required), the token, logging; and the names it answers to."""
+ALLOWED_HOSTS_ENV = "MARS_WEB_ALLOWED_HOSTS"
+"""The environment variable of more host names the web service answers to (as
+``--allowed-hosts``; a pod's spec sets it to the names of its Services)."""
 C = TypeVar("C")
 
 
@@ -118,7 +123,9 @@ def parse_supervisor_args(
     settings, _ = _gather(
         prog, "Start a jupyter_mars supervisor.", SUPERVISOR_OPTIONS, argv, epilog
     )
-    common = _common(settings, os.environ if env is None else env)
+    environment = os.environ if env is None else env
+    common = _common(settings, environment)
+    allowed_hosts = _allowed_hosts(settings, environment)
     web_port = settings.get("web_port", to_port, 0)
     web_base_path = settings.get("web_base_path", to_base_path, "/")
     no_workers_timeout = settings.get("no_workers_timeout", to_seconds, NO_WORKERS_TIMEOUT)
@@ -131,6 +138,7 @@ def parse_supervisor_args(
         check_port_free(common["host"], web_port)
     return SupervisorConfig(
         **common,
+        allowed_hosts=allowed_hosts,
         web_port=web_port,
         web_base_path=web_base_path,
         no_workers_timeout=no_workers_timeout,
@@ -228,7 +236,9 @@ def parse_web_args(
         arguments,
         help_epilog(WEB_OLD_FLAGS),
     )
-    common = _common(settings, os.environ if env is None else env)
+    environment = os.environ if env is None else env
+    common = _common(settings, environment)
+    allowed_hosts = _allowed_hosts(settings, environment)
     if not common["supervisors"]:
         raise UsageError(
             "the following arguments are required: -s/--supervisors "
@@ -237,7 +247,7 @@ def parse_web_args(
             usage=parser.format_usage(),
         )
     _check_common(settings, common)
-    return WebConfig(**common)
+    return WebConfig(**common, allowed_hosts=allowed_hosts)
 
 
 def with_old_flags(
@@ -327,6 +337,21 @@ def _common(settings: Settings, env: Mapping[str, str]) -> CommonValues:
         use_uvloop=settings.get("use_uvloop", to_uvloop, "auto"),
         token=resolve_token(cli_token, file_token, env),
     )
+
+
+def _allowed_hosts(settings: Settings, env: Mapping[str, str]) -> list[str]:
+    """The names of ``--allowed-hosts`` (every time it is given), of the config file and
+    of ``MARS_WEB_ALLOWED_HOSTS``, together: each source adds names (a pod's spec sets the
+    variable to its Services' names, and its ``args:`` add an Ingress host)."""
+    from_flags, from_file = settings.get_from_each("allowed_hosts", to_host_names)
+    from_env: list[str] = []
+    text = env.get(ALLOWED_HOSTS_ENV, "")
+    if text.strip():
+        try:
+            from_env = to_host_names(text)
+        except ValueError as error:
+            raise UsageError(f"{ALLOWED_HOSTS_ENV}: {error}") from None
+    return list(dict.fromkeys([*(from_flags or []), *(from_file or []), *from_env]))
 
 
 def _check_shared_token(common: CommonValues) -> None:

@@ -54,6 +54,11 @@ class ProcessConfig:
 class SupervisorConfig(ProcessConfig):
     """The options of ``mars-supervisor``."""
 
+    allowed_hosts: list[str] = field(default_factory=list)
+    """More host names the web service answers to (``--allowed-hosts``, the config file's
+    ``allowed_hosts`` and ``MARS_WEB_ALLOWED_HOSTS`` together), lower-case; a leading dot
+    stands for a domain and its subdomains."""
+
     web_port: int = 0
     """Port of the HTTP API and web UI (``-w``); 0 lets the OS pick a free one."""
     web_base_path: str = "/"
@@ -71,6 +76,9 @@ class SupervisorConfig(ProcessConfig):
 class WebConfig(ProcessConfig):
     """The options of ``mars-web``: the common ones, ``supervisors`` with at least one
     entry (the web service forwards to the active one's)."""
+
+    allowed_hosts: list[str] = field(default_factory=list)
+    """More host names it answers to, as ``SupervisorConfig.allowed_hosts``."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -58,7 +58,11 @@ def serve(config: SupervisorConfig) -> int:
         token=token,
         host=config.host,
         port=config.port,
-        front=WebServer(port=config.web_port, base_path=config.web_base_path),
+        front=WebServer(
+            port=config.web_port,
+            base_path=config.web_base_path,
+            allowed_hosts=config.allowed_hosts,
+        ),
         advertise_address=config.advertise_address,
         supervisors=config.supervisors,
         no_workers_timeout=config.no_workers_timeout,

@@ -119,6 +119,53 @@ def to_addresses(raw: object) -> list[str]:
     return addresses
 
 
+_DNS_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+
+
+def to_host_names(raw: object) -> list[str]:
+    """Host names separated by commas (or a YAML list of them, or several flags' values),
+    lower-cased, in order, no repeats; a leading dot stands for the domain and all its
+    subdomains (``.svc.cluster.local``), as in Django's ``ALLOWED_HOSTS``.
+
+    >>> to_host_names("Mars.Domain.COM,.svc.cluster.local, mars.domain.com.")
+    ['mars.domain.com', '.svc.cluster.local']
+
+    ``*`` (or ``*.x``) is refused: names are listed so that the web service's check of
+    ``Host`` keeps refusing every other name, which DNS rebinding would send.
+    """
+    if isinstance(raw, list):
+        entries = [part for entry in raw for part in _split(entry, ",", "host names")]
+    else:
+        entries = _split(raw, ",", "host names separated by commas")
+    names = list(dict.fromkeys(to_host_name(entry) for entry in entries))
+    if not names:
+        raise ValueError(f"expected at least one host name, got {raw!r}")
+    return names
+
+
+def to_host_name(raw: object) -> str:
+    """One DNS name (``mars.domain.com``), or a domain with a leading dot
+    (``.example.test``); lower-cased, without a trailing dot."""
+    if not isinstance(raw, str):
+        raise ValueError(f"expected a host name such as mars.domain.com, got {raw!r}")
+    text = raw.strip()
+    if "*" in text:
+        raise ValueError(
+            f"expected host names, got {text!r}: a wildcard would let any name through, "
+            "which is what the check of Host guards against; list the names, or write "
+            ".example.com for a domain and its subdomains"
+        )
+    name = text.lower()
+    domain = name.startswith(".")
+    labels = (name[1:] if domain else name).removesuffix(".").split(".")
+    if len(name) > 254 or not all(_DNS_LABEL.fullmatch(label) for label in labels):
+        raise ValueError(
+            "expected host names such as mars.domain.com or .example.com (letters, "
+            f"digits and hyphens between dots, no port), got {text!r}"
+        )
+    return ("." if domain else "") + ".".join(labels)
+
+
 def to_cuda_devices(raw: object) -> list[int]:
     """Device indices: ``"0,2"``, a YAML list, or ``""`` for no device at all."""
     if isinstance(raw, int) and not isinstance(raw, bool):

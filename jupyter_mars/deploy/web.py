@@ -55,7 +55,7 @@ def serve(config: WebConfig) -> int:
         raise UsageError(str(exc)) from None
     token = find_token(config)
     names = [config.host, *([config.advertise_address] if config.advertise_address else [])]
-    proxy = WebProxy(config.supervisors, token, names)
+    proxy = WebProxy(config.supervisors, token, names, config.allowed_hosts)
     written: list[str] = []
 
     async def start() -> None:

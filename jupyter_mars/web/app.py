@@ -19,6 +19,7 @@ import math
 import pickle
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -485,13 +486,17 @@ def log_request(handler: tornado.web.RequestHandler) -> None:
 
 
 def make_app(
-    supervisor: SupervisorServer, base: str = "/", history: FigureHistory | None = None
+    supervisor: SupervisorServer,
+    base: str = "/",
+    history: FigureHistory | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> tornado.web.Application:
     """The web service's routes around ``supervisor``, under the path ``base``; the
-    state stream starts with ``history``, the workers' figures of the last minutes."""
+    state stream starts with ``history``, the workers' figures of the last minutes.
+    ``allowed_hosts`` are more names it answers to (``--allowed-hosts``)."""
     args = {
         "service": supervisor,
-        "allowed_hosts": local_names([supervisor.host]),
+        "allowed_hosts": local_names([supervisor.host], allowed_hosts),
         "logins": Logins(),
         "base": base,
     }

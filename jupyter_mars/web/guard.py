@@ -3,7 +3,9 @@
 - ``Host``: a browser on the user's machine can be led by a hostile page to a name the
   attacker controls that resolves to the cluster's address (DNS rebinding). Such requests
   carry the attacker's name in ``Host``, so only IP literals, ``localhost``, this machine's
-  own names and the names the supervisor was started with are accepted.
+  own names, the names the supervisor was started with and those it was told to answer to
+  (``--allowed-hosts``: a Kubernetes Service's or an Ingress's; ``.example.com`` for a
+  domain and its subdomains) are accepted.
 - ``Origin``: a browser sends it on cross-site requests; a page from another site must not
   drive the API with a cookie or token it got hold of, so the origin's host and port must
   be the ones the request was sent to.
@@ -53,26 +55,35 @@ def is_ip(name: str) -> bool:
     return True
 
 
-def local_names(extra: Iterable[str] = ()) -> frozenset[str]:
-    """The names this machine answers to, and ``extra`` (the supervisor's ``-H``)."""
+def local_names(extra: Iterable[str] = (), allowed_hosts: Iterable[str] = ()) -> frozenset[str]:
+    """The names this machine answers to, ``extra`` (the supervisor's ``-H``) and
+    ``allowed_hosts`` (``--allowed-hosts``, already checked: a leading dot is a domain)."""
     names = {"localhost", socket.gethostname(), socket.getfqdn()}
     names.update(extra)
+    names.update(allowed_hosts)
     return frozenset(host_name(n) for n in names if n)
 
 
 def host_allowed(host_header: str | None, allowed: frozenset[str]) -> bool:
-    """Whether a request's ``Host`` names this machine (see the module docstring).
+    """Whether a request's ``Host`` names this machine (see the module docstring); an
+    entry of ``allowed`` with a leading dot matches the domain and its subdomains.
 
-    >>> names = frozenset({"localhost", "node1"})
+    >>> names = frozenset({"localhost", "node1", ".example.test"})
     >>> [host_allowed(h, names) for h in ("127.0.0.1:80", "node1:8909", "evil.example", None)]
     [True, True, False, False]
+    >>> [host_allowed(h, names) for h in ("a.example.test:80", "example.test", "xexample.test")]
+    [True, True, False]
     >>> host_allowed("app.localhost", names)
     True
     """
     if not host_header:
         return False
     name = host_name(host_header)
-    return is_ip(name) or name in allowed or name.endswith(".localhost")
+    if is_ip(name) or name in allowed or name.endswith(".localhost"):
+        return True
+    return any(
+        entry.startswith(".") and (name.endswith(entry) or name == entry[1:]) for entry in allowed
+    )
 
 
 def origin_allowed(origin: str | None, host_header: str | None) -> bool:

@@ -8,11 +8,11 @@ WebSocket is relayed message by message both ways. The supervisor keeps checking
 token (header, ``?token=`` link or login cookie, all forwarded), so the authentication is
 the one a client meets at the supervisor's port.
 
-This process checks ``Host`` and ``Origin`` itself (``guard.py``) against its own names,
-and sends the supervisor its own address as ``Host`` and no ``Origin``: the browser's
-site is this process, not the supervisor. One consequence: the supervisor sees every
-client at this process's address, so its lock-out after wrong tokens applies to all
-clients of the web process at once.
+This process checks ``Host`` and ``Origin`` itself (``guard.py``) against its own names
+and those of ``--allowed-hosts``, and sends the supervisor its own address as ``Host``
+and no ``Origin``: the browser's site is this process, not the supervisor. One
+consequence: the supervisor sees every client at this process's address, so its lock-out
+after wrong tokens applies to all clients of the web process at once.
 
 A supervisor that cannot be reached is asked for again (a standby may have taken over);
 when none answers, the client gets a 502 with ``{"error": ...}`` naming what each
@@ -322,9 +322,15 @@ def make_proxy_app(service: ProxyService) -> tornado.web.Application:
 class WebProxy:
     """The web process's server: ``start`` listens, ``stop`` closes."""
 
-    def __init__(self, supervisors: Sequence[str], token: str, names: Sequence[str]) -> None:
+    def __init__(
+        self,
+        supervisors: Sequence[str],
+        token: str,
+        names: Sequence[str],
+        allowed_hosts: Sequence[str] = (),
+    ) -> None:
         self.upstream = Upstream(supervisors, token)
-        self.service = ProxyService(self.upstream, local_names(names))
+        self.service = ProxyService(self.upstream, local_names(names, allowed_hosts))
         self._http: tornado.httpserver.HTTPServer | None = None
 
     def start(self, host: str, port: int) -> str:

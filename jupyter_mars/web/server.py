@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 
 import tornado.httpserver
 import tornado.ioloop
@@ -28,13 +29,22 @@ logging.getLogger("tornado.access").setLevel(logging.WARNING)
 
 class WebServer:
     """The HTTP API and dashboard of one supervisor, on ``host:port`` (``host`` None: the
-    supervisor's RPC host; ``port`` 0: any free one), under the path ``base_path``."""
+    supervisor's RPC host; ``port`` 0: any free one), under the path ``base_path``,
+    answering to ``allowed_hosts`` besides this machine's names (``guard.py``)."""
 
-    def __init__(self, host: str | None = None, port: int = 0, base_path: str = "/") -> None:
+    def __init__(
+        self,
+        host: str | None = None,
+        port: int = 0,
+        base_path: str = "/",
+        allowed_hosts: Sequence[str] = (),
+    ) -> None:
         self.host = host
         self.port = port
         self.base_path = base_path
         """The URL path it serves under, starting and ending with '/'."""
+        self.allowed_hosts = list(allowed_hosts)
+        """More host names it answers to (``--allowed-hosts``)."""
         self._http: tornado.httpserver.HTTPServer | None = None
         self.history = FigureHistory()
         """The workers' figures of the last minutes, sampled while the server runs."""
@@ -49,7 +59,7 @@ class WebServer:
         self._sampler = tornado.ioloop.PeriodicCallback(sample, STREAM_INTERVAL * 1000)
         self._sampler.start()
         self._http = tornado.httpserver.HTTPServer(
-            make_app(supervisor, self.base_path, self.history),
+            make_app(supervisor, self.base_path, self.history, self.allowed_hosts),
             max_body_size=MAX_GRAPH_BYTES,
             max_buffer_size=MAX_GRAPH_BYTES,
         )

@@ -50,6 +50,35 @@ def test_the_supervisors_own_host_name_is_allowed() -> None:
     assert host_allowed("node7.cluster:8909", local_names(["node7.cluster"]))
 
 
+ALLOWED = local_names(allowed_hosts=["mars-supervisor.default.svc", ".example.test"])
+
+
+@pytest.mark.parametrize(
+    ("host", "allowed"),
+    [
+        ("mars-supervisor.default.svc:7104", True),
+        ("MARS-Supervisor.Default.SVC.", True),
+        ("a.example.test", True),
+        ("a.b.example.test:80", True),
+        ("example.test", True),
+        ("mars-supervisor", False),
+        ("mars-supervisor.default.svc.evil.example", False),
+        ("notexample.test", False),
+        ("example.test.evil.example", False),
+        ("evil.example", False),
+        ("127.0.0.1:7104", True),
+        ("localhost", True),
+    ],
+)
+def test_allowed_hosts_add_names_and_domains(host: str, allowed: bool) -> None:
+    assert host_allowed(host, ALLOWED) is allowed
+
+
+def test_without_allowed_hosts_the_names_are_as_before() -> None:
+    assert local_names(allowed_hosts=[]) == local_names()
+    assert not host_allowed("a.example.test", local_names())
+
+
 @pytest.mark.parametrize(
     ("origin", "allowed"),
     [

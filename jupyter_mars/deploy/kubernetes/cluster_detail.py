@@ -1,11 +1,12 @@
 """KubeDL's cluster detail: the JSON its MarsJob controller gives every Mars pod.
 
 >>> detail = cluster_detail({"MARS_TASK_DETAIL": json.dumps({
-...     "cluster": {"scheduler": ["job-scheduler-0.ns.svc:11111"], "webservice": []},
+...     "cluster": {"scheduler": ["job-scheduler-0.ns.svc:11111"],
+...                 "webservice": ["job-webservice-0.ns.svc:11111"]},
 ...     "task": {"type": "worker", "index": 0,
 ...              "resources": {"cpu_procs": 2, "phy_mem": 2048}}})})
->>> detail.schedulers, detail.cpu, detail.memory
-(['job-scheduler-0.ns.svc:11111'], 2, 2147483648)
+>>> detail.schedulers, detail.webservices, detail.cpu, detail.memory
+(['job-scheduler-0.ns.svc:11111'], ['job-webservice-0.ns.svc:11111'], 2, 2147483648)
 
 ``{"cluster": {"scheduler": [...], "webservice": [...], "worker": [...]}, "task": {"type":
 ..., "index": ..., "resources": {"cpu_procs": ..., "phy_mem": ...}}}``: every replica's
@@ -37,6 +38,9 @@ class ClusterDetail:
     """The variable it was read from, for messages."""
     schedulers: list[str]
     """``host:port`` of each supervisor (Mars's schedulers)."""
+    webservices: list[str]
+    """``host:port`` of each web service (``cluster.webservice``): its Service's name,
+    which the web service answers to (``dns_names``)."""
     cpu: int | None
     """The worker's cores (``task.resources.cpu_procs``), if given."""
     memory: int | None
@@ -65,13 +69,8 @@ def _read_detail(variable: str, text: str) -> ClusterDetail:
     task = detail.get("task", {}) if isinstance(detail, dict) else None
     if not isinstance(cluster, dict) or not isinstance(task, dict):
         raise UsageError(f"{expected}, got {_clip(text)}")
-    schedulers = cluster.get("scheduler", [])
-    if not isinstance(schedulers, list) or not all(isinstance(s, str) for s in schedulers):
-        raise UsageError(f"{variable}: expected cluster.scheduler as a list of host:port")
-    try:
-        addresses = to_addresses(schedulers) if schedulers else []
-    except ValueError as error:
-        raise UsageError(f"{variable}: cluster.scheduler: {error}") from None
+    addresses = _addresses(variable, cluster, "scheduler")
+    webservices = _addresses(variable, cluster, "webservice")
     resources = task.get("resources") or {}
     if not isinstance(resources, dict):
         raise UsageError(f"{variable}: expected task.resources as an object, got {resources!r}")
@@ -79,7 +78,18 @@ def _read_detail(variable: str, text: str) -> ClusterDetail:
     memory = _detail_number(variable, resources, "phy_mem")
     if memory is not None and variable == "MARS_TASK_DETAIL":
         memory <<= 20  # KubeDL's controller writes the memory limit in MiB
-    return ClusterDetail(variable, addresses, cpu, memory)
+    return ClusterDetail(variable, addresses, webservices, cpu, memory)
+
+
+def _addresses(variable: str, cluster: Mapping[str, Any], key: str) -> list[str]:
+    """The ``host:port`` list ``cluster[key]``; none when it is absent."""
+    entries = cluster.get(key) or []
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        raise UsageError(f"{variable}: expected cluster.{key} as a list of host:port")
+    try:
+        return to_addresses(entries) if entries else []
+    except ValueError as error:
+        raise UsageError(f"{variable}: cluster.{key}: {error}") from None
 
 
 def _detail_number(variable: str, resources: Mapping[str, Any], key: str) -> int | None:

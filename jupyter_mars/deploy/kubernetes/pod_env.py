@@ -36,6 +36,13 @@ KubeDL's MarsJob controller injects into Mars pods:
 - ``MARS_LOCK_FREE_FILEIO``: whether spill directories are dedicated to one worker.
   Accepted and noted: every worker already writes only in a locked subdirectory of its own
   in each spill directory, so dedicated and shared directories are handled alike.
+- ``MARS_WEB_ALLOWED_HOSTS``: more names the web service (of a supervisor, or standalone)
+  answers to, read by the program itself (``--allowed-hosts``); our launcher, manifests
+  and chart set it to the supervisor Service's names. With KubeDL's cluster detail, a
+  supervisor also answers to every DNS form (``dns_names``) of the ``scheduler`` Services,
+  a web service to those of the ``webservice`` ones: ``job-webservice-0``,
+  ``job-webservice-0.ns`` (document 003's address), ``...ns.svc``,
+  ``...ns.svc.cluster.local``.
 - ``MARS_TOKEN`` is never put on the command line (where ``ps`` would show it): the
   programs read it from the environment themselves.
 
@@ -53,14 +60,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from jupyter_mars.deploy.cli import ALLOWED_HOSTS_ENV
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.kubernetes.cluster_detail import (
     DETAIL_VARIABLES,
     ClusterDetail,
     cluster_detail,
 )
+from jupyter_mars.deploy.kubernetes.dns_names import all_service_names
 from jupyter_mars.deploy.resources import HostResources
-from jupyter_mars.deploy.values import to_addresses, to_bool, to_host, to_port
+from jupyter_mars.deploy.values import to_addresses, to_bool, to_host, to_host_names, to_port
 from jupyter_mars.engine.sizes import format_size, parse_size
 
 SUPERVISOR_PORT = 7103
@@ -99,6 +108,10 @@ def supervisor_command(env: Mapping[str, str], extra: Sequence[str] = ()) -> Pod
     if found is not None and len(found[1]) > 1:
         argv += ["-s", ",".join(found[1])]
         notes.append(f"{found[0]}: supervisors {','.join(found[1])}")
+    detail = cluster_detail(env)
+    if detail is not None:
+        argv += _names_flag(env, detail.schedulers, f"{detail.variable} (cluster.scheduler)", notes)
+    _note_allowed_hosts(env, notes)
     return _finish(env, argv, notes, extra)
 
 
@@ -142,7 +155,36 @@ def web_command(env: Mapping[str, str], extra: Sequence[str] = ()) -> PodCommand
     variable = "MARS_WEB_PORT" if _get(env, "MARS_WEB_PORT") is not None else "MARS_BIND_PORT"
     argv += ["-p", str(_port(env, variable, WEB_PORT, notes))]
     argv += _supervisors_flag(env, extra, notes)
+    detail = cluster_detail(env)
+    if detail is not None:
+        source = f"{detail.variable} (cluster.webservice)"
+        argv += _names_flag(env, detail.webservices, source, notes)
+    _note_allowed_hosts(env, notes)
     return _finish(env, argv, notes, extra)
+
+
+def _note_allowed_hosts(env: Mapping[str, str], notes: list[str]) -> None:
+    """A note of ``MARS_WEB_ALLOWED_HOSTS``, which the program reads itself (and checks)."""
+    allowed = _get(env, ALLOWED_HOSTS_ENV)
+    if allowed is not None:
+        notes.append(f"{ALLOWED_HOSTS_ENV}: the web service answers to {allowed}")
+
+
+def _names_flag(
+    env: Mapping[str, str], addresses: Sequence[str], source: str, notes: list[str]
+) -> list[str]:
+    """``--allowed-hosts`` and every DNS form of the Services in ``addresses`` (``host:port``
+    of KubeDL's cluster detail), the short ones in the pod's namespace; nothing when none."""
+    hosts = [address.rpartition(":")[0] for address in addresses]
+    names = all_service_names(hosts, _get(env, "MARS_K8S_POD_NAMESPACE"))
+    if not names:
+        return []
+    try:
+        checked = to_host_names(names)
+    except ValueError as error:
+        raise UsageError(f"{source}: {error}") from None
+    notes.append(f"{source}: the web service answers to {','.join(checked)}")
+    return ["--allowed-hosts", ",".join(checked)]
 
 
 def _supervisors_flag(env: Mapping[str, str], extra: Sequence[str], notes: list[str]) -> list[str]:

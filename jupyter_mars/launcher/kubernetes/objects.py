@@ -11,7 +11,10 @@ Every container gets the pod environment the entry points of this package read:
 ``MARS_CONTAINER_IP``, ``MARS_K8S_POD_NAME``, ``MARS_K8S_POD_NAMESPACE``, ``MARS_CPU_TOTAL``
 and ``MARS_MEMORY_TOTAL`` from the downward API, ``MARS_TOKEN`` from the Secret,
 ``MARS_BIND_PORT`` (and ``MARS_WEB_PORT``), ``MARS_SUPERVISOR_ADDRESS`` (the supervisor
-Service's DNS name) and, in workers, ``MARS_CACHE_MEM_SIZE`` and ``MARS_SPILL_DIRS``.
+Service's DNS name), in the supervisor ``MARS_WEB_ALLOWED_HOSTS`` (every DNS form of its
+Service's name, which its web service then answers to, then those of a
+``MARS_WEB_ALLOWED_HOSTS`` in ``extra_env``: an Ingress host) and, in workers,
+``MARS_CACHE_MEM_SIZE`` and ``MARS_SPILL_DIRS``.
 """
 
 from __future__ import annotations
@@ -158,6 +161,29 @@ def supervisor_address(spec: ClusterSpec) -> str:
     return f"{supervisor_name(spec)}.{namespace}.svc:{SUPERVISOR_PORT}"
 
 
+ALLOWED_HOSTS_ENV = "MARS_WEB_ALLOWED_HOSTS"
+"""More names the supervisor's web service answers to (its ``--allowed-hosts``)."""
+CLUSTER_DOMAIN = "cluster.local"
+"""Kubernetes's default cluster domain, of a Service's full DNS name."""
+
+
+def supervisor_host_names(spec: ClusterSpec) -> list[str]:
+    """Every name the supervisor Service is reached by, in the pods' namespace (Kubernetes
+    substitutes it when the spec has none): ``svc``, ``svc.ns``, ``svc.ns.svc`` and
+    ``svc.ns.svc.cluster.local``. A browser sends the one typed as ``Host``.
+
+    >>> from jupyter_mars.launcher.kubernetes.spec import cluster_spec
+    >>> spec = cluster_spec(name="demo", namespace="team", worker_num=1, worker_cpu=1,
+    ...                     worker_mem="1Gi")
+    >>> supervisor_host_names(spec)[1:]
+    ['demo-supervisor.team', 'demo-supervisor.team.svc', 'demo-supervisor.team.svc.cluster.local']
+    """
+    service = supervisor_name(spec)
+    namespace = spec.namespace or "$(MARS_K8S_POD_NAMESPACE)"
+    full = f"{service}.{namespace}.svc"
+    return [service, f"{service}.{namespace}", full, f"{full}.{CLUSTER_DOMAIN}"]
+
+
 def _field(path: str) -> Object:
     return {"fieldRef": {"fieldPath": path}}
 
@@ -184,7 +210,10 @@ def pod_env(spec: ClusterSpec, port: int, extra: dict[str, str]) -> list[Object]
         {"name": "MARS_BIND_PORT", "value": str(port)},
         {"name": "MARS_SUPERVISOR_ADDRESS", "value": supervisor_address(spec)},
     ]
-    env += [{"name": k, "value": v} for k, v in {**extra, **dict(spec.extra_env)}.items()]
+    # a name of ``extra`` also in ``extra_env`` (only MARS_WEB_ALLOWED_HOSTS may be: spec.py
+    # refuses the others) has the user's value in it already
+    given = {k: v for k, v in spec.extra_env if k not in extra}
+    env += [{"name": k, "value": v} for k, v in {**extra, **given}.items()]
     return env
 
 
@@ -236,7 +265,13 @@ def _deployment(
 
 
 def supervisor_deployment(spec: ClusterSpec) -> Object:
-    env = pod_env(spec, SUPERVISOR_PORT, {"MARS_WEB_PORT": str(WEB_PORT)})
+    names = supervisor_host_names(spec)
+    given = dict(spec.extra_env).get(ALLOWED_HOSTS_ENV)
+    if given:  # the user's (an Ingress host) after the Service's own
+        names.append(given)
+    # in the order Helm's chart writes them: by name
+    extra = {ALLOWED_HOSTS_ENV: ",".join(names), "MARS_WEB_PORT": str(WEB_PORT)}
+    env = pod_env(spec, SUPERVISOR_PORT, extra)
     container = _container(spec, "supervisor", SUPERVISOR_PORT, env)
     container["ports"].append({"name": "web", "containerPort": WEB_PORT, "protocol": "TCP"})
     container["resources"] = _resources(spec.supervisor_cpu, spec.supervisor_mem)

@@ -105,10 +105,18 @@ def test_every_rendered_object_is_valid_and_gets_the_pod_environment(
     assert kinds == sorted(expected + ([] if values else ["Secret"]))
 
 
+INGRESS_HOST = {"MARS_WEB_ALLOWED_HOSTS": "mars.example.com"}
+"""A name the supervisor's web service answers to besides its Service's (an Ingress's)."""
+
+
 @pytest.mark.parametrize(
     ("values", "arguments"),
-    [(None, DEFAULT_SPEC), (OVERRIDES, SAME_SPEC)],
-    ids=["defaults", "overrides"],
+    [
+        (None, DEFAULT_SPEC),
+        (OVERRIDES, SAME_SPEC),
+        ({"extraEnv": INGRESS_HOST}, {**DEFAULT_SPEC, "extra_env": INGRESS_HOST}),
+    ],
+    ids=["defaults", "overrides", "allowed-hosts"],
 )
 def test_the_chart_makes_what_the_launcher_makes(
     values: dict[str, Any] | None, arguments: dict[str, Any]
@@ -176,3 +184,18 @@ def test_bad_values_are_refused_naming_them(values: dict[str, Any]) -> None:
         render(values)
     section = next(iter(values))
     assert section in str(caught.value)
+
+
+def test_the_supervisor_answers_to_its_services_names_and_those_given() -> None:
+    service = "demo-supervisor"
+    names = f"{service},{service}.team,{service}.team.svc,{service}.team.svc.cluster.local"
+    for values, expected in (
+        (None, names),
+        ({"extraEnv": INGRESS_HOST}, f"{names},mars.example.com"),
+    ):
+        made = {
+            o["metadata"]["name"]: o for o in manifests(render(values)) if o["kind"] == "Deployment"
+        }
+        env = containers(made[service])[0]["env"]
+        given = [e["value"] for e in env if e["name"] == "MARS_WEB_ALLOWED_HOSTS"]
+        assert given == [expected]  # once: the chart's names and extraEnv's together

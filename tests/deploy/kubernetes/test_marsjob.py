@@ -5,10 +5,13 @@ environment KubeDL's controller would give it (``kubedl.py``)."""
 from __future__ import annotations
 
 import copy
+import http.client
 import importlib
 import importlib.util
 import json
 import os
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +26,8 @@ from jupyter_mars.deploy.kubernetes.pod_env import (
     web_command,
     worker_command,
 )
-from tests.cluster.processes import free_port, wait_until
+from jupyter_mars.launcher.local import _Process
+from tests.cluster.processes import WEB, free_port, wait_until
 from tests.deploy.conftest import GIB, MACHINE
 from tests.deploy.kubernetes.kubedl import pod_environment, pod_template
 from tests.deploy.kubernetes.pods import supervisor_pod
@@ -84,10 +88,12 @@ def test_the_example_is_the_documents_job_with_our_image():
         (container,) = template["spec"]["containers"]
         assert container["name"] == "mars"  # KubeDL sets the variables of this one only
         assert container["image"] == "jupyter-mars:0.1.0"
+        # the web service answers to the Ingress's host (webHost) too
+        given = f" --allowed-hosts {job['spec']['webHost']}" if role == "web" else ""
         assert container["command"] == [
             "/bin/sh",
             "-c",
-            f"exec python -m jupyter_mars.deploy.kubernetes.{role}",
+            f"exec python -m jupyter_mars.deploy.kubernetes.{role}{given}",
         ]
         secret = container["env"][0]["valueFrom"]["secretKeyRef"]
         assert (container["env"][0]["name"], secret) == (
@@ -147,13 +153,22 @@ def test_each_pods_environment_makes_its_programs_command_line():
         "--spill-dirs", "/mnt/spill0:/mnt/spill1",
     ]  # fmt: skip
     assert worker.notes[0] == "pod default/mars-test-demo-worker-1"
+    # each answers to its own Services' names, in every DNS form
+    scheduler_names = service_forms("mars-test-demo-scheduler-0")
     assert supervisor_command(pod_env(job, "Scheduler", 0)).argv == [
         "-H", "0.0.0.0", "-a", "127.0.0.1", "-p", "11111", "-w", "7104",
+        "--allowed-hosts", scheduler_names,
     ]  # fmt: skip
     # the web service's pod has one port, KubeDL's, which its Service and ingress name
     assert web_command(pod_env(job, "WebService", 0)).argv == [
         "-H", "0.0.0.0", "-a", "127.0.0.1", "-p", "11111", "-s", scheduler,
+        "--allowed-hosts", service_forms("mars-test-demo-webservice-0"),
     ]  # fmt: skip
+
+
+def service_forms(service: str, namespace: str = "default") -> str:
+    full = f"{service}.{namespace}.svc"
+    return f"{service},{service}.{namespace},{full},{full}.cluster.local"
 
 
 def on_this_machine(env: dict[str, str], scheduler: str) -> dict[str, str]:
@@ -219,3 +234,45 @@ def test_every_memory_tuning_field_has_its_effect_on_real_workers(tmp_path):
             said = "\n".join(worker.lines)
             assert f"MARS_PLASMA_DIRS ({policy['plasmaStore']}): accepted" in said
             assert "MARS_LOCK_FREE_FILEIO (true): accepted" in said
+
+
+def host_status(port: int, host: str, token: str) -> int:
+    """``GET /api/v1/cluster`` on 127.0.0.1:``port`` with ``Host: host``: its status."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+    try:
+        conn.request(
+            "GET", "/api/v1/cluster", headers={"Host": host, "Authorization": f"token {token}"}
+        )
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_the_web_service_answers_to_its_service_and_ingress_names():
+    job = load_job()
+    (container,) = job["spec"]["marsReplicaSpecs"]["WebService"]["template"]["spec"]["containers"]
+    program = shlex.split(container["command"][2])
+    assert program[:3] == ["exec", "python", "-m"]
+    with supervisor_pod("scheduler") as pods:
+        secrets = {TOKEN_SECRET: {"token": pods.token}}
+        env = on_this_machine(pod_env(job, "WebService", 0, secrets), pods.rpc)
+        port = int(env["MARS_BIND_PORT"])
+        # the example's command, with this machine's python for the image's
+        web = _Process([sys.executable, *program[2:]], {**os.environ, **env})
+        try:
+            web.wait_for(WEB, 60)
+            service = "mars-test-demo-webservice-0"
+            for host in (
+                service,
+                f"{service}.default:11111",  # document 003's address
+                f"{service}.default.svc",
+                f"{service}.default.svc.cluster.local",
+                job["spec"]["webHost"],  # what KubeDL's Ingress sends
+            ):
+                assert host_status(port, host, pods.token) == 200, host
+            for host in ("evil.example", "mars-test-demo-scheduler-0.default"):
+                assert host_status(port, host, pods.token) == 403, host
+        finally:
+            web.stop()
+        said = "\n".join(web.lines)
+        assert f"the web service answers to {service},{service}.default," in said

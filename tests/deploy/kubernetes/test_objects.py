@@ -104,6 +104,32 @@ def test_without_a_namespace_the_address_names_the_pods_own() -> None:
     assert all("namespace" not in o["metadata"] for o in cluster_objects(cluster_spec(), "t"))
 
 
+def test_the_supervisors_web_service_answers_to_its_services_names() -> None:
+    def allowed(spec: ClusterSpec, component: str = "supervisor") -> list[str]:
+        deployment = getattr(objects, f"{component}_deployment")(spec)
+        env = containers(deployment)[0]["env"]
+        return [e["value"] for e in env if e["name"] == "MARS_WEB_ALLOWED_HOSTS"]
+
+    team = cluster_spec(name="demo", namespace="team")
+    forms = "demo-supervisor,demo-supervisor.team,demo-supervisor.team.svc"
+    assert allowed(team) == [f"{forms},demo-supervisor.team.svc.cluster.local"]
+    assert allowed(team, "worker") == []  # a worker has no web service
+    # without a namespace (the manifests), the pod's own, defined before it
+    own = objects.supervisor_deployment(cluster_spec())
+    names = [e["name"] for e in containers(own)[0]["env"]]
+    assert names.index("MARS_K8S_POD_NAMESPACE") < names.index("MARS_WEB_ALLOWED_HOSTS")
+    assert allowed(cluster_spec())[0].split(",")[1] == (
+        "jupyter-mars-supervisor.$(MARS_K8S_POD_NAMESPACE)"
+    )
+    # names given in extra_env (an Ingress host) come after the Service's, in one variable
+    ingress = cluster_spec(extra_env={"MARS_WEB_ALLOWED_HOSTS": "mars.domain.com"})
+    (value,) = allowed(ingress)
+    assert value.split(",")[-2:] == [
+        "jupyter-mars-supervisor.$(MARS_K8S_POD_NAMESPACE).svc.cluster.local",
+        "mars.domain.com",
+    ]
+
+
 def test_the_labels_select_each_component(spec: ClusterSpec) -> None:
     made = cluster_objects(spec, token="t")
     deployments = {o["metadata"]["name"]: o for o in made if o["kind"] == "Deployment"}

@@ -10,6 +10,7 @@ name resolves to the supervisor pod, as cluster DNS and the Service's proxy woul
 from __future__ import annotations
 
 import doctest
+import http.client
 import os
 import subprocess
 import sys
@@ -100,6 +101,10 @@ def test_the_objects_pods_form_a_cluster_that_runs_the_seed(tmp_path: Path) -> N
             assert model["n_cpu"] == 1
             assert store["phy_mem_bytes"] == 1024 * MIB
             assert store["cache_bytes"] == 256 * MIB
+        # its web service answers to its Service's names (MARS_WEB_ALLOWED_HOSTS), as a
+        # browser in the cluster sends them, and to no other
+        for host, status in _host_answers(web, token).items():
+            assert status == (403 if host == "evil.example" else 200), host
         # the supervisor pod's readiness probe, with its pod's environment
         probe = containers(supervisor)[0]["readinessProbe"]["exec"]["command"]
         probe_env = {**os.environ, **sup_env}
@@ -115,3 +120,23 @@ def test_the_objects_pods_form_a_cluster_that_runs_the_seed(tmp_path: Path) -> N
     finally:
         for process in reversed(processes):
             process.stop()
+
+
+def _host_answers(port: int, token: str) -> dict[str, int]:
+    """The status of ``GET /api/v1/cluster`` sent to 127.0.0.1 with each ``Host`` a
+    client of the supervisor Service may send."""
+    answers = {}
+    service = "demo-supervisor"
+    hosts = [service, f"{service}.team", f"{service}.team.svc", f"{service}.team.svc.cluster.local"]
+    for host in [*hosts, "evil.example"]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+        try:
+            conn.request(
+                "GET",
+                "/api/v1/cluster",
+                headers={"Host": f"{host}:7104", "Authorization": f"token {token}"},
+            )
+            answers[host] = conn.getresponse().status
+        finally:
+            conn.close()
+    return answers

@@ -10,9 +10,15 @@ import sys
 
 import pytest
 
-from jupyter_mars.deploy.cli import parse_supervisor_args, parse_worker_args
+from jupyter_mars.deploy.cli import parse_supervisor_args, parse_web_args, parse_worker_args
 from jupyter_mars.deploy.errors import UsageError
-from jupyter_mars.deploy.kubernetes import cluster_detail, pod_env, scheduler, supervisor
+from jupyter_mars.deploy.kubernetes import (
+    cluster_detail,
+    dns_names,
+    pod_env,
+    scheduler,
+    supervisor,
+)
 from jupyter_mars.deploy.kubernetes.pod_env import (
     kubernetes_cores,
     supervisor_command,
@@ -368,7 +374,84 @@ def test_entry_point_reports_a_bad_variable_in_one_line():
 
 
 def test_doctests():
-    for module in (pod_env, cluster_detail):
+    for module in (pod_env, cluster_detail, dns_names):
         results = doctest.testmod(module)
         assert results.attempted > 0
         assert results.failed == 0
+
+
+def kubedl_detail(schedulers: list[str], webservices: list[str]) -> str:
+    cluster = {"scheduler": schedulers, "webservice": webservices}
+    return json.dumps({"cluster": cluster, "task": {"type": "scheduler", "index": 0}})
+
+
+def forms(service: str, namespace: str) -> list[str]:
+    full = f"{service}.{namespace}.svc"
+    return [service, f"{service}.{namespace}", full, f"{full}.cluster.local"]
+
+
+def test_kubedl_pods_answer_to_their_own_services_names():
+    env = {
+        "MARS_TASK_DETAIL": kubedl_detail(
+            ["job-scheduler-0.ns.svc:11111", "job-scheduler-1.ns.svc:11111"],
+            ["job-webservice-0.ns.svc:11111"],
+        ),
+        "MARS_K8S_POD_NAMESPACE": "ns",
+    }
+    web = web_command(env).argv
+    assert flag(web, "--allowed-hosts") == ",".join(forms("job-webservice-0", "ns"))
+    names = forms("job-scheduler-0", "ns") + forms("job-scheduler-1", "ns")
+    assert flag(supervisor_command(env).argv, "--allowed-hosts") == ",".join(names)
+    # what the programs' own parsers make of them, with a pod spec's args: added
+    config = parse_web_args([*web, "--token", "t", "--allowed-hosts", "mars.domain.com"], env={})
+    assert config.allowed_hosts == [*forms("job-webservice-0", "ns"), "mars.domain.com"]
+
+
+@pytest.mark.parametrize(
+    ("address", "names"),
+    [
+        ("w.ns:1", forms("w", "ns")),  # document 003's {webservice-name}.{namespace}
+        ("w.ns.svc.cluster.local:1", forms("w", "ns")),
+        ("w:1", forms("w", "pods-ns")),  # a bare name is in the pod's namespace
+        ("10.0.0.9:1", None),  # an address: the web services accept those anyway
+        ("[fd00::9]:1", None),
+        ("mars.example.com:1", ["mars.example.com"]),  # not a Service's name: as it is
+    ],
+)
+def test_every_dns_form_of_the_listed_web_service(address, names):
+    env = {
+        "MARS_CLUSTER_DETAIL": kubedl_detail(["s.ns.svc:7103"], [address]),
+        "MARS_K8S_POD_NAMESPACE": "pods-ns",
+    }
+    found = flag(web_command(env).argv, "--allowed-hosts")
+    assert found == (",".join(names) if names else None)
+
+
+def test_without_kubedl_or_web_services_no_names_are_added():
+    assert "--allowed-hosts" not in web_command(SUPERVISOR).argv
+    assert "--allowed-hosts" not in supervisor_command(SUPERVISOR).argv
+    env = {"MARS_TASK_DETAIL": kubedl_detail(["s.ns.svc:7103"], [])}
+    assert "--allowed-hosts" not in web_command(env).argv
+
+
+def test_the_names_variable_is_noted_and_left_to_the_program():
+    env = {**SUPERVISOR, "MARS_WEB_ALLOWED_HOSTS": "mars-supervisor,mars.domain.com"}
+    for command in (supervisor_command(env), web_command(env)):
+        assert "--allowed-hosts" not in command.argv
+        assert (
+            "MARS_WEB_ALLOWED_HOSTS: the web service answers to mars-supervisor,mars.domain.com"
+            in command.notes
+        )
+    notes = worker_command(env, MACHINE).notes  # a worker has no web service
+    assert not any("MARS_WEB_ALLOWED_HOSTS" in note for note in notes)
+    config = parse_supervisor_args(supervisor_command(env).argv, env=env)
+    assert config.allowed_hosts == ["mars-supervisor", "mars.domain.com"]
+
+
+def test_a_bad_web_service_name_is_named():
+    env = {"MARS_TASK_DETAIL": kubedl_detail(["s.ns.svc:7103"], ["bad_name.ns.svc:1"])}
+    with pytest.raises(UsageError, match=r"^MARS_TASK_DETAIL \(cluster.webservice\): expected"):
+        web_command(env)
+    env = {"MARS_TASK_DETAIL": kubedl_detail(["s.ns.svc:7103"], "w:1")}  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="expected cluster.webservice as a list of host:port"):
+        web_command(env)

@@ -64,11 +64,22 @@ app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 - name: MARS_SUPERVISOR_ADDRESS
   value: {{ printf "%s-supervisor.%s.svc:7103" (include "jupyter-mars.name" .root) .root.Release.Namespace | quote }}
 {{- range $name, $value := .extra }}
+{{- /* a variable of extraEnv set here too (MARS_WEB_ALLOWED_HOSTS) adds its names */}}
+{{- $given := index $.root.Values.extraEnv $name | default "" }}
 - name: {{ $name }}
-  value: {{ $value | quote }}
+  value: {{ ternary (printf "%s,%s" $value $given) $value (ne $given "") | quote }}
 {{- end }}
 {{- range $name, $value := .root.Values.extraEnv }}
+{{- if not (hasKey $.extra $name) }}
 - name: {{ $name }}
   value: {{ $value | quote }}
 {{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* Every DNS name of the supervisor Service, which its web service answers to. */}}
+{{- define "jupyter-mars.supervisorHosts" -}}
+{{- $service := printf "%s-supervisor" (include "jupyter-mars.name" .) -}}
+{{- $full := printf "%s.%s.svc" $service .Release.Namespace -}}
+{{- printf "%s,%s.%s,%s,%s.cluster.local" $service $service .Release.Namespace $full $full -}}
 {{- end -}}
