@@ -70,6 +70,7 @@ class RayCluster(Adapts, ClusterHandle):
         self.worker_cpu: int = record["worker_cpu"]
         self.worker_mem: int = record["worker_mem"]
         self._next_worker: int = record["next_worker"]
+        self.config: str | None = record.get("config")
         self.adaptive: Adaptive | None = None
         self.session: Any = new_session(self.endpoint, token=self.token) if connect else None
 
@@ -87,7 +88,7 @@ class RayCluster(Adapts, ClusterHandle):
             memory=request.supervisor_mem,
             max_restarts=0,  # a new supervisor would know no worker nor any data: report it
             max_concurrency=_CONCURRENCY,
-        ).remote("supervisor", ["-p", "0", "-w", "0"], token)
+        ).remote("supervisor", ["-p", "0", "-w", "0", *_config_flags(request)], token)
         workers: dict[str, Any] = {}
         try:
             started = _get(supervisor.started.remote(request.timeout), request.timeout)
@@ -99,6 +100,7 @@ class RayCluster(Adapts, ClusterHandle):
                 "worker_mem": request.worker_mem,
                 "next_worker": 0,
                 "workers": [],
+                "config": request.config,
             }
             cluster = cls(cluster_id, supervisor, record, workers, connect=False)
             cluster._start_workers(request.worker_num, request.min_worker_num, request.timeout)
@@ -227,6 +229,8 @@ class RayCluster(Adapts, ClusterHandle):
         """Start ``n`` worker actors; return once ``least`` of them joined."""
         flags = ["-s", self.supervisor_address, "--n-cpu", str(self.worker_cpu)]
         flags += ["--phy-mem", str(self.worker_mem)]
+        if self.config is not None:
+            flags += ["-f", self.config]
         new = []
         for _ in range(n):
             name = f"{self.id}-worker-{self._next_worker}"
@@ -285,6 +289,7 @@ class RayCluster(Adapts, ClusterHandle):
             "worker_mem": self.worker_mem,
             "next_worker": self._next_worker,
             "workers": list(self.workers),
+            "config": self.config,
         }
         ray.get(self.supervisor.remember.remote(record))
 
@@ -293,6 +298,10 @@ class RayCluster(Adapts, ClusterHandle):
         refs = [actor.stop.remote() for actor in actors]
         ray.wait(refs, num_returns=len(refs), timeout=30)
         _kill(actors)
+
+
+def _config_flags(request: RayClusterRequest) -> list[str]:
+    return [] if request.config is None else ["-f", request.config]
 
 
 def _kill(actors: list[Any]) -> None:
@@ -331,6 +340,7 @@ def new_cluster_in_ray(
     timeout: float = DEFAULT_TIMEOUT,
     address: str | None = None,
     *,
+    config: str | None = None,
     instance_id: str | None = None,
     **ray_init_kwargs: Any,
 ) -> RayCluster:
@@ -339,14 +349,17 @@ def new_cluster_in_ray(
     return once ``min_worker_num`` (default: all) joined, with ``.session`` connected and
     made the default. Connects this process to Ray first when it is not yet
     (``ray.init(address, **ray_init_kwargs)``: with no address, a running local Ray
-    cluster or a new one). With ``instance_id``: the running cluster of that id instead.
+    cluster or a new one); when it is, ``address`` is not used, and ``ray_init_kwargs``
+    are refused. ``config``: a config file both programs read (``mars-supervisor -f``),
+    at that path on every node. With ``instance_id``: the running cluster of that id
+    instead.
 
     Every argument is checked before Ray is touched."""
     if instance_id is not None:
         _connect(address, ray_init_kwargs)
         return RayCluster.from_id(instance_id)
     request = ray_cluster_request(
-        worker_num, worker_cpu, worker_mem, supervisor_mem, min_worker_num, timeout
+        worker_num, worker_cpu, worker_mem, supervisor_mem, min_worker_num, timeout, config
     )
     if address is not None and not isinstance(address, str):
         raise TypeError(f"address must be a Ray address (a str) or None, got {address!r}")
@@ -357,3 +370,8 @@ def new_cluster_in_ray(
 def _connect(address: str | None, ray_init_kwargs: dict[str, Any]) -> None:
     if not ray.is_initialized():
         ray.init(address=address, **ray_init_kwargs)
+    elif ray_init_kwargs:
+        raise TypeError(
+            f"{', '.join(sorted(ray_init_kwargs))}: this process is connected to Ray already, "
+            "so nothing would use them (they are ray.init's arguments)"
+        )

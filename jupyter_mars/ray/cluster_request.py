@@ -7,7 +7,7 @@ GiB (``parse_worker_memory``). Ray reserves memory in bytes, so a share of a hos
 
 >>> ray_cluster_request(2, 1, "1GiB", supervisor_mem=0.5)
 RayClusterRequest(worker_num=2, worker_cpu=1, worker_mem=1073741824, \
-supervisor_mem=536870912, min_worker_num=2, timeout=120.0)
+supervisor_mem=536870912, min_worker_num=2, timeout=120.0, config=None)
 >>> ray_cluster_request(worker_mem="80%")
 Traceback (most recent call last):
 ValueError: worker_mem must be a size Ray can reserve (bytes, or a number with a unit), got '80%'
@@ -39,6 +39,9 @@ class RayClusterRequest:
     supervisor_mem: int
     min_worker_num: int
     timeout: float
+    config: str | None = None
+    """A config file (``mars-supervisor -f``) both programs read, at this path on every
+    node."""
 
 
 def ray_cluster_request(
@@ -48,6 +51,7 @@ def ray_cluster_request(
     supervisor_mem: Any = DEFAULT_SUPERVISOR_MEM,
     min_worker_num: Any = None,
     timeout: Any = DEFAULT_TIMEOUT,
+    config: Any = None,
 ) -> RayClusterRequest:
     """The checked request: ``TypeError`` or ``ValueError`` naming the argument."""
     request = worker_request(worker_num, worker_cpu, worker_mem, min_worker_num)
@@ -61,6 +65,10 @@ def ray_cluster_request(
         raise TypeError(f"timeout must be a number of seconds, got {timeout!r}")
     if not timeout > 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    if config is not None and not isinstance(config, str):
+        raise TypeError(
+            f"config must be the path of a config file on every node, got {type(config).__name__}"
+        )
     return RayClusterRequest(
         request.worker_num,
         request.worker_cpu,
@@ -68,4 +76,5 @@ def ray_cluster_request(
         supervisor_bytes,
         request.min_worker_num,
         float(timeout),
+        config,
     )

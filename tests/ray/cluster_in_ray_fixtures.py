@@ -63,12 +63,23 @@ def _stop(temp_dir: str) -> None:
             proc.terminate()
         except psutil.NoSuchProcess:
             pass
-    _, alive = psutil.wait_procs(procs, timeout=10)
-    for proc in alive:
-        try:
-            proc.kill()
-        except psutil.NoSuchProcess:
-            pass
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_running(p) for p in procs):
+        time.sleep(0.1)
+    for proc in procs:
+        if _running(proc):
+            try:
+                proc.kill()
+            except psutil.NoSuchProcess:
+                pass
+
+
+def _running(proc: psutil.Process) -> bool:
+    """Not ended (a zombie has ended: only its parent's wait is missing)."""
+    try:
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 @pytest.fixture(scope="module")

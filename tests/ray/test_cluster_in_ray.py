@@ -48,6 +48,7 @@ def _named_actors() -> set[str]:
         ({"timeout": 0}, ValueError, "timeout must be a positive number"),
         ({"timeout": "soon"}, TypeError, "timeout must be a number"),
         ({"address": 6379}, TypeError, "address must be a Ray address"),
+        ({"config": {"a": 1}}, TypeError, "config must be the path of a config file"),
     ],
 )
 def test_bad_arguments_raise_naming_the_argument_before_ray_is_touched(
@@ -229,3 +230,28 @@ def test_stop_leaves_no_actor_nor_server_process(local_ray: Any, session: Any) -
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     with pytest.raises(RuntimeError, match="does not run"):
         cluster.scale(2)
+
+
+def test_ray_init_arguments_are_refused_once_connected(local_ray: Any) -> None:
+    with pytest.raises(TypeError, match="num_cpus: this process is connected to Ray already"):
+        new_cluster_in_ray(worker_num=1, worker_cpu=1, worker_mem=1, num_cpus=4)
+
+
+def test_a_lost_supervisor_is_reported_and_stop_still_cleans_up(
+    local_ray: Any, session: Any
+) -> None:
+    cluster = new_cluster_in_ray(worker_num=1, worker_cpu=1, worker_mem=1, supervisor_mem=0.25)
+    session.as_default()
+    pids = cluster.pids
+    supervisor = next(pid for name, pid in pids.items() if name.endswith("-supervisor"))
+    psutil.Process(supervisor).kill()
+    deadline = time.monotonic() + 60
+    while cluster.running:  # its actor ends with its server, and Ray does not restart it
+        assert time.monotonic() < deadline, "the supervisor's actor outlived its server"
+        time.sleep(0.2)
+    with pytest.raises(RuntimeError, match=f"the cluster {cluster.id} does not run"):
+        cluster.scale(2)
+    cluster.stop()
+    assert not set(pids) & _named_actors()
+    for pid in pids.values():
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
