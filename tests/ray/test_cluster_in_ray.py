@@ -155,6 +155,21 @@ def test_scaling_up_and_down_starts_and_stops_worker_actors(cluster: RayCluster)
         cluster.scale(-1)
 
 
+def test_adapting_retires_an_idle_worker_actor(cluster: RayCluster) -> None:
+    assert cluster.most_workers(1) == 3  # the Ray cluster's CPUs, one per worker
+    adaptive = cluster.adapt(minimum=1, maximum=2, wait=0.5, interval=0.2)
+    try:
+        deadline = time.monotonic() + 60
+        while cluster.n_workers != 1 or cluster.joined_workers != 1:
+            assert time.monotonic() < deadline, f"still {cluster.n_workers}: {adaptive}"
+            assert adaptive.last_error is None, adaptive.last_error
+            time.sleep(0.2)
+    finally:
+        cluster.scale(2)  # ends adapting
+    assert cluster.adaptive is None
+    assert cluster.n_workers == cluster.joined_workers == 2
+
+
 def test_a_worker_whose_server_dies_is_replaced_by_ray(cluster: RayCluster) -> None:
     name, actor = next(iter(cluster.workers.items()))
     before = ray.get(actor.describe.remote())
