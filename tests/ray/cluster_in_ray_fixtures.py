@@ -8,6 +8,7 @@ never another Ray on this machine.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -124,3 +125,4 @@ def local_ray() -> Iterator[LocalRay]:
         if ray.is_initialized():
             ray.shutdown()
         _stop(temp_dir)
+        shutil.rmtree(temp_dir, ignore_errors=True)

@@ -270,3 +270,14 @@ def test_a_lost_supervisor_is_reported_and_stop_still_cleans_up(
     assert not set(pids) & _named_actors()
     for pid in pids.values():
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_a_server_that_cannot_start_is_reported_with_its_output_and_nothing_stays(
+    local_ray: Any, tmp_path: Any
+) -> None:
+    before = _named_actors()
+    missing = tmp_path / "missing.yml"
+    with pytest.raises(RuntimeError, match="the supervisor exited with status 2") as failed:
+        new_cluster_in_ray(worker_num=1, worker_cpu=1, worker_mem=1, config=str(missing))
+    assert str(missing) in str(failed.value)  # the program's own error, from its output
+    assert _named_actors() == before
