@@ -9,9 +9,10 @@ address, rather than the server in a thread of the actor:
   (whose core worker threads and object store client would count too);
 - the servers run as everywhere else (their own event loop in a main thread, stopped by
   SIGTERM, crash reports, lingering threads forcing an exit) and stop cleanly: ``stop()``
-  sends SIGTERM and waits, and an actor killed outright (``ray.kill``, its node lost)
-  closes the pipe its child watches (``deploy/nanny.py``: ``exit_with_nanny``), so the
-  child ends with it and no server outlives its actor.
+  sends SIGTERM and waits, and an actor killed outright (``ray.kill``) takes its child
+  with it: Ray kills a dead worker process's children on Linux, and the child also
+  watches a pipe whose other end only the actor holds (``deploy/nanny.py``:
+  ``exit_with_nanny``), so it ends whatever Ray's settings.
 
 A server that dies after it started takes its actor with it: Ray then restarts a worker's
 actor (a new worker joins the supervisor), and reports a supervisor's actor dead.

@@ -83,6 +83,14 @@ def _running(proc: psutil.Process) -> bool:
         return False
 
 
+def running(pid: int) -> bool:
+    """Whether process ``pid`` of this machine runs (a zombie does not)."""
+    try:
+        return _running(psutil.Process(pid))
+    except psutil.NoSuchProcess:
+        return False
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[LocalRay]:
     """A head of 2 CPUs and a second node of 1 CPU, and this process connected to it."""

@@ -281,3 +281,16 @@ def test_a_server_that_cannot_start_is_reported_with_its_output_and_nothing_stay
         new_cluster_in_ray(worker_num=1, worker_cpu=1, worker_mem=1, config=str(missing))
     assert str(missing) in str(failed.value)  # the program's own error, from its output
     assert _named_actors() == before
+
+
+def test_an_actor_killed_outright_takes_its_server_with_it(local_ray: Any, session: Any) -> None:
+    cluster = new_cluster_in_ray(worker_num=1, worker_cpu=1, worker_mem=1, supervisor_mem=0.25)
+    session.as_default()
+    pids = cluster.pids
+    for actor in [cluster.supervisor, *cluster.workers.values()]:
+        ray.kill(actor, no_restart=True)  # no stop(): the servers learn it from their pipe
+    deadline = time.monotonic() + 30
+    while any(cluster_in_ray_fixtures.running(pid) for pid in pids.values()):
+        assert time.monotonic() < deadline, f"servers outlived their actors: {pids}"
+        time.sleep(0.2)
+    cluster.stop()
