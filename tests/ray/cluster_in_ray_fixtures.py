@@ -91,6 +91,25 @@ def running(pid: int) -> bool:
         return False
 
 
+def kill_node(cluster: LocalRay, node_id: str) -> None:
+    """Kill one node of ``cluster`` (its raylet and everything under it) as a lost machine
+    would go: at once, nothing stopped in order."""
+    for proc in _ray_processes(cluster.temp_dir):
+        try:
+            cmdline = proc.cmdline()
+        except psutil.NoSuchProcess:
+            continue
+        if "raylet" in proc.name() and f"--node_id={node_id}" in cmdline:
+            doomed = [proc, *proc.children(recursive=True)]
+            for victim in doomed:
+                try:
+                    victim.kill()
+                except psutil.NoSuchProcess:
+                    pass
+            return
+    raise AssertionError(f"no raylet of node {node_id} under {cluster.temp_dir}")
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[LocalRay]:
     """A head of 2 CPUs and a second node of 1 CPU, and this process connected to it."""

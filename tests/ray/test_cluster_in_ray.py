@@ -294,3 +294,31 @@ def test_an_actor_killed_outright_takes_its_server_with_it(local_ray: Any, sessi
         assert time.monotonic() < deadline, f"servers outlived their actors: {pids}"
         time.sleep(0.2)
     cluster.stop()
+
+
+def test_a_lost_ray_node_s_worker_is_placed_again_and_the_seed_still_runs(
+    local_ray: cluster_in_ray_fixtures.LocalRay, cluster: RayCluster, remote: Any
+) -> None:
+    """Last: the second node is gone for good after it (every test before may use it)."""
+    head = ray.get_runtime_context().get_node_id()
+    described = {n: ray.get(w.describe.remote()) for n, w in cluster.workers.items()}
+    away = [n for n, d in described.items() if d["node_id"] != head]
+    assert away, f"no worker on the second node to lose: {described}"
+    lost = away[0]
+    a = mt.random.rand(400, 400, chunk_size=100)
+    data = a.execute().fetch()  # chunks on both workers
+    cluster_in_ray_fixtures.kill_node(local_ray, described[lost]["node_id"])
+    deadline = time.monotonic() + 120
+    while True:  # Ray sees the node dead and places the actor on the head: a new worker
+        try:
+            now = ray.get(cluster.workers[lost].describe.remote(), timeout=10)
+        except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            now = described[lost]
+        addresses = [w["address"] for w in _model(cluster)["workers"]]
+        moved = now["node_id"] == head and now["addresses"].get("rpc") in addresses
+        if moved and described[lost]["addresses"]["rpc"] not in addresses:
+            break
+        assert time.monotonic() < deadline, f"{lost} was not placed again: {now}, {addresses}"
+        time.sleep(0.5)
+    assert len(addresses) == 2
+    np.testing.assert_allclose(mt.inner(a, a).execute().fetch(), np.inner(data, data))
