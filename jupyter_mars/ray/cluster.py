@@ -21,9 +21,10 @@ from typing import Any, cast
 
 import ray
 
+from jupyter_mars.engine.sizes import format_size
 from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
 from jupyter_mars.launcher.handle import ClusterHandle
-from jupyter_mars.ray.cluster_actors import ServerKeeper
+from jupyter_mars.ray.cluster_actors import STOP_GRACE, ServerKeeper
 from jupyter_mars.ray.cluster_request import (
     DEFAULT_SUPERVISOR_MEM,
     DEFAULT_TIMEOUT,
@@ -44,6 +45,8 @@ NAMESPACE = "jupyter_mars"
 
 _KEEPER: Any = ray.remote(ServerKeeper)  # an actor class: its methods have .remote
 _CONCURRENCY = 4
+_ANSWER = 5.0
+"""Seconds a placed actor takes at most to answer a call that does nothing."""
 """Calls an actor serves at once: ``stop`` is not held up by a ``started`` that waits."""
 
 
@@ -91,7 +94,7 @@ class RayCluster(Adapts, ClusterHandle):
         ).remote("supervisor", ["-p", "0", "-w", "0", *_config_flags(request)], token)
         workers: dict[str, Any] = {}
         try:
-            started = _get(supervisor.started.remote(request.timeout), request.timeout)
+            started = _started_supervisor(supervisor, request)
             record = {
                 "endpoint": f"http://{started['addresses']['web']}",
                 "token": token,
@@ -254,7 +257,7 @@ class RayCluster(Adapts, ClusterHandle):
             raise TimeoutError(
                 f"{len(ready)} of {least} worker actors started within {timeout} s: Ray has "
                 f"not placed the others (each asks {self.worker_cpu} CPU and "
-                f"{self.worker_mem} bytes of memory; available now: "
+                f"{format_size(self.worker_mem)} of memory; available now: "
                 f"{_resources(_available())})"
             )
         self._wait_for_workers(len(self.workers) - n + least, timeout)
@@ -294,9 +297,12 @@ class RayCluster(Adapts, ClusterHandle):
         ray.get(self.supervisor.remember.remote(record))
 
     def _stop_actors(self, actors: list[Any]) -> None:
-        """Stop their servers (SIGTERM: a worker leaves the supervisor), then kill them."""
-        refs = [actor.stop.remote() for actor in actors]
-        ray.wait(refs, num_returns=len(refs), timeout=30)
+        """Stop their servers (SIGTERM: a worker leaves the supervisor), then kill them.
+        An actor Ray has not placed (or that is gone) does not answer, and is killed only."""
+        asked = {actor.describe.remote(): actor for actor in actors}
+        answered, _ = ray.wait(list(asked), num_returns=len(asked), timeout=_ANSWER)
+        refs = [asked[ref].stop.remote() for ref in answered]
+        ray.wait(refs, num_returns=len(refs), timeout=2 * STOP_GRACE)
         _kill(actors)
 
 
@@ -312,13 +318,17 @@ def _kill(actors: list[Any]) -> None:
             pass  # already gone
 
 
-def _get(ref: Any, timeout: float) -> Any:
+def _started_supervisor(supervisor: Any, request: RayClusterRequest) -> dict[str, Any]:
     try:
-        return ray.get(ref, timeout=timeout)
+        return cast(
+            dict[str, Any],
+            ray.get(supervisor.started.remote(request.timeout), timeout=request.timeout),
+        )
     except ray.exceptions.GetTimeoutError:
         raise TimeoutError(
-            f"the supervisor's actor did not start within {timeout} s: Ray has not placed "
-            f"it (available now: {_resources(_available())})"
+            f"the supervisor did not start within {request.timeout} s: Ray may not have "
+            f"placed its actor (it asks no CPU and {format_size(request.supervisor_mem)} of "
+            f"memory; available now: {_resources(_available())})"
         ) from None
 
 
@@ -327,8 +337,10 @@ def _available() -> dict[str, float]:
 
 
 def _resources(resources: dict[str, float]) -> str:
-    shown = {k: v for k, v in resources.items() if k in ("CPU", "memory", "GPU")}
-    return ", ".join(f"{k} {v:g}" for k, v in sorted(shown.items())) or "none"
+    shown = [f"{k} {resources[k]:g}" for k in ("CPU", "GPU") if k in resources]
+    if "memory" in resources:
+        shown.append(f"memory {format_size(int(resources['memory']))}")
+    return ", ".join(shown) or "none"
 
 
 def new_cluster_in_ray(

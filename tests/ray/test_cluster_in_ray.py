@@ -4,6 +4,7 @@ cluster (a head and a second node), used through the cluster's handle."""
 from __future__ import annotations
 
 import http.cookiejar
+import re
 import subprocess
 import sys
 import textwrap
@@ -296,15 +297,39 @@ def test_an_actor_killed_outright_takes_its_server_with_it(local_ray: Any, sessi
     cluster.stop()
 
 
+def test_it_returns_once_min_worker_num_joined_and_fails_clearly_when_ray_cannot_place(
+    cluster: RayCluster, session: Any
+) -> None:
+    assert cluster.n_workers == 2  # of the Ray cluster's 3 CPUs, 1 is free
+    before = _named_actors()
+    partial = new_cluster_in_ray(
+        worker_num=2, worker_cpu=1, worker_mem=1, supervisor_mem=0.25, min_worker_num=1
+    )
+    session.as_default()
+    try:
+        assert partial.n_workers == 2
+        assert partial.joined_workers == 1  # the other actor waits for a CPU
+    finally:
+        partial.stop()
+    assert _named_actors() == before
+    with pytest.raises(TimeoutError, match=r"within 2.0 s: Ray (has|may) not") as failed:
+        new_cluster_in_ray(worker_num=1, worker_cpu=8, worker_mem=1, timeout=2)
+    # the workers' wait, or the supervisor's on a slow machine: both say what Ray has free
+    assert re.search(r"available now: CPU 1, memory \d", str(failed.value)), failed.value
+    assert _named_actors() == before
+
+
 def test_a_lost_ray_node_s_worker_is_placed_again_and_the_seed_still_runs(
     local_ray: cluster_in_ray_fixtures.LocalRay, cluster: RayCluster, remote: Any
 ) -> None:
     """Last: the second node is gone for good after it (every test before may use it)."""
     head = ray.get_runtime_context().get_node_id()
+    cluster.scale(3)  # every CPU of the Ray cluster: one of them is the second node's
     described = {n: ray.get(w.describe.remote()) for n, w in cluster.workers.items()}
-    away = [n for n, d in described.items() if d["node_id"] != head]
-    assert away, f"no worker on the second node to lose: {described}"
-    lost = away[0]
+    (lost,) = [n for n, d in described.items() if d["node_id"] != head]
+    on_head = [d["addresses"]["rpc"] for n, d in described.items() if n != lost]
+    cluster.resize(2, retire=on_head[:1])  # a CPU of the head's is free for the lost one
+    assert lost in cluster.workers
     a = mt.random.rand(400, 400, chunk_size=100)
     data = a.execute().fetch()  # chunks on both workers
     cluster_in_ray_fixtures.kill_node(local_ray, described[lost]["node_id"])
