@@ -20,7 +20,6 @@ actor (a new worker joins the supervisor), and reports a supervisor's actor dead
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import subprocess
@@ -33,8 +32,6 @@ from typing import Any
 import ray
 
 from jupyter_mars.deploy.nanny import NANNY_FD_ENV, child_environment
-
-logger = logging.getLogger(__name__)
 
 START_LINES = {
     "supervisor": {
