@@ -112,6 +112,10 @@ def layer(module: str) -> str:
         return top
     if top == "cluster":
         return "cluster"
+    if top == "ray":
+        # sessions run on the Ray runtime (a client); new_cluster_in_ray (``ray.cluster*``)
+        # starts this project's servers in Ray actors, as a launcher
+        return "faces" if len(parts) > 2 and parts[2].startswith("cluster") else "client"
     if top in ("engine", "config"):
         return "engine"
     raise AssertionError(f"{module}: no layer is set for this package; add it to the contract")

@@ -201,6 +201,7 @@ def worker_command(argv: Sequence[str]) -> list[str]:
 
 def exit_with_nanny(environ: MutableMapping[str, str] | None = None) -> None:
     """In a worker started by a nanny, end this process as soon as the nanny is gone.
+    (A supervisor or worker that a Ray actor keeps is given the same pipe by the actor.)
 
     The nanny never writes to the pipe: reading it returns only when the nanny's end
     closes, which the kernel does when the nanny dies, however it dies.

@@ -23,6 +23,7 @@ from jupyter_mars.deploy.cli import parse_supervisor_args, run_cli
 from jupyter_mars.deploy.configs import SupervisorConfig
 from jupyter_mars.deploy.errors import UsageError
 from jupyter_mars.deploy.logs import configure_logging
+from jupyter_mars.deploy.nanny import exit_with_nanny
 from jupyter_mars.remote.tokens import generate_token, remove_token_file, write_token_file
 
 logger = logging.getLogger(__name__)
@@ -49,6 +50,8 @@ def serve(config: SupervisorConfig) -> int:
     from jupyter_mars.web.server import WebServer
 
     configure_logging(config.log_level, config.log_format, config.log_conf)
+    # a supervisor kept by another process (a Ray actor) ends when its keeper dies
+    exit_with_nanny()
     try:
         new_event_loop_policy(config.use_uvloop)
     except RuntimeError as exc:

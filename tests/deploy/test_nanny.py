@@ -131,6 +131,36 @@ def test_a_killed_nanny_takes_its_worker_with_it(session):
             process.stop()
 
 
+def test_a_supervisor_given_its_keepers_pipe_ends_when_the_keeper_is_gone(private_token_dir):
+    # a Ray actor keeps its supervisor so: killed outright, the pipe's end it holds closes
+    watched, keeper_end = os.pipe()
+    popen = subprocess.Popen(
+        [sys.executable, "-m", "jupyter_mars.deploy.supervisor", "-H", "127.0.0.1", "-p", "0"]
+        + ["-w", "0"],
+        env={**os.environ, nanny.NANNY_FD_ENV: str(watched), "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        pass_fds=(watched,),
+    )
+    os.close(watched)
+    try:
+        assert popen.stdout is not None
+        output = []
+        for line in popen.stdout:
+            output.append(line)
+            if "Mars Web started at" in line:
+                break
+        assert "Mars Web started at" in output[-1], "".join(output)
+        os.close(keeper_end)
+        assert popen.wait(WAIT) == 1
+    finally:
+        if popen.poll() is None:
+            popen.kill()
+            popen.wait()
+        popen.stdout.close()
+
+
 def test_no_nanny_runs_the_worker_in_the_process_itself(session):
     with cli_cluster(0) as cluster:
         process = _under_nanny(cluster, "--no-nanny")
