@@ -28,6 +28,9 @@ LOOPBACK_ENV = {
 }
 RAY = Path(sys.executable).parent / "ray"
 NODE = Path(__file__).with_name("ray_node.py")
+ATTEMPTS = 3
+"""Starts of a node tried: on a busy machine a raylet may miss Ray's fixed 30 s to
+register, and ``ray start`` gives up."""
 
 
 def free_port() -> int:
@@ -41,11 +44,11 @@ class LocalRayCluster:
 
     def __init__(self, head_cpus: int = 1) -> None:
         self.temp_dir = tempfile.mkdtemp(prefix="mars-ray-test-")
-        self.port = free_port()
-        self.address = f"127.0.0.1:{self.port}"
         self.env = {**os.environ, **LOOPBACK_ENV}
-        self._run(
-            [
+        for attempt in range(ATTEMPTS):
+            self.port = free_port()
+            self.address = f"127.0.0.1:{self.port}"
+            argv = [
                 str(RAY),
                 "start",
                 "--head",
@@ -57,13 +60,15 @@ class LocalRayCluster:
                 f"--temp-dir={self.temp_dir}",
                 f"--ray-client-server-port={free_port()}",
             ]
-        )
+            if self._run(argv, last=attempt == ATTEMPTS - 1):
+                return
+            self._kill_all()
 
     def add_node(self, cpus: int = 1) -> int:
         """Start a node with ``cpus`` CPUs; its node manager's port, which names it."""
-        port = free_port()
-        self._run(
-            [
+        for attempt in range(ATTEMPTS):
+            port = free_port()
+            argv = [
                 sys.executable,
                 str(NODE),
                 "start",
@@ -73,8 +78,10 @@ class LocalRayCluster:
                 f"--object-manager-port={free_port()}",
                 "--disable-usage-stats",
             ]
-        )
-        return port
+            if self._run(argv, last=attempt == ATTEMPTS - 1):
+                return port
+            self.kill_node(port)
+        raise AssertionError("unreachable")
 
     def kill_node(self, node_manager_port: int) -> int:
         """Kill the raylet of the node started on ``node_manager_port`` and its workers,
@@ -90,11 +97,14 @@ class LocalRayCluster:
         return len(victims)
 
     def stop(self) -> None:
+        self._kill_all()
+        shutil.rmtree(self.temp_dir, ignore_errors=True)
+
+    def _kill_all(self) -> None:
         for p in self._mine():
             for child in _children(p):
                 _kill(child)
             _kill(p)
-        shutil.rmtree(self.temp_dir, ignore_errors=True)
 
     def _mine(self) -> list[psutil.Process]:
         """This cluster's processes: those naming its temp directory or its GCS port."""
@@ -106,13 +116,17 @@ class LocalRayCluster:
                 found.append(p)
         return found
 
-    def _run(self, argv: list[str]) -> None:
+    def _run(self, argv: list[str], last: bool) -> bool:
+        """Run a ``ray start``; whether it started its node (the last try raises)."""
         done = subprocess.run(
             argv, env=self.env, capture_output=True, text=True, timeout=180, check=False
         )
-        if done.returncode != 0:
+        if done.returncode == 0:
+            return True
+        if last:
             self.stop()
             raise RuntimeError(f"{argv[:3]} failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        return False
 
 
 def _cmdline(p: psutil.Process) -> list[str]:
