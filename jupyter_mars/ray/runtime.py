@@ -44,10 +44,8 @@ import time
 from typing import Any
 
 import ray
-import ray.exceptions
 
 from jupyter_mars.engine.devices import GPU
-from jupyter_mars.engine.executors.threads import RETRIABLE
 from jupyter_mars.engine.graph import Key, Task, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.optimize import coarsen, subgraph_cap
@@ -70,6 +68,7 @@ from jupyter_mars.engine.scheduler.instructions import (
     Release,
 )
 from jupyter_mars.engine.scheduler.state import SchedulerState
+from jupyter_mars.ray.failures import cancel_task, task_error
 from jupyter_mars.ray.tasks import run_chunk
 
 SLOTS_PER_CPU = 2
@@ -86,17 +85,6 @@ FORCE_CANCEL_SECONDS = 1.0
 CPU_CHECK_SECONDS = 5.0
 """How often the driver asks Ray for the cluster's CPUs (nodes join and leave)."""
 
-SYSTEM_ERRORS: tuple[type[BaseException], ...] = (
-    ray.exceptions.WorkerCrashedError,
-    ray.exceptions.NodeDiedError,
-    ray.exceptions.ObjectLostError,
-    ray.exceptions.OwnerDiedError,
-    ray.exceptions.ObjectReconstructionFailedError,
-    ray.exceptions.RaySystemError,
-    ray.exceptions.OutOfMemoryError,
-)
-"""Failures of the machine rather than of the data: retried by the core."""
-
 _job_ids = itertools.count()
 
 
@@ -104,20 +92,6 @@ def cluster_cpus() -> int:
     """The CPUs of the Ray cluster this process is connected to (at least 1)."""
     resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
     return max(1, int(resources.get("CPU", 1)))
-
-
-def task_error(error: BaseException) -> tuple[BaseException, bool]:
-    """What a failed Ray task reports to its job, and whether the core should retry it:
-    the chunk function's own exception, unwrapped, so that users see NumPy's and pandas'
-    types; a lost worker, node or object as it is, retriable."""
-    if isinstance(error, ray.exceptions.RayTaskError):
-        cause = error.cause
-        if isinstance(cause, BaseException):
-            return cause, isinstance(cause, RETRIABLE)
-        return error, False
-    if isinstance(error, SYSTEM_ERRORS):
-        return error, True
-    return error, isinstance(error, RETRIABLE)
 
 
 class _InFlight:
@@ -258,7 +232,7 @@ class RayRuntime:
                 self._handle(JobCancelled(stimulus_id="close", job_id=job_id))
             self._closed = True
             for value, _ in self._stopping.values():  # no driver to wait for them now
-                _cancel(value, force=True)
+                cancel_task(value, force=True)
             self._stopping.clear()
             self._refs.clear()
             self._adopted.clear()
@@ -344,7 +318,7 @@ class RayRuntime:
             return
         del self._in_flight[flight.meta]
         self._operators_of(key, "stopped")
-        if _cancel(flight.value, force=False):
+        if cancel_task(flight.value, force=False):
             self._stopping[flight.meta] = (flight.value, time.monotonic() + FORCE_CANCEL_SECONDS)
             self._wakeup.notify()
         self._forget_if_gone(key)
@@ -454,7 +428,7 @@ class RayRuntime:
         for meta, (value, deadline) in list(self._stopping.items()):
             if now >= deadline:
                 del self._stopping[meta]
-                _cancel(value, force=True)
+                cancel_task(value, force=True)
 
     def _check_cpus(self, checked: float) -> float:
         """Every ``CPU_CHECK_SECONDS``: the slots follow the cluster's CPUs."""
@@ -469,15 +443,6 @@ class RayRuntime:
             self._n_cpu = n_cpu
             self._handle(SlotsChanged("ray-cpus-changed", n_slots=n_cpu * SLOTS_PER_CPU))
         return now
-
-
-def _cancel(value: ray.ObjectRef[Any], force: bool) -> bool:
-    """``ray.cancel`` of the task that returns ``value``; False where Ray refused (it ended)."""
-    try:
-        ray.cancel(value, force=force)
-    except Exception:  # noqa: BLE001 - finished meanwhile: nothing to stop
-        return False
-    return True
 
 
 def _outcome(meta: ray.ObjectRef[Any]) -> dict[str, Any] | BaseException:
