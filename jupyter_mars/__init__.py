@@ -23,6 +23,15 @@ if in_kernel() and find_spec("ipywidgets") is not None:
     import jupyter_mars.widgets  # noqa: F401
 
 
+def __getattr__(name: str) -> object:
+    """``new_cluster_in_ray``, imported with Ray when first asked for (Ray is optional)."""
+    if name == "new_cluster_in_ray":
+        from jupyter_mars.launcher.ray.cluster import new_cluster_in_ray
+
+        return new_cluster_in_ray
+    raise AttributeError(f"module 'jupyter_mars' has no attribute {name!r}")
+
+
 def load_ipython_extension(ipython: object) -> None:
     """``%load_ext jupyter_mars``: the ``%mars`` and ``%%mars`` magics."""
     from jupyter_mars.magics import load_ipython_extension as load
@@ -37,6 +46,7 @@ __all__ = [
     "execute",
     "fetch",
     "get_default_session",
+    "new_cluster_in_ray",
     "new_ray_session",
     "new_session",
     "option_context",

@@ -113,10 +113,6 @@ def layer(module: str) -> str:
         return top
     if top == "cluster":
         return "cluster"
-    if top == "ray":
-        # sessions run on the Ray runtime (a client); new_cluster_in_ray (``ray.cluster*``)
-        # starts this project's servers in Ray actors, as a launcher
-        return "faces" if len(parts) > 2 and parts[2].startswith("cluster") else "client"
     if top in ("engine", "config"):
         return "engine"
     raise AssertionError(f"{module}: no layer is set for this package; add it to the contract")
@@ -274,6 +270,7 @@ def test_no_private_name_is_imported_across_modules() -> None:
 
 LAZY_IMPORTS = {
     ("jupyter_mars", "jupyter_mars.magics"): "IPython is loaded by %load_ext only",
+    ("jupyter_mars", "jupyter_mars.launcher.ray.cluster"): "Ray: optional, new_cluster_in_ray only",
     ("jupyter_mars.server", "jupyter_mars.server.app"): "jupyter_server is loaded by the server",
     ("jupyter_mars.ray.session", "jupyter_mars.ray.runtime"): "Ray: optional, Ray sessions only",
     ("jupyter_mars.launcher", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",

@@ -26,7 +26,7 @@ from tests.ray import cluster_in_ray_fixtures
 ray = cluster_in_ray_fixtures.ray
 local_ray = cluster_in_ray_fixtures.local_ray
 
-from jupyter_mars.ray.cluster import RayCluster, new_cluster_in_ray  # noqa: E402
+from jupyter_mars.launcher.ray.cluster import RayCluster, new_cluster_in_ray  # noqa: E402
 from jupyter_mars.remote import HttpClient  # noqa: E402
 
 GIB = 1 << 30
@@ -194,7 +194,7 @@ ATTACH = """
 import sys
 import ray
 import jupyter_mars.tensor as mt
-from jupyter_mars.ray.cluster import new_cluster_in_ray
+from jupyter_mars.launcher.ray.cluster import new_cluster_in_ray
 
 cluster = new_cluster_in_ray(instance_id=sys.argv[2], address=sys.argv[1])
 assert cluster.n_workers == 1, cluster.workers

@@ -1,6 +1,6 @@
 """``new_cluster_in_ray``: this project's supervisor and workers, placed by Ray.
 
-A supervisor actor and ``worker_num`` worker actors (``cluster_actors.py``), each keeping
+A supervisor actor and ``worker_num`` worker actors (``actors.py``), each keeping
 the real server program on the node Ray placed it on; the workers are spread over the
 nodes (``SPREAD``) and reserve ``worker_cpu`` CPUs and ``worker_mem`` memory in Ray, which
 their servers are given as ``--n-cpu`` and ``--phy-mem``. The actors are named
@@ -24,8 +24,8 @@ import ray
 from jupyter_mars.engine.sizes import format_size
 from jupyter_mars.launcher.adaptive_loop import Adaptive, Adapts
 from jupyter_mars.launcher.handle import ClusterHandle
-from jupyter_mars.ray.cluster_actors import STOP_GRACE, ServerKeeper
-from jupyter_mars.ray.cluster_request import (
+from jupyter_mars.launcher.ray.actors import STOP_GRACE, ServerKeeper
+from jupyter_mars.launcher.ray.request import (
     DEFAULT_SUPERVISOR_MEM,
     DEFAULT_TIMEOUT,
     DEFAULT_WORKER_CPU,
