@@ -119,6 +119,12 @@ class EngineSession:
                 finalizer = weakref.finalize(node, self._drop, node.key, keys)
                 self._finalizers.setdefault(node.key, []).append(finalizer)
 
+    def adopt(self, node: Node, tiled: Tiled) -> None:
+        """Hold ``tiled`` as the result of ``node``, as if it had been executed: its chunks
+        are data the runtime already holds (data taken from outside, such as the blocks of
+        a Ray Dataset), each with one hold that ``node``'s garbage collection drops."""
+        self._keep([node], {node.key: tiled}, ())
+
     def holder(self, node_key: str) -> Node | None:
         """The node whose garbage collection frees the results of ``node_key`` (None when
         none is held): other nodes of the same key, unpickled from a later request, are

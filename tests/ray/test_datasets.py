@@ -1,0 +1,166 @@
+"""Frames from and to Ray Datasets, checked against pandas on a real local Ray instance.
+
+The Ray instance is started with ``ray start --head`` on 127.0.0.1 in a temporary
+directory of its own, and its processes (found by that directory) are ended at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import jupyter_mars.dataframe as md
+
+ray = pytest.importorskip("ray", reason="Ray is optional: pip install 'jupyter_mars[ray]'")
+psutil = pytest.importorskip("psutil")
+
+# Ray's own modules warn about their own deprecated settings when they read them
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _end_processes_of(temp_dir: str) -> None:
+    """End the Ray processes started with ``temp_dir`` (and none other)."""
+    mine = []
+    for proc in psutil.process_iter(["cmdline"]):
+        cmdline = proc.info["cmdline"] or []
+        if any(temp_dir in part for part in cmdline):
+            mine.append(proc)
+    for proc in mine:
+        proc.kill()
+    psutil.wait_procs(mine, timeout=10)
+
+
+@pytest.fixture(scope="module")
+def ray_address() -> Iterator[str]:
+    """A local Ray instance: one head node on loopback, with two CPUs."""
+    temp_dir = tempfile.mkdtemp(prefix="rayds", dir="/tmp")  # short: socket paths
+    port = _free_port()
+    # loopback only, and a token in the home directory may belong to another Ray instance
+    quiet = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+    saved = {name: os.environ.get(name) for name in quiet}
+    os.environ.update(quiet)
+    env = dict(os.environ)
+    ray_script = str(Path(sys.executable).parent / "ray")
+    subprocess.run(
+        [ray_script, "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}",
+         "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
+         f"--temp-dir={temp_dir}"],
+        check=True, env=env, capture_output=True,
+    )  # fmt: skip
+    address = f"127.0.0.1:{port}"
+    try:
+        ray.init(address=address, log_to_driver=False)
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        yield address
+    finally:
+        ray.shutdown()
+        _end_processes_of(temp_dir)
+        shutil.rmtree(temp_dir, ignore_errors=True)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _frame(n: int) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "i": np.arange(n, dtype="int64"),
+            "f": np.linspace(0, 1, n),
+            "s": [f"s{k}" for k in range(n)],
+            "b": np.arange(n) % 3 == 0,
+            "t": pd.date_range("2024-01-01", periods=n, freq="h"),
+        }
+    )
+
+
+def _blocks(ds: Any) -> list[pd.DataFrame]:
+    return [ray.get(ref) for ref in ds.to_pandas_refs()]
+
+
+def test_read_pandas_blocks_one_chunk_per_block(ray_address: str) -> None:
+    data = _frame(23)
+    ds = ray.data.from_pandas([data.iloc[:7], data.iloc[7:15], data.iloc[15:]])
+    frame = md.read_ray_dataset(ds)
+    assert frame._layout() == ((7, 8, 8),)
+    pd.testing.assert_frame_equal(frame.execute().fetch(), pd.concat(_blocks(ds)))
+
+
+def test_read_arrow_blocks_with_incremental_index(ray_address: str) -> None:
+    pa = pytest.importorskip("pyarrow")
+    data = _frame(12)
+    parts = (data.iloc[:5], data.iloc[5:])
+    tables = [pa.Table.from_pandas(part, preserve_index=False) for part in parts]
+    ds = ray.data.from_arrow(tables)
+    frame = md.read_ray_dataset(ds, incremental_index=True)
+    expected = ds.to_pandas()
+    pd.testing.assert_frame_equal(frame.execute().fetch(), expected)
+    assert (frame["i"] * 2).sum().execute().fetch() == expected["i"].sum() * 2
+
+
+def test_read_selected_columns(ray_address: str) -> None:
+    data = _frame(10)
+    ds = ray.data.from_pandas([data.iloc[:4], data.iloc[4:]])
+    got = md.read_ray_dataset(ds, columns=["s", "i"]).execute().fetch()
+    pd.testing.assert_frame_equal(got, pd.concat(_blocks(ds))[["s", "i"]])
+
+
+def test_read_an_empty_dataset_keeps_the_columns(ray_address: str) -> None:
+    data = _frame(5).iloc[:0]
+    ds = ray.data.from_pandas(data)
+    got = md.read_ray_dataset(ds).execute().fetch()
+    assert len(got) == 0
+    assert list(got.columns) == list(data.columns)
+    assert list(got.dtypes) == list(data.dtypes)
+
+
+def test_to_ray_dataset_one_block_per_chunk(ray_address: str) -> None:
+    data = _frame(20)
+    frame = md.DataFrame(data, chunk_size=6)
+    ds = frame.to_ray_dataset()
+    assert ds.num_blocks() == 4
+    pd.testing.assert_frame_equal(ds.to_pandas(), data)
+
+
+def test_round_trip_through_a_dataset(ray_address: str) -> None:
+    data = _frame(17)
+    ds = md.DataFrame(data, chunk_size=5).to_ray_dataset()
+    back = md.read_ray_dataset(ds).execute().fetch()
+    pd.testing.assert_frame_equal(back, data)
+
+
+def test_series_to_ray_dataset_is_a_one_column_dataset(ray_address: str) -> None:
+    series = pd.Series(np.arange(9.0), name="x")
+    ds = md.Series(series, chunk_size=4).to_ray_dataset()
+    pd.testing.assert_frame_equal(ds.to_pandas(), series.to_frame())
+
+
+def test_bad_arguments_are_named(ray_address: str) -> None:
+    ds = ray.data.from_pandas(_frame(3))
+    with pytest.raises(TypeError, match="ds: expected a ray.data.Dataset, got DataFrame"):
+        md.read_ray_dataset(_frame(3))
+    with pytest.raises(ValueError, match="columns: no column 'nope'"):
+        md.read_ray_dataset(ds, columns=["i", "nope"])
+    with pytest.raises(TypeError, match="columns: expected a list of column names"):
+        md.read_ray_dataset(ds, columns="i")
+    with pytest.raises(TypeError, match="incremental_index: expected a bool"):
+        md.read_ray_dataset(ds, incremental_index="yes")
