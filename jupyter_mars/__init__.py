@@ -11,6 +11,7 @@ from jupyter_mars.session import (
     execute,
     fetch,
     get_default_session,
+    new_ray_session,
     new_session,
 )
 
@@ -36,6 +37,7 @@ __all__ = [
     "execute",
     "fetch",
     "get_default_session",
+    "new_ray_session",
     "new_session",
     "option_context",
     "options",

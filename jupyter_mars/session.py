@@ -1,7 +1,8 @@
 """Sessions: where tensors are executed and their results kept.
 
 ``new_session()`` with no address starts the embedded runtime in this process and makes
-it the default session; with a supervisor's address, a cluster's ``RemoteSession``.
+it the default session; with a supervisor's address, a cluster's ``RemoteSession``;
+``new_ray_session()`` runs on a Ray cluster (``ray/``, Ray imported only then).
 ``execute``/``fetch`` use the default session unless given one (``executable.py``);
 ``session.run(t)`` executes and fetches in one call, as Mars's ``Session.run`` did.
 """
@@ -24,6 +25,7 @@ from jupyter_mars.executable import (
     fetch,
     get_default_session,
 )
+from jupyter_mars.ray.session import RaySession, new_ray_session
 from jupyter_mars.remote import RemoteSession
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "Executable",
     "ExecutableTuple",
     "PendingRun",
+    "RaySession",
     "RemoteSession",
     "Session",
     "available_cpus",
@@ -39,6 +42,7 @@ __all__ = [
     "executed_data",
     "fetch",
     "get_default_session",
+    "new_ray_session",
     "new_session",
 ]
 

@@ -29,7 +29,8 @@ FACES = frozenset(
     {"magics", "widgets", "server", "web", "labextension", "demo", "deploy", "launcher"}
     | {"supervisor", "worker", "__main__"}
 )
-CLIENT = frozenset({"session", "executable", "remote"})
+CLIENT = frozenset({"session", "executable", "remote", "ray"})
+"""``ray``: a session whose runtime is Ray, as ``remote`` is one whose runtime is a cluster."""
 RANKS = {"faces": 5, "dataframe": 4, "tensor": 3, "client": 2, "engine": 0}
 """A module may import from its own layer or a lower one (the cluster: see below)."""
 
@@ -270,6 +271,7 @@ def test_no_private_name_is_imported_across_modules() -> None:
 LAZY_IMPORTS = {
     ("jupyter_mars", "jupyter_mars.magics"): "IPython is loaded by %load_ext only",
     ("jupyter_mars.server", "jupyter_mars.server.app"): "jupyter_server is loaded by the server",
+    ("jupyter_mars.ray.session", "jupyter_mars.ray.runtime"): "Ray: optional, Ray sessions only",
     ("jupyter_mars.launcher", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",
     ("jupyter_mars.launcher.cli", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH users only",
     ("jupyter_mars.server.clusters", "jupyter_mars.launcher.ssh_cluster"): "paramiko: SSH only",
