@@ -164,3 +164,53 @@ def test_bad_arguments_are_named(ray_address: str) -> None:
         md.read_ray_dataset(ds, columns="i")
     with pytest.raises(TypeError, match="incremental_index: expected a bool"):
         md.read_ray_dataset(ds, incremental_index="yes")
+
+
+@pytest.fixture(scope="module")
+def ray_session(ray_address: str) -> Iterator[Any]:
+    """A Ray session on the module's Ray instance (not the default session)."""
+    import jupyter_mars as mars
+
+    session = mars.new_ray_session(ray_address, default=False)
+    yield session
+    session.close()
+
+
+def _chunk_refs(session: Any, frame: Any) -> list[Any]:
+    tiled = session.engine.executed[frame.key]
+    return [session.runtime.object_ref(k) for k in tiled.flat_keys()]
+
+
+def test_on_a_ray_session_the_blocks_are_the_chunks(ray_session: Any) -> None:
+    data = _frame(30)
+    ds = ray.data.from_pandas([data.iloc[:10], data.iloc[10:18], data.iloc[18:]])
+    runs = ray_session.engine.history.count
+    frame = md.read_ray_dataset(ds, session=ray_session)
+    # held as executed at once, nothing run: each chunk is a block's own ref
+    assert ray_session.is_executed(frame)
+    assert ray_session.engine.history.count == runs
+    assert _chunk_refs(ray_session, frame) == list(frame.node.op.refs)
+    expected = pd.concat(_blocks(ds))
+    pd.testing.assert_frame_equal(ray_session.fetch(frame), expected)
+    total = frame["f"].sum() + frame["i"].max()
+    total = ray_session.fetch(ray_session.execute(total))
+    assert total == pytest.approx(expected["f"].sum() + expected["i"].max())
+
+
+def test_on_a_ray_session_the_dataset_takes_the_chunk_refs(ray_session: Any) -> None:
+    data = _frame(25)
+    frame = md.DataFrame(data, chunk_size=10).head(25)  # computed on Ray
+    ds = frame.to_ray_dataset(session=ray_session)
+    refs = _chunk_refs(ray_session, frame)
+    blocks = [entry.ref for bundle in ds.iter_internal_ref_bundles() for entry in bundle.blocks]
+    assert blocks == refs  # the same objects in Ray's store: no copy through this process
+    pd.testing.assert_frame_equal(ds.to_pandas(), data)
+
+
+def test_a_ray_session_reads_a_selection_with_numbered_rows(ray_session: Any) -> None:
+    data = _frame(14)
+    ds = ray.data.from_pandas([data.iloc[:6], data.iloc[6:]])
+    frame = md.read_ray_dataset(ds, columns=["t", "i"], incremental_index=True, session=ray_session)
+    got = ray_session.fetch(ray_session.execute(frame))
+    pd.testing.assert_frame_equal(got, ds.to_pandas()[["t", "i"]])
+    del frame
