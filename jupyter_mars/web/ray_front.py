@@ -3,12 +3,11 @@
 ``RayFront(session).start()`` serves, on loopback and its own thread, the supervisor API's
 read-only views and cancel route (``/api/v1/cluster``, ``/api/v1/workers``, the
 ``/api/v1/stream`` WebSocket and ``POST .../executions/<id>/cancel``) over the session's
-execution history and Ray's nodes (``ray_models.py``), behind a token of its own. It
-writes the token where a local supervisor writes its own (``remote/tokens.py``) and
-records itself in this machine's registry as a cluster of kind ``ray``: the Jupyter
-server's panel then lists it, with its nodes and running executions, and cancels them.
-``close()`` removes both. A Ray session has no dashboard: the panel's link to it finds
-no page.
+execution history and Ray's nodes (``ray_models.py``), behind a token of its own, which
+it writes where a local supervisor writes its own (``remote/tokens.py``) and removes at
+``close()``. ``launcher/ray_sessions.py`` records it in this machine's registry, so that
+the Jupyter server's panel lists it, with its nodes and running executions, and cancels
+them. A Ray session has no dashboard: the panel's link to it finds no page.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import tornado.httpserver
 import tornado.netutil
 import tornado.web
 
-from jupyter_mars.launcher import registry
 from jupyter_mars.remote.tokens import generate_token, remove_token_file, write_token_file
 from jupyter_mars.web.app import CancelHandler, ClusterHandler, NotFoundHandler, WorkersHandler
 from jupyter_mars.web.guard import local_names
@@ -74,7 +72,7 @@ class RayFront:
         self.token = generate_token()
         self.endpoint = ""
         """``http://host:port`` once started."""
-        self.record: registry.ClusterRecord | None = None
+        self._token_written = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: tornado.httpserver.HTTPServer | None = None
@@ -102,16 +100,14 @@ class RayFront:
         ready.wait()
         self.endpoint = f"http://{self.host}:{self.port}"
         write_token_file(f"{self.host}:{self.port}", self.token)
-        self.record = registry.ClusterRecord(self.endpoint, "ray", n_workers=len(ray_nodes()))
-        registry.record(self.record)
+        self._token_written = True
         return self
 
     def close(self) -> None:
-        """Stop serving, and forget the token and the registry record."""
-        if self.record is not None:
-            registry.remove(self.record.id)
+        """Stop serving, and forget the token."""
+        if self._token_written:
             remove_token_file(f"{self.host}:{self.port}")
-            self.record = None
+            self._token_written = False
         loop, server = self._loop, self._server
         if loop is not None and server is not None and self._thread is not None:
 

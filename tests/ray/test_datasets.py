@@ -1,19 +1,11 @@
 """Frames from and to Ray Datasets, checked against pandas on a real local Ray instance.
 
-The Ray instance is started with ``ray start --head`` on 127.0.0.1 in a temporary
-directory of its own, and its processes (found by that directory) are ended at the end.
+The Ray instance is ``ray_instance.local_ray``'s: ``ray start --head`` on 127.0.0.1.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,64 +13,18 @@ import pandas as pd
 import pytest
 
 import jupyter_mars.dataframe as md
+from tests.ray.ray_instance import local_ray
 
 ray = pytest.importorskip("ray", reason="Ray is optional: pip install 'jupyter_mars[ray]'")
-psutil = pytest.importorskip("psutil")
 
 # Ray's own modules warn about their own deprecated settings when they read them
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _end_processes_of(temp_dir: str) -> None:
-    """End the Ray processes started with ``temp_dir`` (and none other)."""
-    mine = []
-    for proc in psutil.process_iter(["cmdline"]):
-        cmdline = proc.info["cmdline"] or []
-        if any(temp_dir in part for part in cmdline):
-            mine.append(proc)
-    for proc in mine:
-        proc.kill()
-    psutil.wait_procs(mine, timeout=10)
-
-
 @pytest.fixture(scope="module")
 def ray_address() -> Iterator[str]:
-    """A local Ray instance: one head node on loopback, with two CPUs."""
-    temp_dir = tempfile.mkdtemp(prefix="rayds", dir="/tmp")  # short: socket paths
-    port = _free_port()
-    # loopback only, and a token in the home directory may belong to another Ray instance
-    quiet = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
-    saved = {name: os.environ.get(name) for name in quiet}
-    os.environ.update(quiet)
-    env = dict(os.environ)
-    ray_script = str(Path(sys.executable).parent / "ray")
-    subprocess.run(
-        [ray_script, "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}",
-         "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
-         f"--temp-dir={temp_dir}"],
-        check=True, env=env, capture_output=True,
-    )  # fmt: skip
-    address = f"127.0.0.1:{port}"
-    try:
-        ray.init(address=address, log_to_driver=False)
-        ray.data.DataContext.get_current().enable_progress_bars = False
+    with local_ray() as address:
         yield address
-    finally:
-        ray.shutdown()
-        _end_processes_of(temp_dir)
-        shutil.rmtree(temp_dir, ignore_errors=True)
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def _frame(n: int) -> pd.DataFrame:
