@@ -360,6 +360,8 @@ class MarsMagics(Magics):
         """The local cluster ``%mars start`` started, owned by this kernel."""
         self.ray_session: Any = None
         """The Ray session ``%mars start --ray`` started, owned by this kernel."""
+        self.ray_published: Any = None
+        """The progress API of the last Ray session made here, listed for the Lab panel."""
 
     @line_cell_magic
     def mars(self, line: str, cell: str | None = None) -> Any:
@@ -419,6 +421,19 @@ class MarsMagics(Magics):
             self.ray_session = session
         nodes = _ray_nodes()
         print(f"Connected to Ray: {ray_status_text(session.address, nodes).splitlines()[0]}")
+        self._unpublish()
+        # the web app that serves its progress: loaded for Ray sessions only
+        from jupyter_mars.launcher.ray_sessions import publish
+
+        try:  # the Lab panel lists it with this machine's clusters
+            self.ray_published = publish(session)
+        except OSError as exc:
+            print(f"(The Lab panel will not list it: {exc})")
+
+    def _unpublish(self) -> None:
+        if self.ray_published is not None:
+            self.ray_published.close()
+            self.ray_published = None
 
     def _start(self, args: argparse.Namespace) -> Any:
         if self.cluster is not None:
@@ -466,6 +481,7 @@ class MarsMagics(Magics):
     def _stop_ray(self) -> None:
         owned, self.ray_session = self.ray_session, None
         address = owned.address
+        self._unpublish()
         was_default = mars.get_default_session() is owned
         owned.close()  # shuts Ray down too, as this session started it
         if not was_default:

@@ -4,13 +4,19 @@ what they refuse, and ``status`` of a Ray session's nodes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 import jupyter_mars as mars
+import jupyter_mars.tensor as mt
 from jupyter_mars import magics
+from jupyter_mars.engine.future import ExecutionFuture
+from jupyter_mars.launcher import registry
+from jupyter_mars.ray import RaySession
+from tests.ray.ray_instance import local_ray
 
 
 def test_ray_addresses_are_told_from_cluster_addresses() -> None:
@@ -59,3 +65,69 @@ def test_a_token_is_refused_for_ray(mars_magic: Any, capsys: Any) -> None:
     assert mars_magic("connect ray://127.0.0.1:10001 --token abc") is None
     assert "--token is for jupyter_mars clusters, not Ray" in capsys.readouterr().out
     assert mars.get_default_session() is before
+
+
+@pytest.fixture(scope="module")
+def ray_address() -> Iterator[str]:
+    pytest.importorskip("ray", reason="Ray is optional: pip install 'jupyter_mars[ray]'")
+    with local_ray() as address:  # this process is connected: %mars ... ray reuses it
+        yield address
+
+
+@pytest.fixture
+def registry_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "runtime"))
+    monkeypatch.setenv("JUPYTER_MARS_TOKEN_DIR", str(tmp_path / "tokens"))
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
+@pytest.mark.usefixtures("registry_here")
+def test_start_ray_status_cells_and_stop(
+    ray_address: str, shell: InteractiveShell, mars_magic: Any, capsys: Any
+) -> None:
+    mars_magic("start --ray")
+    said = capsys.readouterr().out
+    assert "Connected to Ray: Ray session at" in said
+    assert "1 node: 2 CPUs" in said
+    session = mars.get_default_session()
+    assert isinstance(session, RaySession)
+    (listed,) = registry.entries()  # the Lab panel lists it
+    assert listed.kind == "ray"
+    mars_magic("start --ray")
+    assert "%mars stop it first" in capsys.readouterr().out
+    mars_magic("status")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Ray session at ")
+    assert "1 node: 2 CPUs" in lines[0]
+    assert lines[1].split() == ["node", "CPUs", "memory"]
+    assert len(lines) == 3
+    assert lines[2].split()[1] == "2"  # the node's CPUs (its address is the one Ray gives)
+    # a %%mars cell's future runs on Ray, and is the engine's widget future
+    shell.user_ns.update(mt=mt)
+    future = shell.run_cell_magic(
+        "mars", "--name on-ray", "x = mt.arange(10, chunk_size=3)\n(x * 2).sum()"
+    )
+    assert isinstance(future, ExecutionFuture)
+    assert future.result(timeout=60).fetch(session=session) == 90
+    assert any(r.name == "on-ray" for r in session.engine.history.latest())
+    mars_magic("stop")
+    said = capsys.readouterr().out
+    assert "Stopped the Ray session at" in said
+    assert isinstance(mars.get_default_session(), mars.EmbeddedSession)
+    assert registry.entries() == []
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
+@pytest.mark.usefixtures("registry_here")
+def test_connect_ray_uses_this_process_s_ray(
+    ray_address: str, mars_magic: Any, capsys: Any
+) -> None:
+    mars_magic("connect ray")
+    assert "Connected to Ray" in capsys.readouterr().out
+    session = mars.get_default_session()
+    assert isinstance(session, RaySession)
+    assert session.execute(mt.ones(4, chunk_size=2).sum()).fetch(session=session) == 4
+    mars_magic("stop")  # the kernel did not start it: nothing of it is stopped
+    assert "started no cluster" in capsys.readouterr().out
+    assert mars.get_default_session() is session
+    session.close()
