@@ -23,6 +23,8 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.launcher import registry
 from jupyter_mars.launcher.ray_sessions import publish
 from jupyter_mars.remote.http import token_for
+from jupyter_mars.server.machine import MachineClusters
+from jupyter_mars.server.manager import ClusterManager
 from jupyter_mars.server.supervisor_api import stream_snapshot
 from jupyter_mars.web.ray_front import RayFront
 from tests.ray.ray_instance import local_ray
@@ -117,6 +119,28 @@ def test_the_stream_reports_a_running_execution_and_cancel_stops_it(
     again = _post(front, path)
     assert again["cancelled"] is False
     assert again["state"] == "cancelled"
+
+
+def test_the_jupyter_server_lists_it_with_its_running_execution(
+    front: RayFront, ray_session: Any, tmp_path: Path
+) -> None:
+    """What the panel polls (``GET mars/api/clusters``): the server's listing of this
+    machine's clusters, which reaches the Ray session as it reaches a supervisor."""
+    gate = tmp_path / "gate"
+    x = mt.arange(6, chunk_size=2)
+    future = ray_session.execute(
+        mt.elemwise(wait_for_file, x, str(gate), dtype=x.dtype).sum(), wait=False, name="held"
+    )
+    try:
+        listed = asyncio.run(MachineClusters(ClusterManager()).models())
+    finally:
+        gate.touch()
+    (cluster,) = listed
+    assert (cluster["kind"], cluster["supervisor_error"]) == ("ray", None)
+    assert (cluster["n_workers"], cluster["n_cpu"]) == (1, 2)
+    (task,) = cluster["tasks"]
+    assert (task["name"], task["state"]) == ("held", "running")
+    assert future.result(timeout=60).fetch(session=ray_session) == 15
 
 
 def test_closing_removes_the_record_and_the_token(
