@@ -8,7 +8,7 @@ cluster gets two single-core workers (``new_cluster(2, 1)``). Workloads: the see
 chunk is printed), a matmul of two executed arrays, and a groupby aggregation. Prints a
 Markdown table with the ratios.
 
-    .venv/bin/python bench/bench_ray.py [--quick] [--repeats 3]
+    .venv/bin/python bench/bench_ray.py [--quick] [--repeats 3] [--only matmul,groupby]
 """
 
 from __future__ import annotations
@@ -114,7 +114,12 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", default=",".join(WORKLOADS), help="workloads, comma-separated")
     args = parser.parse_args()
+    only = args.only.split(",")
+    unknown = sorted(set(only) - set(WORKLOADS))
+    if unknown:
+        parser.error(f"--only: no workload {unknown[0]!r}; the workloads: {', '.join(WORKLOADS)}")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     s, f = sizes(args.quick), frame_sizes(args.quick)
     import dask
@@ -130,17 +135,21 @@ def main() -> int:
         f"Dask {dask.__version__}, Ray {ray.__version__}"
     )
     print(f"sizes: {s}, groupby: {f}\n")
-    results: dict[str, dict[str, float]] = {name: {} for name in WORKLOADS}
+    results: dict[str, dict[str, float]] = {name: {} for name in WORKLOADS if name in only}
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         session = mars.new_ray_session(default=False)
         for name, run in mars_workloads(s, f, session).items():
+            if name not in results:
+                continue
             results[name]["ray"] = median_time(run, args.repeats)
             print(f"  ray session {name}: {results[name]['ray']:.3f} s", flush=True)
         session.close()
         with dask.config.set(scheduler=ray_dask_get):
             for name, run in dask_workloads(s, f).items():
+                if name not in results:
+                    continue
                 results[name]["dask"] = median_time(run, args.repeats)
                 print(f"  Dask-on-Ray {name}: {results[name]['dask']:.3f} s", flush=True)
     finally:
@@ -149,6 +158,8 @@ def main() -> int:
     cluster = new_cluster(n_worker=2, n_cpu=1)
     try:
         for name, run in mars_workloads(s, f, cluster.session).items():
+            if name not in results:
+                continue
             results[name]["cluster"] = median_time(run, args.repeats)
             print(f"  mars cluster {name}: {results[name]['cluster']:.3f} s", flush=True)
     finally:
