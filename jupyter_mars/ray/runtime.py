@@ -14,8 +14,12 @@ cluster. What differs is where tasks run and where chunks live:
 - a chunk's data stays in Ray's object store; the runtime holds its ``ObjectRef``
   (``object_ref``) until the core releases the key, and dropping the last ref lets Ray
   free it;
-- ``Interrupt`` (a cancelled or failed job's running task) becomes ``ray.cancel``, which
-  raises ``KeyboardInterrupt`` in the task's worker, so running work stops too.
+- ``Interrupt`` (a cancelled or failed job's running task) becomes ``ray.cancel``: a
+  queued task never starts; a running one is asked to stop (``force=False``, a
+  ``KeyboardInterrupt`` in Python code), and where it still runs ``FORCE_CANCEL_SECONDS``
+  later (Ray 2.60 does not interrupt a task blocked in ``time.sleep`` or in C code), its
+  worker process is killed (``force=True``); Ray starts another, and the chunks in the
+  object store, owned by this driver, stay.
 
 One driver thread waits on the small metadata refs of the tasks in flight (``ray.wait``)
 and feeds what finished or failed to the core. Calls from other threads (``submit``,
@@ -40,10 +44,8 @@ import time
 from typing import Any
 
 import ray
-import ray.exceptions
 
 from jupyter_mars.engine.devices import GPU
-from jupyter_mars.engine.executors.threads import RETRIABLE
 from jupyter_mars.engine.graph import Key, Task, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.optimize import coarsen, subgraph_cap
@@ -66,6 +68,7 @@ from jupyter_mars.engine.scheduler.instructions import (
     Release,
 )
 from jupyter_mars.engine.scheduler.state import SchedulerState
+from jupyter_mars.ray.failures import cancel_task, task_error
 from jupyter_mars.ray.tasks import run_chunk
 
 SLOTS_PER_CPU = 2
@@ -76,19 +79,11 @@ WAIT_SECONDS = 0.02
 """Longest the driver waits on the tasks in flight before it looks again for tasks
 submitted meanwhile (``ray.wait`` cannot be woken)."""
 
+FORCE_CANCEL_SECONDS = 1.0
+"""How long an interrupted task may take to stop before its worker process is killed."""
+
 CPU_CHECK_SECONDS = 5.0
 """How often the driver asks Ray for the cluster's CPUs (nodes join and leave)."""
-
-SYSTEM_ERRORS: tuple[type[BaseException], ...] = (
-    ray.exceptions.WorkerCrashedError,
-    ray.exceptions.NodeDiedError,
-    ray.exceptions.ObjectLostError,
-    ray.exceptions.OwnerDiedError,
-    ray.exceptions.ObjectReconstructionFailedError,
-    ray.exceptions.RaySystemError,
-    ray.exceptions.OutOfMemoryError,
-)
-"""Failures of the machine rather than of the data: retried by the core."""
 
 _job_ids = itertools.count()
 
@@ -97,20 +92,6 @@ def cluster_cpus() -> int:
     """The CPUs of the Ray cluster this process is connected to (at least 1)."""
     resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
     return max(1, int(resources.get("CPU", 1)))
-
-
-def task_error(error: BaseException) -> tuple[BaseException, bool]:
-    """What a failed Ray task reports to its job, and whether the core should retry it:
-    the chunk function's own exception, unwrapped, so that users see NumPy's and pandas'
-    types; a lost worker, node or object as it is, retriable."""
-    if isinstance(error, ray.exceptions.RayTaskError):
-        cause = error.cause
-        if isinstance(cause, BaseException):
-            return cause, isinstance(cause, RETRIABLE)
-        return error, False
-    if isinstance(error, SYSTEM_ERRORS):
-        return error, True
-    return error, isinstance(error, RETRIABLE)
 
 
 class _InFlight:
@@ -147,6 +128,9 @@ class RayRuntime:
         self._running: dict[Key, _InFlight] = {}
         self._in_flight: dict[ray.ObjectRef[Any], _InFlight] = {}
         """Metadata ref -> its task, for ``ray.wait``."""
+        self._stopping: dict[ray.ObjectRef[Any], tuple[ray.ObjectRef[Any], float]] = {}
+        """Interrupted tasks that may still run: metadata ref -> value ref, and when to kill
+        the worker running it."""
         self._adopted: dict[Key, tuple[ray.ObjectRef[Any], tuple[int, ...] | None, int]] = {}
         """Keys given by ``adopt`` and not yet in memory: ref, shape and bytes."""
         self._later: list[SchedulerEvent] = []
@@ -247,6 +231,9 @@ class RayRuntime:
             for job_id in list(self._jobs):
                 self._handle(JobCancelled(stimulus_id="close", job_id=job_id))
             self._closed = True
+            for value, _ in self._stopping.values():  # no driver to wait for them now
+                cancel_task(value, force=True)
+            self._stopping.clear()
             self._refs.clear()
             self._adopted.clear()
             self._tasks.clear()
@@ -331,11 +318,9 @@ class RayRuntime:
             return
         del self._in_flight[flight.meta]
         self._operators_of(key, "stopped")
-        try:
-            # raises KeyboardInterrupt in the task where it runs; a queued one never starts
-            ray.cancel(flight.value, force=False)
-        except Exception:  # noqa: BLE001, S110 - finished meanwhile: nothing to stop
-            pass
+        if cancel_task(flight.value, force=False):
+            self._stopping[flight.meta] = (flight.value, time.monotonic() + FORCE_CANCEL_SECONDS)
+            self._wakeup.notify()
         self._forget_if_gone(key)
 
     def _forget_if_gone(self, key: Key) -> None:
@@ -388,38 +373,62 @@ class RayRuntime:
         clock = threading.Event()  # only its wait: a sleep that close() need not break
         while True:
             with self._lock:
-                while not self._in_flight and not self._closed:
+                while not self._in_flight and not self._stopping and not self._closed:
                     self._wakeup.wait(CPU_CHECK_SECONDS)
                     checked = self._check_cpus(checked)
                 if self._closed:
                     return
-                waiting = list(self._in_flight)
-            try:
-                ready, _ = ray.wait(waiting, num_returns=1, timeout=WAIT_SECONDS)
-                if ready and len(waiting) > 1:  # every other one that is done too
-                    ready, _ = ray.wait(waiting, num_returns=len(waiting), timeout=0)
-            except Exception:  # noqa: BLE001 - Ray disconnected: close() follows
+            # one step in a method of its own: its locals, refs among them, go when it
+            # returns, and a chunk released meanwhile is not kept alive by this thread
+            if not self._step():
                 clock.wait(WAIT_SECONDS)
-                continue
-            outcomes = [(meta, _outcome(meta)) for meta in ready]
             with self._lock:
-                events: list[SchedulerEvent] = []
-                for meta, outcome in outcomes:
-                    flight = self._in_flight.pop(meta, None)
-                    if flight is None:
-                        continue  # interrupted meanwhile: nobody wants it
-                    del self._running[flight.key]
-                    if isinstance(outcome, BaseException):
-                        self._operators_of(flight.key, "stopped")
-                        error, retriable = task_error(outcome)
-                        events.append(
-                            TaskFailed(f"task-failed-{flight.key}", flight.key, error, retriable)
-                        )
-                    else:
-                        events.append(self._finished(flight, outcome))
-                if events and not self._closed:
-                    self._handle(*events)
                 checked = self._check_cpus(checked)
+
+    def _step(self) -> bool:
+        """Wait a moment for tasks in flight and report those that ended; False where
+        Ray could not be asked (disconnected: ``close()`` follows)."""
+        with self._lock:
+            waiting = [*self._in_flight, *self._stopping]
+        try:
+            ready, _ = ray.wait(waiting, num_returns=1, timeout=WAIT_SECONDS)
+            if ready and len(waiting) > 1:  # every other one that is done too
+                ready, _ = ray.wait(waiting, num_returns=len(waiting), timeout=0)
+        except Exception:  # noqa: BLE001 - reported by the caller
+            return False
+        with self._lock:
+            self._stop_slow(ready)
+            ready = [meta for meta in ready if meta in self._in_flight]
+        outcomes = [(meta, _outcome(meta)) for meta in ready]
+        with self._lock:
+            events: list[SchedulerEvent] = []
+            for meta, outcome in outcomes:
+                flight = self._in_flight.pop(meta, None)
+                if flight is None:
+                    continue  # interrupted meanwhile: nobody wants it
+                del self._running[flight.key]
+                if isinstance(outcome, BaseException):
+                    self._operators_of(flight.key, "stopped")
+                    error, retriable = task_error(outcome)
+                    events.append(
+                        TaskFailed(f"task-failed-{flight.key}", flight.key, error, retriable)
+                    )
+                else:
+                    events.append(self._finished(flight, outcome))
+            if events and not self._closed:
+                self._handle(*events)
+        return True
+
+    def _stop_slow(self, ready: list[ray.ObjectRef[Any]]) -> None:
+        """Forget the interrupted tasks that ended; kill the workers of those that still
+        run past their time."""
+        for meta in ready:
+            self._stopping.pop(meta, None)
+        now = time.monotonic()
+        for meta, (value, deadline) in list(self._stopping.items()):
+            if now >= deadline:
+                del self._stopping[meta]
+                cancel_task(value, force=True)
 
     def _check_cpus(self, checked: float) -> float:
         """Every ``CPU_CHECK_SECONDS``: the slots follow the cluster's CPUs."""

@@ -8,9 +8,9 @@ session is made.
 from __future__ import annotations
 
 import threading
-from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
+from jupyter_mars.config import options
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.session import EngineSession
@@ -27,10 +27,10 @@ _connect_lock = threading.Lock()
 
 def require_ray() -> Any:
     """The ``ray`` module; ``ImportError`` saying how to install it where it is missing."""
-    if find_spec("ray") is None:
-        raise ImportError(f"Ray sessions need Ray, which is not installed: {INSTALL_HINT}")
-    import ray
-
+    try:
+        import ray
+    except ImportError as exc:
+        raise ImportError(f"Ray sessions need Ray, which is not installed: {INSTALL_HINT}") from exc
     return ray
 
 
@@ -62,7 +62,7 @@ class RaySession(Session):
         try:
             self.address: str = ray.get_runtime_context().gcs_address
             """The address of the Ray cluster (its GCS) this session runs on."""
-            self.runtime: RayRuntime = RayRuntime()
+            self.runtime: RayRuntime = RayRuntime(max_retries=options.task_retries)
         except BaseException:
             if self.connected:
                 ray.shutdown()
