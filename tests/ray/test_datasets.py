@@ -1,11 +1,10 @@
 """Frames from and to Ray Datasets, checked against pandas on a real local Ray instance.
 
-The Ray instance is ``ray_instance.local_ray``'s: ``ray start --head`` on 127.0.0.1.
+Ray is the folder's local cluster (``conftest.py``: a head and a second node on 127.0.0.1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -13,7 +12,6 @@ import pandas as pd
 import pytest
 
 import jupyter_mars.dataframe as md
-from tests.ray.ray_instance import local_ray
 
 ray = pytest.importorskip("ray", reason="Ray is optional: pip install 'jupyter_mars[ray]'")
 
@@ -21,10 +19,11 @@ ray = pytest.importorskip("ray", reason="Ray is optional: pip install 'jupyter_m
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
 
 
-@pytest.fixture(scope="module")
-def ray_address() -> Iterator[str]:
-    with local_ray() as address:
-        yield address
+@pytest.fixture(autouse=True)
+def ray_connected(ray_session: Any) -> None:
+    """This process connected to the folder's Ray cluster (through its Ray session); the
+    default session stays the embedded one unless a test passes the Ray session."""
+    ray.data.DataContext.get_current().enable_progress_bars = False
 
 
 def _frame(n: int) -> pd.DataFrame:
@@ -43,7 +42,7 @@ def _blocks(ds: Any) -> list[pd.DataFrame]:
     return [ray.get(ref) for ref in ds.to_pandas_refs()]
 
 
-def test_read_pandas_blocks_one_chunk_per_block(ray_address: str) -> None:
+def test_read_pandas_blocks_one_chunk_per_block() -> None:
     data = _frame(23)
     ds = ray.data.from_pandas([data.iloc[:7], data.iloc[7:15], data.iloc[15:]])
     frame = md.read_ray_dataset(ds)
@@ -51,7 +50,7 @@ def test_read_pandas_blocks_one_chunk_per_block(ray_address: str) -> None:
     pd.testing.assert_frame_equal(frame.execute().fetch(), pd.concat(_blocks(ds)))
 
 
-def test_read_arrow_blocks_with_incremental_index(ray_address: str) -> None:
+def test_read_arrow_blocks_with_incremental_index() -> None:
     pa = pytest.importorskip("pyarrow")
     data = _frame(12)
     parts = (data.iloc[:5], data.iloc[5:])
@@ -63,14 +62,14 @@ def test_read_arrow_blocks_with_incremental_index(ray_address: str) -> None:
     assert (frame["i"] * 2).sum().execute().fetch() == expected["i"].sum() * 2
 
 
-def test_read_selected_columns(ray_address: str) -> None:
+def test_read_selected_columns() -> None:
     data = _frame(10)
     ds = ray.data.from_pandas([data.iloc[:4], data.iloc[4:]])
     got = md.read_ray_dataset(ds, columns=["s", "i"]).execute().fetch()
     pd.testing.assert_frame_equal(got, pd.concat(_blocks(ds))[["s", "i"]])
 
 
-def test_read_an_empty_dataset_keeps_the_columns(ray_address: str) -> None:
+def test_read_an_empty_dataset_keeps_the_columns() -> None:
     data = _frame(5).iloc[:0]
     ds = ray.data.from_pandas(data)
     got = md.read_ray_dataset(ds).execute().fetch()
@@ -79,7 +78,7 @@ def test_read_an_empty_dataset_keeps_the_columns(ray_address: str) -> None:
     assert list(got.dtypes) == list(data.dtypes)
 
 
-def test_to_ray_dataset_one_block_per_chunk(ray_address: str) -> None:
+def test_to_ray_dataset_one_block_per_chunk() -> None:
     data = _frame(20)
     frame = md.DataFrame(data, chunk_size=6)
     ds = frame.to_ray_dataset()
@@ -87,20 +86,20 @@ def test_to_ray_dataset_one_block_per_chunk(ray_address: str) -> None:
     pd.testing.assert_frame_equal(ds.to_pandas(), data)
 
 
-def test_round_trip_through_a_dataset(ray_address: str) -> None:
+def test_round_trip_through_a_dataset() -> None:
     data = _frame(17)
     ds = md.DataFrame(data, chunk_size=5).to_ray_dataset()
     back = md.read_ray_dataset(ds).execute().fetch()
     pd.testing.assert_frame_equal(back, data)
 
 
-def test_series_to_ray_dataset_is_a_one_column_dataset(ray_address: str) -> None:
+def test_series_to_ray_dataset_is_a_one_column_dataset() -> None:
     series = pd.Series(np.arange(9.0), name="x")
     ds = md.Series(series, chunk_size=4).to_ray_dataset()
     pd.testing.assert_frame_equal(ds.to_pandas(), series.to_frame())
 
 
-def test_bad_arguments_are_named(ray_address: str) -> None:
+def test_bad_arguments_are_named() -> None:
     ds = ray.data.from_pandas(_frame(3))
     with pytest.raises(TypeError, match="ds: expected a ray.data.Dataset, got DataFrame"):
         md.read_ray_dataset(_frame(3))
@@ -110,16 +109,6 @@ def test_bad_arguments_are_named(ray_address: str) -> None:
         md.read_ray_dataset(ds, columns="i")
     with pytest.raises(TypeError, match="incremental_index: expected a bool"):
         md.read_ray_dataset(ds, incremental_index="yes")
-
-
-@pytest.fixture(scope="module")
-def ray_session(ray_address: str) -> Iterator[Any]:
-    """A Ray session on the module's Ray instance (not the default session)."""
-    import jupyter_mars as mars
-
-    session = mars.new_ray_session(ray_address, default=False)
-    yield session
-    session.close()
 
 
 def _chunk_refs(session: Any, frame: Any) -> list[Any]:

@@ -1,7 +1,7 @@
 """A Ray session's HTTP API (``web/ray_front.py``), published in this machine's registry
 (``launcher/ray_sessions.py``): what the Jupyter server asks of it for
 the Lab panel (the cluster model, the state stream's first message, cancel), on a real
-local Ray instance, with a running execution's progress."""
+local Ray cluster (``conftest.py``), with a running execution's progress."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.launcher import registry
 from jupyter_mars.launcher.ray_sessions import publish
@@ -27,18 +26,9 @@ from jupyter_mars.server.machine import MachineClusters
 from jupyter_mars.server.manager import ClusterManager
 from jupyter_mars.server.supervisor_api import stream_snapshot
 from jupyter_mars.web.ray_front import RayFront
-from tests.ray.ray_instance import local_ray
 
 pytest.importorskip("ray", reason="Ray is optional: pip install 'jupyter_mars[ray]'")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
-
-
-@pytest.fixture(scope="module")
-def ray_session() -> Iterator[Any]:
-    with local_ray() as address:
-        session = mars.new_ray_session(address, default=False)
-        yield session
-        session.close()
 
 
 @pytest.fixture
@@ -78,8 +68,8 @@ def wait_for_file(block: np.ndarray, path: str) -> np.ndarray:
 def test_the_cluster_is_ray_s_nodes_and_the_record_is_listed(front: RayFront) -> None:
     cluster = _get(front, "/api/v1/cluster")
     assert cluster["kind"] == "ray"
-    assert [w["n_cpu"] for w in cluster["workers"]] == [2]
-    assert cluster["totals"]["n_cpu"] == 2
+    assert [w["n_cpu"] for w in cluster["workers"]] == [1, 1]  # the head and a second node
+    assert cluster["totals"] == {"n_cpu": 2, "memory": cluster["totals"]["memory"], "hosts": 1}
     assert _get(front, "/api/v1/workers") == cluster["workers"]
     (entry,) = registry.entries()
     assert (entry.kind, entry.endpoint) == ("ray", front.endpoint)
@@ -137,7 +127,7 @@ def test_the_jupyter_server_lists_it_with_its_running_execution(
         gate.touch()
     (cluster,) = listed
     assert (cluster["kind"], cluster["supervisor_error"]) == ("ray", None)
-    assert (cluster["n_workers"], cluster["n_cpu"]) == (1, 2)
+    assert (cluster["n_workers"], cluster["n_cpu"]) == (2, 2)
     (task,) = cluster["tasks"]
     assert (task["name"], task["state"]) == ("held", "running")
     assert future.result(timeout=60).fetch(session=ray_session) == 15
