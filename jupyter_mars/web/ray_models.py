@@ -61,7 +61,8 @@ class ExecutionView:
     def __init__(self, record: ExecutionRecord) -> None:
         self.record = record
         self.id = record.id
-        self.progress = record.progress
+        self.progress = self
+        """What the stream reads the operators of (``progress.operators()``)."""
 
     @property
     def state(self) -> str:
@@ -69,7 +70,7 @@ class ExecutionView:
 
     def model(self, executed: Mapping[str, Tiled] | None = None) -> dict[str, Any]:
         record = self.record
-        done, total, fraction = record.progress.reading()
+        done, total, fraction = record.reading()
         out: dict[str, Any] = {
             "execution_id": record.id,
             "name": record.name or record.id,
@@ -83,8 +84,11 @@ class ExecutionView:
             out["error"] = {"message": record.error}
         return out
 
+    def operators(self) -> dict[str, Any]:
+        return self.record.operators()
+
     def operators_model(self) -> dict[str, Any]:
-        return {"execution_id": self.id, "state": self.state, **self.progress.operators()}
+        return {"execution_id": self.id, "state": self.state, **self.record.operators()}
 
 
 class SessionView:

@@ -34,7 +34,9 @@ def test_runs_are_recorded_with_their_outcome(session: mars.Session) -> None:
         mt.elemwise(_fails, mt.arange(4, chunk_size=2), dtype=np.int64).execute()
     plain, named, failed = engine.history.latest()[-3:]
     assert engine.history.count == before + 3
-    assert (plain.state, plain.name, plain.progress.fraction()) == ("succeeded", None, 1.0)
+    assert (plain.state, plain.name, plain.reading()[2]) == ("succeeded", None, 1.0)
+    assert plain.progress is None  # ended: its figures kept, not its jobs
+    assert plain.operators()["operators"]
     assert (named.state, named.name) == ("succeeded", "plus one")
     assert failed.state == "failed"
     assert failed.error == "ValueError: bad block"
@@ -50,7 +52,7 @@ def test_a_record_cancelled_from_another_thread_stops_the_execution(
     x = mt.arange(8, chunk_size=1)
     future = mt.elemwise(_waits, x, gate, dtype=np.int64).execute(wait=False)
     record = engine.history.latest()[-1]
-    while not record.progress.counts()[1]:  # its job is submitted
+    while not record.reading()[1]:  # its job is submitted
         time.sleep(0.01)
     assert record.cancel(engine.runtime.cancel)
     gate.set()
