@@ -149,3 +149,25 @@ def test_a_ray_session_reads_a_selection_with_numbered_rows(ray_session: Any) ->
     got = ray_session.fetch(ray_session.execute(frame))
     pd.testing.assert_frame_equal(got, ds.to_pandas()[["t", "i"]])
     del frame
+
+
+def test_on_a_cluster_session_the_blocks_are_fetched_once(tmp_path: Any) -> None:
+    """A cluster's workers cannot read Ray's store: the blocks come through this process,
+    one chunk each, and the computed frame goes back to Ray."""
+    import jupyter_mars as mars
+    from tests.cluster.processes import cli_cluster
+
+    data = _frame(16)
+    ds = ray.data.from_pandas([data.iloc[:9], data.iloc[9:]])
+    with cli_cluster(1) as cluster:
+        remote = mars.new_session(cluster.url, token=cluster.token, default=False)
+        try:
+            frame = md.read_ray_dataset(ds, session=remote)
+            assert frame._layout() == ((9, 7),)
+            got = remote.fetch(remote.execute(frame))
+            pd.testing.assert_frame_equal(got, pd.concat(_blocks(ds)))
+            back = (frame[frame["i"] > 3]).to_ray_dataset(session=remote)
+            expected = got[got["i"] > 3]
+            pd.testing.assert_frame_equal(back.to_pandas(), expected)
+        finally:
+            remote.close()
