@@ -34,12 +34,14 @@ from jupyter_mars.dataframe.io import (
     read_json,
     read_parquet,
     read_ray_dataset,
+    read_raydataset,
     read_sql,
     read_sql_query,
     read_sql_table,
     to_csv,
     to_json,
     to_parquet,
+    to_ray_dataset,
     to_sql,
 )
 from jupyter_mars.dataframe.joins import merge
@@ -96,6 +98,7 @@ __all__ = [
     "read_json",
     "read_parquet",
     "read_ray_dataset",
+    "read_raydataset",
     "read_sql",
     "read_sql_query",
     "read_sql_table",
@@ -106,6 +109,7 @@ __all__ = [
     "to_json",
     "to_numeric",
     "to_parquet",
+    "to_ray_dataset",
     "to_sql",
     "unique",
 ]

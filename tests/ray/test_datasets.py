@@ -5,6 +5,7 @@ Ray is the folder's local cluster (``conftest.py``: a head and a second node on 
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -171,3 +172,11 @@ def test_on_a_cluster_session_the_blocks_are_fetched_once(tmp_path: Any) -> None
             pd.testing.assert_frame_equal(back.to_pandas(), expected)
         finally:
             remote.close()
+
+
+def test_without_ray_the_error_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray.data", None)  # as if Ray Data were not installed
+    with pytest.raises(ImportError, match=r"pip install 'jupyter_mars\[ray\]'"):
+        md.read_ray_dataset(object())
+    with pytest.raises(ImportError, match=r"pip install 'jupyter_mars\[ray\]'"):
+        md.DataFrame(_frame(2)).to_ray_dataset()

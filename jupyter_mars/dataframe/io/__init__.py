@@ -16,7 +16,11 @@ from jupyter_mars.dataframe.io.json_write import to_json
 from jupyter_mars.dataframe.io.pandas_write import pandas_writer
 from jupyter_mars.dataframe.io.parquet_read import read_parquet
 from jupyter_mars.dataframe.io.parquet_write import to_parquet
-from jupyter_mars.dataframe.io.ray_dataset import read_ray_dataset, to_ray_dataset
+from jupyter_mars.dataframe.io.ray_dataset import (
+    read_ray_dataset,
+    read_raydataset,
+    to_ray_dataset,
+)
 from jupyter_mars.dataframe.io.sql_read import read_sql, read_sql_query, read_sql_table
 from jupyter_mars.dataframe.io.sql_write import to_sql
 
@@ -42,6 +46,7 @@ __all__ = [
     "read_json",
     "read_parquet",
     "read_ray_dataset",
+    "read_raydataset",
     "read_sql",
     "read_sql_query",
     "read_sql_table",

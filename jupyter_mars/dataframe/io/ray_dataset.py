@@ -129,6 +129,10 @@ def read_ray_dataset(
     return result
 
 
+read_raydataset = read_ray_dataset
+"""Mars's earlier name of ``read_ray_dataset``."""
+
+
 def _meta(ds: Any) -> pd.DataFrame:
     """The empty frame that every block is shaped like, from the Dataset's schema."""
     schema = ds.schema()
