@@ -14,12 +14,8 @@ cluster. What differs is where tasks run and where chunks live:
 - a chunk's data stays in Ray's object store; the runtime holds its ``ObjectRef``
   (``object_ref``) until the core releases the key, and dropping the last ref lets Ray
   free it;
-- ``Interrupt`` (a cancelled or failed job's running task) becomes ``ray.cancel``: a
-  queued task never starts; a running one is asked to stop (``force=False``, a
-  ``KeyboardInterrupt`` in Python code), and where it still runs ``FORCE_CANCEL_SECONDS``
-  later (Ray 2.60 does not interrupt a task blocked in ``time.sleep`` or in C code), its
-  worker process is killed (``force=True``); Ray starts another, and the chunks in the
-  object store, owned by this driver, stay.
+- ``Interrupt`` (a cancelled or failed job's running task) becomes ``ray.cancel``, and a
+  task that does not stop has its worker killed (``flights.py``).
 
 One driver thread waits on the small metadata refs of the tasks in flight (``ray.wait``)
 and feeds what finished or failed to the core. Calls from other threads (``submit``,
@@ -68,19 +64,13 @@ from jupyter_mars.engine.scheduler.instructions import (
     Release,
 )
 from jupyter_mars.engine.scheduler.state import SchedulerState
-from jupyter_mars.ray.failures import cancel_task, task_error
+from jupyter_mars.ray.failures import task_error
+from jupyter_mars.ray.flights import WAIT_SECONDS, Flight, Flights, outcome, wait
 from jupyter_mars.ray.tasks import run_chunk
 
 SLOTS_PER_CPU = 2
 """Tasks in flight per CPU of the Ray cluster: the next one waits in Ray's queue while the
 current one runs, so the driver's round trip overlaps with computing."""
-
-WAIT_SECONDS = 0.02
-"""Longest the driver waits on the tasks in flight before it looks again for tasks
-submitted meanwhile (``ray.wait`` cannot be woken)."""
-
-FORCE_CANCEL_SECONDS = 1.0
-"""How long an interrupted task may take to stop before its worker process is killed."""
 
 CPU_CHECK_SECONDS = 5.0
 """How often the driver asks Ray for the cluster's CPUs (nodes join and leave)."""
@@ -92,17 +82,6 @@ def cluster_cpus() -> int:
     """The CPUs of the Ray cluster this process is connected to (at least 1)."""
     resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
     return max(1, int(resources.get("CPU", 1)))
-
-
-class _InFlight:
-    """A Ray task the core is running: its key and the refs of its two results."""
-
-    __slots__ = ("key", "value", "meta")
-
-    def __init__(self, key: Key, value: ray.ObjectRef[Any], meta: ray.ObjectRef[Any]) -> None:
-        self.key = key
-        self.value = value
-        self.meta = meta
 
 
 class RayRuntime:
@@ -125,12 +104,8 @@ class RayRuntime:
         """Coarse task -> how many chunk tasks of its stage it stands for."""
         self._jobs: dict[str, JobHandle] = {}
         self._job_keys: dict[str, tuple[Key, ...]] = {}
-        self._running: dict[Key, _InFlight] = {}
-        self._in_flight: dict[ray.ObjectRef[Any], _InFlight] = {}
-        """Metadata ref -> its task, for ``ray.wait``."""
-        self._stopping: dict[ray.ObjectRef[Any], tuple[ray.ObjectRef[Any], float]] = {}
-        """Interrupted tasks that may still run: metadata ref -> value ref, and when to kill
-        the worker running it."""
+        self._flights = Flights()
+        """The Ray tasks in flight, and the interrupted ones that may still run."""
         self._adopted: dict[Key, tuple[ray.ObjectRef[Any], tuple[int, ...] | None, int]] = {}
         """Keys given by ``adopt`` and not yet in memory: ref, shape and bytes."""
         self._later: list[SchedulerEvent] = []
@@ -231,9 +206,7 @@ class RayRuntime:
             for job_id in list(self._jobs):
                 self._handle(JobCancelled(stimulus_id="close", job_id=job_id))
             self._closed = True
-            for value, _ in self._stopping.values():  # no driver to wait for them now
-                cancel_task(value, force=True)
-            self._stopping.clear()
+            self._flights.kill_stopping()  # no driver to wait for them now
             self._refs.clear()
             self._adopted.clear()
             self._tasks.clear()
@@ -246,7 +219,7 @@ class RayRuntime:
             return {
                 "held": len(self._refs),
                 "held_bytes": sum(self._sizes.values()),
-                "in_flight": len(self._in_flight),
+                "in_flight": len(self._flights.running),
             }
 
     # ---- inside the lock ------------------------------------------------------------
@@ -306,21 +279,14 @@ class RayRuntime:
         except BaseException as exc:  # noqa: BLE001 - e.g. a task Ray cannot pickle
             self._later.append(TaskFailed(f"submit-failed-{key}", key, exc, retriable=False))
             return
-        flight = _InFlight(key, value, meta)
-        self._running[key] = flight
-        self._in_flight[meta] = flight
+        self._flights.start(key, value, meta)
         self._operators_of(key, "started")
         self._wakeup.notify()
 
     def _interrupt(self, key: Key) -> None:
-        flight = self._running.pop(key, None)
-        if flight is None:
-            return
-        del self._in_flight[flight.meta]
-        self._operators_of(key, "stopped")
-        if cancel_task(flight.value, force=False):
-            self._stopping[flight.meta] = (flight.value, time.monotonic() + FORCE_CANCEL_SECONDS)
-            self._wakeup.notify()
+        if self._flights.interrupt(key):
+            self._operators_of(key, "stopped")
+            self._wakeup.notify()  # the driver watches it until it stops
         self._forget_if_gone(key)
 
     def _forget_if_gone(self, key: Key) -> None:
@@ -351,7 +317,7 @@ class RayRuntime:
         if owner is not None and owner.operators is not None:
             getattr(owner.operators, change)(key)
 
-    def _finished(self, flight: _InFlight, meta: dict[str, Any]) -> TaskFinished:
+    def _finished(self, flight: Flight, meta: dict[str, Any]) -> TaskFinished:
         key = flight.key
         self._refs[key] = flight.value
         nbytes = int(meta["nbytes"])
@@ -373,7 +339,7 @@ class RayRuntime:
         clock = threading.Event()  # only its wait: a sleep that close() need not break
         while True:
             with self._lock:
-                while not self._in_flight and not self._stopping and not self._closed:
+                while not self._flights.busy() and not self._closed:
                     self._wakeup.wait(CPU_CHECK_SECONDS)
                     checked = self._check_cpus(checked)
                 if self._closed:
@@ -389,46 +355,32 @@ class RayRuntime:
         """Wait a moment for tasks in flight and report those that ended; False where
         Ray could not be asked (disconnected: ``close()`` follows)."""
         with self._lock:
-            waiting = [*self._in_flight, *self._stopping]
+            waiting = self._flights.waiting()
         try:
-            ready, _ = ray.wait(waiting, num_returns=1, timeout=WAIT_SECONDS)
-            if ready and len(waiting) > 1:  # every other one that is done too
-                ready, _ = ray.wait(waiting, num_returns=len(waiting), timeout=0)
+            ready = wait(waiting)
         except Exception:  # noqa: BLE001 - reported by the caller
             return False
         with self._lock:
-            self._stop_slow(ready)
-            ready = [meta for meta in ready if meta in self._in_flight]
-        outcomes = [(meta, _outcome(meta)) for meta in ready]
+            self._flights.settle_stopping(ready)
+            ready = [meta for meta in ready if meta in self._flights.by_meta]
+        outcomes = [(meta, outcome(meta)) for meta in ready]
         with self._lock:
             events: list[SchedulerEvent] = []
-            for meta, outcome in outcomes:
-                flight = self._in_flight.pop(meta, None)
+            for meta, result in outcomes:
+                flight = self._flights.land(meta)
                 if flight is None:
                     continue  # interrupted meanwhile: nobody wants it
-                del self._running[flight.key]
-                if isinstance(outcome, BaseException):
+                if isinstance(result, BaseException):
                     self._operators_of(flight.key, "stopped")
-                    error, retriable = task_error(outcome)
+                    error, retriable = task_error(result)
                     events.append(
                         TaskFailed(f"task-failed-{flight.key}", flight.key, error, retriable)
                     )
                 else:
-                    events.append(self._finished(flight, outcome))
+                    events.append(self._finished(flight, result))
             if events and not self._closed:
                 self._handle(*events)
         return True
-
-    def _stop_slow(self, ready: list[ray.ObjectRef[Any]]) -> None:
-        """Forget the interrupted tasks that ended; kill the workers of those that still
-        run past their time."""
-        for meta in ready:
-            self._stopping.pop(meta, None)
-        now = time.monotonic()
-        for meta, (value, deadline) in list(self._stopping.items()):
-            if now >= deadline:
-                del self._stopping[meta]
-                cancel_task(value, force=True)
 
     def _check_cpus(self, checked: float) -> float:
         """Every ``CPU_CHECK_SECONDS``: the slots follow the cluster's CPUs."""
@@ -443,12 +395,3 @@ class RayRuntime:
             self._n_cpu = n_cpu
             self._handle(SlotsChanged("ray-cpus-changed", n_slots=n_cpu * SLOTS_PER_CPU))
         return now
-
-
-def _outcome(meta: ray.ObjectRef[Any]) -> dict[str, Any] | BaseException:
-    """The metadata a finished task returned, or why it failed."""
-    try:
-        result: dict[str, Any] = ray.get(meta)
-    except BaseException as exc:  # noqa: BLE001 - the task's failure, reported to its job
-        return exc
-    return result

@@ -60,7 +60,7 @@ class RaySession(Session):
             if self.connected:
                 ray.init(address=address, **ray_init_kwargs)
         try:
-            self.address: str = ray.get_runtime_context().gcs_address
+            self.address: str = _cluster_address(ray, address)
             """The address of the Ray cluster (its GCS) this session runs on."""
             self.runtime: RayRuntime = RayRuntime(max_retries=options.task_retries)
         except BaseException:
@@ -103,6 +103,15 @@ class RaySession(Session):
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"n_cpu={self.n_cpu}"
         return f"<Session ray address={self.address} {state}>"
+
+
+def _cluster_address(ray: Any, given: str | None) -> str:
+    """The GCS address of the cluster this process is connected to; through Ray Client
+    (``ray://``), which does not tell it, the address given."""
+    try:
+        return str(ray.get_runtime_context().gcs_address)
+    except Exception:  # noqa: BLE001 - Ray Client's context lacks it
+        return given or "ray"
 
 
 def new_ray_session(

@@ -241,3 +241,28 @@ def test_importing_the_package_does_not_import_ray_and_a_missing_ray_is_explaine
     )
     assert "ERR Ray sessions need Ray" in out.stdout
     assert "pip install 'jupyter_mars[ray]'" in out.stdout
+
+
+def fail_once_with_memory_error(block: np.ndarray, marks: str) -> np.ndarray:
+    """Raises ``MemoryError`` the first time it runs on each chunk (noted in ``marks``)."""
+    mark = Path(marks) / f"ran-{int(block[0])}"
+    if not mark.exists():
+        mark.touch()
+        raise MemoryError("no room this time")
+    return block + 1
+
+
+def test_a_retriable_failure_is_run_again(on_ray: Any, tmp_path: Path) -> None:
+    x = mt.tensor(np.arange(6), chunk_size=2)
+    y = mt.elemwise(fail_once_with_memory_error, x, str(tmp_path), dtype=np.int64)
+    assert y.execute().fetch().tolist() == [1, 2, 3, 4, 5, 6]
+    assert len(list(tmp_path.glob("ran-*"))) == 3
+
+
+def test_concurrent_executions_share_held_chunks(on_ray: Any) -> None:
+    data = np.random.default_rng(5).random((400, 30))
+    a = mt.tensor(data, chunk_size=(50, 30)).execute()
+    futures = [(a * k).sum(axis=0).execute(wait=False) for k in range(1, 5)]
+    for k, future in enumerate(futures, start=1):
+        np.testing.assert_allclose(future.result(timeout=120).fetch(), (data * k).sum(axis=0))
+    np.testing.assert_array_equal(a.fetch(), data)
