@@ -110,6 +110,8 @@ def test_bad_arguments_are_named() -> None:
         md.read_ray_dataset(ds, columns="i")
     with pytest.raises(TypeError, match="incremental_index: expected a bool"):
         md.read_ray_dataset(ds, incremental_index="yes")
+    with pytest.raises(TypeError, match="frame: expected a DataFrame or Series .* got DataFrame"):
+        md.to_ray_dataset(_frame(3))  # a pandas frame, not a lazy one
 
 
 def _chunk_refs(session: Any, frame: Any) -> list[Any]:

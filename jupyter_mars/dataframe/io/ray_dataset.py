@@ -208,7 +208,7 @@ def to_ray_dataset(frame: Any, session: Session | None = None) -> Any:
         frame = frame.to_frame()  # type: ignore[attr-defined]  # attached by value_methods
     if not isinstance(frame, DataFrame):
         kind = type(frame).__name__
-        raise TypeError(f"to_ray_dataset: expected a DataFrame or Series, got {kind}")
+        raise TypeError(f"frame: expected a DataFrame or Series to make a Dataset of, got {kind}")
     session = default_session(session)
     frame.execute(session=session)
     runtime = object_store_of(session)
