@@ -7,7 +7,8 @@ execution history and Ray's nodes (``ray_models.py``), behind a token of its own
 it writes where a local supervisor writes its own (``remote/tokens.py``) and removes at
 ``close()``. ``launcher/ray_sessions.py`` records it in this machine's registry, so that
 the Jupyter server's panel lists it, with its nodes and running executions, and cancels
-them. A Ray session has no dashboard: the panel's link to it finds no page.
+them. Its root is a plain page of the same figures (``ray_page.py``), where a cluster serves
+its dashboard, so that the panel's dashboard link opens something true.
 """
 
 from __future__ import annotations
@@ -21,11 +22,18 @@ import tornado.netutil
 import tornado.web
 
 from jupyter_mars.remote.tokens import generate_token, remove_token_file, write_token_file
-from jupyter_mars.web.app import CancelHandler, ClusterHandler, NotFoundHandler, WorkersHandler
+from jupyter_mars.web.app import (
+    ApiHandler,
+    CancelHandler,
+    ClusterHandler,
+    NotFoundHandler,
+    WorkersHandler,
+)
 from jupyter_mars.web.guard import local_names
 from jupyter_mars.web.history import FigureHistory
 from jupyter_mars.web.logins import Logins
 from jupyter_mars.web.ray_models import RayService
+from jupyter_mars.web.ray_page import ray_page
 from jupyter_mars.web.stream import StreamHandler
 
 LOOPBACK = "127.0.0.1"
@@ -39,6 +47,16 @@ def ray_nodes() -> list[dict[str, Any]]:
     return nodes
 
 
+class RayPageHandler(ApiHandler):
+    """The root page, where a cluster serves its dashboard (``ray_page.py``)."""
+
+    def get(self) -> None:
+        (session,) = self.service.sessions.sessions.values()
+        executions = [e.model() for e in session.executions.values()]
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(ray_page(self.service.cluster_model(), executions))
+
+
 def make_ray_app(service: RayService) -> tornado.web.Application:
     """The routes of the supervisor's API that a Ray session can answer."""
     args = {
@@ -50,6 +68,7 @@ def make_ray_app(service: RayService) -> tornado.web.Application:
     prefix = r"/api/v1"
     return tornado.web.Application(
         [
+            (r"/", RayPageHandler, args),
             (prefix + r"/stream", StreamHandler, args),
             (prefix + r"/cluster", ClusterHandler, args),
             (prefix + r"/workers", WorkersHandler, args),

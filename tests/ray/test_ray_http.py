@@ -90,6 +90,13 @@ def test_the_stream_reports_a_running_execution_and_cancel_stops_it(
     held = mt.elemwise(wait_for_file, x, str(gate), dtype=x.dtype).sum()
     first = ray_session.execute(done, wait=False, name="quick one")
     first.result(timeout=60)
+    page = urllib.request.Request(
+        front.endpoint + "/", headers={"Authorization": f"token {front.token}"}
+    )
+    with urllib.request.urlopen(page, timeout=10) as answer:  # where a dashboard would be
+        text = answer.read().decode()
+    assert "Ray session at" in text
+    assert "<td>quick one</td><td>succeeded</td><td>100%</td>" in text
     future = ray_session.execute(held, wait=False, name="held open")
     message = asyncio.run(stream_snapshot(front.endpoint, front.token))
     (session,) = message["sessions"]

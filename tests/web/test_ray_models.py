@@ -10,12 +10,13 @@ import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.engine.future import Progress
 from jupyter_mars.engine.history import ExecutionRecord
-from jupyter_mars.web import ray_models
+from jupyter_mars.web import ray_models, ray_page
 from jupyter_mars.web.ray_models import ExecutionView, SessionView, ray_cluster_model
 
 
 def test_the_examples_hold() -> None:
     assert doctest.testmod(ray_models).failed == 0
+    assert doctest.testmod(ray_page).failed == 0
 
 
 def test_dead_nodes_are_not_workers_and_machines_count_once() -> None:
