@@ -1,7 +1,8 @@
 """The panel shows a notebook's Ray session like any cluster, end to end: in a real
 ``jupyter lab`` and Debian's headless Chromium, a notebook runs ``%mars start --ray`` (a
 local Ray instance owned by its kernel) and a long job on it; the panel lists the Ray
-session as the notebook's, shows the job running, cancels it, and the notebook's future
+session as the notebook's, shows the job running, opens its page through the Jupyter
+server, cancels the job, and the notebook's future
 ends cancelled; ``%mars stop`` takes it off the list. Screenshots go to
 ``test-artifacts/``."""
 
@@ -93,6 +94,14 @@ def test_the_panel_lists_a_notebooks_ray_session_and_cancels_its_job(lab: Lab) -
         page.wait_for_selector(running, timeout=WAIT)
         assert page.text_content(f"{running} .jp-MarsPanel-taskName") == "ray-job"
         page.screenshot(path=str(ARTIFACTS / "lab-panel-ray-session.png"))
+
+        # its "dashboard", through the Jupyter server: the page of its nodes and executions
+        page.click(f"{PANEL} .jp-MarsPanel-dashboard")
+        frame_element = page.wait_for_selector(".jp-IFrame iframe", timeout=WAIT)
+        frame = frame_element.content_frame()
+        assert frame is not None
+        frame.wait_for_selector("#executions td:has-text('ray-job')", timeout=WAIT)
+        assert frame.locator("#nodes tr").count() == 2  # a header and the kernel's Ray node
 
         # cancelled from the panel: the notebook's future ends cancelled
         page.click(f"{running} .jp-MarsPanel-cancel")
