@@ -19,6 +19,9 @@ from jupyter_mars.launcher import registry
 from jupyter_mars.ray import RaySession
 from tests.ray.local_cluster import LOOPBACK_ENV, LocalRayCluster
 
+# read by Ray when it is imported (its token mode above all), and by its processes
+os.environ.update(LOOPBACK_ENV)
+
 
 def test_ray_addresses_are_told_from_cluster_addresses() -> None:
     assert magics.ray_address("ray://10.0.0.1:10001") == "ray://10.0.0.1:10001"
@@ -73,8 +76,6 @@ def ray_address() -> Iterator[str]:
     """A Ray head with two CPUs on 127.0.0.1, this process connected to it: ``%mars ...
     ray`` reuses the connection."""
     ray = pytest.importorskip("ray", reason="Ray is optional: pip install 'jupyter_mars[ray]'")
-    saved = {name: os.environ.get(name) for name in LOOPBACK_ENV}
-    os.environ.update(LOOPBACK_ENV)
     if ray.is_initialized():  # another module's cluster
         ray.shutdown()
     cluster = LocalRayCluster(head_cpus=2)
@@ -84,11 +85,6 @@ def ray_address() -> Iterator[str]:
     finally:
         ray.shutdown()
         cluster.stop()
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 @pytest.fixture
