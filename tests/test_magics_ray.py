@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -144,3 +145,35 @@ def test_connect_ray_uses_this_process_s_ray(
     assert "started no cluster" in capsys.readouterr().out
     assert mars.get_default_session() is session
     session.close()
+
+
+def _client_port(gcs_address: str) -> int:
+    """The port of the Ray Client server that ``ray start --head`` started for the head at
+    ``gcs_address`` (found by its command line)."""
+    for process in psutil.process_iter(["cmdline"]):
+        argv = process.info["cmdline"] or []
+        if "ray.util.client.server" in argv and f"--address={gcs_address}" in argv:
+            return int(next(a for a in argv if a.startswith("--port=")).split("=")[1])
+    raise AssertionError(f"no Ray Client server for {gcs_address}")
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
+@pytest.mark.usefixtures("registry_here")
+def test_connect_to_a_ray_client_address(ray_address: str, mars_magic: Any, capsys: Any) -> None:
+    import ray
+
+    client = f"ray://127.0.0.1:{_client_port(ray_address)}"
+    ray.shutdown()  # this process connects afresh, through the Ray Client
+    try:
+        mars_magic(f"connect {client}")
+        assert "Connected to Ray" in capsys.readouterr().out
+        session = mars.get_default_session()
+        assert isinstance(session, RaySession)
+        assert session.execute(mt.arange(5, chunk_size=2).sum()).fetch(session=session) == 10
+        mars_magic("status")
+        assert "2 CPUs" in capsys.readouterr().out
+        session.close()  # it connected: it disconnects
+        assert not ray.is_initialized()
+    finally:
+        if not ray.is_initialized():
+            ray.init(address=ray_address, log_to_driver=False)
