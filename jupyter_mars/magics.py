@@ -2,9 +2,11 @@
 in the background (``%load_ext jupyter_mars``).
 
 ``%mars connect [URL] [--token T]``, ``start``, ``stop``, ``status``, ``embedded`` pick the
-kernel's default session; ``%%mars`` runs a cell and submits the lazy tensors and frames it
-assigns at top level, with its last expression, as one graph. Arguments are parsed by
-``parse_line`` / ``parse_cell`` (pure); a mistake prints the usage, never a traceback.
+kernel's default session (``connect ray://HOST:PORT``, ``connect ray`` and ``start --ray``:
+a Ray session, whose chunk tasks run on a Ray cluster); ``%%mars`` runs a cell and submits
+the lazy tensors and frames it assigns at top level, with its last expression, as one
+graph. Arguments are parsed by ``parse_line`` / ``parse_cell`` (pure); a mistake prints the
+usage, never a traceback.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 import jupyter_mars as mars
+from jupyter_mars.dataframe.io.ray_dataset import object_store_of
 from jupyter_mars.engine.future import in_kernel
 from jupyter_mars.engine.naming import checked_name, shorten
 from jupyter_mars.engine.progressbar import TextProgressBar
@@ -80,12 +83,20 @@ def _line_parser() -> tuple[_Parser, dict[str, _Parser]]:
     parser = _Parser(prog="%mars", description="Choose where this kernel's work runs.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     connect = commands.add_parser("connect", help="use a running cluster")
-    connect.add_argument("url", nargs="?", help="http://host:port (default: the one published)")
+    connect.add_argument(
+        "url",
+        nargs="?",
+        help="http://host:port (default: the one published); ray://host:port: a Ray "
+        "cluster's client address; ray: this machine's Ray (started if none runs)",
+    )
     connect.add_argument("--token", help="the cluster token (default: found on this machine)")
     start = commands.add_parser("start", help="start a local cluster owned by this kernel")
     start.add_argument("--workers", type=_positive_int, default=2, help="worker processes")
     start.add_argument("--n-cpu", type=_positive_int, default=1, help="cores per worker")
     start.add_argument("--memory", help="memory limit per worker, such as 2g or 50%%")
+    start.add_argument(
+        "--ray", action="store_true", help="a local Ray instance instead, owned by this kernel"
+    )
     commands.add_parser("stop", help="stop the cluster this kernel started")
     commands.add_parser("status", help="workers and running tasks")
     commands.add_parser("embedded", help="back to the in-process runtime")
@@ -260,6 +271,68 @@ def status_title(address: str, cluster: dict[str, Any]) -> str:
     )
 
 
+RAY_SCHEME = "ray://"
+
+
+def ray_address(url: str | None) -> str | None | bool:
+    """What ``%mars connect`` hands to ``new_ray_session`` for ``url``: the Ray client
+    address for ``ray://host:port``, None for ``ray`` (this machine's Ray), False for an
+    address that is not Ray's.
+
+    >>> ray_address("ray://127.0.0.1:10001"), ray_address("ray"), ray_address("http://h:1")
+    ('ray://127.0.0.1:10001', None, False)
+    """
+    if url == "ray":
+        return None
+    if url is not None and url.startswith(RAY_SCHEME) and len(url) > len(RAY_SCHEME):
+        return url
+    return False
+
+
+def ray_nodes_rows(nodes: list[dict[str, Any]]) -> list[list[str]]:
+    """One row per live Ray node (as ``ray.nodes()`` lists them): address, CPUs, memory."""
+    rows = []
+    for node in nodes:
+        if not node.get("Alive", False):
+            continue
+        resources = node.get("Resources") or {}
+        rows.append(
+            [
+                str(node.get("NodeManagerAddress", "")),
+                f"{float(resources.get('CPU', 0)):g}",
+                f"{float(resources.get('memory', 0)) / 2**30:.1f} GiB",
+            ]
+        )
+    return rows
+
+
+def ray_status_text(address: str, nodes: list[dict[str, Any]]) -> str:
+    """``%mars status`` of a Ray session: a title with the totals, then one row per node.
+
+    >>> print(ray_status_text("127.0.0.1:6379", [{"NodeManagerAddress": "127.0.0.1",
+    ...     "Alive": True, "Resources": {"CPU": 2.0, "memory": 2**31}}]))
+    Ray session at 127.0.0.1:6379, 1 node: 2 CPUs, 2.0 GiB memory
+    node       CPUs  memory
+    127.0.0.1  2     2.0 GiB
+    """
+    rows = ray_nodes_rows(nodes)
+    live = [n for n in nodes if n.get("Alive", False)]
+    cpus = sum(float((n.get("Resources") or {}).get("CPU", 0)) for n in live)
+    memory = sum(float((n.get("Resources") or {}).get("memory", 0)) for n in live)
+    title = (
+        f"Ray session at {address}, {len(rows)} node{'' if len(rows) == 1 else 's'}: "
+        f"{cpus:g} CPU{'' if cpus == 1 else 's'}, {memory / 2**30:.1f} GiB memory"
+    )
+    return f"{title}\n{_table(['node', 'CPUs', 'memory'], rows)}"
+
+
+def _ray_nodes() -> list[dict[str, Any]]:
+    import ray  # the session that needs it imported it already
+
+    nodes: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
+    return nodes
+
+
 def _same_address(a: str, b: str) -> bool:
     return a.rstrip("/") == b.rstrip("/")
 
@@ -285,6 +358,10 @@ class MarsMagics(Magics):
         super().__init__(shell)
         self.cluster: Any = None
         """The local cluster ``%mars start`` started, owned by this kernel."""
+        self.ray_session: Any = None
+        """The Ray session ``%mars start --ray`` started, owned by this kernel."""
+        self.ray_published: Any = None
+        """The progress API of the last Ray session made here, listed for the Lab panel."""
 
     @line_cell_magic
     def mars(self, line: str, cell: str | None = None) -> Any:
@@ -303,6 +380,12 @@ class MarsMagics(Magics):
 
     def _connect(self, args: argparse.Namespace) -> Any:
         url = args.url
+        address = ray_address(url)
+        if address is not False:
+            if args.token is not None:
+                raise UsageError("%mars connect: --token is for jupyter_mars clusters, not Ray")
+            self._use_ray(address)  # type: ignore[arg-type]  # False was ruled out
+            return None
         dashboard = ""
         if url is None:
             found = registry.published()
@@ -325,9 +408,42 @@ class MarsMagics(Magics):
         _announce(session, dashboard)
         return None
 
+    def _use_ray(self, address: str | None, owned: bool = False) -> None:
+        """Make a Ray session on ``address`` (None: this machine's) the default; the kernel
+        owns it (``%mars stop`` closes it) when ``owned``."""
+        try:
+            session = mars.new_ray_session(address)
+        except (ImportError, ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+            where = address or "this machine's Ray"
+            print(f"Cannot connect to {where}: {exc}")
+            return
+        if owned:
+            self.ray_session = session
+        nodes = _ray_nodes()
+        print(f"Connected to Ray: {ray_status_text(session.address, nodes).splitlines()[0]}")
+        self._unpublish()
+        # the web app that serves its progress: loaded for Ray sessions only
+        from jupyter_mars.launcher.ray_sessions import publish
+
+        try:  # the Lab panel lists it with this machine's clusters
+            self.ray_published = publish(session)
+        except OSError as exc:
+            print(f"(The Lab panel will not list it: {exc})")
+
+    def _unpublish(self) -> None:
+        if self.ray_published is not None:
+            self.ray_published.close()
+            self.ray_published = None
+
     def _start(self, args: argparse.Namespace) -> Any:
         if self.cluster is not None:
             print(f"This kernel's cluster runs at {self.cluster.endpoint}; %mars stop it first.")
+            return None
+        if self.ray_session is not None:
+            print(f"This kernel's Ray runs at {self.ray_session.address}; %mars stop it first.")
+            return None
+        if args.ray:
+            self._use_ray(None, owned=True)
             return None
 
         try:
@@ -339,6 +455,8 @@ class MarsMagics(Magics):
         return None
 
     def _stop(self, args: argparse.Namespace) -> Any:
+        if self.ray_session is not None:
+            return self._stop_ray()
         if self.cluster is None:
             print("This kernel started no cluster (%mars start starts one).")
             return None
@@ -360,9 +478,27 @@ class MarsMagics(Magics):
         )
         return None
 
+    def _stop_ray(self) -> None:
+        owned, self.ray_session = self.ray_session, None
+        address = owned.address
+        self._unpublish()
+        was_default = mars.get_default_session() is owned
+        owned.close()  # shuts Ray down too, as this session started it
+        if not was_default:
+            print(f"Stopped the Ray session at {address}.")
+            return
+        mars.new_session()
+        print(
+            f"Stopped the Ray session at {address}. This kernel's work now runs in this "
+            "process (the embedded runtime)."
+        )
+
     def _status(self, args: argparse.Namespace) -> Any:
         session = mars.get_default_session()
         address = getattr(session, "address", None)
+        if session is not None and object_store_of(session) is not None:
+            print(ray_status_text(str(address), _ray_nodes()))
+            return None
         if session is None or address is None:
             n_cpu = getattr(session, "n_cpu", None) or available_cpus()
             print(f"Embedded runtime: work runs in this process on {n_cpu} threads.")

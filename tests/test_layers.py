@@ -288,6 +288,7 @@ LAZY_IMPORTS = {
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.crash_reports"): "the same",
     ("jupyter_mars.deploy.worker", "jupyter_mars.cluster.worker.server"): "the same",
     ("jupyter_mars.widgets.preview", "jupyter_mars.dataframe.core"): "pandas: frames only",
+    ("jupyter_mars.magics", "jupyter_mars.launcher.ray_sessions"): "the web app: Ray users only",
     ("jupyter_mars.widgets.preview", "jupyter_mars.tensor.core"): "only once tensors are",
     (
         "jupyter_mars.deploy.kubernetes",

@@ -33,12 +33,15 @@ from jupyter_mars.dataframe.io import (
     read_csv,
     read_json,
     read_parquet,
+    read_ray_dataset,
+    read_raydataset,
     read_sql,
     read_sql_query,
     read_sql_table,
     to_csv,
     to_json,
     to_parquet,
+    to_ray_dataset,
     to_sql,
 )
 from jupyter_mars.dataframe.joins import merge
@@ -94,6 +97,8 @@ __all__ = [
     "read_csv",
     "read_json",
     "read_parquet",
+    "read_ray_dataset",
+    "read_raydataset",
     "read_sql",
     "read_sql_query",
     "read_sql_table",
@@ -104,6 +109,7 @@ __all__ = [
     "to_json",
     "to_numeric",
     "to_parquet",
+    "to_ray_dataset",
     "to_sql",
     "unique",
 ]

@@ -17,6 +17,7 @@ from typing import Any
 
 from jupyter_mars.engine.future import ExecutionFuture, Progress
 from jupyter_mars.engine.graph import Key, failed_key
+from jupyter_mars.engine.history import ExecutionHistory, ExecutionRecord
 from jupyter_mars.engine.node import Node, Tiled, op_name_of
 from jupyter_mars.engine.plan import plan_stages
 from jupyter_mars.engine.progressbar import TextProgressBar
@@ -44,6 +45,8 @@ class EngineSession:
         self._finalizers: dict[str, list[weakref.finalize[Any, Any]]] = {}
         self._lock = threading.RLock()
         self._closed = False
+        self.history = ExecutionHistory()
+        """The latest executions, for views of progress outside the caller's thread."""
 
     # ---- execution -----------------------------------------------------------------------
 
@@ -53,11 +56,32 @@ class EngineSession:
         progress: Progress,
         show_progress: bool = False,
         cancelled: threading.Event | None = None,
+        name: str | None = None,
     ) -> None:
-        """Compute ``nodes`` and keep their results; raise the first task error."""
+        """Compute ``nodes`` and keep their results; raise the first task error. ``name``
+        names the execution in ``history``."""
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if self._closed:
             raise RuntimeError("the session is closed; create a new one with new_session()")
+        cancelled = cancelled if cancelled is not None else threading.Event()
+        record = self.history.add(ExecutionRecord(progress, name, cancelled))
+        error: BaseException | None = None
+        try:
+            self._run(nodes, progress, show_progress, cancelled)
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            record.end(error)
+
+    def _run(
+        self,
+        nodes: Sequence[Node],
+        progress: Progress,
+        show_progress: bool,
+        cancelled: threading.Event,
+    ) -> None:
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         targets = list(dict.fromkeys(nodes))
         bar = TextProgressBar() if show_progress else None
         stage_holds: list[tuple[Key, ...]] = []
@@ -67,7 +91,7 @@ class EngineSession:
                 stages = plan_stages(targets, dict(self.executed), self.runtime.n_cpu)
                 stage = next(stages)
             while True:
-                if cancelled is not None and cancelled.is_set():
+                if cancelled.is_set():
                     raise ExecutionCancelled("the execution was cancelled")
                 job = self.runtime.submit(stage.graph, stage.outputs, stage.priorities)
                 progress.add_job(job)
@@ -119,6 +143,12 @@ class EngineSession:
                 finalizer = weakref.finalize(node, self._drop, node.key, keys)
                 self._finalizers.setdefault(node.key, []).append(finalizer)
 
+    def adopt(self, node: Node, tiled: Tiled) -> None:
+        """Hold ``tiled`` as the result of ``node``, as if it had been executed: its chunks
+        are data the runtime already holds (data taken from outside, such as the blocks of
+        a Ray Dataset), each with one hold that ``node``'s garbage collection drops."""
+        self._keep([node], {node.key: tiled}, ())
+
     def holder(self, node_key: str) -> Node | None:
         """The node whose garbage collection frees the results of ``node_key`` (None when
         none is held): other nodes of the same key, unpickled from a later request, are
@@ -165,7 +195,7 @@ class EngineSession:
         def drive() -> None:
             __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
             try:
-                self.run(nodes, progress, show_progress, future.cancel_event)
+                self.run(nodes, progress, show_progress, future.cancel_event, name)
             except BaseException as exc:  # noqa: BLE001 - handed to the future
                 settle(future.set_exception, exc)
                 return

@@ -20,8 +20,11 @@ from typing import Any
 
 import psutil
 
-KINDS = ("server", "local", "ssh")
-"""What started a cluster; the first is preferred when several are published."""
+KINDS = ("server", "local", "ssh", "ray")
+"""What started a cluster; the first is preferred when several are published. A ``ray``
+record is a Ray session's HTTP API (``web/ray_front.py``): listed, never connected to."""
+CONNECTABLE = ("server", "local", "ssh")
+"""The kinds whose endpoint is a supervisor that ``%mars connect`` can use."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,8 @@ class ClusterRecord:
     endpoint: str
     """The supervisor's web address, ``http://host:port[/base/]``."""
     kind: str
-    """``server`` (the Jupyter server extension), ``local`` (``new_cluster``) or ``ssh``."""
+    """``server`` (the Jupyter server extension), ``local`` (``new_cluster``), ``ssh``, or
+    ``ray`` (a Ray session's progress API)."""
     owner_pid: int = field(default_factory=os.getpid)
     """The process whose life is the cluster's (0: none here, such as a supervisor on
     another host: the record stays until removed)."""
@@ -121,7 +125,7 @@ def find(cluster_id: str, directory: Path | None = None) -> ClusterRecord | None
 def published(directory: Path | None = None) -> ClusterRecord | None:
     """The cluster ``%mars connect`` picks without an address: the Jupyter server's, else
     the newest one; None when no cluster runs here."""
-    found = entries(directory)
+    found = [e for e in entries(directory) if e.kind in CONNECTABLE]
     if not found:
         return None
     return min(found, key=lambda e: (KINDS.index(e.kind), -e.created))

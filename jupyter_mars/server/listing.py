@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from jupyter_mars.launcher.registry import ClusterRecord
 
-PREFERENCE = ("server", "ssh", "local")
+PREFERENCE = ("server", "ssh", "local", "ray")
 """Of several records of one endpoint, the one listed: the owner first, then the launcher."""
 
 

@@ -50,6 +50,17 @@ def test_the_servers_cluster_is_published_before_newer_ones(tmp_path: Path) -> N
     assert registry.published(tmp_path) == server
 
 
+def test_a_ray_sessions_record_is_listed_but_never_published(tmp_path: Path) -> None:
+    """A Ray session's progress API is no supervisor: %mars connect must not pick it."""
+    ray = ClusterRecord("http://127.0.0.1:9002", "ray", created=3.0)
+    registry.record(ray, tmp_path)
+    assert registry.entries(tmp_path) == [ray]
+    assert registry.published(tmp_path) is None
+    local = ClusterRecord("http://127.0.0.1:9001", "local", created=2.0)
+    registry.record(local, tmp_path)
+    assert registry.published(tmp_path) == local
+
+
 def test_an_unknown_kind_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="kind must be one of"):
         registry.record(ClusterRecord("http://x:1", "yarn"), tmp_path)

@@ -1,4 +1,4 @@
-"""Reading and writing frames: CSV, Parquet, JSON Lines and SQL databases.
+"""Reading and writing frames: CSV, Parquet, JSON Lines, SQL databases and Ray Datasets.
 
 ``read_csv``, ``read_parquet`` and ``read_json`` build lazy DataFrames; ``to_csv``,
 ``to_parquet`` and ``to_json`` are attached to DataFrame (``to_csv`` and ``to_json`` to
@@ -16,11 +16,25 @@ from jupyter_mars.dataframe.io.json_write import to_json
 from jupyter_mars.dataframe.io.pandas_write import pandas_writer
 from jupyter_mars.dataframe.io.parquet_read import read_parquet
 from jupyter_mars.dataframe.io.parquet_write import to_parquet
+from jupyter_mars.dataframe.io.ray_dataset import (
+    read_ray_dataset,
+    read_raydataset,
+    to_ray_dataset,
+)
 from jupyter_mars.dataframe.io.sql_read import read_sql, read_sql_query, read_sql_table
 from jupyter_mars.dataframe.io.sql_write import to_sql
 
-frame_methods: dict[str, Any] = {"to_csv": to_csv, "to_parquet": to_parquet, "to_json": to_json}
-series_methods: dict[str, Any] = {"to_csv": to_csv, "to_json": to_json}
+frame_methods: dict[str, Any] = {
+    "to_csv": to_csv,
+    "to_parquet": to_parquet,
+    "to_json": to_json,
+    "to_ray_dataset": to_ray_dataset,
+}
+series_methods: dict[str, Any] = {
+    "to_csv": to_csv,
+    "to_json": to_json,
+    "to_ray_dataset": to_ray_dataset,
+}
 
 for attr, value in frame_methods.items():
     setattr(DataFrame, attr, value)
@@ -31,6 +45,8 @@ __all__ = [
     "read_csv",
     "read_json",
     "read_parquet",
+    "read_ray_dataset",
+    "read_raydataset",
     "read_sql",
     "read_sql_query",
     "read_sql_table",
@@ -38,5 +54,6 @@ __all__ = [
     "to_csv",
     "to_json",
     "to_parquet",
+    "to_ray_dataset",
     "to_sql",
 ]
