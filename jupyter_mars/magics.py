@@ -329,7 +329,7 @@ def ray_status_text(address: str, nodes: list[dict[str, Any]]) -> str:
 def _ray_nodes() -> list[dict[str, Any]]:
     import ray  # the session that needs it imported it already
 
-    nodes: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
+    nodes: list[dict[str, Any]] = ray.nodes()
     return nodes
 
 

@@ -80,7 +80,7 @@ _job_ids = itertools.count()
 
 def cluster_cpus() -> int:
     """The CPUs of the Ray cluster this process is connected to (at least 1)."""
-    resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+    resources: dict[str, float] = ray.cluster_resources()
     return max(1, int(resources.get("CPU", 1)))
 
 

@@ -43,7 +43,7 @@ def ray_nodes() -> list[dict[str, Any]]:
     """Ray's node table, read from the Ray this process is connected to."""
     import ray  # only a Ray session starts a front, and it imported Ray already
 
-    nodes: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
+    nodes: list[dict[str, Any]] = ray.nodes()
     return nodes
 
 

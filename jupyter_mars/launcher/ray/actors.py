@@ -56,7 +56,7 @@ class ServerKeeper:
         if program not in START_LINES:
             raise ValueError(f"program must be one of {sorted(START_LINES)}, got {program!r}")
         self.program = program
-        self.node_ip: str = ray.util.get_node_ip_address()  # type: ignore[no-untyped-call]
+        self.node_ip: str = ray.util.get_node_ip_address()
         self.node_id = ray.get_runtime_context().get_node_id()
         argv = [sys.executable, "-m", f"jupyter_mars.deploy.{program}", "-H", self.node_ip]
         argv += [*flags, "--no-nanny"] if program == "worker" else flags

@@ -173,7 +173,7 @@ class RayCluster(Adapts, ClusterHandle):
     def most_workers(self, minimum: int) -> int:
         """As many workers as the Ray cluster's CPUs hold (now: an autoscaling Ray cluster
         grows past this only when asked for more)."""
-        cpus = int(ray.cluster_resources().get("CPU", 0))  # type: ignore[no-untyped-call]
+        cpus = int(ray.cluster_resources().get("CPU", 0))
         return max(minimum, cpus // self.worker_cpu)
 
     def check_running(self) -> None:
@@ -333,7 +333,7 @@ def _started_supervisor(supervisor: Any, request: RayClusterRequest) -> dict[str
 
 
 def _available() -> dict[str, float]:
-    return dict(ray.available_resources())  # type: ignore[no-untyped-call]
+    return dict(ray.available_resources())
 
 
 def _resources(resources: dict[str, float]) -> str:
