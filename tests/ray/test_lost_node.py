@@ -1,13 +1,16 @@
 """A Ray node dies with chunks on it: Ray's lineage reconstruction brings them back.
 
-The test owns its cluster: a head with no CPU (so that every task runs on the extra
-node), the extra node, and, once the chunks are computed, a second node to rebuild them
-on; then it kills the first node's raylet and its workers, as a machine that dies.
+Each test owns its cluster: a head with no CPU (so that every task runs on the extra
+nodes) and the extra nodes; it kills one node's raylet and its workers, as a machine that
+dies: between two jobs, with the first's chunks on it, or in the middle of a job.
 """
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -64,4 +67,37 @@ def test_chunks_lost_with_a_node_are_rebuilt_from_their_lineage(
         assert int(ray_session.fetch(total)) == int(expected.sum())
         np.testing.assert_array_equal(ray_session.fetch(x), expected)
     finally:
+        ray_session.close()
+
+
+def pause_then_double(block: np.ndarray, marks: str) -> np.ndarray:
+    """Notes the Ray worker it runs in, then takes a while: a job of these is still
+    running when the test kills a node."""
+    (Path(marks) / f"started-{int(block[0])}-{os.getpid()}").touch()
+    time.sleep(1.5)
+    return block * 2
+
+
+def test_a_node_killed_in_the_middle_of_a_job_leaves_the_right_answer(
+    doomed_cluster: tuple[LocalRayCluster, int], session: Any, tmp_path: Path
+) -> None:
+    cluster, doomed_port = doomed_cluster
+    cluster.add_node(cpus=1)  # where the lost tasks and chunks are made again
+    ray_session = mars.new_ray_session(cluster.address, default=False)
+    try:
+        ray_session.as_default()
+        doubled = mt.elemwise(
+            pause_then_double, mt.arange(12, chunk_size=1), str(tmp_path), dtype=np.int64
+        )
+        future = doubled.sum().execute(wait=False)
+        deadline = time.monotonic() + 120
+        while len(list(tmp_path.glob("started-*"))) < 4:  # some done, some running
+            assert time.monotonic() < deadline, "the job's tasks did not start"
+            time.sleep(0.1)
+        assert not future.done()
+        assert cluster.kill_node(doomed_port) >= 1
+        assert int(np.asarray(future.result(timeout=240))) == int((np.arange(12) * 2).sum())
+        np.testing.assert_array_equal(doubled.execute().fetch(), np.arange(12) * 2)
+    finally:
+        session.as_default()
         ray_session.close()
