@@ -13,6 +13,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.ray.local_cluster import LOOPBACK_ENV
+
+# Ray reads these when it is first imported, by whichever test imports it first (a notebook,
+# the Lab panel, a Ray session): every Ray cluster of the tests is on loopback and this
+# run's alone, with no token to hand around
+os.environ.update(LOOPBACK_ENV)
+
 import jupyter_mars as mars
 from jupyter_mars.engine.devices import gpu_unavailable_reason
 from jupyter_mars.engine.tracebacks import FULL_TRACEBACKS_ENV
