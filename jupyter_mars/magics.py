@@ -28,13 +28,13 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 import jupyter_mars as mars
-from jupyter_mars.dataframe.io.ray_dataset import object_store_of
 from jupyter_mars.engine.future import in_kernel
 from jupyter_mars.engine.naming import checked_name, shorten
 from jupyter_mars.engine.progressbar import TextProgressBar
 from jupyter_mars.executable import Executable, default_session
 from jupyter_mars.launcher import new_cluster, registry
 from jupyter_mars.launcher.display import cluster_view, gpu_text
+from jupyter_mars.ray.session import RaySession
 from jupyter_mars.remote import HttpClient, RemoteSession
 from jupyter_mars.session import EmbeddedSession, available_cpus
 
@@ -496,7 +496,7 @@ class MarsMagics(Magics):
     def _status(self, args: argparse.Namespace) -> Any:
         session = mars.get_default_session()
         address = getattr(session, "address", None)
-        if session is not None and object_store_of(session) is not None:
+        if isinstance(session, RaySession):
             print(ray_status_text(str(address), _ray_nodes()))
             return None
         if session is None or address is None:
