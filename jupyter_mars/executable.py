@@ -233,7 +233,31 @@ class PendingRun:
         return f"<PendingRun {'done' if self.done() else 'running'} {self.future!r}>"
 
 
-class EmbeddedSession(Session):
+class EngineBackedSession(Session):
+    """A session whose executions an ``EngineSession`` in this process plans and keeps
+    (set ``_engine``): the embedded one, on threads here, and the Ray one."""
+
+    _engine: EngineSession
+
+    @property
+    def engine(self) -> EngineSession:
+        return self._engine
+
+    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any, name: str) -> Any:
+        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        if not wait:
+            return self._engine.submit(nodes, show_progress=show, result=result, name=name)
+        self._engine.run(nodes, Progress(), show_progress=show)
+        return result
+
+    def _fetch(self, node: Node) -> Any:
+        return self._engine.fetch(node)
+
+    def is_executed(self, tensor: Executable) -> bool:
+        return self._engine.is_executed(tensor.node)
+
+
+class EmbeddedSession(EngineBackedSession):
     """Chunk tasks run on ``n_cpu`` threads of this process.
 
     ``memory_limit`` (bytes, or a size such as ``"2GiB"`` or ``"25%"`` of this machine's
@@ -283,23 +307,6 @@ class EmbeddedSession(Session):
         and the store's figures: bytes in memory (``memory_bytes``), on disk only
         (``spilled_bytes``), in spill files (``disk_bytes``), spill reads and writes."""
         return self._runtime.memory_info()
-
-    @property
-    def engine(self) -> EngineSession:
-        return self._engine
-
-    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any, name: str) -> Any:
-        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
-        if not wait:
-            return self._engine.submit(nodes, show_progress=show, result=result, name=name)
-        self._engine.run(nodes, Progress(), show_progress=show)
-        return result
-
-    def _fetch(self, node: Node) -> Any:
-        return self._engine.fetch(node)
-
-    def is_executed(self, tensor: Executable) -> bool:
-        return self._engine.is_executed(tensor.node)
 
     def _close(self) -> None:
         self._engine.close()

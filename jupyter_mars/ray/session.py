@@ -11,11 +11,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from jupyter_mars.config import options
-from jupyter_mars.engine.future import Progress
-from jupyter_mars.engine.node import Node
 from jupyter_mars.engine.session import EngineSession
-from jupyter_mars.engine.tracebacks import HIDE
-from jupyter_mars.executable import Executable, Session
+from jupyter_mars.executable import EngineBackedSession
 
 if TYPE_CHECKING:
     from jupyter_mars.ray.runtime import RayRuntime
@@ -34,7 +31,7 @@ def require_ray() -> Any:
     return ray
 
 
-class RaySession(Session):
+class RaySession(EngineBackedSession):
     """Chunk tasks run as Ray tasks on a Ray cluster; their results stay in Ray's object
     store until the tensor or frame is garbage-collected.
 
@@ -74,23 +71,6 @@ class RaySession(Session):
     def n_cpu(self) -> int:
         """The Ray cluster's CPUs: what tiling sizes its tasks for."""
         return self.runtime.n_cpu
-
-    @property
-    def engine(self) -> EngineSession:
-        return self._engine
-
-    def _execute(self, nodes: list[Node], wait: bool, show: bool, result: Any, name: str) -> Any:
-        __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
-        if not wait:
-            return self._engine.submit(nodes, show_progress=show, result=result, name=name)
-        self._engine.run(nodes, Progress(), show_progress=show)
-        return result
-
-    def _fetch(self, node: Node) -> Any:
-        return self._engine.fetch(node)
-
-    def is_executed(self, tensor: Executable) -> bool:
-        return self._engine.is_executed(tensor.node)
 
     def _close(self) -> None:
         if self._closed:
