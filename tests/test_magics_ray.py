@@ -157,6 +157,12 @@ def _client_port(gcs_address: str) -> int:
     raise AssertionError(f"no Ray Client server for {gcs_address}")
 
 
+CLIENT_ATTEMPTS = 3
+"""Connects tried: Ray's client server forks a server per client from a process with gRPC
+threads running, and on a busy machine about one fork in four dies at once ("Starting Ray
+client server failed"); the magic reports that clearly, and a user would run it again."""
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning:ray")
 @pytest.mark.usefixtures("registry_here")
 def test_connect_to_a_ray_client_address(ray_address: str, mars_magic: Any, capsys: Any) -> None:
@@ -165,10 +171,15 @@ def test_connect_to_a_ray_client_address(ray_address: str, mars_magic: Any, caps
     client = f"ray://127.0.0.1:{_client_port(ray_address)}"
     ray.shutdown()  # this process connects afresh, through the Ray Client
     try:
-        mars_magic(f"connect {client}")
-        out = capsys.readouterr().out
-        if "psutil.ZombieProcess" in out:  # Ray's client server, not the magic, failed
-            pytest.skip("Ray's client server failed reading a zombie process left by another test")
+        for _ in range(CLIENT_ATTEMPTS):
+            mars_magic(f"connect {client}")
+            out = capsys.readouterr().out
+            if "psutil.ZombieProcess" in out:  # Ray's client server, not the magic, failed
+                pytest.skip(
+                    "Ray's client server failed reading a zombie process left by another test"
+                )
+            if "Starting Ray client server failed" not in out:
+                break
         assert "Connected to Ray" in out
         session = mars.get_default_session()
         assert isinstance(session, RaySession)

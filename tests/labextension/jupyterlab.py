@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.cluster.processes import free_port
 
@@ -154,12 +155,43 @@ def stop(lab: Lab, timeout: float = 30) -> list[psutil.Process]:
 
 
 def run_cells(page: Any, first: int, count: int, timeout: float = 60_000) -> None:
-    """Run ``count`` cells of the open notebook from cell ``first`` (1-based) with
+    """Run ``count`` code cells of the open notebook from cell ``first`` (1-based) with
     Shift+Enter, as a user does, waiting for each press to move to the next cell: a
-    press that lands while the notebook is still taking focus would be lost."""
+    press that lands while the notebook is still taking focus would be lost. A press that
+    Lab takes before its kernel connection is up clears the cell's prompt and runs nothing
+    (Lab's execution indicator already says idle then); such a cell is run again, as a
+    user who saw its empty prompt would."""
     cell = ".jp-Notebook .jp-Cell:nth-child({})"
     page.click(f"{cell.format(first)} .jp-InputArea-prompt")
     page.wait_for_selector(f"{cell.format(first)}.jp-mod-active", timeout=timeout)
     for n in range(first, first + count):
-        page.keyboard.press("Shift+Enter")
-        page.wait_for_selector(f"{cell.format(n + 1)}.jp-mod-active", timeout=timeout)
+        for attempt in range(RUN_ATTEMPTS):
+            if attempt:
+                page.click(f"{cell.format(n)} .jp-InputArea-prompt")
+                page.wait_for_selector(f"{cell.format(n)}.jp-mod-active", timeout=timeout)
+            page.keyboard.press("Shift+Enter")
+            page.wait_for_selector(f"{cell.format(n + 1)}.jp-mod-active", timeout=timeout)
+            if _ran(page, cell.format(n)):
+                break
+        else:
+            raise AssertionError(f"cell {n} did not run after {RUN_ATTEMPTS} presses")
+
+
+RUN_ATTEMPTS = 3
+RAN_SECONDS = 5
+"""How long a pressed cell's prompt may stay empty before the press counts as lost."""
+
+
+def _ran(page: Any, selector: str) -> bool:
+    """Whether the code cell at ``selector`` is queued, running or has run: its prompt
+    shows ``[*]`` or a count rather than ``[ ]``."""
+    prompt = f"{selector} .jp-InputArea-prompt"
+    try:
+        page.wait_for_function(
+            "s => /\\[[*0-9]+\\]/.test(document.querySelector(s)?.textContent ?? '')",
+            arg=prompt,
+            timeout=RAN_SECONDS * 1000,
+        )
+    except PlaywrightTimeout:  # the prompt stayed empty
+        return False
+    return True

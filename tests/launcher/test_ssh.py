@@ -61,7 +61,9 @@ def test_run_shares_one_connection_between_more_threads_than_sshd_sessions(ssh_c
     # OpenSSH allows 10 sessions per connection: the rest wait for a free one
     with ThreadPoolExecutor(12) as pool:
         results = list(pool.map(lambda i: ssh_connection.run(f"sleep 0.2; echo {i}"), range(12)))
-    assert results == [(0, f"{i}\n", "") for i in range(12)]
+    # stderr left out: twelve login shells at once may make the host's own shell start-up
+    # files complain (pyenv's rehash lock, for one), which says nothing of the connection
+    assert [(status, out) for status, out, _ in results] == [(0, f"{i}\n") for i in range(12)]
 
 
 def test_a_connection_broken_mid_command_is_an_ssh_error_then_reconnects(ssh_connection):
