@@ -42,9 +42,11 @@ def free_port() -> int:
 class LocalRayCluster:
     """A head with ``head_cpus`` CPUs on a free port; ``add_node`` starts another node."""
 
-    def __init__(self, head_cpus: int = 1) -> None:
+    def __init__(self, head_cpus: int = 1, env: dict[str, str] | None = None) -> None:
         self.temp_dir = tempfile.mkdtemp(prefix="mars-ray-test-")
-        self.env = {**os.environ, **LOOPBACK_ENV}
+        self.node_ports: list[int] = []
+        """The node manager ports of the nodes ``add_node`` started, dead ones too."""
+        self.env = {**os.environ, **LOOPBACK_ENV, **(env or {})}
         for attempt in range(ATTEMPTS):
             self.port = free_port()
             self.address = f"127.0.0.1:{self.port}"
@@ -79,6 +81,7 @@ class LocalRayCluster:
                 "--disable-usage-stats",
             ]
             if self._run(argv, last=attempt == ATTEMPTS - 1):
+                self.node_ports.append(port)
                 return port
             self.kill_node(port)
         raise AssertionError("unreachable")

@@ -1,7 +1,7 @@
 """A Ray node dies with chunks on it: Ray's lineage reconstruction brings them back.
 
-Each test owns its cluster: a head with no CPU (so that every task runs on the extra
-nodes) and the extra nodes; it kills one node's raylet and its workers, as a machine that
+The tests share a head with no CPU (so that every task runs on the extra nodes); each
+adds its own nodes; it kills one node's raylet and its workers, as a machine that
 dies: between two jobs, with the first's chunks on it, or in the middle of a job.
 """
 
@@ -27,17 +27,33 @@ N, CHUNK = 400_000, 40_000
 memory, so they live in the object store of the node that computed them."""
 
 
-@pytest.fixture
-def doomed_cluster() -> Iterator[tuple[LocalRayCluster, int]]:
+QUICK_DEATH = {"RAY_health_check_period_ms": "1000", "RAY_health_check_failure_threshold": "5"}
+"""The head's control service checks its nodes every second (Ray's default period is
+longer) and calls one dead after 5 missed checks: the tests wait less for the news."""
+
+
+@pytest.fixture(scope="module")
+def head() -> Iterator[LocalRayCluster]:
+    """The module's head, with no CPU: the tests' tasks run on the nodes they add."""
     if ray.is_initialized():  # another module's session
         ray.shutdown()
-    cluster = LocalRayCluster(head_cpus=0)
+    cluster = LocalRayCluster(head_cpus=0, env=QUICK_DEATH)
     try:
-        yield cluster, cluster.add_node(cpus=1)
+        yield cluster
     finally:
         if ray.is_initialized():
             ray.shutdown()
         cluster.stop()
+
+
+@pytest.fixture
+def doomed_cluster(head: LocalRayCluster) -> Iterator[tuple[LocalRayCluster, int]]:
+    """The head with a node of one CPU for the test to kill; every node the test adds is
+    killed after it, so that the next test's tasks run on its own nodes only."""
+    before = set(head.node_ports)
+    yield head, head.add_node(cpus=1)
+    for port in set(head.node_ports) - before:
+        head.kill_node(port)
 
 
 def _node_id(node_manager_port: int) -> str:
