@@ -1,7 +1,7 @@
 """The package's layers run one way, read from the source's imports.
 
 From the top: faces (magics, widgets, the Jupyter server extension, the web front end,
-the command lines and launchers) → API (``dataframe`` above ``tensor``) → client
+the command lines and launchers) → API (``learn`` above ``dataframe`` above ``tensor``) → client
 (sessions, ``executable``, ``remote``) → engine (graph, plan, scheduler, executors,
 storage). The cluster's processes (``cluster/``: ``wire`` below ``supervisor`` and
 ``worker``, which never import each other) use the engine only, and only faces start them.
@@ -31,7 +31,7 @@ FACES = frozenset(
 )
 CLIENT = frozenset({"session", "executable", "remote", "ray"})
 """``ray``: a session whose runtime is Ray, as ``remote`` is one whose runtime is a cluster."""
-RANKS = {"faces": 5, "dataframe": 4, "tensor": 3, "client": 2, "engine": 0}
+RANKS = {"faces": 6, "learn": 5, "dataframe": 4, "tensor": 3, "client": 2, "engine": 0}
 """A module may import from its own layer or a lower one (the cluster: see below)."""
 
 
@@ -109,7 +109,7 @@ def layer(module: str) -> str:
         return "faces"
     if top in CLIENT:
         return "client"
-    if top in ("tensor", "dataframe"):
+    if top in ("tensor", "dataframe", "learn"):
         return top
     if top == "cluster":
         return "cluster"

@@ -1,0 +1,21 @@
+"""Input checks and helpers shared by the estimators, as ``sklearn.utils``."""
+
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_consistent_length,
+    check_is_fitted,
+    check_X_y,
+    column_or_1d,
+    fetch_all,
+    to_tensor,
+)
+
+__all__ = [
+    "check_X_y",
+    "check_array",
+    "check_consistent_length",
+    "check_is_fitted",
+    "column_or_1d",
+    "fetch_all",
+    "to_tensor",
+]
