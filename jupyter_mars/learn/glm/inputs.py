@@ -52,6 +52,8 @@ def tall_and_skinny(x: Tensor) -> Tensor:
     layout = x._layout()
     if layout is None or rows <= cols:
         return x
+    if any(math.isnan(n) for n in layout[0]):
+        return x
     lengths = [int(n) for n in layout[0]]
     if len(lengths) > 1 and min(lengths) < cols:
         rechunked: Tensor = x.rechunk({0: max(cols, max(lengths))})
