@@ -6,11 +6,13 @@ The solvers, each one graph whose small results are fetched together:
   chunk is QR-factored where it lies and only the ``n_features²`` R factors meet. This
   is the solver of choice for accuracy: like scikit-learn's LAPACK SVD it never squares
   the condition number of the data, so small singular values keep their digits.
-- ``'covariance_eigh'``: the ``n_features²`` covariance matrix of the centred data (a
-  tree-summed product over the row chunks) and its eigen-decomposition in the driver.
-  It costs one product and works with any chunking (TSQR wants row chunks at least as
-  long as the matrix is wide), which is why ``'auto'`` picks it for tall, narrow data
-  (``n_samples >= 10 * n_features``, ``n_features <= 1000``), as scikit-learn does.
+- ``'covariance_eigh'``: the ``n_features²`` covariance matrix of the centred data (the
+  column means, then a product tree-summed over the row chunks) and its
+  eigen-decomposition in the driver. It is cheaper than TSQR (a product, no QR of each
+  chunk) and works with any chunking (TSQR wants row chunks at least as long as the
+  matrix is wide), at the price of squaring the condition number: small variances keep
+  fewer digits. ``'auto'`` picks it for tall, narrow data (``n_samples >= 10 *
+  n_features``, ``n_features <= 1000``), as scikit-learn does.
 - ``'arpack'``: the same covariance, keeping ``n_components`` (below ``min(n_samples,
   n_features)``) eigenpairs: the exact truncated decomposition ARPACK approximates.
 - ``'randomized'``: ``mt.linalg.randomized_svd`` of the centred data (random projection,

@@ -49,7 +49,7 @@ def tall_and_skinny(x: Tensor) -> Tensor:
     that: TSQR (``mt.linalg.svd``) factors each row chunk on its own, and gathers the
     whole matrix into one chunk when the chunks are shorter than they are wide."""
     rows, cols = x.shape
-    layout = x._layout()
+    layout = x._layout()  # the chunking tiling would give, found without running anything
     if layout is None or rows <= cols:
         return x
     if any(math.isnan(n) for n in layout[0]):
@@ -91,7 +91,9 @@ def check_sample_weight(
     if isinstance(sample_weight, int | float | np.number) and not isinstance(sample_weight, bool):
         return mt.full(n_samples, sample_weight, dtype=x.dtype)
     lazy = isinstance(sample_weight, Tensor | FrameBase)
-    weights = to_tensor(sample_weight)
+    # data in memory is checked now (check_array does so for an array, not a tensor)
+    source = sample_weight if lazy else np.asarray(sample_weight)
+    weights = to_tensor(source)
     if weights.ndim != 1:
         raise ValueError(
             f"Sample weights must be 1D array or scalar, got {weights.ndim}D array. Expected "
@@ -100,9 +102,9 @@ def check_sample_weight(
     known = not (math.isnan(weights.shape[0]) or math.isnan(n_samples))
     if known and weights.shape[0] != n_samples:
         raise ValueError(f"sample_weight.shape == {weights.shape}, expected {(n_samples,)}!")
-    weights = check_array(weights, ensure_2d=False, dtype=x.dtype, input_name="sample_weight")
+    weights = check_array(source, ensure_2d=False, dtype=x.dtype, input_name="sample_weight")
     if not lazy:
-        values = np.asarray(sample_weight, dtype=x.dtype)
+        values = np.asarray(source, dtype=x.dtype)
         if not np.any(values != 0):
             raise ValueError("Sample weights must contain at least one non-zero number.")
         if non_negative:

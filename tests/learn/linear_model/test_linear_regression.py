@@ -147,6 +147,7 @@ def test_constant_targets_score_as_scikit_learn() -> None:
         (np.zeros(90), "at least one non-zero number"),
         (WEIGHTS[:80], r"sample_weight.shape == \(80,\), expected \(90,\)"),
         (np.ones((90, 2)), "Sample weights must be 1D array or scalar"),
+        (np.r_[np.nan, WEIGHTS[1:]], "Input sample_weight contains NaN"),
     ],
 )
 def test_bad_sample_weights_raise_scikit_learns_errors(weights: Any, match: str) -> None:
