@@ -1,0 +1,7 @@
+"""Generalised linear models, as Mars's ``mars.learn.glm``: ``LogisticRegression`` (also
+``jupyter_mars.learn.linear_model.LogisticRegression``, the same class). ``inputs`` holds
+the input helpers this package, ``linear_model`` and ``decomposition`` share."""
+
+from jupyter_mars.learn.glm._logistic import LogisticRegression
+
+__all__ = ["LogisticRegression"]

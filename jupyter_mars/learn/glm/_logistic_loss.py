@@ -1,0 +1,143 @@
+"""The objective ``LogisticRegression`` minimises, evaluated on chunked data.
+
+The objective is scikit-learn's: the weighted mean of the per-sample losses plus an L2
+penalty on the coefficients (not the intercepts),
+
+    f(w) = sum_i s_i loss_i(w) / sum_i s_i + l2 / 2 * |W|²,    l2 = 1 / (C sum_i s_i),
+
+with the binomial loss ``log(1 + e^z) - t z`` (one linear predictor ``z``; ``t`` is 1
+for the second class) for two classes, and the multinomial loss ``logsumexp(z) - z_y``
+(one predictor per class) for more. Each call of ``LogisticObjective`` builds one graph
+from the parameters (small, constants in the graph): the predictors ``X W^T + b``
+chunk by chunk, the losses and their derivatives element-wise, and the gradient
+``G^T X`` as a product reduced over the row chunks. The loss and the gradient
+(``n_classes x (n_features + 1)`` numbers at most) are fetched together, and SciPy's
+L-BFGS in the driver takes the next step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.special import expit
+
+import jupyter_mars.tensor as mt
+from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils import fetch_all
+from jupyter_mars.tensor.core import Tensor
+
+Kernel = Callable[..., np.ndarray]
+"""A chunk kernel: the rows of ``z``, the targets and (optionally) the weights in, one
+array shaped like ``z`` out."""
+
+
+@dataclass
+class LogisticObjective:
+    """The objective and its gradient at flat parameter vectors, for L-BFGS."""
+
+    x: Tensor
+    """The data, ``(n_samples, n_features)``, executed once before the iterations."""
+    targets: Tensor
+    """For two classes, 1.0 where a sample is of the second class, else 0.0 (1-d); for
+    more, the one-hot encoding of the classes, ``(n_samples, n_classes)``."""
+    weights: Tensor | None
+    """Each sample's weight (sample and class weights combined), or None for ones."""
+    weight_sum: float
+    """The sum of the weights (``n_samples`` without weights)."""
+    n_classes: int
+    fit_intercept: bool
+    l2: float
+    """The penalty's strength, ``1 / (C * weight_sum)`` (0 without penalty)."""
+    session: Session | None = None
+    run_kwargs: dict[str, Any] | None = None
+    evaluations: int = field(default=0, init=False)
+    """How many times the data was passed over: one per call."""
+
+    @property
+    def n_features(self) -> int:
+        return int(self.x.shape[1])
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The parameters as a matrix: one row per linear predictor, the coefficients
+        then (with an intercept) the intercept."""
+        rows = 1 if self.n_classes == 2 else self.n_classes
+        return rows, self.n_features + int(self.fit_intercept)
+
+    def split(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Coefficients ``(rows, n_features)`` and intercepts ``(rows,)`` of ``flat``."""
+        params = flat.reshape(self.shape)
+        coef = params[:, : self.n_features]
+        intercept = params[:, -1] if self.fit_intercept else np.zeros(params.shape[0])
+        return coef, intercept
+
+    def __call__(self, flat: np.ndarray) -> tuple[float, np.ndarray]:
+        coef, intercept = self.split(flat)
+        dtype = self.x.dtype
+        z = self.x @ coef.astype(dtype).T + intercept.astype(dtype)
+        if self.n_classes == 2:
+            z = z[:, 0]
+            weights: Any = self.weights
+            kernels: tuple[Kernel, Kernel] = (binomial_losses, binomial_slopes)
+        else:
+            z = z.rechunk({1: self.n_classes})  # the kernels need whole rows
+            weights = None if self.weights is None else self.weights[:, None]
+            kernels = (multinomial_losses, multinomial_slopes)
+        operands = (z, self.targets) if weights is None else (z, self.targets, weights)
+        losses, slopes = (mt.elemwise(k, *operands, dtype=dtype, name=k.__name__) for k in kernels)
+        total, coef_grad, intercept_grad = fetch_all(
+            losses.sum(),
+            slopes.T @ self.x,
+            slopes.sum(axis=0),
+            session=self.session,
+            run_kwargs=self.run_kwargs,
+        )
+        self.evaluations += 1
+        loss = float(total) / self.weight_sum + 0.5 * self.l2 * float(np.sum(coef * coef))
+        grad = np.zeros(self.shape)
+        grad[:, : self.n_features] = (
+            np.reshape(coef_grad, coef.shape) / self.weight_sum + self.l2 * coef
+        )
+        if self.fit_intercept:
+            grad[:, -1] = np.reshape(intercept_grad, -1) / self.weight_sum
+        return loss, grad.ravel()
+
+
+# ---- chunk kernels: z, the targets and (optionally) the weights of the same rows ----------
+
+
+def binomial_losses(z: np.ndarray, t: np.ndarray, weights: Any = 1.0) -> np.ndarray:
+    """``log(1 + e^z) - t z``, weighted."""
+    losses: np.ndarray = (np.logaddexp(0.0, z) - t * z) * weights
+    return losses
+
+
+def binomial_slopes(z: np.ndarray, t: np.ndarray, weights: Any = 1.0) -> np.ndarray:
+    """The derivatives of the losses in ``z``: ``expit(z) - t``, weighted."""
+    slopes: np.ndarray = (expit(z) - t) * weights
+    return slopes
+
+
+def _shifted_and_log_norm(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``z`` less each row's maximum, and the log of each row's sum of exponentials of
+    that (``logsumexp(z) - max(z)``), safe from overflow."""
+    shifted = z - z.max(axis=1, keepdims=True)
+    return shifted, np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+
+
+def multinomial_losses(z: np.ndarray, onehot: np.ndarray, weights: Any = 1.0) -> np.ndarray:
+    """Terms whose sum along a row is that row's (weighted) ``logsumexp(z) - z_y``: the
+    loss sits in the sample's class column (its one-hot row picks it out)."""
+    shifted, log_norm = _shifted_and_log_norm(z)
+    terms: np.ndarray = onehot * (log_norm - shifted) * weights
+    return terms
+
+
+def multinomial_slopes(z: np.ndarray, onehot: np.ndarray, weights: Any = 1.0) -> np.ndarray:
+    """The derivatives of the losses in ``z``: ``softmax(z) - onehot``, weighted."""
+    shifted, log_norm = _shifted_and_log_norm(z)
+    slopes: np.ndarray = (np.exp(shifted - log_norm) - onehot) * weights
+    return slopes
