@@ -1,5 +1,6 @@
 """Input checks and helpers shared by the estimators, as ``sklearn.utils``."""
 
+from jupyter_mars.learn.utils.joblib_backend import MarsBackend as MarsBackend
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_consistent_length,

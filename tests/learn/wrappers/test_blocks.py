@@ -1,0 +1,75 @@
+"""Row blocks: one task per block of rows, columns whole, the inputs' rows matched."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jupyter_mars.dataframe as md
+import jupyter_mars.tensor as mt
+from jupyter_mars.learn.utils import fetch_all
+from jupyter_mars.learn.wrappers.blocks import as_object, map_rows, per_block
+
+
+def row_summary(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Each row's sum, its target and its number of columns."""
+    return np.column_stack([x.sum(axis=1), y, np.full(len(x), x.shape[1])])
+
+
+def block_facts(x: np.ndarray, y: np.ndarray) -> tuple[int, int, float]:
+    return len(x), x.shape[1], float(y.sum())
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    n=st.integers(1, 30),
+    n_features=st.integers(1, 5),
+    rows=st.integers(1, 12),
+    columns=st.integers(1, 5),
+    target_rows=st.integers(1, 12),
+)
+def test_rows_of_every_block_see_every_column_and_their_own_targets(
+    n: int, n_features: int, rows: int, columns: int, target_rows: int
+) -> None:
+    data = np.random.default_rng(n).random((n, n_features))
+    target = np.arange(n, dtype=np.float64)
+    x = mt.tensor(data, chunk_size=(rows, columns))
+    y = mt.tensor(target, chunk_size=target_rows)
+    result = map_rows(row_summary, x, y, trailing=(3,), name="summary")
+    assert result.shape == (n, 3)
+    (got,) = fetch_all(result)
+    np.testing.assert_allclose(got[:, 0], data.sum(axis=1))
+    np.testing.assert_array_equal(got[:, 1], target)
+    assert (got[:, 2] == n_features).all()
+    (facts,) = fetch_all(per_block(block_facts, x, y))
+    assert [f[0] for f in facts] == [len(b) for b in np.array_split(data, range(rows, n, rows))]
+    assert {f[1] for f in facts} == {n_features}
+    assert sum(f[2] for f in facts) == target.sum()
+
+
+def test_frames_and_filtered_frames_are_read_by_their_row_blocks() -> None:
+    frame = pd.DataFrame(np.arange(40.0).reshape(10, 4), columns=list("abcd"))
+    distributed = md.DataFrame(frame, chunk_size=3)
+    kept = distributed[distributed["a"] > 10]  # rows unknown until computed
+    expected = frame[frame["a"] > 10].to_numpy()
+    result = map_rows(functools.partial(np.sum, axis=1), kept)
+    (got,) = fetch_all(result)
+    np.testing.assert_allclose(got, expected.sum(axis=1))
+    (facts,) = fetch_all(per_block(block_facts, kept, np.arange(len(expected))))
+    assert sum(f[0] for f in facts) == len(expected)
+
+
+def test_per_block_keeps_each_object_whole() -> None:
+    def pair(x: Any) -> Any:
+        return (x.shape, np.ones(2))
+
+    (got,) = fetch_all(per_block(pair, np.zeros((5, 2)), name="pairs"))
+    assert got.dtype == object
+    assert len(got) == 1
+    assert got[0][0] == (5, 2)
+    assert as_object([np.zeros(3), np.ones(3)]).shape == (2,)
