@@ -43,6 +43,8 @@ def _pair(chunks: Any, **params: Any) -> tuple[NearestNeighbors, Any]:
         {"metric": "cosine"},
         {"metric": "sqeuclidean"},
         {"metric": "seuclidean", "metric_params": {"V": X.var(axis=0)}},
+        {"metric": "nan_euclidean"},
+        {"metric": lambda a, b: np.abs(a - b).sum() ** 0.5},
     ],
 )
 def test_kneighbors_equal_scikit_learns(chunks: Any, params: dict[str, Any]) -> None:
