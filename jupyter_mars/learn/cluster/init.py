@@ -1,0 +1,180 @@
+"""Initial centres for k-means: ``k-means||``, ``k-means++``, ``random``, given ones.
+
+- ``k-means++`` (Arthur and Vassilvitskii, greedy as scikit-learn runs it): each new
+  centre is the best of ``2 + log(k)`` rows drawn with probability proportional to their
+  weighted squared distance to the centres so far. One graph per centre: it updates the
+  distances (kept in the session), draws the candidates by a search in their cumulative
+  sum, and sums each candidate's potential over the chunks. The random numbers are
+  drawn in the order scikit-learn draws them, so a ``random_state`` gives its centres.
+- ``k-means||`` (Bahmani et al., "Scalable k-means++"): from one random row, each of
+  ``init_iter`` rounds keeps every row independently with probability
+  ``oversampling_factor * k * w d² / φ`` (``φ`` the weighted sum of the squared
+  distances), in one graph per round; the candidates, weighted by the weight of the rows
+  nearest each, are then reduced to ``k`` by weighted k-means++ in memory.
+- ``random``: ``k`` distinct rows drawn with probability proportional to their weight.
+
+Every function returns the centres, in the centred coordinates of ``Samples``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import jupyter_mars.tensor as mt
+from jupyter_mars.learn.cluster.samples import Samples, squared_distances, without_history
+from jupyter_mars.tensor.core import Tensor
+
+_DRAWS = 20
+"""Rounds of drawing distinct rows before repeats are accepted."""
+
+
+def _trials(n_clusters: int) -> int:
+    return 2 + int(np.log(n_clusters))
+
+
+def _rows(samples: Samples, indices: Any) -> Tensor:
+    rows: Tensor = samples.x[indices]
+    return rows
+
+
+def _nearer(samples: Samples, closest: Tensor, points: np.ndarray) -> Tensor:
+    """The computed squared distances ``closest`` of each row to the nearest centre so
+    far, lowered by the distances to ``points``; built on ``closest``'s stand-in, so
+    that each update does not hold on to every earlier one."""
+    gaps = mt.min(squared_distances(samples, points), axis=1)
+    nearer: Tensor = mt.minimum(without_history(closest), gaps)
+    return nearer
+
+
+def plusplus(samples: Samples, n_clusters: int, rng: np.random.RandomState) -> np.ndarray:
+    """Greedy k-means++ over the chunks of ``samples``."""
+    trials = _trials(n_clusters)
+    first = _rows(samples, samples.draw(np.array([rng.random_sample()])))
+    closest = squared_distances(samples, first)[:, 0]
+    (center, potential) = samples.compute(
+        keep=[closest], wanted=[first, samples.total_weight(closest)]
+    )
+    centers = [center[0]]
+    for _ in range(1, n_clusters):
+        previous = closest
+        if len(centers) > 1:
+            closest = _nearer(samples, previous, centers[-1][None, :])
+        levels = rng.uniform(size=trials) * potential
+        chosen = mt.minimum(
+            mt.searchsorted(mt.cumsum(samples.weighted(closest)), levels), samples.n_samples - 1
+        )
+        candidates = _rows(samples, chosen)
+        gains = samples.total_weight(
+            mt.minimum(closest[:, None], squared_distances(samples, candidates))
+        )
+        found, potentials = samples.compute(keep=[closest, previous], wanted=[candidates, gains])
+        best = int(np.argmin(potentials))
+        potential = potentials[best]
+        centers.append(found[best])
+    return np.asarray(centers)
+
+
+def plusplus_in_memory(
+    points: np.ndarray, weights: np.ndarray, n_clusters: int, rng: np.random.RandomState
+) -> np.ndarray:
+    """Greedy weighted k-means++ on a few ``points`` held in memory."""
+    trials = _trials(n_clusters)
+    first = rng.choice(len(points), p=weights / weights.sum())
+    centers = [points[first]]
+    closest = ((points - points[first]) ** 2).sum(axis=1)
+    potential = closest @ weights
+    for _ in range(1, n_clusters):
+        levels = rng.uniform(size=trials) * potential
+        chosen = np.minimum(np.searchsorted(np.cumsum(weights * closest), levels), len(points) - 1)
+        gaps = ((points[chosen][:, None, :] - points[None, :, :]) ** 2).sum(axis=2)
+        gaps = np.minimum(closest, gaps)
+        potentials = gaps @ weights
+        best = int(np.argmin(potentials))
+        potential, closest = potentials[best], gaps[best]
+        centers.append(points[chosen[best]])
+    return np.asarray(centers)
+
+
+def scalable(
+    samples: Samples,
+    n_clusters: int,
+    rng: np.random.RandomState,
+    oversampling_factor: float,
+    init_iter: int,
+) -> np.ndarray:
+    """k-means||: oversampling rounds over the chunks, then weighted k-means++ on the
+    candidates in memory."""
+    first = _rows(samples, samples.draw(np.array([rng.random_sample()])))
+    (found,) = samples.compute(wanted=[first])
+    candidates = [found]
+    closest: Tensor | None = None
+    for _ in range(init_iter):
+        previous = closest
+        if previous is None:
+            closest = mt.min(squared_distances(samples, found), axis=1)
+        elif len(found):
+            closest = _nearer(samples, previous, found)
+        assert closest is not None
+        potential = samples.total_weight(closest)
+        seed = rng.randint(np.iinfo(np.int32).max)
+        uniforms = mt.random.RandomState(seed).rand(samples.n_samples)
+        # kept with probability l w d² / potential: compared without dividing, so that
+        # a potential of 0 (every row on a candidate) keeps none
+        chance = samples.weighted(closest) * (oversampling_factor * n_clusters)
+        kept = samples.x[uniforms * potential < chance]
+        held = [closest] if previous is None else [closest, previous]
+        found, phi = samples.compute(keep=held, wanted=[kept, potential])
+        if len(found):
+            candidates.append(found)
+        if phi == 0:
+            break  # every row is a candidate already
+    points = np.concatenate(candidates)
+    labels = mt.argmin(squared_distances(samples, points), axis=1)
+    nearest = mt.bincount(labels, weights=samples.weights, minlength=len(points))
+    (mass,) = samples.compute(wanted=[nearest])
+    if len(points) <= n_clusters:
+        extra = distinct_rows(samples, rng, n_clusters - len(points))
+        return np.concatenate([points, extra]) if len(extra) else points
+    return plusplus_in_memory(points, np.asarray(mass, dtype=np.float64), n_clusters, rng)
+
+
+def distinct_rows(samples: Samples, rng: np.random.RandomState, count: int) -> np.ndarray:
+    """``count`` distinct rows drawn with probability proportional to their weight (a
+    few may repeat where fewer rows than ``count`` have any weight)."""
+    indices: list[int] = []
+    drawn: Any = []
+    for _ in range(_DRAWS):
+        drawn = samples.draw(rng.random_sample(2 * (count - len(indices))))
+        if isinstance(drawn, Tensor):
+            (drawn,) = samples.compute(wanted=[drawn])
+        for index in np.asarray(drawn).tolist():
+            if index not in indices and len(indices) < count:
+                indices.append(index)
+        if len(indices) == count:
+            break
+    indices += np.asarray(drawn).tolist()[: count - len(indices)]
+    if not indices:
+        return np.zeros((0, samples.x.shape[1]), dtype=samples.x.dtype)
+    (rows,) = samples.compute(wanted=[_rows(samples, np.asarray(indices))])
+    return np.asarray(rows)
+
+
+def check_given(centers: Any, n_clusters: int, n_features: int, dtype: np.dtype[Any]) -> np.ndarray:
+    """Centres given as an array (or returned by a callable ``init``), checked as
+    scikit-learn checks them."""
+    if isinstance(centers, Tensor):
+        centers = centers.execute().fetch()
+    given = np.asarray(centers, dtype=dtype)
+    if given.ndim != 2 or given.shape[0] != n_clusters:
+        raise ValueError(
+            f"The shape of the initial centers {given.shape} does not match the number of "
+            f"clusters {n_clusters}."
+        )
+    if given.shape[1] != n_features:
+        raise ValueError(
+            f"The shape of the initial centers {given.shape} does not match the number of "
+            f"features of the data {n_features}."
+        )
+    return given

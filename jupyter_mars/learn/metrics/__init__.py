@@ -1,0 +1,1 @@
+"""Metrics, as scikit-learn's ``sklearn.metrics``, on tensors."""
