@@ -15,4 +15,23 @@ Modules: ``targets`` (the checks of classification targets), ``classification``
 and ``roc_auc`` (``roc_auc_score``).
 """
 
-__all__: list[str] = []
+from jupyter_mars.learn.metrics.classification import accuracy_score, log_loss
+from jupyter_mars.learn.metrics.confusion import multilabel_confusion_matrix
+from jupyter_mars.learn.metrics.precision_recall import (
+    f1_score,
+    fbeta_score,
+    precision_recall_fscore_support,
+    precision_score,
+    recall_score,
+)
+
+__all__ = [
+    "accuracy_score",
+    "f1_score",
+    "fbeta_score",
+    "log_loss",
+    "multilabel_confusion_matrix",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+]
