@@ -24,6 +24,7 @@ from jupyter_mars.learn.metrics.precision_recall import (
     precision_score,
     recall_score,
 )
+from jupyter_mars.learn.metrics.regression import r2_score
 
 __all__ = [
     "accuracy_score",
@@ -33,5 +34,6 @@ __all__ = [
     "multilabel_confusion_matrix",
     "precision_recall_fscore_support",
     "precision_score",
+    "r2_score",
     "recall_score",
 ]
