@@ -24,10 +24,13 @@ from jupyter_mars.learn.metrics.precision_recall import (
     precision_score,
     recall_score,
 )
+from jupyter_mars.learn.metrics.ranking import auc, roc_curve
 from jupyter_mars.learn.metrics.regression import r2_score
+from jupyter_mars.learn.metrics.roc_auc import roc_auc_score
 
 __all__ = [
     "accuracy_score",
+    "auc",
     "f1_score",
     "fbeta_score",
     "log_loss",
@@ -36,4 +39,6 @@ __all__ = [
     "precision_score",
     "r2_score",
     "recall_score",
+    "roc_auc_score",
+    "roc_curve",
 ]
