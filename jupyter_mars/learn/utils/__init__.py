@@ -1,5 +1,7 @@
-"""Input checks and helpers shared by the estimators, as ``sklearn.utils``."""
+"""Input checks and helpers shared by the estimators, as ``sklearn.utils``; ``shuffle``
+permutes rows consistently across tensors and frames."""
 
+from jupyter_mars.learn.utils.shuffle import shuffle
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_consistent_length,
@@ -17,5 +19,6 @@ __all__ = [
     "check_is_fitted",
     "column_or_1d",
     "fetch_all",
+    "shuffle",
     "to_tensor",
 ]
