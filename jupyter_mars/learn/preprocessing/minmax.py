@@ -2,7 +2,7 @@
 
 ``fit`` computes the minimum and maximum of every column by chunk-wise reductions
 (NaN ignored) and fetches those two vectors; ``partial_fit`` merges them with the ones
-seen before. ``transform`` is ``X * scale_ + min_`` on the tensor, lazy.
+seen before (NaN ignored there too). ``transform`` is ``X * scale_ + min_`` on the tensor, lazy.
 ``minmax_scale`` is lazy from end to end: its minimum and maximum stay tensors.
 """
 
@@ -117,8 +117,10 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):  # ty
         if first:
             self.n_samples_seen_ = int(n_rows)
         else:
-            data_min = np.minimum(self.data_min_, data_min)
-            data_max = np.maximum(self.data_max_, data_max)
+            # a batch whose values of a feature are all NaN leaves it as it was (NaN is
+            # ignored; scikit-learn's partial_fit turns the feature's range to NaN)
+            data_min = np.fmin(self.data_min_, data_min)
+            data_max = np.fmax(self.data_max_, data_max)
             self.n_samples_seen_ += int(n_rows)
         data_range = data_max - data_min
         self.scale_ = (high - low) / zeros_to_ones(data_range)

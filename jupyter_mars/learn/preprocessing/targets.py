@@ -24,7 +24,14 @@ from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils.validation import column_or_1d, fetch_all
 from jupyter_mars.tensor.core import Tensor
 
-__all__ = ["in_memory", "label_array", "label_tensor", "lazy", "target_kind", "unseen_labels"]
+__all__ = [
+    "isin_sorted",
+    "label_array",
+    "label_tensor",
+    "lazy",
+    "target_kind",
+    "unseen_labels",
+]
 
 
 def lazy(y: Any) -> bool:
@@ -58,16 +65,6 @@ def label_tensor(y: Any, one_d: bool = True) -> Tensor:
     else:
         t = mt.tensor(label_array(y))
     return column_or_1d(t) if one_d else t
-
-
-def in_memory(
-    y: Any, session: Session | None = None, run_kwargs: Any = None
-) -> np.ndarray[Any, Any]:
-    """The labels as a NumPy array, fetched where they are a tensor or frame."""
-    if not lazy(y):
-        return label_array(y)
-    (values,) = fetch_all(label_tensor(y, one_d=False), session=session, run_kwargs=run_kwargs)
-    return np.asarray(values)
 
 
 def _stand_in(distinct: np.ndarray[Any, Any], shape: tuple[Any, ...]) -> np.ndarray[Any, Any]:

@@ -10,10 +10,12 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from sklearn import preprocessing as sk
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
+import jupyter_mars as mars
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.preprocessing import StandardScaler
@@ -91,6 +93,35 @@ def test_partial_fit_over_batches_equals_one_fit(
         )
     theirs = sk.StandardScaler(**flags).fit(DATA, sample_weight=WEIGHTS if weighted else None)
     _same_fit(ours, theirs)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    data=hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=12),
+        elements=st.floats(-1e4, 1e4),
+    ),
+    rows=st.integers(1, 12),
+    columns=st.integers(1, 12),
+)
+def test_any_shape_and_chunking(data: np.ndarray, rows: int, columns: int) -> None:
+    ours = StandardScaler().fit(mt.tensor(data, chunk_size=(rows, columns)))
+    theirs = sk.StandardScaler().fit(data)
+    _same_fit(ours, theirs)
+    got = ours.transform(data).execute().fetch()
+    np.testing.assert_allclose(got, theirs.transform(data), rtol=1e-7, atol=1e-7)
+
+
+def test_fit_runs_on_the_session_given() -> None:
+    other = mars.new_session(n_cpu=1)
+    try:
+        ours = StandardScaler().fit(
+            mt.tensor(DATA, chunk_size=6), session=other, run_kwargs={"show_progress": False}
+        )
+    finally:
+        other.close()
+    _same_fit(ours, sk.StandardScaler().fit(DATA))
 
 
 def test_an_all_nan_feature_and_float32_follow_scikit_learn() -> None:
