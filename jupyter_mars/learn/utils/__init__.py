@@ -1,5 +1,4 @@
-"""Input checks and helpers shared by the estimators, as ``sklearn.utils``; ``shuffle``
-permutes rows consistently across tensors and frames."""
+"""Input checks and helpers shared by the estimators, as ``sklearn.utils``."""
 
 from jupyter_mars.learn.utils.shuffle import shuffle
 from jupyter_mars.learn.utils.validation import (
