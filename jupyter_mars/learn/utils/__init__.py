@@ -1,6 +1,7 @@
 """Input checks and helpers shared by the estimators, as ``sklearn.utils``."""
 
-from jupyter_mars.learn.utils.joblib_backend import MarsBackend as MarsBackend
+from jupyter_mars.learn.utils.joblib_backend import MarsBackend
+from jupyter_mars.learn.utils.shuffle import shuffle
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_consistent_length,
@@ -12,11 +13,13 @@ from jupyter_mars.learn.utils.validation import (
 )
 
 __all__ = [
+    "MarsBackend",
     "check_X_y",
     "check_array",
     "check_consistent_length",
     "check_is_fitted",
     "column_or_1d",
     "fetch_all",
+    "shuffle",
     "to_tensor",
 ]

@@ -162,7 +162,9 @@ def check_array(
             )
     if not allow_nd and x.ndim >= 3:
         raise ValueError(f"Found array with dim {x.ndim}. Expected <= 2.")
-    context = f" by {type(estimator).__name__}" if estimator is not None else ""
+    # scikit-learn names the estimator by its class, or by the string given instead
+    named = estimator if isinstance(estimator, str) else type(estimator).__name__
+    context = f" by {named}" if estimator is not None else ""
     rows = num_samples(x) if x.ndim else np.nan
     if ensure_min_samples > 0 and not np.isnan(rows) and rows < ensure_min_samples:
         raise ValueError(
