@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.utils import Bunch
+from sklearn.utils.random import sample_without_replacement
 
 from jupyter_mars.learn.datasets.drawn import (
     check_bool,
@@ -41,14 +42,18 @@ _OWNER = "make_classification"
 def hypercube_vertices(
     n_vertices: int, dimensions: int, rng: np.random.RandomState
 ) -> np.ndarray[Any, Any]:
-    """``n_vertices`` distinct vertices of the unit hypercube in ``dimensions``, at
-    random (0/1 coordinates)."""
-    generator = np.random.default_rng(new_seed(rng))
-    low = min(dimensions, 30)  # distinct in their first 30 coordinates, random beyond
-    numbers_ = generator.choice(2**low, size=n_vertices, replace=False)
-    bits = (numbers_[:, None] >> np.arange(low)[None, :]) & 1
-    extra = generator.integers(0, 2, size=(n_vertices, dimensions - low))
-    return np.hstack([bits, extra]).astype(np.float64)
+    """``n_vertices`` distinct vertices of the unit hypercube in ``dimensions`` (0/1
+    coordinates), chosen as scikit-learn chooses them from the same ``rng``: the vertices'
+    numbers sampled without replacement (for a few clusters in few dimensions that keeps
+    their order, so the first classes' clusters share a face and the problem stays
+    linearly separable as scikit-learn's is), their bits read highest first; beyond 30
+    dimensions the first coordinates are random."""
+    if dimensions > 30:
+        extra = rng.randint(2, size=(n_vertices, dimensions - 30))
+        return np.hstack([extra, hypercube_vertices(n_vertices, 30, rng)])
+    numbers_ = sample_without_replacement(2**dimensions, n_vertices, random_state=rng)
+    shifts = np.arange(dimensions - 1, -1, -1)
+    return ((numbers_[:, None] >> shifts[None, :]) & 1).astype(np.float64)
 
 
 def draw_classification(
