@@ -155,7 +155,7 @@ class MarsDistributedModel:
         check_consistent_length(y, x)
         x = with_known_rows(x, session, run_kwargs)
         y = with_known_rows(y, session, run_kwargs)
-        check_consistent_length(y, x)
+        check_consistent_length(y, x)  # again: lengths a frame's filter left unknown
         n_rows, n_features = int(x.shape[0]), int(x.shape[1])
         lengths = _lengths(n_rows, self._partitions(n_rows, session))
         starts = tuple(int(s) for s in np.cumsum((0, *lengths[:-1])))
@@ -166,9 +166,10 @@ class MarsDistributedModel:
             estimation.estimate,
             estimation_kwds,
             dict(kwargs),
+            starts,
         )
         fitted = per_block(
-            functools.partial(kernel, starts),
+            kernel,
             x.rechunk((lengths, (n_features,))),
             _by_rows(y, lengths),
             mt.arange(n_rows, chunk_size=(lengths,)),
