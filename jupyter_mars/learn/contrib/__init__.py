@@ -1,0 +1,1 @@
+"""Distributed training through other libraries' own engines."""
