@@ -10,7 +10,8 @@
   ``init_iter`` rounds keeps every row independently with probability
   ``oversampling_factor * k * w d² / φ`` (``φ`` the weighted sum of the squared
   distances), in one graph per round; the candidates, weighted by the weight of the rows
-  nearest each, are then reduced to ``k`` by weighted k-means++ in memory.
+  nearest each, are then reduced to ``k`` by weighted k-means++ in memory, and those
+  centres refined by the candidates' weighted k-means (scikit-learn's, in memory).
 - ``random``: ``k`` distinct rows drawn with probability proportional to their weight.
 
 Every function returns the centres, in the centred coordinates of ``Samples``.
@@ -21,10 +22,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from sklearn.cluster import KMeans as SKLearnKMeans
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.cluster.samples import Samples, squared_distances, without_history
 from jupyter_mars.tensor.core import Tensor
+
+REFINE_ITER = 50
+"""Most Lloyd iterations of the candidates' weighted k-means in k-means||'s last step."""
 
 _DRAWS = 20
 """Rounds of drawing distinct rows before repeats are accepted."""
@@ -137,7 +142,21 @@ def scalable(
     if len(points) <= n_clusters:
         extra = distinct_rows(samples, rng, n_clusters - len(points))
         return np.concatenate([points, extra]) if len(extra) else points
-    return plusplus_in_memory(points, np.asarray(mass, dtype=np.float64), n_clusters, rng)
+    weights = np.asarray(mass, dtype=np.float64)
+    seeds = plusplus_in_memory(points, weights, n_clusters, rng)
+    return recluster(points, weights, seeds)
+
+
+def recluster(points: np.ndarray, weights: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+    """The candidates' weighted k-means from the k-means++ ``seeds``, in memory (the last
+    step of k-means||: the candidates, a few hundred rows, stand for the data by their
+    weights): centres a few Lloyd iterations from the data's optimum rather than many."""
+    held = weights > 0
+    if np.count_nonzero(held) <= len(seeds):
+        return seeds  # no more rows than centres: nothing to refine
+    fitted = SKLearnKMeans(len(seeds), init=seeds, n_init=1, max_iter=REFINE_ITER)
+    fitted.fit(points[held], sample_weight=weights[held])
+    return np.asarray(fitted.cluster_centers_, dtype=points.dtype)
 
 
 def distinct_rows(samples: Samples, rng: np.random.RandomState, count: int) -> np.ndarray:
