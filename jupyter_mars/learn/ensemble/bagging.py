@@ -30,13 +30,14 @@ from sklearn.utils.random import sample_without_replacement
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session, execute
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
+from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.multiclass import to_labels
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
     check_X_y,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.blocks import map_rows, to_labels
 from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 

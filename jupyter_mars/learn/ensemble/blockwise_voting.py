@@ -22,13 +22,14 @@ from sklearn.utils.multiclass import check_classification_targets
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils.blocks import map_rows, per_block
+from jupyter_mars.learn.utils.multiclass import to_labels
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
     check_X_y,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.blocks import map_rows, per_block, to_labels
 from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 

@@ -27,8 +27,8 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.ensemble.bagging import draw_features, known_rows, n_features_to_draw
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
+from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
-from jupyter_mars.learn.wrappers.blocks import map_rows
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["IsolationForest", "average_path_length"]

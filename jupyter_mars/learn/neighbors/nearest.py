@@ -21,6 +21,7 @@ from sklearn.utils import check_scalar
 
 from jupyter_mars.executable import ExecutableTuple, Session, execute
 from jupyter_mars.learn.neighbors.search import Query, search
+from jupyter_mars.learn.utils.blocks import as_object
 from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
 from jupyter_mars.tensor.core import Tensor
 
@@ -260,7 +261,7 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
             *self._within(X, radius, sort_results, parts), session=session, run_kwargs=run_kwargs
         )
         bounds = np.cumsum(found[0])[:-1]
-        split = [_object_array(np.split(values, bounds)) for values in found[1:]]
+        split = [as_object(np.split(values, bounds)) for values in found[1:]]
         if not return_distance:
             return split[0]
         return split[1], split[0]
@@ -281,11 +282,3 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
             )
         (graph,) = self._within(X, radius, sort_results, (mode,))
         return graph
-
-
-def _object_array(rows: list[np.ndarray]) -> np.ndarray:
-    """An object array holding each row's array (NumPy would stack equal lengths)."""
-    out = np.empty(len(rows), dtype=object)
-    for i, row in enumerate(rows):
-        out[i] = row
-    return out

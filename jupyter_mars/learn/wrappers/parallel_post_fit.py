@@ -26,8 +26,8 @@ from sklearn.utils.metaestimators import available_if
 
 from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
-from jupyter_mars.learn.wrappers.blocks import map_rows
 from jupyter_mars.learn.wrappers.scoring import SCORERS, score_predictions
 from jupyter_mars.tensor.core import Tensor
 

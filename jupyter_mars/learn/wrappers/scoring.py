@@ -16,8 +16,8 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils.multiclass import to_labels
 from jupyter_mars.learn.utils.validation import check_consistent_length, fetch_all, to_tensor
-from jupyter_mars.learn.wrappers.blocks import to_labels
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["SCORERS", "score_predictions"]
