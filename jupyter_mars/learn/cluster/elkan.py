@@ -21,8 +21,9 @@ import functools
 
 import numpy as np
 
-from jupyter_mars.learn.cluster.samples import Samples, without_history
+from jupyter_mars.learn.cluster.samples import Samples
 from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
 

@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.learn.cluster.samples import Samples, squared_distances, without_history
+from jupyter_mars.learn.cluster.samples import Samples, squared_distances
+from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
 _DRAWS = 20

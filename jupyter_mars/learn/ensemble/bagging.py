@@ -21,20 +21,22 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.random import sample_without_replacement
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.executable import Session, execute
+from jupyter_mars.executable import Session
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
 from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.chunks import with_known_rows
 from jupyter_mars.learn.utils.multiclass import to_labels
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
+    check_n_features,
+    check_random_state,
     check_X_y,
     fetch_all,
 )
@@ -42,14 +44,6 @@ from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["BaggingClassifier", "BaggingRegressor"]
-
-
-def known_rows(x: Tensor, session: Session | None, run_kwargs: dict[str, Any] | None) -> int:
-    """The number of rows of ``x``, computing ``x`` first where it is not known yet (a
-    filtered frame's)."""
-    if np.isnan(x.shape[0]):
-        execute(x, session=session, **{"show_progress": False, **(run_kwargs or {})})
-    return int(x.shape[0])
 
 
 def n_samples_to_draw(n_samples: int, max_samples: Any, bootstrap: bool) -> int:
@@ -221,7 +215,8 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
         )
         if t.ndim == 2 and t.shape[1] == 1:
             t = t.ravel()
-        n_samples, n_features = known_rows(x, session, run_kwargs), int(x.shape[1])
+        x = with_known_rows(x, session, run_kwargs)
+        n_samples, n_features = (int(n) for n in x.shape)
         targets = self._targets(t, session, run_kwargs)
         draws = n_samples_to_draw(n_samples, self.max_samples, self.bootstrap)
         n_drawn_features = n_features_to_draw(n_features, self.max_features)
@@ -243,7 +238,7 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
             return self
         if self.estimators_:
             rng.randint(MAX_INT, size=len(self.estimators_))  # skip the seeds already used
-        seeds = rng.randint(MAX_INT, size=n_more)
+        seeds = rng.randint(MAX_INT, size=n_more).tolist()
         self.estimator_ = self._base_estimator()
         self.n_features_in_ = n_features
         self._output_shape = tuple(int(n) for n in t.shape[1:])
@@ -268,11 +263,7 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=None, ensure_all_finite=False, estimator=self)
-        if x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        check_n_features(self, x)
         return x
 
     def _member_features(self) -> list[Any]:

@@ -27,6 +27,7 @@ from jupyter_mars.learn.utils.multiclass import to_labels
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
+    check_n_features,
     check_X_y,
     fetch_all,
 )
@@ -90,11 +91,7 @@ class BlockwiseBase(BaseEstimator):  # type: ignore[misc]
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=None, estimator=self)
-        if x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        check_n_features(self, x)
         return x
 
 

@@ -24,7 +24,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.executable import Session, execute
+from jupyter_mars.executable import Session
 from jupyter_mars.learn.glm._labels import (
     class_weights_of,
     decode,
@@ -33,14 +33,18 @@ from jupyter_mars.learn.glm._labels import (
     weights_per_class,
 )
 from jupyter_mars.learn.glm._logistic_loss import LogisticObjective
-from jupyter_mars.learn.glm.inputs import (
-    check_features,
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.validation import (
+    all_zero,
+    check_consistent_length,
+    check_n_features,
     check_sample_weight,
-    check_weight_sum,
+    execute_all,
+    fetch_all,
     float_input,
-    with_known_rows,
+    raise_if_all_zero,
+    to_tensor,
 )
-from jupyter_mars.learn.utils import check_consistent_length, fetch_all, to_tensor
 from jupyter_mars.tensor.core import Tensor
 
 SOLVERS = {"lbfgs", "liblinear", "newton-cg", "newton-cholesky", "sag", "saga"}
@@ -200,7 +204,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
             )
         self.classes_ = classes
         codes = encode(labels, classes)
-        weights = check_sample_weight(sample_weight, x)
+        weights = check_sample_weight(sample_weight, x.shape[0], x.dtype)
         objective = self._objective(x, codes, weights, strength, session, run_kwargs)
         result = minimize(
             objective,
@@ -256,11 +260,13 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         else:
             targets = (codes[:, None] == mt.arange(n_classes)[None, :]).astype(x.dtype)
         kept = [x, targets] + ([weights] if weights is not None else [])
-        execute(*kept, session=session, **{"show_progress": False, **(run_kwargs or {})})
+        execute_all(*kept, session=session, run_kwargs=run_kwargs)
         weight_sum = float(x.shape[0])
         if weights is not None:
-            (total,) = fetch_all(weights.sum(), session=session, run_kwargs=run_kwargs)
-            check_weight_sum(total)
+            total, none = fetch_all(
+                weights.sum(), all_zero(weights), session=session, run_kwargs=run_kwargs
+            )
+            raise_if_all_zero(none)
             weight_sum = float(total)
         return LogisticObjective(
             x=x,
@@ -292,7 +298,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         favours ``classes_[1]``), else ``(n_samples, n_classes)``. A lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self)
-        check_features(self, x)
+        check_n_features(self, x)
         scores: Tensor = x @ self.coef_.T + self.intercept_
         return scores[:, 0] if len(self.classes_) == 2 else scores
 

@@ -17,11 +17,8 @@ import numpy as np
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.metrics.labels import (
-    all_zero,
-    check_weights,
     encode,
     label_tensor,
-    raise_if_all_zero,
 )
 from jupyter_mars.learn.metrics.targets import (
     check_targets,
@@ -31,9 +28,13 @@ from jupyter_mars.learn.metrics.targets import (
     union_labels,
 )
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
     check_array,
     check_consistent_length,
+    check_sample_weight,
     fetch_all,
+    raise_if_all_zero,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -149,8 +150,10 @@ def log_loss(
         y_proba, ensure_2d=False, dtype=[np.float64, np.float32, np.float16], input_name="y_proba"
     )
     true = label_tensor(y_true)
-    weight = check_weights(sample_weight, proba.shape[0])
-    check_consistent_length(proba, true, weight)
+    check_consistent_length(proba, true, sample_weight)
+    weight = check_sample_weight(
+        sample_weight, proba.shape[0], FLOAT_DTYPES, allow_all_zero_weights=True
+    )
     columns = _as_columns(proba)
     eps = float(np.finfo(proba.dtype).eps)
     row_sums = mt.isclose(columns.sum(axis=1), 1.0, rtol=np.sqrt(eps), atol=1e-8)

@@ -1,6 +1,5 @@
-"""Labels and sample weights as tensors, for the metrics: conversion (strings and
-numbers, never objects), the checks of ``sample_weight`` as scikit-learn makes them, and
-labels turned into integer codes or positive/negative flags chunk by chunk.
+"""Labels as tensors, for the metrics: conversion (strings and numbers, never objects),
+and labels turned into integer codes or positive/negative flags chunk by chunk.
 """
 
 from __future__ import annotations
@@ -14,18 +13,9 @@ import pandas as pd
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.core import FrameBase
-from jupyter_mars.learn.utils.validation import check_array
 from jupyter_mars.tensor.core import Tensor
 
-__all__ = [
-    "all_zero",
-    "check_weights",
-    "encode",
-    "equals_label",
-    "label_tensor",
-    "raise_if_all_zero",
-    "same_rows",
-]
+__all__ = ["encode", "equals_label", "label_tensor"]
 
 
 def _homogeneous(array: np.ndarray) -> np.ndarray:
@@ -75,57 +65,6 @@ def label_tensor(y: Any) -> Tensor:
             "to a string or integer format."
         )
     return mt.tensor(array)
-
-
-def check_weights(sample_weight: Any, rows: float) -> Tensor | None:
-    """``sample_weight`` as a 1-d float tensor of ``rows`` items (or None), with
-    scikit-learn's ``_check_sample_weight`` errors; its all-zero check needs the values
-    and is the caller's (``all_zero``)."""
-    if sample_weight is None:
-        return None
-    weight = check_array(
-        sample_weight,
-        ensure_2d=False,
-        dtype=[np.float64, np.float32],
-        input_name="sample_weight",
-    )
-    if weight.ndim != 1:
-        raise ValueError(
-            f"Sample weights must be 1D array or scalar, got {weight.ndim}D array. Expected "
-            f"either a scalar value or a 1D array of length {_int(rows)}."
-        )
-    if not np.isnan(weight.shape[0]) and not np.isnan(rows) and weight.shape[0] != rows:
-        raise ValueError(
-            f"sample_weight.shape == ({_int(weight.shape[0])},), expected ({_int(rows)},)!"
-        )
-    return weight
-
-
-def same_rows(t: Tensor, like: Tensor) -> Tensor:
-    """``t`` cut into the row chunks of ``like`` (where both lengths are known), so that
-    sums over both add the same samples in the same order: a count of ``y_true`` and the
-    same count of ``y_pred`` then agree to the last bit."""
-    if t.ndim == 0 or like.ndim == 0 or np.isnan(t.shape[0]) or t.shape[0] != like.shape[0]:
-        return t
-    layout = like._layout()
-    if layout is None:
-        return t
-    rechunked: Tensor = t.rechunk({0: tuple(layout[0])})
-    return rechunked
-
-
-def all_zero(weight: Tensor) -> Tensor:
-    """Whether every weight is zero, which scikit-learn refuses."""
-    return mt.all(mt.equal(weight, 0))
-
-
-def raise_if_all_zero(flag: Any) -> None:
-    if bool(flag):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
-
-
-def _int(n: float) -> Any:
-    return "unknown" if np.isnan(n) else int(n)
 
 
 # ---- encoding -----------------------------------------------------------------------------------

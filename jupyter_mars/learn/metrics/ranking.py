@@ -20,17 +20,18 @@ from sklearn.exceptions import UndefinedMetricWarning
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.metrics.labels import (
-    all_zero,
-    check_weights,
     equals_label,
     label_tensor,
-    raise_if_all_zero,
 )
 from jupyter_mars.learn.metrics.targets import summarize, summary_of, target_type
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
     check_consistent_length,
+    check_sample_weight,
     column_or_1d,
     fetch_all,
+    raise_if_all_zero,
     to_tensor,
 )
 from jupyter_mars.tensor.core import Tensor
@@ -166,8 +167,13 @@ def roc_curve(
     """
     true = label_tensor(y_true)
     score = score_tensor(y_score)
-    weight = check_weights(sample_weight, true.shape[0] if true.ndim else np.nan)
-    check_consistent_length(true, score, weight)
+    check_consistent_length(true, score, sample_weight)
+    weight = check_sample_weight(
+        sample_weight,
+        true.shape[0] if true.ndim else np.nan,
+        FLOAT_DTYPES,
+        allow_all_zero_weights=True,
+    )
     flat = true.ndim == 1 or (true.ndim == 2 and true.shape[1] == 1)
     guess = 1 if pos_label is None else pos_label
     positive = equals_label(true.ravel() if flat else true[:, 0], guess).astype(np.float64)

@@ -20,11 +20,8 @@ from sklearn.exceptions import UndefinedMetricWarning
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.metrics.labels import (
-    all_zero,
-    check_weights,
     encode,
     label_tensor,
-    raise_if_all_zero,
 )
 from jupyter_mars.learn.metrics.ranking import (
     curve_counts,
@@ -36,10 +33,14 @@ from jupyter_mars.learn.metrics.ranking import (
 )
 from jupyter_mars.learn.metrics.targets import summarize, summary_of, target_type, union_labels
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
     check_array,
     check_consistent_length,
+    check_sample_weight,
     column_or_1d,
     fetch_all,
+    raise_if_all_zero,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -198,8 +199,13 @@ def roc_auc_score(
     """
     true = label_tensor(y_true)
     score = check_array(y_score, ensure_2d=False, input_name="y_score")
-    weight = check_weights(sample_weight, true.shape[0] if true.ndim else np.nan)
-    check_consistent_length(true, score, weight)
+    check_consistent_length(true, score, sample_weight)
+    weight = check_sample_weight(
+        sample_weight,
+        true.shape[0] if true.ndim else np.nan,
+        FLOAT_DTYPES,
+        allow_all_zero_weights=True,
+    )
     wanted: list[Any] = [summarize(true), *finite_flags(score)]
     if score.ndim == 2:
         wanted.append(mt.all(mt.isclose(1.0, score.sum(axis=1))))

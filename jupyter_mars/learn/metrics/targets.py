@@ -20,16 +20,17 @@ import numpy as np
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.metrics.labels import (
-    all_zero,
-    check_weights,
     label_tensor,
-    raise_if_all_zero,
-    same_rows,
 )
+from jupyter_mars.learn.utils.chunks import same_row_chunks
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
     check_consistent_length,
+    check_sample_weight,
     column_or_1d,
     fetch_all,
+    raise_if_all_zero,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -233,9 +234,14 @@ def check_targets(
     the same length, binary, multiclass or multilabel, labels all strings or all numbers."""
     true, pred = label_tensor(y_true), label_tensor(y_pred)
     check_consistent_length(true, pred, sample_weight)
-    weight = check_weights(sample_weight, true.shape[0] if true.ndim else np.nan)
-    pred = same_rows(pred, true)
-    weight = None if weight is None else same_rows(weight, true)
+    weight = check_sample_weight(
+        sample_weight,
+        true.shape[0] if true.ndim else np.nan,
+        FLOAT_DTYPES,
+        allow_all_zero_weights=True,
+    )
+    pred = same_row_chunks(pred, true)
+    weight = None if weight is None else same_row_chunks(weight, true)
     wanted: list[Any] = [summarize(true), summarize(pred)]
     if weight is not None:
         wanted.append(all_zero(weight))

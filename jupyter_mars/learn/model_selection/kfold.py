@@ -19,7 +19,8 @@ import numpy as np
 from sklearn.model_selection import BaseCrossValidator
 
 from jupyter_mars.dataframe.core import FrameBase
-from jupyter_mars.learn.utils.shuffle import check_random_state, num_rows
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.validation import check_random_state
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["KFold"]
@@ -28,7 +29,7 @@ __all__ = ["KFold"]
 def _n_samples(data: Any) -> int:
     """The number of rows of ``data``; a tensor's or frame's computed where unknown."""
     if isinstance(data, Tensor | FrameBase):
-        return num_rows(data)
+        return int(with_known_rows(data).shape[0])
     return int(np.shape(data)[0]) if hasattr(data, "shape") else len(data)
 
 

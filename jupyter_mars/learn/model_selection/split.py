@@ -20,8 +20,13 @@ import numpy as np
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from jupyter_mars.dataframe.core import FrameBase
-from jupyter_mars.learn.utils.shuffle import as_lazy, check_random_state, num_rows, take_rows
-from jupyter_mars.learn.utils.validation import check_consistent_length, fetch_all
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.shuffle import as_lazy, take_rows
+from jupyter_mars.learn.utils.validation import (
+    check_consistent_length,
+    check_random_state,
+    fetch_all,
+)
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["train_test_split"]
@@ -143,7 +148,7 @@ def train_test_split(
     first = next((a for a in lazy if a is not None), None)
     if first is None:
         raise ValueError("At least one array required as input")
-    n_samples = num_rows(first)
+    n_samples = int(with_known_rows(first).shape[0])
     n_train, n_test = split_sizes(n_samples, test_size, train_size, default_test_size=0.25)
     if not shuffle:
         if stratify is not None:

@@ -19,10 +19,16 @@ from sklearn.base import BaseEstimator
 from sklearn.neighbors import VALID_METRICS
 from sklearn.utils import check_scalar
 
-from jupyter_mars.executable import ExecutableTuple, Session, execute
+from jupyter_mars.executable import ExecutableTuple, Session
 from jupyter_mars.learn.neighbors.search import Query, search
 from jupyter_mars.learn.utils.blocks import as_object
-from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_n_features,
+    execute_all,
+    fetch_all,
+)
 from jupyter_mars.tensor.core import Tensor
 
 ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
@@ -134,7 +140,7 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
         if metric in ("seuclidean", "mahalanobis") and not ({"V", "VI"} & set(params)):
             name = "V" if metric == "seuclidean" else "VI"
             raise ValueError(f"The {metric} metric needs {name} in metric_params.")
-        execute(x, session=session, **{"show_progress": False, **(run_kwargs or {})})
+        execute_all(x, session=session, run_kwargs=run_kwargs)
         if x.shape[0] == 0:
             raise ValueError("n_samples must be greater than 0")
         self._fit_X = x
@@ -159,11 +165,8 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
                     "Precomputed metric requires shape (n_queries, n_indexed). Got "
                     f"({x.shape[0]}, {x.shape[1]}) for {self.n_samples_fit_} indexed."
                 )
-        elif x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        else:
+            check_n_features(self, x)
         return x
 
     def _query(self, **kwargs: Any) -> Query:

@@ -21,6 +21,7 @@ from sklearn.utils.multiclass import type_of_target, unique_labels
 import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils.chunks import row_count
 from jupyter_mars.learn.utils.validation import column_or_1d, fetch_all
 from jupyter_mars.tensor.core import Tensor
 
@@ -93,27 +94,13 @@ def target_kind(
     if values.ndim > 2:
         return "unknown", np.empty(0), int(values.shape[0])
     distinct, n_samples = fetch_all(
-        mt.unique(values), _length(values), session=session, run_kwargs=run_kwargs
+        mt.unique(values), row_count(values), session=session, run_kwargs=run_kwargs
     )
     kind = type_of_target(_stand_in(np.asarray(distinct), values.shape), input_name="y")
     classes = (
         np.arange(int(values.shape[1])) if kind == "multilabel-indicator" else np.asarray(distinct)
     )
     return kind, classes, int(n_samples)
-
-
-def ones(block: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Chunk kernel: a one for each element."""
-    return np.ones(block.shape, dtype=np.int64)
-
-
-def _length(values: Tensor) -> Any:
-    """The number of rows of ``values``: an int where known, else a lazy count."""
-    n = values.shape[0]
-    if not math.isnan(n):
-        return int(n)
-    first = values if values.ndim == 1 else values[:, 0]
-    return mt.elemwise(ones, first, dtype=np.int64).sum()
 
 
 def _has_classes(kind: str) -> bool:

@@ -27,7 +27,12 @@ from sklearn.utils.metaestimators import available_if
 from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils.blocks import map_rows
-from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_n_features,
+    fetch_all,
+)
 from jupyter_mars.learn.wrappers.scoring import SCORERS, score_predictions
 from jupyter_mars.tensor.core import Tensor
 
@@ -128,12 +133,7 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):  # type: ignore[misc]
         check_is_fitted(self, "estimator_")
         estimator = self.estimator_
         x = check_array(X, dtype=None, ensure_all_finite=False)
-        expected = getattr(estimator, "n_features_in_", None)
-        if expected is not None and x.shape[1] != expected:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{expected} features as input."
-            )
+        check_n_features(self, x)  # the fitted estimator's count, copied by fit
         names = getattr(estimator, "feature_names_in_", None)
         columns = None if names is None else list(names)
         kernel = functools.partial(apply_method, estimator, method, columns)

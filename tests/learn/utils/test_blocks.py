@@ -15,6 +15,7 @@ import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.utils import fetch_all
 from jupyter_mars.learn.utils.blocks import as_object, map_rows, per_block
+from jupyter_mars.learn.utils.chunks import chunk_lengths
 
 
 def row_summary(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -93,7 +94,9 @@ def test_blocks_of_rows_with_a_new_width_and_bound_arguments(
     assert out.shape == (10, 3)
     (got,) = fetch_all(out)
     np.testing.assert_allclose(got[:, :2], np.column_stack([a.sum(axis=1), b * 2]))
-    rows = mt.tensor(a, chunk_size=chunks_a)._layout()[0]
+    lengths = chunk_lengths(mt.tensor(a, chunk_size=chunks_a))
+    assert lengths is not None
+    rows = [int(n) for n in lengths[0]]
     # one call per block of rows of the first input: each saw that many rows
     np.testing.assert_array_equal(got[:, 2], np.repeat(rows, rows))
 
