@@ -31,7 +31,7 @@ from jupyter_mars.executable import Session
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import with_known_rows
-from jupyter_mars.learn.utils.multiclass import to_labels
+from jupyter_mars.learn.utils.multiclass import encode_labels, label_tensor
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
@@ -211,7 +211,12 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
     ) -> Any:
         self._validate_params()
         x, t = check_X_y(
-            X, to_labels(y), dtype=None, ensure_all_finite=False, multi_output=True, estimator=self
+            X,
+            y if y is None else label_tensor(y),
+            dtype=None,
+            ensure_all_finite=False,
+            multi_output=True,
+            estimator=self,
         )
         if t.ndim == 2 and t.shape[1] == 1:
             t = t.ravel()
@@ -286,8 +291,7 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):  # type: ignore[misc]
         check_classification_targets(classes)
         self.classes_ = classes
         self.n_classes_ = len(classes)
-        encode = functools.partial(np.searchsorted, classes)
-        return mt.elemwise(encode, y, dtype=np.intp, name="encode_classes")
+        return encode_labels(y, classes)
 
     def fit(
         self,

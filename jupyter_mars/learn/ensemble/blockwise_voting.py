@@ -23,7 +23,7 @@ from sklearn.utils.multiclass import check_classification_targets
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils.blocks import map_rows, per_block
-from jupyter_mars.learn.utils.multiclass import to_labels
+from jupyter_mars.learn.utils.multiclass import label_tensor
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
@@ -128,7 +128,7 @@ class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):  # type: ignore
                 f"voting='soft' needs an estimator with predict_proba; "
                 f"{type(self.estimator).__name__} has none"
             )
-        x, t = check_X_y(X, to_labels(y), dtype=None, estimator=self)
+        x, t = check_X_y(X, y if y is None else label_tensor(y), dtype=None, estimator=self)
         if self.classes is None:
             (classes,) = fetch_all(mt.unique(t), session=session, run_kwargs=run_kwargs)
         else:
@@ -184,7 +184,7 @@ class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):  # type: ignore[m
     ) -> BlockwiseVotingRegressor:
         """Fit one copy of ``estimator`` per row block of ``X``, in tasks."""
         self._validate_params()
-        x, t = check_X_y(X, to_labels(y), dtype=None, estimator=self)
+        x, t = check_X_y(X, y if y is None else label_tensor(y), dtype=None, estimator=self)
         self._fit_blocks(x, t, session, run_kwargs)
         return self
 

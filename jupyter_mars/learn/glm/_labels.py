@@ -1,54 +1,15 @@
-"""Class labels on tensors: the target as a 1-d tensor, its sorted classes, each sample's
-class index (and back), and the weight each class gets from ``class_weight``."""
+"""The weight each class gets from ``class_weight``, and each sample's weight by its
+class."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from sklearn.utils.class_weight import compute_class_weight
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.dataframe.core import FrameBase
-from jupyter_mars.learn.utils import check_array, column_or_1d, to_tensor
 from jupyter_mars.tensor.core import Tensor
-
-
-def label_tensor(y: Any) -> Tensor:
-    """``y`` as a 1-d tensor of labels: numbers, or strings (an object array of strings,
-    as pandas gives them, becomes a string array)."""
-    if y is None:
-        raise ValueError("LogisticRegression requires y to be passed, but the target y is None")
-    if not isinstance(y, Tensor | FrameBase):
-        values = np.asarray(y.to_numpy() if isinstance(y, pd.Series | pd.DataFrame) else y)
-        if values.dtype == object and all(isinstance(v, str) for v in values.ravel()):
-            values = values.astype(str)
-        y = values
-    labels = column_or_1d(to_tensor(y))
-    if labels.dtype.kind in "fc":
-        labels = check_array(labels, ensure_2d=False, dtype=None, input_name="y")
-    return labels
-
-
-def _codes_block(block: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    codes: np.ndarray = np.searchsorted(classes, block).astype(np.intp)
-    return codes
-
-
-def encode(labels: Tensor, classes: np.ndarray) -> Tensor:
-    """Each label's index in the sorted ``classes`` (every label being one of them)."""
-    return mt.elemwise(_codes_block, labels, dtype=np.intp, name="encode", classes=classes)
-
-
-def _labels_block(codes: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    labels: np.ndarray = classes[codes]
-    return labels
-
-
-def decode(codes: Tensor, classes: np.ndarray) -> Tensor:
-    """The classes at the indices ``codes``."""
-    return mt.elemwise(_labels_block, codes, dtype=classes.dtype, name="decode", classes=classes)
 
 
 def _weights_block(codes: np.ndarray, per_class: np.ndarray) -> np.ndarray:

@@ -25,20 +25,17 @@ from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.glm._labels import (
-    class_weights_of,
-    decode,
-    encode,
-    label_tensor,
-    weights_per_class,
-)
+from jupyter_mars.learn.glm._labels import class_weights_of, weights_per_class
 from jupyter_mars.learn.glm._logistic_loss import LogisticObjective
 from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.multiclass import decode_labels, encode_labels, label_tensor
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
     all_zero,
     check_consistent_length,
     check_n_features,
     check_sample_weight,
+    check_X_y,
     execute_all,
     fetch_all,
     float_input,
@@ -188,9 +185,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         """Fit the model on ``X`` and ``y`` (computed on ``session``'s runtime)."""
         self._validate_params()
         strength = self._penalty_strength()
-        x = float_input(X, self)
-        labels = label_tensor(y)
-        check_consistent_length(x, labels)
+        x, labels = check_X_y(
+            X, y if y is None else label_tensor(y), dtype=list(FLOAT_DTYPES), estimator=self
+        )
         x, labels = (
             with_known_rows(x, session, run_kwargs),
             with_known_rows(labels, session, run_kwargs),
@@ -203,7 +200,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
                 f"contains only one class: {classes[0]!r}"
             )
         self.classes_ = classes
-        codes = encode(labels, classes)
+        codes = encode_labels(labels, classes)
         weights = check_sample_weight(sample_weight, x.shape[0], x.dtype)
         objective = self._objective(x, codes, weights, strength, session, run_kwargs)
         result = minimize(
@@ -323,7 +320,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         codes = (
             mt.greater(scores, 0).astype(np.intp) if scores.ndim == 1 else mt.argmax(scores, axis=1)
         )
-        return decode(codes, self.classes_)
+        return decode_labels(codes, self.classes_)
 
     def score(
         self,

@@ -31,6 +31,7 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import chunk_lengths
+from jupyter_mars.learn.utils.multiclass import decode_labels
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
@@ -205,9 +206,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
 
     def predict(self, X: Any) -> Tensor:  # noqa: N803
         """The most probable class of each sample (a lazy tensor)."""
-        best = mt.argmax(self.predict_proba(X), axis=1)
-        labels = functools.partial(np.take, self.classes_)
-        return mt.elemwise(labels, best, dtype=self.classes_.dtype, name="classes")
+        return decode_labels(mt.argmax(self.predict_proba(X), axis=1), self.classes_)
 
     def score(
         self,

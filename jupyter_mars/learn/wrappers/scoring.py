@@ -16,7 +16,7 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.utils.multiclass import to_labels
+from jupyter_mars.learn.utils.multiclass import label_tensor
 from jupyter_mars.learn.utils.validation import check_consistent_length, fetch_all, to_tensor
 from jupyter_mars.tensor.core import Tensor
 
@@ -103,7 +103,7 @@ def score_predictions(
     if name not in SCORERS:
         raise ValueError(f"scoring={name!r} is not computed chunk-wise; use one of {list(SCORERS)}")
     parts, value = SCORERS[name]
-    y_t, pred = to_labels(y), to_labels(predictions)
+    y_t, pred = label_tensor(y), label_tensor(predictions)
     weights = None if sample_weight is None else to_tensor(sample_weight).astype(np.float64)
     check_consistent_length(y_t, pred, weights)
     if y_t.ndim == 2 and y_t.shape[1] == 1 and pred.ndim == 1:
