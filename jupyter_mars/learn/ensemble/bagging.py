@@ -19,7 +19,7 @@ import warnings
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
 from sklearn.utils.metaestimators import available_if
@@ -28,6 +28,7 @@ from sklearn.utils.random import sample_without_replacement
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import with_known_rows
@@ -40,7 +41,6 @@ from jupyter_mars.learn.utils.validation import (
     check_X_y,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["BaggingClassifier", "BaggingRegressor"]
@@ -275,7 +275,7 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
         return list(self.estimators_features_) if self._subset else [None] * len(self.estimators_)
 
 
-class BaggingClassifier(ClassifierMixin, BaseBagging):  # type: ignore[misc]
+class BaggingClassifier(ClassifierMixin, BaseBagging):
     """Scikit-learn's ``BaggingClassifier`` on tensors and frames: members fitted where
     the data lie, soft voting (mean probabilities; votes for members without
     ``predict_proba``) as scikit-learn's. The default member is a decision tree."""
@@ -339,20 +339,8 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):  # type: ignore[misc]
         trailing = () if self.n_classes_ == 2 else (self.n_classes_,)
         return map_rows(kernel, x, trailing=trailing, name="bagging_decision")
 
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The accuracy of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("accuracy", y, predictions, sample_weight, session, run_kwargs)
 
-
-class BaggingRegressor(RegressorMixin, BaseBagging):  # type: ignore[misc]
+class BaggingRegressor(RegressorMixin, BaseBagging):
     """Scikit-learn's ``BaggingRegressor`` on tensors and frames: members fitted where
     the data lie, their predictions averaged. The default member is a decision tree."""
 
@@ -376,15 +364,3 @@ class BaggingRegressor(RegressorMixin, BaseBagging):  # type: ignore[misc]
             bagged_method, "predict", self.estimators_, self._member_features()
         )
         return map_rows(kernel, x, trailing=self._output_shape, name="bagging_predict")
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """R² of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("r2", y, predictions, sample_weight, session, run_kwargs)

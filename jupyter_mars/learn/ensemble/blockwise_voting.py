@@ -15,13 +15,14 @@ import functools
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
 from jupyter_mars.learn.utils.blocks import map_rows, per_block
 from jupyter_mars.learn.utils.multiclass import label_tensor
 from jupyter_mars.learn.utils.validation import (
@@ -31,7 +32,6 @@ from jupyter_mars.learn.utils.validation import (
     check_X_y,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["BlockwiseVotingClassifier", "BlockwiseVotingRegressor"]
@@ -95,7 +95,7 @@ class BlockwiseBase(BaseEstimator):  # type: ignore[misc]
         return x
 
 
-class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):  # type: ignore[misc]
+class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):
     """A copy of ``estimator`` per row block, predictions by vote.
 
     ``classes``: every class ``y`` may hold (found from ``y`` when None). ``voting``:
@@ -155,20 +155,8 @@ class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):  # type: ignore
         kernel = functools.partial(mean_proba, self.estimators_, self.classes_)
         return map_rows(kernel, x, trailing=(len(self.classes_),), name="mean_proba")
 
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The accuracy of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("accuracy", y, predictions, sample_weight, session, run_kwargs)
 
-
-class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):  # type: ignore[misc]
+class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):
     """A copy of ``estimator`` per row block, predictions averaged."""
 
     _parameter_constraints: dict[str, list[Any]] = {
@@ -193,15 +181,3 @@ class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):  # type: ignore[m
         x = self._checked(X)
         kernel = functools.partial(mean_prediction, self.estimators_)
         return map_rows(kernel, x, name="mean_prediction")
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """R² of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("r2", y, predictions, sample_weight, session, run_kwargs)

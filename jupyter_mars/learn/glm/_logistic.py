@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -25,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin
 from jupyter_mars.learn.glm._labels import class_weights_of, weights_per_class
 from jupyter_mars.learn.glm._logistic_loss import LogisticObjective
 from jupyter_mars.learn.utils.chunks import with_known_rows
@@ -32,7 +33,6 @@ from jupyter_mars.learn.utils.multiclass import decode_labels, encode_labels, la
 from jupyter_mars.learn.utils.validation import (
     FLOAT_DTYPES,
     all_zero,
-    check_consistent_length,
     check_n_features,
     check_sample_weight,
     check_X_y,
@@ -40,7 +40,6 @@ from jupyter_mars.learn.utils.validation import (
     fetch_all,
     float_input,
     raise_if_all_zero,
-    to_tensor,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -321,22 +320,3 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
             mt.greater(scores, 0).astype(np.intp) if scores.ndim == 1 else mt.argmax(scores, axis=1)
         )
         return decode_labels(codes, self.classes_)
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The (weighted) share of the samples of ``X`` whose class is predicted right,
-        computed now."""
-        truth = label_tensor(y)
-        right = self.predict(X) == truth
-        weights = None if sample_weight is None else to_tensor(sample_weight)
-        check_consistent_length(right, weights)
-        (accuracy,) = fetch_all(
-            mt.average(right, weights=weights), session=session, run_kwargs=run_kwargs
-        )
-        return float(accuracy)

@@ -24,13 +24,13 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import nnls
-from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin
+from sklearn.base import BaseEstimator, MultiOutputMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.linear_model._scores import r2_score
+from jupyter_mars.learn.base import RegressorMixin
 from jupyter_mars.learn.utils.chunks import tall_and_skinny, with_known_rows
 from jupyter_mars.learn.utils.validation import (
     all_zero,
@@ -164,20 +164,3 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):  # type
         check_n_features(self, x)
         predicted: Tensor = x @ self.coef_.T + self.intercept_
         return predicted
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The coefficient of determination R² of the predictions for ``X`` (averaged
-        over the targets), computed now."""
-        (value,) = fetch_all(
-            r2_score(y, self.predict(X), sample_weight=sample_weight),
-            session=session,
-            run_kwargs=run_kwargs,
-        )
-        return float(value)

@@ -22,13 +22,14 @@ import warnings
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import chunk_lengths
 from jupyter_mars.learn.utils.multiclass import decode_labels
@@ -40,7 +41,6 @@ from jupyter_mars.learn.utils.validation import (
     execute_all,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["LabelPropagation", "squared_distances"]
@@ -207,15 +207,3 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
     def predict(self, X: Any) -> Tensor:  # noqa: N803
         """The most probable class of each sample (a lazy tensor)."""
         return decode_labels(mt.argmax(self.predict_proba(X), axis=1), self.classes_)
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The accuracy of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("accuracy", y, predictions, sample_weight, session, run_kwargs)

@@ -26,6 +26,7 @@ from sklearn.utils.metaestimators import available_if
 
 from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.metrics.scorer import SCORERS, score_predictions
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.validation import (
     check_array,
@@ -33,7 +34,6 @@ from jupyter_mars.learn.utils.validation import (
     check_n_features,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.scoring import SCORERS, score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["ParallelPostFit"]
@@ -73,7 +73,7 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):  # type: ignore[misc]
     """Fit ``estimator`` on in-memory data; predict and transform block-wise on tensors.
 
     ``scoring`` names the scorer of ``score``: None (the estimator's own: accuracy for a
-    classifier, R² for a regressor), a name of ``jupyter_mars.learn.wrappers.scoring``'s
+    classifier, R² for a regressor), a name of ``jupyter_mars.learn.metrics.scorer``'s
     ``SCORERS`` (computed chunk-wise), or any other scikit-learn scorer name or callable
     ``scorer(estimator, X, y)``, which is applied to the fetched data and the fitted
     estimator.
