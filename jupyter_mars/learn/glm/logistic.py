@@ -1,5 +1,5 @@
 """``LogisticRegression``: scikit-learn's estimator (its 1.9 arguments), fitted by SciPy's
-L-BFGS in the driver on losses and gradients computed chunk-wise (``_logistic_loss``).
+L-BFGS in the driver on losses and gradients computed chunk-wise (``logistic_loss``).
 
 A fit runs a few graphs before the iterations: the classes (``unique`` of ``y``), then
 the data, each sample's class index (or one-hot row) and weight, computed and kept on
@@ -26,8 +26,8 @@ from sklearn.utils.validation import check_is_fitted
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.base import ClassifierMixin
-from jupyter_mars.learn.glm._labels import class_weights_of, weights_per_class
-from jupyter_mars.learn.glm._logistic_loss import LogisticObjective
+from jupyter_mars.learn.glm.class_weight import class_weights_of, weights_per_class
+from jupyter_mars.learn.glm.logistic_loss import LogisticObjective
 from jupyter_mars.learn.utils.chunks import with_known_rows
 from jupyter_mars.learn.utils.multiclass import decode_labels, encode_labels, label_tensor
 from jupyter_mars.learn.utils.validation import (

@@ -27,8 +27,8 @@ from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.decomposition._base import eigh_descending, flip_signs
 from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.extmath import eigh_descending, flip_signs
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_n_features,
