@@ -26,8 +26,8 @@ from jupyter_mars.learn.utils.validation import (
     check_consistent_length,
     check_random_state,
     fetch_all,
+    is_lazy,
 )
-from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["train_test_split"]
 
@@ -111,7 +111,7 @@ def split_sizes(
 
 def _labels_in_memory(labels: Any) -> np.ndarray[Any, Any]:
     """The class labels as a NumPy array, fetched where they are a tensor or frame."""
-    if isinstance(labels, Tensor | FrameBase):
+    if is_lazy(labels):
         (labels,) = fetch_all(labels)
     return np.asarray(labels.to_numpy() if hasattr(labels, "to_numpy") else labels)
 

@@ -22,22 +22,16 @@ from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils.multiclass import summarize, summary_of
 from jupyter_mars.learn.utils.multiclass import type_of_target as type_of_tensor
-from jupyter_mars.learn.utils.validation import column_or_1d, fetch_all
+from jupyter_mars.learn.utils.validation import column_or_1d, fetch_all, is_lazy
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = [
     "isin_sorted",
     "label_array",
     "label_tensor",
-    "lazy",
     "target_kind",
     "unseen_labels",
 ]
-
-
-def lazy(y: Any) -> bool:
-    """Whether ``y`` is a tensor or frame (its values are computed, not held)."""
-    return isinstance(y, Tensor | FrameBase)
 
 
 def label_array(y: Any) -> np.ndarray[Any, Any]:
@@ -74,7 +68,7 @@ def target_kind(
     """The kind of target ``y`` is (``"binary"``, ``"multiclass"``,
     ``"multilabel-indicator"``, ``"continuous"``, ...), its classes (scikit-learn's
     ``unique_labels`` where it has any) and its number of samples."""
-    if not lazy(y):
+    if not is_lazy(y):
         array = label_array(y)
         kind = type_of_target(array, input_name="y")
         classes = unique_labels(array) if _has_classes(kind) and len(array) else np.unique(array)

@@ -30,6 +30,7 @@ from sklearn.utils.multiclass import check_classification_targets
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.base import ClassifierMixin
+from jupyter_mars.learn.metrics.pairwise import euclidean_distances
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import chunk_lengths
 from jupyter_mars.learn.utils.multiclass import decode_labels
@@ -43,16 +44,7 @@ from jupyter_mars.learn.utils.validation import (
 )
 from jupyter_mars.tensor.core import Tensor
 
-__all__ = ["LabelPropagation", "squared_distances"]
-
-
-def squared_distances(a: Tensor, b: Tensor) -> Tensor:
-    """``|a_i - b_j|²`` for every row ``i`` of ``a`` and ``j`` of ``b``, as a chunked tensor
-    (computed as ``|a|² + |b|² - 2 a·b``, as scikit-learn's ``euclidean_distances``)."""
-    aa = (a * a).sum(axis=1)[:, None]
-    bb = (b * b).sum(axis=1)[None, :]
-    result: Tensor = mt.maximum(aa + bb - 2 * (a @ b.T), 0)
-    return result
+__all__ = ["LabelPropagation"]
 
 
 def nearest_rows(n_neighbors: int, distances: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -130,7 +122,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
 
     def _graph(self, x: Tensor, n_samples: int) -> Tensor:
         """The row-normalised similarity graph of the training samples."""
-        distances = squared_distances(x, x)
+        distances = euclidean_distances(x, squared=True)  # exactly 0 on the diagonal
         if self.kernel == "rbf":
             affinity = mt.exp(distances * -self.gamma)
         else:
@@ -192,7 +184,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         check_is_fitted(self, "label_distributions_")
         x = check_array(X, estimator=self)
         check_n_features(self, x)
-        distances = squared_distances(x, self.X_)
+        distances = euclidean_distances(x, self.X_, squared=True)
         n_classes = len(self.classes_)
         if self.kernel == "knn":
             kernel = functools.partial(knn_proba, self.n_neighbors, self.label_distributions_)

@@ -33,9 +33,10 @@ from jupyter_mars.learn.utils.chunks import with_known_rows
 from jupyter_mars.learn.utils.validation import (
     check_consistent_length,
     check_random_state,
+    is_lazy,
     to_tensor,
 )
-from jupyter_mars.tensor.core import Tensor, new_tensor
+from jupyter_mars.tensor.core import new_tensor
 
 __all__ = ["as_lazy", "shuffle", "take_rows"]
 
@@ -43,7 +44,7 @@ __all__ = ["as_lazy", "shuffle", "take_rows"]
 def as_lazy(data: Any) -> Any:
     """``data`` as a tensor or frame: tensors and frames as they are, pandas objects as
     frames (their index kept), anything else array-like as a tensor."""
-    if isinstance(data, Tensor | FrameBase):
+    if is_lazy(data):
         return data
     if isinstance(data, pd.DataFrame):
         return md.DataFrame(data)

@@ -24,7 +24,6 @@ from sklearn.metrics import get_scorer, get_scorer_names
 from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 
-from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.metrics.scorer import SCORERS, score_predictions
 from jupyter_mars.learn.utils.blocks import map_rows
@@ -33,6 +32,7 @@ from jupyter_mars.learn.utils.validation import (
     check_is_fitted,
     check_n_features,
     fetch_all,
+    is_lazy,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -44,7 +44,7 @@ def in_memory(
 ) -> Any:
     """``data`` as scikit-learn takes it: a tensor's or frame's data fetched (a pandas
     object for a frame), anything else as it is."""
-    if isinstance(data, Tensor | FrameBase):
+    if is_lazy(data):
         return fetch_all(data, session=session, run_kwargs=run_kwargs)[0]
     return data
 
