@@ -188,12 +188,8 @@ def roc_curve(
     true = label_tensor(y_true)
     score = score_tensor(y_score)
     check_consistent_length(true, score, sample_weight)
-    weight = check_sample_weight(
-        sample_weight,
-        true.shape[0] if true.ndim else np.nan,
-        FLOAT_DTYPES,
-        allow_all_zero_weights=True,
-    )
+    rows = true.shape[0] if true.ndim else np.nan
+    weight = check_sample_weight(sample_weight, rows, FLOAT_DTYPES, allow_all_zero_weights=True)
     flat = true.ndim == 1 or (true.ndim == 2 and true.shape[1] == 1)
     guess = 1 if pos_label is None else pos_label
     positive = equals_label(true.ravel() if flat else true[:, 0], guess).astype(np.float64)

@@ -203,12 +203,8 @@ def roc_auc_score(
     true = label_tensor(y_true)
     score = check_array(y_score, ensure_2d=False, input_name="y_score")
     check_consistent_length(true, score, sample_weight)
-    weight = check_sample_weight(
-        sample_weight,
-        true.shape[0] if true.ndim else np.nan,
-        FLOAT_DTYPES,
-        allow_all_zero_weights=True,
-    )
+    rows = true.shape[0] if true.ndim else np.nan
+    weight = check_sample_weight(sample_weight, rows, FLOAT_DTYPES, allow_all_zero_weights=True)
     wanted: list[Any] = [summarize(true), *finite_flags(score)]
     if score.ndim == 2:
         wanted.append(mt.all(mt.isclose(1.0, score.sum(axis=1))))

@@ -66,12 +66,8 @@ def check_targets(
     the same length, binary, multiclass or multilabel, labels all strings or all numbers."""
     true, pred = label_tensor(y_true), label_tensor(y_pred)
     check_consistent_length(true, pred, sample_weight)
-    weight = check_sample_weight(
-        sample_weight,
-        true.shape[0] if true.ndim else np.nan,
-        FLOAT_DTYPES,
-        allow_all_zero_weights=True,
-    )
+    rows = true.shape[0] if true.ndim else np.nan
+    weight = check_sample_weight(sample_weight, rows, FLOAT_DTYPES, allow_all_zero_weights=True)
     pred = same_row_chunks(pred, true)
     weight = None if weight is None else same_row_chunks(weight, true)
     wanted: list[Any] = [summarize(true), summarize(pred)]
