@@ -17,10 +17,13 @@ NumPy work shrinks with the bounds.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from jupyter_mars.learn.cluster.rowmap import map_rows
-from jupyter_mars.learn.cluster.samples import Samples, without_history
+from jupyter_mars.learn.cluster.samples import Samples
+from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
 
@@ -92,24 +95,20 @@ class ElkanAssignment:
         x = self.samples.x
         previous = self.bounds
         if previous is None:
-            bounds = map_rows(
-                start_bounds, [x], centers, width=k + 2, dtype=np.float64, name="elkan_start"
-            )
+            start = functools.partial(start_bounds, centers=centers)
+            bounds = map_rows(start, x, trailing=(k + 2,), name="elkan_start")
         else:
             gaps = np.sqrt(((centers[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2))
             half_gaps = gaps.astype(np.float64) / 2
             next_half_gap = np.partition(half_gaps, 1, axis=0)[1]
-            bounds = map_rows(
+            update = functools.partial(
                 update_bounds,
-                [x, without_history(previous)],
-                centers,
-                half_gaps,
-                next_half_gap,
-                shift.astype(np.float64),
-                width=k + 2,
-                dtype=np.float64,
-                name="elkan",
+                centers=centers,
+                half_gaps=half_gaps,
+                next_half_gap=next_half_gap,
+                shift=shift.astype(np.float64),
             )
+            bounds = map_rows(update, x, without_history(previous), trailing=(k + 2,), name="elkan")
         self.bounds = bounds
         labels: Tensor = bounds[:, 0].astype(np.int32)
         # the previous bounds are read (through their stand-in) until these are computed

@@ -25,7 +25,8 @@ import numpy as np
 from sklearn.cluster import KMeans as SKLearnKMeans
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.learn.cluster.samples import Samples, squared_distances, without_history
+from jupyter_mars.learn.cluster.samples import Samples, squared_distances
+from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
 REFINE_ITER = 50

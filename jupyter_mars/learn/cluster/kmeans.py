@@ -21,7 +21,7 @@ from sklearn.base import (
     TransformerMixin,
 )
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_scalar
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
@@ -30,7 +30,14 @@ from jupyter_mars.learn.cluster.elkan import ElkanAssignment
 from jupyter_mars.learn.cluster.iterations import Assignment, LloydAssignment, Run, run
 from jupyter_mars.learn.cluster.samples import Samples, check_samples, inertia, nearest_centers
 from jupyter_mars.learn.metrics.pairwise import euclidean
-from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all, to_tensor
+from jupyter_mars.learn.utils.validation import (
+    check_is_fitted,
+    check_n_features,
+    check_random_state,
+    check_sample_weight,
+    fetch_all,
+    float_input,
+)
 from jupyter_mars.tensor.core import Tensor
 
 INITS = ("k-means||", "k-means++", "random")
@@ -46,12 +53,8 @@ def check_fitted_input(estimator: Any, X: Any) -> Tensor:  # noqa: N803 - scikit
     """``X`` checked for ``predict``, ``transform`` and ``score``: float, with the fitted
     number of features."""
     check_is_fitted(estimator)
-    x = check_array(X, dtype=[np.float64, np.float32], input_name="X")
-    if x.shape[1] != estimator.n_features_in_:
-        raise ValueError(
-            f"X has {x.shape[1]} features, but {type(estimator).__name__} is expecting "
-            f"{estimator.n_features_in_} features as input."
-        )
+    x = float_input(X)
+    check_n_features(estimator, x)
     return x
 
 
@@ -88,7 +91,7 @@ class ClusterCenters(  # scikit-learn's classes are untyped: Any to mypy
         """Minus the inertia of ``X`` to the centres (computed at the call)."""
         x = check_fitted_input(self, X)
         centers = self.cluster_centers_.astype(x.dtype)
-        weights = None if sample_weight is None else to_tensor(sample_weight).astype(x.dtype)
+        weights = check_sample_weight(sample_weight, x.shape[0], x.dtype)
         total = inertia(x, weights, centers, nearest_centers(x, centers))
         (value,) = fetch_all(total, session=session, run_kwargs=run_kwargs)
         return -float(value)

@@ -27,13 +27,14 @@ import warnings
 from typing import Any
 
 import numpy as np
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_scalar
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.cluster import init as initial
 from jupyter_mars.learn.cluster.kmeans import ClusterCenters
 from jupyter_mars.learn.cluster.samples import Samples, check_samples, inertia, nearest_centers
+from jupyter_mars.learn.utils.validation import check_random_state
 
 BATCH_FETCH_BYTES = 16 * 2**20
 """About how many bytes of batches one graph fetches."""

@@ -10,7 +10,6 @@ it fetches is small (centres, per-cluster sums and weights, scalars).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,9 +17,12 @@ from typing import Any
 import numpy as np
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.engine.node import Held
-from jupyter_mars.executable import Session, execute, fetch
-from jupyter_mars.learn.utils.validation import check_array, column_or_1d, to_tensor
+from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils.validation import (
+    check_sample_weight,
+    fetch_all,
+    float_input,
+)
 from jupyter_mars.tensor.core import Tensor
 
 
@@ -43,9 +45,7 @@ class Samples:
     def compute(self, keep: Sequence[Tensor] = (), wanted: Sequence[Tensor] = ()) -> list[Any]:
         """Execute ``keep`` and ``wanted`` in one graph; ``keep`` stays in the session
         (while referenced), and the data of ``wanted`` is returned."""
-        run = {"show_progress": False, **self.run_kwargs}
-        execute(*keep, *wanted, session=self.session, **run)
-        return [fetch(t, session=self.session) for t in wanted]
+        return fetch_all(*wanted, keep=keep, session=self.session, run_kwargs=self.run_kwargs)
 
     def weighted(self, t: Tensor) -> Tensor:
         """``t`` (one value per row, or a row of values per row) times the weights."""
@@ -74,23 +74,6 @@ class Samples:
         return drawn
 
 
-def _check_weights(sample_weight: Any, n_samples: int, dtype: np.dtype[Any]) -> Tensor | None:
-    """``sample_weight`` as a tensor of ``n_samples`` weights (None: all 1), as
-    scikit-learn's ``_check_sample_weight`` checks it."""
-    if sample_weight is None:
-        return None
-    if np.ndim(sample_weight) == 0 and not isinstance(sample_weight, Tensor):
-        return mt.full(n_samples, sample_weight, dtype=dtype)
-    weights = to_tensor(sample_weight)
-    if weights.ndim != 1:
-        raise ValueError("Sample weights must be 1D array or scalar")
-    if weights.shape[0] != n_samples:
-        raise ValueError(f"sample_weight.shape == {tuple(weights.shape)}, expected {(n_samples,)}!")
-    return check_array(
-        column_or_1d(weights), ensure_2d=False, dtype=dtype, input_name="sample_weight"
-    )
-
-
 def _check_count(n_samples: float, n_clusters: int) -> None:
     if not np.isnan(n_samples) and n_samples < n_clusters:
         raise ValueError(f"n_samples={int(n_samples)} should be >= n_clusters={n_clusters}.")
@@ -107,21 +90,23 @@ def check_samples(
     """``X`` checked (float64 or float32, at least ``n_clusters`` rows), computed once
     with its column means and variances, centred (unless not ``centre``) and kept; with
     the mean of the variances (what ``tol`` scales)."""
-    x = check_array(X, dtype=[np.float64, np.float32], input_name="X")
+    x = float_input(X)
     _check_count(x.shape[0], n_clusters)
-    run = {"show_progress": False, **(run_kwargs or {})}
-    stats = [x.mean(axis=0), x.var(axis=0)]
     # x is kept while this function runs: the centred rows are computed from it
-    execute(x, *stats, session=session, **run)
+    mean, variances = (
+        np.asarray(stat)
+        for stat in fetch_all(
+            x.mean(axis=0), x.var(axis=0), keep=[x], session=session, run_kwargs=run_kwargs
+        )
+    )
     n_samples = int(x.shape[0])
     _check_count(n_samples, n_clusters)
-    weights = _check_weights(sample_weight, n_samples, x.dtype)
-    mean, variances = (np.asarray(fetch(t, session=session)) for t in stats)
+    weights = check_sample_weight(sample_weight, n_samples, x.dtype)
     if not centre:
         mean = np.zeros_like(mean)
     centred = x - mean if centre else x
     norms = (centred * centred).sum(axis=1)
-    samples = Samples(centred, mean, norms, weights, n_samples, session, run)
+    samples = Samples(centred, mean, norms, weights, n_samples, session, dict(run_kwargs or {}))
     samples.compute(keep=[centred, norms, *([weights] if weights is not None else [])])
     return samples, float(np.mean(variances))
 
@@ -194,16 +179,3 @@ def new_centers(
     filled = weights > 0
     out[filled] /= weights[filled][:, None]
     return out.astype(centers.dtype, copy=False)
-
-
-def without_history(t: Tensor) -> Tensor:
-    """A stand-in for the executed tensor ``t``: the same chunks, read where the
-    session holds them, but none of the expressions ``t`` was computed from.
-
-    An iteration that updates a tensor kept from the one before (Elkan's bounds, the
-    distances of k-means++) builds on this stand-in, so each result does not keep every
-    earlier one alive through its inputs; the session holds ``t``'s chunks while ``t``
-    itself is referenced, which the caller does until the next result is computed."""
-    node = copy.copy(t.node)  # same class, key, shape and dtype
-    node.op, node.inputs = Held(), ()
-    return Tensor(node)

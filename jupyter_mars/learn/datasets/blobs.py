@@ -16,14 +16,13 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.learn.datasets.drawn import (
-    check_bool,
-    check_int,
     drawn_tensors,
     group_labels,
     new_seed,
     spread_groups,
 )
-from jupyter_mars.learn.utils.shuffle import check_random_state
+from jupyter_mars.learn.utils.params import check_bool, check_int
+from jupyter_mars.learn.utils.validation import check_random_state
 from jupyter_mars.tensor import tensor
 from jupyter_mars.tensor.creation.common import nsplits_for
 

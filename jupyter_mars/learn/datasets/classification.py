@@ -23,15 +23,13 @@ from sklearn.utils import Bunch
 from sklearn.utils.random import sample_without_replacement
 
 from jupyter_mars.learn.datasets.drawn import (
-    check_bool,
-    check_int,
-    check_real,
     drawn_tensors,
     group_labels,
     new_seed,
     spread_groups,
 )
-from jupyter_mars.learn.utils.shuffle import check_random_state
+from jupyter_mars.learn.utils.params import check_bool, check_int, check_real
+from jupyter_mars.learn.utils.validation import check_random_state
 from jupyter_mars.tensor.creation.common import nsplits_for
 
 __all__ = ["make_classification"]

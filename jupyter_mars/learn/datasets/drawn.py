@@ -1,5 +1,5 @@
 """Rows drawn chunk by chunk: the operator behind ``make_blobs`` and ``make_classification``,
-and what the generators share (seeds, groups of rows spread over chunks, argument checks).
+and what the generators share (seeds, groups of rows spread over chunks).
 
 A generator draws its small parameters (centres, covariances, shifts) in the driver from
 the NumPy ``RandomState`` that ``random_state`` names, then one integer ``seed``. Row
@@ -20,7 +20,6 @@ uniformly shuffled sample, as scikit-learn's, without moving rows between chunks
 from __future__ import annotations
 
 import itertools
-import numbers
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,9 +34,6 @@ from jupyter_mars.tensor.random import chunk_generator
 
 __all__ = [
     "DrawnRows",
-    "check_bool",
-    "check_int",
-    "check_real",
     "drawn_tensors",
     "new_seed",
     "spread_groups",
@@ -163,54 +159,3 @@ def group_labels(
     if shuffle:
         generator.shuffle(labels)
     return labels
-
-
-# ---- argument checks, with scikit-learn's messages -----------------------------------------
-
-
-def check_int(value: Any, name: str, owner: str, low: int, also: str = "") -> int:
-    """``value`` as an int of at least ``low``; a ``ValueError`` naming ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be an int in the range [{low}, inf)"
-            f"{also}. Got {value!r} instead."
-        )
-    return int(value)
-
-
-def check_real(
-    value: Any,
-    name: str,
-    owner: str,
-    low: float | None = None,
-    high: float | None = None,
-    open_low: bool = False,
-    also: str = "",
-) -> float:
-    """``value`` as a real number in ``[low, high]`` (``(low, high]`` with ``open_low``;
-    None: no bound); a ``ValueError`` naming ``name``."""
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
-    if ok and low is not None:
-        ok = value > low if open_low else value >= low
-    if ok and high is not None:
-        ok = value <= high
-    if not ok:
-        where = ""
-        if low is not None or high is not None:
-            left = "(" if open_low or low is None else "["
-            right = "inf)" if high is None else f"{float(high)}]"
-            where = f" in the range {left}{'-inf' if low is None else float(low)}, {right}"
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be a float{where}{also}. "
-            f"Got {value!r} instead."
-        )
-    return float(value)
-
-
-def check_bool(value: Any, name: str, owner: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be an instance of 'bool' or an instance "
-            f"of 'numpy.bool'. Got {value!r} instead."
-        )
-    return bool(value)

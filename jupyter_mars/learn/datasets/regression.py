@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.learn.datasets.drawn import check_bool, check_int, check_real, new_seed
-from jupyter_mars.learn.utils.shuffle import check_random_state
+from jupyter_mars.learn.datasets.drawn import new_seed
+from jupyter_mars.learn.utils.params import check_bool, check_int, check_real
+from jupyter_mars.learn.utils.validation import check_random_state
 from jupyter_mars.tensor.core import Tensor
 from jupyter_mars.tensor.creation.common import nsplits_for
 from jupyter_mars.tensor.random import RandomState

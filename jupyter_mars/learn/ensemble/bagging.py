@@ -19,36 +19,31 @@ import warnings
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.random import sample_without_replacement
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.executable import Session, execute
+from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
+from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.multiclass import encode_labels, label_tensor
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
+    check_n_features,
+    check_random_state,
     check_X_y,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.blocks import map_rows, to_labels
-from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["BaggingClassifier", "BaggingRegressor"]
-
-
-def known_rows(x: Tensor, session: Session | None, run_kwargs: dict[str, Any] | None) -> int:
-    """The number of rows of ``x``, computing ``x`` first where it is not known yet (a
-    filtered frame's)."""
-    if np.isnan(x.shape[0]):
-        execute(x, session=session, **{"show_progress": False, **(run_kwargs or {})})
-    return int(x.shape[0])
 
 
 def n_samples_to_draw(n_samples: int, max_samples: Any, bootstrap: bool) -> int:
@@ -216,11 +211,17 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
     ) -> Any:
         self._validate_params()
         x, t = check_X_y(
-            X, to_labels(y), dtype=None, ensure_all_finite=False, multi_output=True, estimator=self
+            X,
+            y if y is None else label_tensor(y),
+            dtype=None,
+            ensure_all_finite=False,
+            multi_output=True,
+            estimator=self,
         )
         if t.ndim == 2 and t.shape[1] == 1:
             t = t.ravel()
-        n_samples, n_features = known_rows(x, session, run_kwargs), int(x.shape[1])
+        x = with_known_rows(x, session, run_kwargs)
+        n_samples, n_features = (int(n) for n in x.shape)
         targets = self._targets(t, session, run_kwargs)
         draws = n_samples_to_draw(n_samples, self.max_samples, self.bootstrap)
         n_drawn_features = n_features_to_draw(n_features, self.max_features)
@@ -242,7 +243,7 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
             return self
         if self.estimators_:
             rng.randint(MAX_INT, size=len(self.estimators_))  # skip the seeds already used
-        seeds = rng.randint(MAX_INT, size=n_more)
+        seeds = rng.randint(MAX_INT, size=n_more).tolist()
         self.estimator_ = self._base_estimator()
         self.n_features_in_ = n_features
         self._output_shape = tuple(int(n) for n in t.shape[1:])
@@ -267,18 +268,14 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=None, ensure_all_finite=False, estimator=self)
-        if x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        check_n_features(self, x)
         return x
 
     def _member_features(self) -> list[Any]:
         return list(self.estimators_features_) if self._subset else [None] * len(self.estimators_)
 
 
-class BaggingClassifier(ClassifierMixin, BaseBagging):  # type: ignore[misc]
+class BaggingClassifier(ClassifierMixin, BaseBagging):
     """Scikit-learn's ``BaggingClassifier`` on tensors and frames: members fitted where
     the data lie, soft voting (mean probabilities; votes for members without
     ``predict_proba``) as scikit-learn's. The default member is a decision tree."""
@@ -294,8 +291,7 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):  # type: ignore[misc]
         check_classification_targets(classes)
         self.classes_ = classes
         self.n_classes_ = len(classes)
-        encode = functools.partial(np.searchsorted, classes)
-        return mt.elemwise(encode, y, dtype=np.intp, name="encode_classes")
+        return encode_labels(y, classes)
 
     def fit(
         self,
@@ -343,20 +339,8 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):  # type: ignore[misc]
         trailing = () if self.n_classes_ == 2 else (self.n_classes_,)
         return map_rows(kernel, x, trailing=trailing, name="bagging_decision")
 
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The accuracy of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("accuracy", y, predictions, sample_weight, session, run_kwargs)
 
-
-class BaggingRegressor(RegressorMixin, BaseBagging):  # type: ignore[misc]
+class BaggingRegressor(RegressorMixin, BaseBagging):
     """Scikit-learn's ``BaggingRegressor`` on tensors and frames: members fitted where
     the data lie, their predictions averaged. The default member is a decision tree."""
 
@@ -380,15 +364,3 @@ class BaggingRegressor(RegressorMixin, BaseBagging):  # type: ignore[misc]
             bagged_method, "predict", self.estimators_, self._member_features()
         )
         return map_rows(kernel, x, trailing=self._output_shape, name="bagging_predict")
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """R² of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("r2", y, predictions, sample_weight, session, run_kwargs)

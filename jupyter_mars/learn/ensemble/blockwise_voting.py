@@ -15,21 +15,23 @@ import functools
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
+from jupyter_mars.learn.utils.blocks import map_rows, per_block
+from jupyter_mars.learn.utils.multiclass import label_tensor
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
+    check_n_features,
     check_X_y,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.blocks import map_rows, per_block, to_labels
-from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["BlockwiseVotingClassifier", "BlockwiseVotingRegressor"]
@@ -89,15 +91,11 @@ class BlockwiseBase(BaseEstimator):  # type: ignore[misc]
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=None, estimator=self)
-        if x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        check_n_features(self, x)
         return x
 
 
-class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):  # type: ignore[misc]
+class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):
     """A copy of ``estimator`` per row block, predictions by vote.
 
     ``classes``: every class ``y`` may hold (found from ``y`` when None). ``voting``:
@@ -130,7 +128,7 @@ class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):  # type: ignore
                 f"voting='soft' needs an estimator with predict_proba; "
                 f"{type(self.estimator).__name__} has none"
             )
-        x, t = check_X_y(X, to_labels(y), dtype=None, estimator=self)
+        x, t = check_X_y(X, y if y is None else label_tensor(y), dtype=None, estimator=self)
         if self.classes is None:
             (classes,) = fetch_all(mt.unique(t), session=session, run_kwargs=run_kwargs)
         else:
@@ -157,20 +155,8 @@ class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):  # type: ignore
         kernel = functools.partial(mean_proba, self.estimators_, self.classes_)
         return map_rows(kernel, x, trailing=(len(self.classes_),), name="mean_proba")
 
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The accuracy of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("accuracy", y, predictions, sample_weight, session, run_kwargs)
 
-
-class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):  # type: ignore[misc]
+class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):
     """A copy of ``estimator`` per row block, predictions averaged."""
 
     _parameter_constraints: dict[str, list[Any]] = {
@@ -186,7 +172,7 @@ class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):  # type: ignore[m
     ) -> BlockwiseVotingRegressor:
         """Fit one copy of ``estimator`` per row block of ``X``, in tasks."""
         self._validate_params()
-        x, t = check_X_y(X, to_labels(y), dtype=None, estimator=self)
+        x, t = check_X_y(X, y if y is None else label_tensor(y), dtype=None, estimator=self)
         self._fit_blocks(x, t, session, run_kwargs)
         return self
 
@@ -195,15 +181,3 @@ class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):  # type: ignore[m
         x = self._checked(X)
         kernel = functools.partial(mean_prediction, self.estimators_)
         return map_rows(kernel, x, name="mean_prediction")
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """R² of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("r2", y, predictions, sample_weight, session, run_kwargs)

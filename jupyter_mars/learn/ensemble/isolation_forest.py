@@ -20,15 +20,21 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, OutlierMixin
 from sklearn.tree import ExtraTreeRegressor
-from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.ensemble.bagging import draw_features, known_rows, n_features_to_draw
+from jupyter_mars.learn.ensemble.bagging import draw_features, n_features_to_draw
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
-from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
-from jupyter_mars.learn.wrappers.blocks import map_rows
+from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_n_features,
+    check_random_state,
+    fetch_all,
+)
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["IsolationForest", "average_path_length"]
@@ -149,11 +155,14 @@ class IsolationForest(OutlierMixin, BaseEstimator):  # type: ignore[misc]
         """Fit the trees, each on its sample, in tasks of the session's runtime."""
         self._validate_params()
         x = check_array(X, dtype=np.float32, ensure_all_finite=False, estimator=self)
-        n_samples, n_features = known_rows(x, session, run_kwargs), int(x.shape[1])
+        x = with_known_rows(x, session, run_kwargs)
+        n_samples, n_features = (int(n) for n in x.shape)
         draws = self._samples_per_tree(n_samples)
         n_drawn_features = n_features_to_draw(n_features, self.max_features)
         max_depth = int(np.ceil(np.log2(max(draws, 2))))
-        seeds = check_random_state(self.random_state).randint(MAX_INT, size=self.n_estimators)
+        seeds = (
+            check_random_state(self.random_state).randint(MAX_INT, size=self.n_estimators).tolist()
+        )
         subset = n_drawn_features != n_features
         features, members = [], []
         for seed in seeds:
@@ -187,11 +196,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):  # type: ignore[misc]
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=np.float32, ensure_all_finite=False, estimator=self)
-        if x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        check_n_features(self, x)
         return x
 
     def score_samples(self, X: Any) -> Tensor:  # noqa: N803

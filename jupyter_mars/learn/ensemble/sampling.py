@@ -28,8 +28,8 @@ import numpy as np
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.shuffle import take_part
+from jupyter_mars.learn.utils.blocks import as_object, row_blocks
 from jupyter_mars.learn.utils.validation import to_tensor
-from jupyter_mars.learn.wrappers.blocks import as_object, row_blocks
 from jupyter_mars.tensor.core import Tensor, new_tensor
 
 __all__ = ["MAX_INT", "SampleFit", "draw_counts", "fit_on_samples", "set_random_states"]

@@ -1,7 +1,6 @@
 """Generalised linear models, as Mars's ``mars.learn.glm``: ``LogisticRegression`` (also
-``jupyter_mars.learn.linear_model.LogisticRegression``, the same class). ``inputs`` holds
-the input helpers this package, ``linear_model`` and ``decomposition`` share."""
+``jupyter_mars.learn.linear_model.LogisticRegression``, the same class)."""
 
-from jupyter_mars.learn.glm._logistic import LogisticRegression
+from jupyter_mars.learn.glm.logistic import LogisticRegression
 
 __all__ = ["LogisticRegression"]

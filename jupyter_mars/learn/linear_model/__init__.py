@@ -2,6 +2,6 @@
 ``LogisticRegression`` (the class of ``jupyter_mars.learn.glm``, where Mars had it)."""
 
 from jupyter_mars.learn.glm import LogisticRegression
-from jupyter_mars.learn.linear_model._linear_regression import LinearRegression
+from jupyter_mars.learn.linear_model.linear_regression import LinearRegression
 
 __all__ = ["LinearRegression", "LogisticRegression"]

@@ -13,7 +13,9 @@ Modules: ``targets`` (the checks of classification targets), ``classification``
 (``accuracy_score``, ``log_loss``), ``confusion`` (``multilabel_confusion_matrix``),
 ``precision_recall``, ``regression`` (``r2_score``), ``ranking`` (``roc_curve``, ``auc``)
 and ``roc_auc`` (``roc_auc_score``); ``pairwise`` holds the distances and kernels
-between rows, the distances also named here as scikit-learn names them.
+between rows, the distances also named here as scikit-learn names them; ``scorer``
+computes scores by scikit-learn's scorer names, as the estimators' ``score`` methods
+(``jupyter_mars.learn.base``) and ``ParallelPostFit`` want them.
 """
 
 from jupyter_mars.learn.metrics import pairwise

@@ -16,24 +16,23 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.metrics.labels import (
-    all_zero,
-    check_weights,
-    encode,
+from jupyter_mars.learn.metrics.targets import check_targets
+from jupyter_mars.learn.utils.multiclass import (
+    encode_labels,
     label_tensor,
-    raise_if_all_zero,
-)
-from jupyter_mars.learn.metrics.targets import (
-    check_targets,
     summarize,
     summary_of,
-    target_type,
+    type_of_target,
     union_labels,
 )
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
     check_array,
     check_consistent_length,
+    check_sample_weight,
     fetch_all,
+    raise_if_all_zero,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -76,7 +75,8 @@ def accuracy_score(
         right = mt.all(mt.equal(targets.y_true, targets.y_pred), axis=1)
     else:
         right = mt.equal(
-            encode(targets.y_true, targets.labels), encode(targets.y_pred, targets.labels)
+            encode_labels(targets.y_true, targets.labels),
+            encode_labels(targets.y_pred, targets.labels),
         )
     return weighted_average(right, targets.weight, normalize)
 
@@ -149,8 +149,10 @@ def log_loss(
         y_proba, ensure_2d=False, dtype=[np.float64, np.float32, np.float16], input_name="y_proba"
     )
     true = label_tensor(y_true)
-    weight = check_weights(sample_weight, proba.shape[0])
-    check_consistent_length(proba, true, weight)
+    check_consistent_length(proba, true, sample_weight)
+    weight = check_sample_weight(
+        sample_weight, proba.shape[0], FLOAT_DTYPES, allow_all_zero_weights=True
+    )
     columns = _as_columns(proba)
     eps = float(np.finfo(proba.dtype).eps)
     row_sums = mt.isclose(columns.sum(axis=1), 1.0, rtol=np.sqrt(eps), atol=1e-8)
@@ -174,7 +176,7 @@ def log_loss(
         raise ValueError(f"Found input variables with inconsistent numbers of samples: {shown}")
     if weight is not None:
         raise_if_all_zero(fetched[4])
-    y_type = target_type(summary, true, "y_true")
+    y_type = type_of_target(true, "y_true", summary=summary)
     if labels is not None:
         classes = _declared_classes(labels, union_labels(summary))
     else:
@@ -198,7 +200,7 @@ def log_loss(
     if y_type == "multilabel-indicator":
         onehot = mt.not_equal(true, 0).astype(proba.dtype)
     else:
-        codes = encode(true if true.ndim == 1 else true.ravel(), classes)
+        codes = encode_labels(true if true.ndim == 1 else true.ravel(), classes)
         onehot = mt.equal(codes[:, None], mt.arange(len(classes))[None, :]).astype(proba.dtype)
     if not sums_to_one:
         warnings.warn(

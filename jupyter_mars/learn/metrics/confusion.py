@@ -15,8 +15,10 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.metrics.labels import encode
 from jupyter_mars.learn.metrics.targets import Targets, check_targets
+from jupyter_mars.learn.utils.multiclass import (
+    encode_labels,
+)
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["ClassSums", "class_sums", "multilabel_confusion_matrix"]
@@ -50,7 +52,7 @@ def _label_sums(targets: Targets, labels: np.ndarray, selected: int | None) -> C
     """Sums per label of a binary or multiclass target; ``labels[:selected]`` are kept,
     in that order."""
     classes = np.unique(labels)
-    true, pred = encode(targets.y_true, classes), encode(targets.y_pred, classes)
+    true, pred = encode_labels(targets.y_true, classes), encode_labels(targets.y_pred, classes)
     weight = None if targets.weight is None else targets.weight.astype(np.float64)
     hit = mt.equal(true, pred)
     if weight is None:

@@ -11,6 +11,7 @@ the function is called, in one round trip of small results on ``session``.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
@@ -19,23 +20,43 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.metrics.labels import (
-    all_zero,
-    check_weights,
-    equals_label,
+from jupyter_mars.learn.utils.multiclass import (
     label_tensor,
-    raise_if_all_zero,
+    summarize,
+    summary_of,
+    type_of_target,
 )
-from jupyter_mars.learn.metrics.targets import summarize, summary_of, target_type
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
     check_consistent_length,
+    check_sample_weight,
     column_or_1d,
     fetch_all,
+    raise_if_all_zero,
     to_tensor,
 )
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["auc", "roc_curve"]
+
+
+# ---- labels -------------------------------------------------------------------------------------
+
+
+def _equal_block(block: np.ndarray, label: Any) -> np.ndarray:
+    if (block.dtype.kind in "OUS") != isinstance(label, str):
+        if block.dtype.kind != "O":
+            return np.zeros(block.shape, dtype=bool)
+    return np.asarray(block == label, dtype=bool).reshape(block.shape)
+
+
+def equals_label(y: Tensor, label: Any) -> Tensor:
+    """Where ``y`` holds ``label``: False throughout where one is a string and the other
+    not, as NumPy compares them."""
+    return mt.elemwise(
+        functools.partial(_equal_block, label=label), y, dtype=np.dtype(bool), name="is_label"
+    )
 
 
 # ---- the lazy curve -----------------------------------------------------------------------------
@@ -166,8 +187,9 @@ def roc_curve(
     """
     true = label_tensor(y_true)
     score = score_tensor(y_score)
-    weight = check_weights(sample_weight, true.shape[0] if true.ndim else np.nan)
-    check_consistent_length(true, score, weight)
+    check_consistent_length(true, score, sample_weight)
+    rows = true.shape[0] if true.ndim else np.nan
+    weight = check_sample_weight(sample_weight, rows, FLOAT_DTYPES, allow_all_zero_weights=True)
     flat = true.ndim == 1 or (true.ndim == 2 and true.shape[1] == 1)
     guess = 1 if pos_label is None else pos_label
     positive = equals_label(true.ravel() if flat else true[:, 0], guess).astype(np.float64)
@@ -182,7 +204,7 @@ def roc_curve(
         wanted.append(all_zero(weight))
     fetched = fetch_all(*wanted, session=session, run_kwargs=run_kwargs)
     summary = summary_of(fetched[0])
-    y_type = target_type(summary, true, "y_true")
+    y_type = type_of_target(true, "y_true", summary=summary)
     if not (y_type == "binary" or (y_type == "multiclass" and pos_label is not None)):
         raise ValueError(f"{y_type} format is not supported")
     _positive_label(pos_label, summary.values)

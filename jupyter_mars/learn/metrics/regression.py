@@ -16,12 +16,15 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils.validation import (
+    all_zero,
     check_array,
     check_consistent_length,
+    check_sample_weight,
     fetch_all,
+    is_lazy,
+    raise_if_all_zero,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -40,22 +43,10 @@ def _float_dtype(*arrays: Any) -> np.dtype[Any]:
     return np.dtype(np.float64)
 
 
-def _raise_if_all_zero(weights: np.ndarray, all_zero: np.ndarray) -> np.ndarray:
-    if bool(all_zero):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
+def _raise_if_all_zero(weights: np.ndarray, none: np.ndarray) -> np.ndarray:
+    """The block of weights, once ``raise_if_all_zero`` passed them."""
+    raise_if_all_zero(none)
     return weights
-
-
-def _checked_weights(sample_weight: Any, rows: float, dtype: np.dtype[Any]) -> Tensor:
-    weight = check_array(sample_weight, ensure_2d=False, dtype=dtype, input_name="sample_weight")
-    if weight.ndim != 1:
-        raise ValueError(
-            f"Sample weights must be 1D array or scalar, got {weight.ndim}D array. Expected "
-            f"either a scalar value or a 1D array of length {rows}."
-        )
-    if not isinstance(sample_weight, Tensor | FrameBase) and not np.any(np.asarray(sample_weight)):
-        raise ValueError("Sample weights must contain at least one non-zero number.")
-    return weight
 
 
 def _output_weights(
@@ -109,7 +100,7 @@ def r2_score(
     true = check_array(y_true, ensure_2d=False, dtype=dtype)
     pred = check_array(y_pred, ensure_2d=False, dtype=dtype)
     rows = true.shape[0]
-    weight = None if sample_weight is None else _checked_weights(sample_weight, rows, dtype)
+    weight = check_sample_weight(sample_weight, rows, dtype)
     true = true if true.ndim == 2 else true[:, None]
     pred = pred if pred.ndim == 2 else pred[:, None]
     if true.shape[1] != pred.shape[1]:
@@ -126,11 +117,10 @@ def r2_score(
             stacklevel=2,
         )
         return mt.tensor(np.float64(np.nan))
-    if weight is not None and isinstance(sample_weight, Tensor | FrameBase):
+    if weight is not None and is_lazy(sample_weight):
         # every use of the weights waits for their check: no sum divides by zero first
-        all_zero = mt.all(mt.equal(weight, 0))
         weight = mt.elemwise(
-            _raise_if_all_zero, weight, all_zero, dtype=weight.dtype, name="check_weights"
+            _raise_if_all_zero, weight, all_zero(weight), dtype=weight.dtype, name="check_weights"
         )
     if weight is None:
         column: Any = 1.0

@@ -19,13 +19,6 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.metrics.labels import (
-    all_zero,
-    check_weights,
-    encode,
-    label_tensor,
-    raise_if_all_zero,
-)
 from jupyter_mars.learn.metrics.ranking import (
     curve_counts,
     finite_flags,
@@ -34,12 +27,23 @@ from jupyter_mars.learn.metrics.ranking import (
     trapezoid_area,
     warn_if_one_sided,
 )
-from jupyter_mars.learn.metrics.targets import summarize, summary_of, target_type, union_labels
+from jupyter_mars.learn.utils.multiclass import (
+    encode_labels,
+    label_tensor,
+    summarize,
+    summary_of,
+    type_of_target,
+    union_labels,
+)
 from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
     check_array,
     check_consistent_length,
+    check_sample_weight,
     column_or_1d,
     fetch_all,
+    raise_if_all_zero,
 )
 from jupyter_mars.tensor.core import Tensor
 
@@ -198,8 +202,9 @@ def roc_auc_score(
     """
     true = label_tensor(y_true)
     score = check_array(y_score, ensure_2d=False, input_name="y_score")
-    weight = check_weights(sample_weight, true.shape[0] if true.ndim else np.nan)
-    check_consistent_length(true, score, weight)
+    check_consistent_length(true, score, sample_weight)
+    rows = true.shape[0] if true.ndim else np.nan
+    weight = check_sample_weight(sample_weight, rows, FLOAT_DTYPES, allow_all_zero_weights=True)
     wanted: list[Any] = [summarize(true), *finite_flags(score)]
     if score.ndim == 2:
         wanted.append(mt.all(mt.isclose(1.0, score.sum(axis=1))))
@@ -212,7 +217,7 @@ def roc_auc_score(
     rest = fetched[3:]
     sums_to_one = bool(rest.pop(0)) if score.ndim == 2 else True
     column_positives = rest.pop(0) if true.ndim == 2 else None
-    y_type = target_type(summary, true, "y_true")
+    y_type = type_of_target(true, "y_true", summary=summary)
     raise_if_not_finite(fetched[1], fetched[2], score.dtype)
     if weight is not None:
         raise_if_all_zero(rest.pop(0))
@@ -291,7 +296,7 @@ def _binary(
         _warn_one_class()
         return mt.tensor(_NAN)
     scores = column_or_1d(score)
-    positive = encode(column_or_1d(true), classes).astype(np.float64)
+    positive = encode_labels(column_or_1d(true), classes).astype(np.float64)
     weighted = _weighted_positives(positive[:, None], weight, session, run_kwargs)
     if weighted is not None:
         warn_if_one_sided(weighted[1] - weighted[0][0], weighted[0][0])
@@ -383,7 +388,7 @@ def _multiclass(
     if average is None and multi_class == "ovo":
         raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
     classes = _multiclass_classes(labels, present, int(score.shape[1]))
-    codes = encode(column_or_1d(true), classes)
+    codes = encode_labels(column_or_1d(true), classes)
     if multi_class == "ovo":
         if weight is not None:
             raise ValueError(

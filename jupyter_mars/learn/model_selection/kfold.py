@@ -18,17 +18,16 @@ from typing import Any
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator
 
-from jupyter_mars.dataframe.core import FrameBase
-from jupyter_mars.learn.utils.shuffle import check_random_state, num_rows
-from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.validation import check_random_state, is_lazy
 
 __all__ = ["KFold"]
 
 
 def _n_samples(data: Any) -> int:
     """The number of rows of ``data``; a tensor's or frame's computed where unknown."""
-    if isinstance(data, Tensor | FrameBase):
-        return num_rows(data)
+    if is_lazy(data):
+        return int(with_known_rows(data).shape[0])
     return int(np.shape(data)[0]) if hasattr(data, "shape") else len(data)
 
 

@@ -20,9 +20,14 @@ import numpy as np
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from jupyter_mars.dataframe.core import FrameBase
-from jupyter_mars.learn.utils.shuffle import as_lazy, check_random_state, num_rows, take_rows
-from jupyter_mars.learn.utils.validation import check_consistent_length, fetch_all
-from jupyter_mars.tensor.core import Tensor
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.shuffle import as_lazy, take_rows
+from jupyter_mars.learn.utils.validation import (
+    check_consistent_length,
+    check_random_state,
+    fetch_all,
+    is_lazy,
+)
 
 __all__ = ["train_test_split"]
 
@@ -106,7 +111,7 @@ def split_sizes(
 
 def _labels_in_memory(labels: Any) -> np.ndarray[Any, Any]:
     """The class labels as a NumPy array, fetched where they are a tensor or frame."""
-    if isinstance(labels, Tensor | FrameBase):
+    if is_lazy(labels):
         (labels,) = fetch_all(labels)
     return np.asarray(labels.to_numpy() if hasattr(labels, "to_numpy") else labels)
 
@@ -143,7 +148,7 @@ def train_test_split(
     first = next((a for a in lazy if a is not None), None)
     if first is None:
         raise ValueError("At least one array required as input")
-    n_samples = num_rows(first)
+    n_samples = int(with_known_rows(first).shape[0])
     n_train, n_test = split_sizes(n_samples, test_size, train_size, default_test_size=0.25)
     if not shuffle:
         if stratify is not None:

@@ -19,9 +19,16 @@ from sklearn.base import BaseEstimator
 from sklearn.neighbors import VALID_METRICS
 from sklearn.utils import check_scalar
 
-from jupyter_mars.executable import ExecutableTuple, Session, execute
+from jupyter_mars.executable import ExecutableTuple, Session
 from jupyter_mars.learn.neighbors.search import Query, search
-from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
+from jupyter_mars.learn.utils.blocks import as_object
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_n_features,
+    execute_all,
+    fetch_all,
+)
 from jupyter_mars.tensor.core import Tensor
 
 ALGORITHMS = ("auto", "ball_tree", "kd_tree", "brute")
@@ -133,7 +140,7 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
         if metric in ("seuclidean", "mahalanobis") and not ({"V", "VI"} & set(params)):
             name = "V" if metric == "seuclidean" else "VI"
             raise ValueError(f"The {metric} metric needs {name} in metric_params.")
-        execute(x, session=session, **{"show_progress": False, **(run_kwargs or {})})
+        execute_all(x, session=session, run_kwargs=run_kwargs)
         if x.shape[0] == 0:
             raise ValueError("n_samples must be greater than 0")
         self._fit_X = x
@@ -158,11 +165,8 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
                     "Precomputed metric requires shape (n_queries, n_indexed). Got "
                     f"({x.shape[0]}, {x.shape[1]}) for {self.n_samples_fit_} indexed."
                 )
-        elif x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
+        else:
+            check_n_features(self, x)
         return x
 
     def _query(self, **kwargs: Any) -> Query:
@@ -260,7 +264,7 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
             *self._within(X, radius, sort_results, parts), session=session, run_kwargs=run_kwargs
         )
         bounds = np.cumsum(found[0])[:-1]
-        split = [_object_array(np.split(values, bounds)) for values in found[1:]]
+        split = [as_object(np.split(values, bounds)) for values in found[1:]]
         if not return_distance:
             return split[0]
         return split[1], split[0]
@@ -281,11 +285,3 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
             )
         (graph,) = self._within(X, radius, sort_results, (mode,))
         return graph
-
-
-def _object_array(rows: list[np.ndarray]) -> np.ndarray:
-    """An object array holding each row's array (NumPy would stack equal lengths)."""
-    out = np.empty(len(rows), dtype=object)
-    for i, row in enumerate(rows):
-        out[i] = row
-    return out

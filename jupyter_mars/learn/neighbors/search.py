@@ -41,9 +41,9 @@ from jupyter_mars.config import options
 from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
-from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
 from jupyter_mars.engine.primitives.reduction import combine_tree
 from jupyter_mars.learn.metrics.pairwise import BOOLEAN_METRICS
+from jupyter_mars.learn.utils.blocks import whole_columns
 from jupyter_mars.tensor.core import Tensor, new_tensor
 from jupyter_mars.tensor.selection import topk_chunk, topk_merge
 
@@ -231,13 +231,6 @@ def finish_within(
 # ---- tiling ----------------------------------------------------------------------------------
 
 
-def _whole_rows(key: str, t: Tiled, dtype: np.dtype[Any], ctx: TileContext) -> Tiled:
-    """``t`` with all its columns in each chunk."""
-    if len(t.nsplits[1]) == 1:
-        return t
-    return rechunk_tiled(key, t, (t.nsplits[0], (sum(t.nsplits[1]),)), dtype, ctx)
-
-
 @tile_rule(NeighborSearch)
 def _tile_search(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
@@ -245,8 +238,8 @@ def _tile_search(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     query, token = op.query, op.token
     q_in, f_in = node.inputs
     ctx.require_known(*inputs)
-    q = _whole_rows(f"{token}-query", inputs[0], q_in.dtype, ctx)
-    f = _whole_rows(f"{token}-fitted", inputs[1], f_in.dtype, ctx)
+    q = whole_columns(f"{token}-query", inputs[0], q_in.dtype, ctx)
+    f = whole_columns(f"{token}-fitted", inputs[1], f_in.dtype, ctx)
     nearest = query.n_neighbors is not None
     pair, merge = (nearest_pair, nearest_merge) if nearest else (within_pair, within_merge)
     finish = finish_nearest if nearest else finish_within

@@ -4,58 +4,36 @@
 labels are all strings, their names (``feature_names_in_``); ``transform`` compares the
 data it gets with them, with scikit-learn's messages and warnings. Inputs become float
 tensors (float64, unless float32 or float16 already) where NaN is allowed: the scalers
-ignore it when they fit and keep it when they transform.
+ignore it when they fit and keep it when they transform. Their flags are checked by
+``jupyter_mars.learn.utils.params``.
 """
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.core import FrameBase
-from jupyter_mars.learn.utils.validation import check_array
+from jupyter_mars.learn.utils.validation import FLOAT_DTYPES, check_n_features, float_input
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = [
-    "FLOAT_DTYPES",
-    "check_bool",
+    "SCALER_DTYPES",
     "check_features",
-    "float_input",
     "record_features",
-    "row_count",
+    "scaler_input",
 ]
 
-FLOAT_DTYPES = [np.float64, np.float32, np.float16]
-"""The float dtypes a scaler keeps; any other input is cast to the first."""
+SCALER_DTYPES = (*FLOAT_DTYPES, np.float16)
+"""The float dtypes a scaler keeps (float16 too); any other input is cast to the first."""
 
 
-def float_input(X: Any, estimator: Any = None, **kwargs: Any) -> Tensor:  # noqa: N803
-    """``X`` as a 2-d float tensor, NaN allowed, infinity not (``check_array``)."""
-    kwargs.setdefault("ensure_all_finite", "allow-nan")
-    kwargs.setdefault("input_name", "X")
-    return check_array(X, dtype=FLOAT_DTYPES, estimator=estimator, **kwargs)
-
-
-def check_bool(value: Any, name: str, owner: str) -> None:
-    """The ``ValueError`` scikit-learn raises for a flag that is not a bool."""
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be an instance of 'bool' or an "
-            f"instance of 'numpy.bool'. Got {value!r} instead."
-        )
-
-
-def check_number(value: Any, name: str, owner: str) -> None:
-    """The ``ValueError`` for an argument that should be a real number."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(
-            f"The '{name}' parameter of {owner} must be a real number. Got {value!r} instead."
-        )
+def scaler_input(X: Any, estimator: Any = None) -> Tensor:  # noqa: N803
+    """``X`` as a 2-d float tensor of ``SCALER_DTYPES``, NaN allowed, infinity not."""
+    return float_input(X, estimator, dtype=SCALER_DTYPES, ensure_all_finite="allow-nan")
 
 
 def feature_names(X: Any) -> np.ndarray[Any, Any] | None:
@@ -117,18 +95,4 @@ def check_features(estimator: Any, X: Any, data: Tensor) -> None:  # noqa: N803
             UserWarning,
             stacklevel=3,
         )
-    n_features = data.shape[1]
-    if n_features != estimator.n_features_in_:
-        raise ValueError(
-            f"X has {n_features} features, but {name} is expecting "
-            f"{estimator.n_features_in_} features as input."
-        )
-
-
-def row_count(data: Tensor) -> Any:
-    """The number of rows of a 2-d tensor: an int where known, else a lazy count."""
-    n = data.shape[0]
-    if not np.isnan(n):
-        return int(n)
-    column = mt.isnan(data[:, 0])
-    return mt.count_nonzero(column | ~column)
+    check_n_features(estimator, data)

@@ -20,10 +20,9 @@ from jupyter_mars.learn.preprocessing.targets import (
     isin_sorted,
     label_array,
     label_tensor,
-    lazy,
     unseen_labels,
 )
-from jupyter_mars.learn.utils.validation import fetch_all
+from jupyter_mars.learn.utils.validation import fetch_all, is_lazy
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["LabelEncoder"]
@@ -76,7 +75,7 @@ class LabelEncoder(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
         labels = label_tensor(y)
         if labels.shape[0] == 0:
             return mt.tensor(np.asarray([]))
-        if not lazy(y):
+        if not is_lazy(y):
             values = label_array(y).ravel()
             found = isin_sorted(values, self.classes_)
             if not found.all():
@@ -89,7 +88,7 @@ class LabelEncoder(TransformerMixin, BaseEstimator, auto_wrap_output_keys=None):
         codes = label_tensor(y)
         if codes.shape[0] == 0:
             return mt.tensor(np.asarray([]))
-        if not lazy(y):
+        if not is_lazy(y):
             values = label_array(y).ravel()
             bad = (values < 0) | (values >= len(self.classes_))
             if bad.any():

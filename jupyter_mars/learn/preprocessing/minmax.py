@@ -17,13 +17,13 @@ from sklearn.utils.validation import check_is_fitted
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.preprocessing.inputs import (
-    FLOAT_DTYPES,
-    check_bool,
+    SCALER_DTYPES,
     check_features,
-    float_input,
     record_features,
-    row_count,
+    scaler_input,
 )
+from jupyter_mars.learn.utils.chunks import row_count
+from jupyter_mars.learn.utils.params import check_bool
 from jupyter_mars.learn.utils.validation import check_array, fetch_all
 from jupyter_mars.tensor.core import Tensor
 
@@ -102,7 +102,7 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):  # ty
         check_bool(self.copy, "copy", type(self).__name__)
         check_bool(self.clip, "clip", type(self).__name__)
         first = not hasattr(self, "n_samples_seen_")
-        data = float_input(X, self)
+        data = scaler_input(X, self)
         if first:
             record_features(self, X, data)
         else:
@@ -133,7 +133,7 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):  # ty
     def transform(self, X: Any) -> Tensor:  # noqa: N803
         """``X`` scaled: a lazy tensor, of ``X``'s float dtype."""
         check_is_fitted(self)
-        data = float_input(X, self)
+        data = scaler_input(X, self)
         check_features(self, X, data)
         out: Tensor = data * self.scale_ + self.min_
         if out.dtype != data.dtype:
@@ -145,7 +145,7 @@ class MinMaxScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):  # ty
     def inverse_transform(self, X: Any) -> Tensor:  # noqa: N803
         """Undo ``transform``: a lazy tensor of ``X``'s float dtype."""
         check_is_fitted(self)
-        data = float_input(X)
+        data = scaler_input(X)
         out: Tensor = (data - self.min_) / self.scale_
         return out if out.dtype == data.dtype else out.astype(data.dtype)
 
@@ -166,7 +166,7 @@ def minmax_scale(
             f"The 'axis' parameter of minmax_scale must be an int among {{0, 1}}. "
             f"Got {axis!r} instead."
         )
-    data = check_array(X, ensure_2d=False, dtype=FLOAT_DTYPES, ensure_all_finite="allow-nan")
+    data = check_array(X, ensure_2d=False, dtype=SCALER_DTYPES, ensure_all_finite="allow-nan")
     if data.ndim > 2:
         raise ValueError(f"Found array with dim {data.ndim}. Expected <= 2.")
     one_d = data.ndim == 1

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.learn.preprocessing.inputs import FLOAT_DTYPES
+from jupyter_mars.learn.preprocessing.inputs import SCALER_DTYPES
 from jupyter_mars.learn.utils.validation import check_array
 from jupyter_mars.tensor.core import Tensor
 
@@ -37,7 +37,7 @@ def normalize(
         raise ValueError(f"'{norm}' is not a supported norm")
     if isinstance(axis, bool) or axis not in (0, 1):
         raise ValueError(f"'{axis}' is not a supported axis")
-    data = check_array(X, dtype=FLOAT_DTYPES, estimator="the normalize function")
+    data = check_array(X, dtype=SCALER_DTYPES, estimator="the normalize function")
     magnitude = mt.abs(data)
     if norm == "l1":
         norms = magnitude.sum(axis=axis)

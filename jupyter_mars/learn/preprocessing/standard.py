@@ -22,12 +22,16 @@ from sklearn.utils.validation import check_is_fitted
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.preprocessing.inputs import (
-    check_bool,
     check_features,
-    float_input,
     record_features,
+    scaler_input,
 )
-from jupyter_mars.learn.utils.validation import check_array, check_consistent_length, fetch_all
+from jupyter_mars.learn.utils.params import check_bool
+from jupyter_mars.learn.utils.validation import (
+    check_consistent_length,
+    check_sample_weight,
+    fetch_all,
+)
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["StandardScaler", "merge_moments"]
@@ -62,19 +66,6 @@ def merge_moments(old: Moments, new: Moments) -> Moments:
         np.asarray(mean, dtype=np.float64),
         None if var is None else np.asarray(var, dtype=np.float64),
     )
-
-
-def _weights(sample_weight: Any, data: Tensor) -> Tensor:
-    """``sample_weight`` as a 1-d tensor of ``data``'s dtype, one weight a row."""
-    if isinstance(sample_weight, numbers.Number):
-        return mt.full(data.shape[0], sample_weight, dtype=data.dtype)
-    weights = check_array(
-        sample_weight, ensure_2d=False, dtype=data.dtype, input_name="sample_weight"
-    )
-    if weights.ndim != 1:
-        raise ValueError("Sample weights must be 1D array or scalar")
-    check_consistent_length(data, weights)
-    return weights
 
 
 def _batch_moments(
@@ -172,12 +163,14 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):  # 
         for name in ("copy", "with_mean", "with_std"):
             check_bool(getattr(self, name), name, owner)
         first = not hasattr(self, "n_samples_seen_")
-        data = float_input(X, self)
+        data = scaler_input(X, self)
         if first:
             record_features(self, X, data)
         else:
             check_features(self, X, data)
-        weights = None if sample_weight is None else _weights(sample_weight, data)
+        if sample_weight is not None and not isinstance(sample_weight, numbers.Number):
+            check_consistent_length(data, sample_weight)  # its message for a length apart
+        weights = check_sample_weight(sample_weight, data.shape[0], data.dtype)
         n_features = int(data.shape[1])
         seen = (
             np.zeros(n_features) if first else np.broadcast_to(self.n_samples_seen_, (n_features,))
@@ -211,7 +204,7 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):  # 
     def transform(self, X: Any, copy: bool | None = None) -> Tensor:  # noqa: N803
         """``X`` centred and scaled: a lazy tensor of ``X``'s float dtype."""
         check_is_fitted(self)
-        data = float_input(X, self)
+        data = scaler_input(X, self)
         check_features(self, X, data)
         out: Any = data
         if self.with_mean:
@@ -223,7 +216,7 @@ class StandardScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):  # 
     def inverse_transform(self, X: Any, copy: bool | None = None) -> Tensor:  # noqa: N803
         """Undo ``transform``: a lazy tensor of ``X``'s float dtype."""
         check_is_fitted(self)
-        data = float_input(X)
+        data = scaler_input(X)
         out: Any = data
         if self.with_std:
             out = out * np.asarray(self.scale_).astype(data.dtype)

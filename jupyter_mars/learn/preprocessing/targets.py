@@ -2,16 +2,15 @@
 and the kind of target they are, as scikit-learn's ``type_of_target`` says.
 
 Labels may be numbers or strings (pandas' and our frames' string columns become object
-tensors, arrays of Python strings NumPy strings). The kind of a target depends on its
-distinct values, its dtype and its shape only: for a tensor or frame the distinct values
-are computed chunk-wise and fetched (they are few), and scikit-learn's ``type_of_target``
-reads a small array with the same values, dtype and number of columns. Data in memory is
-given to scikit-learn as it is.
+tensors, arrays of Python strings NumPy strings); the encoders' own conversion refuses a
+mix of the two with their ``TypeError``, and takes bytes as ``LabelEncoder`` does. Data
+in memory is given to scikit-learn's ``type_of_target`` as it is; for a tensor or frame
+the kind comes from its label summary, computed chunk-wise and fetched
+(``jupyter_mars.learn.utils.multiclass``).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -21,22 +20,18 @@ from sklearn.utils.multiclass import type_of_target, unique_labels
 import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.utils.validation import column_or_1d, fetch_all
+from jupyter_mars.learn.utils.multiclass import summarize, summary_of
+from jupyter_mars.learn.utils.multiclass import type_of_target as type_of_tensor
+from jupyter_mars.learn.utils.validation import column_or_1d, fetch_all, is_lazy
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = [
     "isin_sorted",
     "label_array",
     "label_tensor",
-    "lazy",
     "target_kind",
     "unseen_labels",
 ]
-
-
-def lazy(y: Any) -> bool:
-    """Whether ``y`` is a tensor or frame (its values are computed, not held)."""
-    return isinstance(y, Tensor | FrameBase)
 
 
 def label_array(y: Any) -> np.ndarray[Any, Any]:
@@ -67,24 +62,13 @@ def label_tensor(y: Any, one_d: bool = True) -> Tensor:
     return column_or_1d(t) if one_d else t
 
 
-def _stand_in(distinct: np.ndarray[Any, Any], shape: tuple[Any, ...]) -> np.ndarray[Any, Any]:
-    """An array with the same distinct values, dtype, dimensions and number of columns as
-    a target of ``shape``: what ``type_of_target`` reads."""
-    if len(shape) < 2:
-        return distinct
-    columns = int(shape[1])
-    if columns == 0 or distinct.size == 0:
-        return np.empty((0, columns), dtype=distinct.dtype)
-    return np.resize(distinct, (math.ceil(distinct.size / columns), columns))
-
-
 def target_kind(
     y: Any, session: Session | None = None, run_kwargs: Any = None
 ) -> tuple[str, np.ndarray[Any, Any], int]:
     """The kind of target ``y`` is (``"binary"``, ``"multiclass"``,
     ``"multilabel-indicator"``, ``"continuous"``, ...), its classes (scikit-learn's
     ``unique_labels`` where it has any) and its number of samples."""
-    if not lazy(y):
+    if not is_lazy(y):
         array = label_array(y)
         kind = type_of_target(array, input_name="y")
         classes = unique_labels(array) if _has_classes(kind) and len(array) else np.unique(array)
@@ -92,28 +76,14 @@ def target_kind(
     values = label_tensor(y, one_d=False)
     if values.ndim > 2:
         return "unknown", np.empty(0), int(values.shape[0])
-    distinct, n_samples = fetch_all(
-        mt.unique(values), _length(values), session=session, run_kwargs=run_kwargs
-    )
-    kind = type_of_target(_stand_in(np.asarray(distinct), values.shape), input_name="y")
-    classes = (
-        np.arange(int(values.shape[1])) if kind == "multilabel-indicator" else np.asarray(distinct)
-    )
-    return kind, classes, int(n_samples)
-
-
-def ones(block: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """Chunk kernel: a one for each element."""
-    return np.ones(block.shape, dtype=np.int64)
-
-
-def _length(values: Tensor) -> Any:
-    """The number of rows of ``values``: an int where known, else a lazy count."""
-    n = values.shape[0]
-    if not math.isnan(n):
-        return int(n)
-    first = values if values.ndim == 1 else values[:, 0]
-    return mt.elemwise(ones, first, dtype=np.int64).sum()
+    (data,) = fetch_all(summarize(values), session=session, run_kwargs=run_kwargs)
+    summary = summary_of(data)
+    kind = type_of_tensor(values, "y", summary=summary)
+    if kind == "multilabel-indicator":
+        classes = np.arange(int(values.shape[1]))
+    else:  # a continuous target keeps no values: it has no classes
+        classes = np.empty(0) if summary.values is None else summary.values
+    return kind, classes, summary.rows
 
 
 def _has_classes(kind: str) -> bool:

@@ -22,33 +22,29 @@ import warnings
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.executable import Session, execute
+from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin
+from jupyter_mars.learn.metrics.pairwise import euclidean_distances
+from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.chunks import chunk_lengths
+from jupyter_mars.learn.utils.multiclass import decode_labels
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
+    check_n_features,
     check_X_y,
+    execute_all,
     fetch_all,
 )
-from jupyter_mars.learn.wrappers.blocks import map_rows
-from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
-__all__ = ["LabelPropagation", "squared_distances"]
-
-
-def squared_distances(a: Tensor, b: Tensor) -> Tensor:
-    """``|a_i - b_j|²`` for every row ``i`` of ``a`` and ``j`` of ``b``, as a chunked tensor
-    (computed as ``|a|² + |b|² - 2 a·b``, as scikit-learn's ``euclidean_distances``)."""
-    aa = (a * a).sum(axis=1)[:, None]
-    bb = (b * b).sum(axis=1)[None, :]
-    result: Tensor = mt.maximum(aa + bb - 2 * (a @ b.T), 0)
-    return result
+__all__ = ["LabelPropagation"]
 
 
 def nearest_rows(n_neighbors: int, distances: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -75,6 +71,14 @@ def knn_proba(
     with np.errstate(invalid="ignore", divide="ignore"):
         result: np.ndarray[Any, Any] = summed / summed.sum(axis=1, keepdims=True)
     return result
+
+
+def _row_chunks(x: Tensor, n_classes: int) -> tuple[Any, ...] | None:
+    """Chunks for a matrix of distributions, one row per row of ``x``: ``x``'s row chunks
+    and all the classes in one column chunk, so that products with ``x``'s kernel pair
+    chunk with chunk."""
+    lengths = chunk_lengths(x)
+    return None if lengths is None else (lengths[0], (n_classes,))
 
 
 def normalize_rows(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -118,7 +122,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
 
     def _graph(self, x: Tensor, n_samples: int) -> Tensor:
         """The row-normalised similarity graph of the training samples."""
-        distances = squared_distances(x, x)
+        distances = euclidean_distances(x, squared=True)  # exactly 0 on the diagonal
         if self.kernel == "rbf":
             affinity = mt.exp(distances * -self.gamma)
         else:
@@ -137,8 +141,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         """Propagate the labels of ``y`` (-1: unlabeled) over the graph of ``X``."""
         self._validate_params()
         x, t = check_X_y(X, y, estimator=self)
-        run = {"show_progress": False, **(run_kwargs or {})}
-        execute(x, session=session, **run)  # held as X_, read by every product below
+        execute_all(x, session=session, run_kwargs=run_kwargs)  # held as X_, read below
         (labels,) = fetch_all(t, session=session, run_kwargs=run_kwargs)
         check_classification_targets(labels)
         classes = np.unique(labels)
@@ -151,9 +154,8 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         distributions = (labels[:, None] == classes[None, :]).astype(np.float64)
         static = np.where(unlabeled, 0.0, distributions)
         graph = self._graph(x, n_samples)
-        execute(graph, session=session, **run)
-        rows = x._layout()
-        chunks = None if rows is None else (rows[0], (len(classes),))
+        execute_all(graph, session=session, run_kwargs=run_kwargs)
+        chunks = _row_chunks(x, len(classes))
         previous = np.zeros_like(distributions)
         n_iter = 0
         for n_iter in range(self.max_iter):  # noqa: B007 - n_iter_ is where it stopped
@@ -181,18 +183,13 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         distributions weighed by the kernel (a lazy tensor)."""
         check_is_fitted(self, "label_distributions_")
         x = check_array(X, estimator=self)
-        if x.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
-            )
-        distances = squared_distances(x, self.X_)
+        check_n_features(self, x)
+        distances = euclidean_distances(x, self.X_, squared=True)
         n_classes = len(self.classes_)
         if self.kernel == "knn":
             kernel = functools.partial(knn_proba, self.n_neighbors, self.label_distributions_)
             return map_rows(kernel, distances, trailing=(n_classes,), name="knn_proba")
-        rows = self.X_._layout()
-        chunks = None if rows is None else (rows[0], (n_classes,))
+        chunks = _row_chunks(self.X_, n_classes)
         weights = mt.exp(distances * -self.gamma)
         spread = weights @ mt.tensor(self.label_distributions_, chunk_size=chunks)
         with np.errstate(invalid="ignore", divide="ignore"):  # NaN rows, as scikit-learn's
@@ -201,18 +198,4 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
 
     def predict(self, X: Any) -> Tensor:  # noqa: N803
         """The most probable class of each sample (a lazy tensor)."""
-        best = mt.argmax(self.predict_proba(X), axis=1)
-        labels = functools.partial(np.take, self.classes_)
-        return mt.elemwise(labels, best, dtype=self.classes_.dtype, name="classes")
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The accuracy of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("accuracy", y, predictions, sample_weight, session, run_kwargs)
+        return decode_labels(mt.argmax(self.predict_proba(X), axis=1), self.classes_)

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.utils import check_random_state as sklearn_check_random_state
 
 import jupyter_mars.dataframe as md
 from jupyter_mars.dataframe.core import FrameBase, new_frame
@@ -30,44 +29,28 @@ from jupyter_mars.engine.devices import array_module
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.shuffle import take_part
-from jupyter_mars.executable import Session, execute
-from jupyter_mars.learn.utils.validation import check_consistent_length, to_tensor
-from jupyter_mars.tensor.core import Tensor, new_tensor
-from jupyter_mars.tensor.random import RandomState as TensorRandomState
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.validation import (
+    check_consistent_length,
+    check_random_state,
+    is_lazy,
+    to_tensor,
+)
+from jupyter_mars.tensor.core import new_tensor
 
-__all__ = ["as_lazy", "check_random_state", "num_rows", "shuffle", "take_rows"]
-
-
-def check_random_state(random_state: Any) -> np.random.RandomState:
-    """The NumPy ``RandomState`` that ``random_state`` names, as scikit-learn's
-    ``check_random_state`` (None: NumPy's global one); a tensor ``RandomState``
-    (``mt.random.RandomState``) gives the source of seeds it holds."""
-    if isinstance(random_state, TensorRandomState):
-        return random_state._state
-    state: np.random.RandomState = sklearn_check_random_state(random_state)
-    return state
+__all__ = ["as_lazy", "shuffle", "take_rows"]
 
 
 def as_lazy(data: Any) -> Any:
     """``data`` as a tensor or frame: tensors and frames as they are, pandas objects as
     frames (their index kept), anything else array-like as a tensor."""
-    if isinstance(data, Tensor | FrameBase):
+    if is_lazy(data):
         return data
     if isinstance(data, pd.DataFrame):
         return md.DataFrame(data)
     if isinstance(data, pd.Series):
         return md.Series(data)
     return to_tensor(data)
-
-
-def num_rows(data: Any, session: Session | None = None) -> int:
-    """The number of rows of a tensor or frame, computing it first where it depends on
-    data (a filtered frame, say)."""
-    n = data.shape[0]
-    if math.isnan(n):
-        execute(data, session=session, show_progress=False)
-        n = data.shape[0]
-    return int(n)
 
 
 # ---- the operator -----------------------------------------------------------------------
@@ -194,7 +177,7 @@ def shuffle(*arrays: Any, random_state: Any = None, n_samples: int | None = None
     first = next((a for a in lazy if a is not None), None)
     if first is None:
         return lazy[0] if len(lazy) == 1 else lazy
-    n = num_rows(first)
+    n = int(with_known_rows(first).shape[0])
     taken = n
     if n_samples is not None:
         if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer):

@@ -24,11 +24,16 @@ from sklearn.metrics import get_scorer, get_scorer_names
 from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 
-from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.utils.validation import check_array, check_is_fitted, fetch_all
-from jupyter_mars.learn.wrappers.blocks import map_rows
-from jupyter_mars.learn.wrappers.scoring import SCORERS, score_predictions
+from jupyter_mars.learn.metrics.scorer import SCORERS, score_predictions
+from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_is_fitted,
+    check_n_features,
+    fetch_all,
+    is_lazy,
+)
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["ParallelPostFit"]
@@ -39,7 +44,7 @@ def in_memory(
 ) -> Any:
     """``data`` as scikit-learn takes it: a tensor's or frame's data fetched (a pandas
     object for a frame), anything else as it is."""
-    if isinstance(data, Tensor | FrameBase):
+    if is_lazy(data):
         return fetch_all(data, session=session, run_kwargs=run_kwargs)[0]
     return data
 
@@ -68,7 +73,7 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):  # type: ignore[misc]
     """Fit ``estimator`` on in-memory data; predict and transform block-wise on tensors.
 
     ``scoring`` names the scorer of ``score``: None (the estimator's own: accuracy for a
-    classifier, R² for a regressor), a name of ``jupyter_mars.learn.wrappers.scoring``'s
+    classifier, R² for a regressor), a name of ``jupyter_mars.learn.metrics.scorer``'s
     ``SCORERS`` (computed chunk-wise), or any other scikit-learn scorer name or callable
     ``scorer(estimator, X, y)``, which is applied to the fetched data and the fitted
     estimator.
@@ -128,12 +133,7 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):  # type: ignore[misc]
         check_is_fitted(self, "estimator_")
         estimator = self.estimator_
         x = check_array(X, dtype=None, ensure_all_finite=False)
-        expected = getattr(estimator, "n_features_in_", None)
-        if expected is not None and x.shape[1] != expected:
-            raise ValueError(
-                f"X has {x.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{expected} features as input."
-            )
+        check_n_features(self, x)  # the fitted estimator's count, copied by fit
         names = getattr(estimator, "feature_names_in_", None)
         columns = None if names is None else list(names)
         kernel = functools.partial(apply_method, estimator, method, columns)

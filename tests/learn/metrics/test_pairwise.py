@@ -18,6 +18,7 @@ import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.metrics import pairwise as ours
 from jupyter_mars.learn.utils import fetch_all
+from jupyter_mars.learn.utils.chunks import chunk_lengths
 
 RNG = np.random.RandomState(0)
 X = RNG.rand(13, 4)
@@ -67,7 +68,7 @@ def test_results_are_blocks_of_rows_of_x_by_rows_of_y() -> None:
     x, y = mt.tensor(X, chunk_size=(4, 3)), mt.tensor(Y, chunk_size=(3, 4))
     for name in FUNCTIONS:
         d = getattr(ours, name)(x, y)
-        assert d._layout() == ((4, 4, 4, 1), (3, 3, 1)), name
+        assert chunk_lengths(d) == ((4, 4, 4, 1), (3, 3, 1)), name
 
 
 def test_the_distance_of_a_row_to_itself_is_zero() -> None:

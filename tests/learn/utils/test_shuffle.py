@@ -15,7 +15,8 @@ from sklearn import utils as sk
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.utils import fetch_all, shuffle
-from jupyter_mars.learn.utils.shuffle import check_random_state, take_rows
+from jupyter_mars.learn.utils.shuffle import take_rows
+from jupyter_mars.learn.utils.validation import check_random_state
 
 DATA = np.arange(60, dtype=np.float64).reshape(20, 3)
 FRAME = pd.DataFrame(DATA, columns=list("abc"), index=np.arange(100, 120))

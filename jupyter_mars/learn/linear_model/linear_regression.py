@@ -23,24 +23,24 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.optimize import nnls
-from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin
+from sklearn.base import BaseEstimator, MultiOutputMixin
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.glm.inputs import (
-    check_features,
+from jupyter_mars.learn.base import RegressorMixin
+from jupyter_mars.learn.utils.chunks import tall_and_skinny, with_known_rows
+from jupyter_mars.learn.utils.validation import (
+    all_zero,
+    check_n_features,
     check_sample_weight,
-    check_weight_sum,
+    check_X_y,
+    fetch_all,
     float_input,
-    tall_and_skinny,
-    with_known_rows,
+    raise_if_all_zero,
 )
-from jupyter_mars.learn.linear_model._scores import r2_score
-from jupyter_mars.learn.utils import check_X_y, fetch_all
 from jupyter_mars.tensor.core import Tensor
 
 
@@ -93,15 +93,13 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):  # type
     ) -> LinearRegression:
         """Fit the model on ``X`` and ``y`` (computed on ``session``'s runtime)."""
         self._validate_params()
-        if sp.issparse(X):
-            X = mt.tensor(X)  # noqa: N806 - rejected by the check below, with its message
         x, target = check_X_y(X, y, multi_output=True, y_numeric=True, estimator=self)
         if x.dtype not in (np.float64, np.float32):
             x = x.astype(np.float64)
         target = target.astype(x.dtype)
         x = with_known_rows(x, session, run_kwargs)
         target = with_known_rows(target, session, run_kwargs)
-        weights = check_sample_weight(sample_weight, x, non_negative=True)
+        weights = check_sample_weight(sample_weight, x.shape[0], x.dtype, non_negative=True)
 
         n_features = x.shape[1]
         small: dict[str, Any] = {}
@@ -116,14 +114,14 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):  # type
             x, target = x - x_offset, target - y_offset
             small.update(x_offset=x_offset, y_offset=y_offset)
         if weights is not None:
-            small["weight_sum"] = weights.sum()
+            small["all_zero"] = all_zero(weights)
             root = mt.sqrt(weights)
             x, target = x * root[:, None], target * _per_row(root, target)
         u, s, vt = mt.linalg.svd(tall_and_skinny(x))
         small.update(s=s, vt=vt, projected=u.T @ target)
         got = dict(zip(small, fetch_all(*small.values(), session=session, run_kwargs=run_kwargs)))
-        if "weight_sum" in got:
-            check_weight_sum(got["weight_sum"])
+        if "all_zero" in got:
+            raise_if_all_zero(got["all_zero"])
 
         s_, vt_, projected = got["s"], got["vt"], got["projected"]
         if self.positive:
@@ -163,23 +161,6 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):  # type
         """The linear model's predictions for ``X``: a lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self)
-        check_features(self, x)
+        check_n_features(self, x)
         predicted: Tensor = x @ self.coef_.T + self.intercept_
         return predicted
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The coefficient of determination R² of the predictions for ``X`` (averaged
-        over the targets), computed now."""
-        (value,) = fetch_all(
-            r2_score(y, self.predict(X), sample_weight=sample_weight),
-            session=session,
-            run_kwargs=run_kwargs,
-        )
-        return float(value)

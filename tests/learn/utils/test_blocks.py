@@ -7,13 +7,15 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.utils import fetch_all
-from jupyter_mars.learn.wrappers.blocks import as_object, map_rows, per_block
+from jupyter_mars.learn.utils.blocks import as_object, map_rows, per_block
+from jupyter_mars.learn.utils.chunks import chunk_lengths
 
 
 def row_summary(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -73,3 +75,35 @@ def test_per_block_keeps_each_object_whole() -> None:
     assert len(got) == 1
     assert got[0][0] == (5, 2)
     assert as_object([np.zeros(3), np.ones(3)]).shape == (2,)
+
+
+def _stack(a: np.ndarray, b: np.ndarray, scale: float) -> np.ndarray:
+    return np.column_stack([a.sum(axis=1), b * scale, np.full(len(a), len(a))])
+
+
+@pytest.mark.parametrize(("chunks_a", "chunks_b"), [((3, 2), 4), (10, 10), (1, 7)])
+def test_blocks_of_rows_with_a_new_width_and_bound_arguments(
+    chunks_a: object, chunks_b: object
+) -> None:
+    a = np.arange(30.0).reshape(10, 3)
+    b = np.arange(10.0)
+    kernel = functools.partial(_stack, scale=2.0)
+    out = map_rows(
+        kernel, mt.tensor(a, chunk_size=chunks_a), mt.tensor(b, chunk_size=chunks_b), trailing=(3,)
+    )
+    assert out.shape == (10, 3)
+    (got,) = fetch_all(out)
+    np.testing.assert_allclose(got[:, :2], np.column_stack([a.sum(axis=1), b * 2]))
+    lengths = chunk_lengths(mt.tensor(a, chunk_size=chunks_a))
+    assert lengths is not None
+    rows = [int(n) for n in lengths[0]]
+    # one call per block of rows of the first input: each saw that many rows
+    np.testing.assert_array_equal(got[:, 2], np.repeat(rows, rows))
+
+
+def test_one_value_per_row_in_the_dtype_asked_for() -> None:
+    a = np.arange(12).reshape(6, 2)
+    out = map_rows(functools.partial(np.max, axis=1), mt.tensor(a, chunk_size=4), dtype=a.dtype)
+    assert out.dtype == a.dtype
+    (got,) = fetch_all(out)
+    np.testing.assert_array_equal(got, a.max(axis=1))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sklearn import metrics
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.learn.wrappers.scoring import SCORERS, score_predictions
+from jupyter_mars.learn.metrics.scorer import SCORERS, score_predictions
 
 REFERENCE = {
     "accuracy": metrics.accuracy_score,

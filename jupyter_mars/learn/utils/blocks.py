@@ -1,11 +1,14 @@
 """Work on the row blocks of a data set: one task per block of rows, each 2-d input with
-its columns whole, so that a scikit-learn estimator sees samples with all their features.
+its columns whole, so that a kernel sees samples with all their features.
 
-``map_rows`` gives a tensor whose rows are computed block by block (predictions,
-probabilities, transformed rows); ``per_block`` gives one Python object per block (an
-estimator fitted on it, a partial sum), a 1-d object tensor as long as the number of
-blocks. Both are ``RowBlocks`` nodes: the inputs after the first are rechunked to the
-first one's row blocks where theirs differ, so ``X`` and ``y`` may be chunked apart.
+``map_rows`` gives a tensor whose rows are computed block by block, of any width
+(predictions, probabilities, transformed rows, the bounds Elkan's k-means keeps per
+row): what ``elemwise`` cannot give, as its results keep the inputs' shape.
+``per_block`` gives one Python object per block (an estimator fitted on it, a partial
+sum), a 1-d object tensor as long as the number of blocks. Both are ``RowBlocks`` nodes:
+the inputs after the first are rechunked to the first one's row blocks where theirs
+differ, so ``X`` and ``y`` may be chunked apart. A kernel that needs more than the
+blocks (centres, a fitted estimator) gets them bound by ``functools.partial``.
 """
 
 from __future__ import annotations
@@ -16,9 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
@@ -31,7 +32,6 @@ __all__ = [
     "map_rows",
     "per_block",
     "row_blocks",
-    "to_labels",
     "whole_columns",
 ]
 
@@ -131,18 +131,3 @@ def per_block(func: Callable[..., Any], *data: Any, name: str = "per_block") -> 
     order (its length, the number of blocks, is known once it is computed)."""
     tensors = [to_tensor(d) for d in data]
     return new_tensor(RowBlocks(func, True, name), tensors, (math.nan,), object, gpu=False)
-
-
-def to_labels(y: Any) -> Tensor:
-    """Targets as a tensor, as ``to_tensor`` makes it, except that in-memory labels which
-    are not numbers (strings in an object array, a pandas string column) become a tensor
-    of strings rather than an error."""
-    if isinstance(y, Tensor | FrameBase):
-        return to_tensor(y)
-    values = y.to_numpy() if isinstance(y, pd.Series | pd.DataFrame) else np.asarray(y)
-    if values.dtype.kind == "O":
-        try:
-            values = values.astype(np.float64)
-        except (TypeError, ValueError):
-            values = values.astype(str)
-    return to_tensor(values)

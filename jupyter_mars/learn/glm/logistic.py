@@ -1,5 +1,5 @@
 """``LogisticRegression``: scikit-learn's estimator (its 1.9 arguments), fitted by SciPy's
-L-BFGS in the driver on losses and gradients computed chunk-wise (``_logistic_loss``).
+L-BFGS in the driver on losses and gradients computed chunk-wise (``logistic_loss``).
 
 A fit runs a few graphs before the iterations: the classes (``unique`` of ``y``), then
 the data, each sample's class index (or one-hot row) and weight, computed and kept on
@@ -17,30 +17,30 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.executable import Session, execute
-from jupyter_mars.learn.glm._labels import (
-    class_weights_of,
-    decode,
-    encode,
-    label_tensor,
-    weights_per_class,
-)
-from jupyter_mars.learn.glm._logistic_loss import LogisticObjective
-from jupyter_mars.learn.glm.inputs import (
-    check_features,
+from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin
+from jupyter_mars.learn.glm.class_weight import class_weights_of, weights_per_class
+from jupyter_mars.learn.glm.logistic_loss import LogisticObjective
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.multiclass import decode_labels, encode_labels, label_tensor
+from jupyter_mars.learn.utils.validation import (
+    FLOAT_DTYPES,
+    all_zero,
+    check_n_features,
     check_sample_weight,
-    check_weight_sum,
+    check_X_y,
+    execute_all,
+    fetch_all,
     float_input,
-    with_known_rows,
+    raise_if_all_zero,
 )
-from jupyter_mars.learn.utils import check_consistent_length, fetch_all, to_tensor
 from jupyter_mars.tensor.core import Tensor
 
 SOLVERS = {"lbfgs", "liblinear", "newton-cg", "newton-cholesky", "sag", "saga"}
@@ -184,9 +184,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         """Fit the model on ``X`` and ``y`` (computed on ``session``'s runtime)."""
         self._validate_params()
         strength = self._penalty_strength()
-        x = float_input(X, self)
-        labels = label_tensor(y)
-        check_consistent_length(x, labels)
+        x, labels = check_X_y(
+            X, y if y is None else label_tensor(y), dtype=list(FLOAT_DTYPES), estimator=self
+        )
         x, labels = (
             with_known_rows(x, session, run_kwargs),
             with_known_rows(labels, session, run_kwargs),
@@ -199,8 +199,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
                 f"contains only one class: {classes[0]!r}"
             )
         self.classes_ = classes
-        codes = encode(labels, classes)
-        weights = check_sample_weight(sample_weight, x)
+        codes = encode_labels(labels, classes)
+        weights = check_sample_weight(sample_weight, x.shape[0], x.dtype)
         objective = self._objective(x, codes, weights, strength, session, run_kwargs)
         result = minimize(
             objective,
@@ -256,11 +256,13 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         else:
             targets = (codes[:, None] == mt.arange(n_classes)[None, :]).astype(x.dtype)
         kept = [x, targets] + ([weights] if weights is not None else [])
-        execute(*kept, session=session, **{"show_progress": False, **(run_kwargs or {})})
+        execute_all(*kept, session=session, run_kwargs=run_kwargs)
         weight_sum = float(x.shape[0])
         if weights is not None:
-            (total,) = fetch_all(weights.sum(), session=session, run_kwargs=run_kwargs)
-            check_weight_sum(total)
+            total, none = fetch_all(
+                weights.sum(), all_zero(weights), session=session, run_kwargs=run_kwargs
+            )
+            raise_if_all_zero(none)
             weight_sum = float(total)
         return LogisticObjective(
             x=x,
@@ -292,7 +294,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         favours ``classes_[1]``), else ``(n_samples, n_classes)``. A lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self)
-        check_features(self, x)
+        check_n_features(self, x)
         scores: Tensor = x @ self.coef_.T + self.intercept_
         return scores[:, 0] if len(self.classes_) == 2 else scores
 
@@ -317,23 +319,4 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         codes = (
             mt.greater(scores, 0).astype(np.intp) if scores.ndim == 1 else mt.argmax(scores, axis=1)
         )
-        return decode(codes, self.classes_)
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The (weighted) share of the samples of ``X`` whose class is predicted right,
-        computed now."""
-        truth = label_tensor(y)
-        right = self.predict(X) == truth
-        weights = None if sample_weight is None else to_tensor(sample_weight)
-        check_consistent_length(right, weights)
-        (accuracy,) = fetch_all(
-            mt.average(right, weights=weights), session=session, run_kwargs=run_kwargs
-        )
-        return float(accuracy)
+        return decode_labels(codes, self.classes_)

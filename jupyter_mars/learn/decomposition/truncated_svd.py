@@ -27,13 +27,14 @@ from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.decomposition._base import eigh_descending, flip_signs
-from jupyter_mars.learn.glm.inputs import (
-    check_features,
+from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.extmath import eigh_descending, flip_signs
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_n_features,
+    fetch_all,
     float_input,
-    with_known_rows,
 )
-from jupyter_mars.learn.utils import check_array, fetch_all
 from jupyter_mars.tensor.core import Tensor
 
 
@@ -135,7 +136,7 @@ class TruncatedSVD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         """``X`` projected on the components: a lazy (dense) tensor."""
         check_is_fitted(self)
         x = float_input(X, self, accept_sparse=True)
-        check_features(self, x)
+        check_n_features(self, x)
         projected: Tensor = x @ self.components_.T
         return projected
 

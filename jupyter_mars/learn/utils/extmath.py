@@ -1,5 +1,7 @@
-"""What the decompositions share: the eigen-decomposition of a small Gram matrix, and
-scikit-learn's sign convention for singular vectors.
+"""Linear algebra on small results in the driver, as scikit-learn's
+``sklearn.utils.extmath``: the eigen-decomposition of a fetched Gram matrix (what PCA's
+``covariance_eigh`` and TruncatedSVD's ``arpack`` solve), and scikit-learn's sign
+convention for singular vectors.
 
 The sign convention is ``svd_flip(u, vt, u_based_decision=False)``: each row of ``Vt``
 (a component) is turned so that its entry of largest absolute value is positive. It

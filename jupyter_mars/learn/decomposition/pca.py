@@ -41,20 +41,20 @@ from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.decomposition._base import eigh_descending, flip_signs
-from jupyter_mars.learn.decomposition._spectrum import (
+from jupyter_mars.learn.decomposition.spectrum import (
     components_for_ratio,
     minka_rank,
     model_covariance,
     model_precision,
 )
-from jupyter_mars.learn.glm.inputs import (
-    check_features,
+from jupyter_mars.learn.utils.chunks import tall_and_skinny, with_known_rows
+from jupyter_mars.learn.utils.extmath import eigh_descending, flip_signs
+from jupyter_mars.learn.utils.validation import (
+    check_array,
+    check_n_features,
+    fetch_all,
     float_input,
-    tall_and_skinny,
-    with_known_rows,
 )
-from jupyter_mars.learn.utils import check_array, fetch_all
 from jupyter_mars.tensor.core import Tensor
 
 
@@ -267,7 +267,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):  # 
         """``X`` projected on the components (whitened with ``whiten``): a lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self, accept_sparse=True)
-        check_features(self, x)
+        check_n_features(self, x)
         projected = (x - self.mean_) @ self.components_.T
         if self.whiten:
             scale = np.sqrt(self.explained_variance_)
@@ -310,7 +310,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):  # 
         """The log-likelihood of each sample under the fitted model: a lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self)
-        check_features(self, x)
+        check_n_features(self, x)
         centred = x - self.mean_
         precision = self.get_precision()
         sign, logdet = np.linalg.slogdet(precision)
