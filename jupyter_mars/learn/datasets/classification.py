@@ -49,9 +49,12 @@ def hypercube_vertices(
     if dimensions > 30:
         extra = rng.randint(2, size=(n_vertices, dimensions - 30))
         return np.hstack([extra, hypercube_vertices(n_vertices, 30, rng)])
-    numbers_ = sample_without_replacement(2**dimensions, n_vertices, random_state=rng)
+    numbers_ = np.asarray(
+        sample_without_replacement(2**dimensions, n_vertices, random_state=rng), dtype=np.int64
+    )
     shifts = np.arange(dimensions - 1, -1, -1)
-    return ((numbers_[:, None] >> shifts[None, :]) & 1).astype(np.float64)
+    bits: np.ndarray[Any, Any] = (numbers_[:, None] >> shifts[None, :]) & 1
+    return bits.astype(np.float64)
 
 
 def draw_classification(

@@ -31,10 +31,10 @@ from jupyter_mars.learn.contrib.statsmodels.estimation import (
     Estimation,
 )
 from jupyter_mars.learn.contrib.statsmodels.results import MarsResults, design_matrix
-from jupyter_mars.learn.glm.inputs import with_known_rows
+from jupyter_mars.learn.utils.blocks import per_block
+from jupyter_mars.learn.utils.chunks import with_known_rows
 from jupyter_mars.learn.utils.joblib_backend import session_cores
 from jupyter_mars.learn.utils.validation import check_array, check_consistent_length, fetch_all
-from jupyter_mars.learn.wrappers.blocks import per_block
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["MarsDistributedModel"]

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.validation import check_array
-from jupyter_mars.learn.wrappers.blocks import map_rows
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["MarsResults", "design_matrix"]
