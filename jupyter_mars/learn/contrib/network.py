@@ -29,7 +29,8 @@ the training rather than keep the others waiting for ever."""
 
 def driver_host(session: Any) -> str:
     """The address of this machine that ``session``'s workers reach: loopback for a
-    session without a remote address, else the one the route to it leaves from."""
+    session without a remote address (the embedded one), else the one the route to that
+    address leaves from (a cluster's supervisor, a Ray cluster's head)."""
     address = getattr(session, "address", None)
     if not isinstance(address, str) or not address:
         return "127.0.0.1"
@@ -38,8 +39,11 @@ def driver_host(session: Any) -> str:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect((host, 9))  # no packet is sent: this only picks the route
             return str(probe.getsockname()[0])
-    except OSError:
-        return socket.gethostbyname(host)
+    except OSError:  # a name that does not resolve, no route: this machine's own name
+        try:
+            return socket.gethostbyname(socket.gethostname())
+        except OSError:
+            return "127.0.0.1"
 
 
 def reserve_port() -> socket.socket:

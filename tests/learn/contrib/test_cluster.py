@@ -16,7 +16,7 @@ from sklearn.datasets import make_classification
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.contrib.lightgbm import LGBMClassifier, LGBMRanker
-from jupyter_mars.learn.contrib.xgboost import MarsDMatrix, XGBClassifier, train
+from jupyter_mars.learn.contrib.xgboost import MarsDMatrix, XGBClassifier, XGBRegressor, train
 from jupyter_mars.learn.utils import fetch_all
 from tests.cluster.processes import cli_cluster, remote_session
 
@@ -89,6 +89,16 @@ def test_xgboost_trains_one_worker_per_cluster_worker(cluster, remote, trainers)
     assert {place for _, place, _ in trainers()} == worker_places(cluster)
     (predicted,) = fetch_all(model.predict(x), session=remote)
     assert np.mean(predicted == Y) >= expected - 0.02
+
+    target = X @ np.arange(1.0, 9.0)
+    regressor = XGBRegressor(n_estimators=20).fit(
+        x, mt.tensor(target, chunk_size=700), session=remote
+    )
+    assert {place for _, place, _ in trainers()} == worker_places(cluster)
+    (estimates,) = fetch_all(regressor.predict(x), session=remote)
+    local_estimates = xgboost.XGBRegressor(n_estimators=20).fit(X, target).predict(X)
+    rmse, local_rmse = (np.sqrt(np.mean((e - target) ** 2)) for e in (estimates, local_estimates))
+    assert rmse <= local_rmse * 1.05
 
 
 def test_lightgbm_trains_one_process_per_cluster_worker(cluster, remote, trainers) -> None:

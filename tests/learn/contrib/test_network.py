@@ -69,3 +69,11 @@ class Remote:
 
 def test_the_driver_is_reached_where_its_route_to_the_supervisor_leaves_from() -> None:
     assert driver_host(Remote()) == "127.0.0.1"
+
+
+class Unreachable:
+    address = "http://no-such-host.invalid:8080/"
+
+
+def test_a_remote_address_that_does_not_resolve_falls_back_to_this_machine() -> None:
+    assert driver_host(Unreachable())  # this machine's own address, or loopback

@@ -10,6 +10,7 @@ and whose ``predict`` and ``predict_proba`` return lazy tensors.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,10 +21,11 @@ from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.dataframe.core import DataFrame as LazyFrame
-from jupyter_mars.executable import Session
+from jupyter_mars.executable import Session, default_session
 from jupyter_mars.learn.contrib.lightgbm.local import KnownClassesClassifier
 from jupyter_mars.learn.contrib.lightgbm.training import EvalSet, TrainingSet, fit_on_workers
 from jupyter_mars.learn.contrib.parts import build_parts
+from jupyter_mars.learn.utils.joblib_backend import session_cores
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_consistent_length,
@@ -94,11 +96,15 @@ def _query_ids(group: Any, n_rows: float, session: Session | None) -> np.ndarray
     return np.repeat(np.arange(len(sizes)), sizes)
 
 
-def _query_aligned(x: Tensor, qid: np.ndarray[Any, Any]) -> tuple[int, ...]:
+def _query_aligned(x: Tensor, qid: np.ndarray[Any, Any], n_blocks: int) -> tuple[int, ...]:
     """Row block lengths near ``x``'s whose ends fall between queries, so that no query
-    is split between two trainers."""
+    is split between two trainers (``n_blocks`` about even ones where ``x``'s are not
+    known before it is computed)."""
     layout = x._layout()
-    rows = [int(n) for n in layout[0]] if layout is not None else [len(qid)]
+    if layout is not None and not any(math.isnan(n) for n in layout[0]):
+        rows = [int(n) for n in layout[0]]
+    else:
+        rows = [len(b) for b in np.array_split(qid, max(1, min(n_blocks, len(qid))))]
     ends = np.flatnonzero(np.r_[qid[1:] != qid[:-1], True]) + 1
     cut = sorted({int(ends[np.searchsorted(ends, e)]) for e in np.cumsum(rows)[:-1]})
     bounds = [0, *[c for c in cut if 0 < c < len(qid)], len(qid)]
@@ -160,7 +166,8 @@ class _Distributed:
         qid = None
         if group is not None:
             ids = _query_ids(group, x.shape[0], session)
-            x = x.rechunk((_query_aligned(x, ids), (x.shape[1],)))
+            rows = _query_aligned(x, ids, session_cores(default_session(session)))
+            x = x.rechunk((rows, (x.shape[1],)))
             qid = mt.tensor(ids)
         names = _column_names(X) if fit_kwargs.get("feature_name", "auto") == "auto" else None
         train = TrainingSet(build_parts(x, label=t, weight=w, margin=margin, qid=qid), names)

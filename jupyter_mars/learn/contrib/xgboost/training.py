@@ -23,7 +23,7 @@ import functools
 import logging
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
 import xgboost
@@ -55,7 +55,7 @@ class TrainerConfig:
     """Each evaluation set's spec (None: the training set itself) and name."""
     tracker: dict[str, Any] | None = None
     """``RabitTracker.worker_args()``; None: one trainer, no collective."""
-    eval_inputs: tuple[int, ...] = field(default=())
+    eval_inputs: tuple[int, ...] = ()
     """For each evaluation set, which parts input of the task holds it (0: training)."""
 
 
@@ -187,7 +187,7 @@ def _run(
         timeout=CONNECT_TIMEOUT,
     )
     tracker.start()
-    config = TrainerConfig(**{**config.__dict__, "tracker": tracker.worker_args()})
+    config = replace(config, tracker=tracker.worker_args())
     func = functools.partial(train_group, config)
     finished = False
     try:

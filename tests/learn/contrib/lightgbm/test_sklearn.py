@@ -175,3 +175,11 @@ def test_errors_as_lightgbm_raises_them() -> None:
     fitted = LGBMRegressor(**SMALL).fit(XR, YR)
     with pytest.raises(ValueError, match="Number of features of the model must match"):
         fitted.predict(XR[:, :3])
+
+
+def test_row_blocks_of_unknown_lengths_are_cut_between_queries_too() -> None:
+    x = mt.tensor(XQ, chunk_size=60)
+    kept = x[mt.tensor(np.ones(len(XQ), dtype=bool), chunk_size=60)]  # lengths unknown
+    ours = LGBMRanker(**SMALL).fit(kept, YQ, group=QUERIES)
+    theirs = lightgbm.LGBMRanker(**SMALL).fit(XQ, YQ, group=QUERIES)
+    np.testing.assert_array_equal(values(ours.predict(XQ)), theirs.predict(XQ))
