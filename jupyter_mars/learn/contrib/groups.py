@@ -26,8 +26,8 @@ import numpy as np
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils.blocks import as_object
 from jupyter_mars.learn.utils.validation import fetch_all
-from jupyter_mars.learn.wrappers.blocks import as_object
 from jupyter_mars.tensor.core import Tensor, new_tensor
 
 __all__ = ["PerGroup", "group_parts", "place_evals", "run_per_group"]

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from jupyter_mars.engine.executors.runner import INLINE_BELOW_SECONDS
-from jupyter_mars.executable import EmbeddedSession, Session, default_session, execute, fetch
-from jupyter_mars.learn.wrappers.blocks import per_block
+from jupyter_mars.executable import EmbeddedSession, Session, default_session
+from jupyter_mars.learn.utils.blocks import per_block
+from jupyter_mars.learn.utils.validation import fetch_all
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["FIELDS", "Part", "build_parts", "concat_field", "here", "locate"]
@@ -96,10 +97,8 @@ def locate(
     # the embedded session's tasks run on threads of its own, never on an event loop's
     pause = 0.0 if isinstance(default_session(session), EmbeddedSession) else LOCATE_SECONDS
     places = per_block(functools.partial(describe, pause), parts, name="locate_part")
-    run = dict(run_kwargs or {})
-    run.setdefault("show_progress", False)
-    execute(parts, places, session=session, **run)
-    return [tuple(found) for found in fetch(places, session=session)]
+    (found,) = fetch_all(places, keep=[parts], session=session, run_kwargs=run_kwargs)
+    return [(str(place), int(rows)) for place, rows in found]
 
 
 def concat_field(parts: list[Part], name: str) -> np.ndarray[Any, Any] | None:

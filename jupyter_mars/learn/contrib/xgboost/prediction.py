@@ -12,7 +12,7 @@ import xgboost
 from jupyter_mars.dataframe.core import DataFrame as LazyFrame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
 from jupyter_mars.learn.contrib.xgboost.dmatrix import MarsDMatrix
-from jupyter_mars.learn.wrappers.blocks import map_rows
+from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["predict"]

@@ -18,11 +18,11 @@ from xgboost.sklearn import _objective_decorator
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
 from jupyter_mars.learn.contrib.xgboost.dmatrix import MarsDMatrix
 from jupyter_mars.learn.contrib.xgboost.prediction import predict as predict_booster
 from jupyter_mars.learn.contrib.xgboost.training import train
 from jupyter_mars.learn.utils.validation import fetch_all
-from jupyter_mars.learn.wrappers.scoring import score_predictions
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["XGBClassifier", "XGBRegressor"]
@@ -93,7 +93,7 @@ def _fit(
     estimator._set_evaluation_result(evals_result)
 
 
-class XGBRegressor(xgboost.XGBRegressor):
+class XGBRegressor(RegressorMixin, xgboost.XGBRegressor):
     """XGBoost's ``XGBRegressor``, trained on the workers that hold the data."""
 
     def fit(
@@ -145,18 +145,6 @@ class XGBRegressor(xgboost.XGBRegressor):
         where training stopped early."""
         return _predict(self, X, output_margin, validate_features, base_margin, iteration_range)
 
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """R² of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("r2", y, predictions, sample_weight, session, run_kwargs)
-
 
 def _predict(
     estimator: xgboost.XGBModel,
@@ -178,7 +166,7 @@ def _predict(
     return result
 
 
-class XGBClassifier(xgboost.XGBClassifier):
+class XGBClassifier(ClassifierMixin, xgboost.XGBClassifier):
     """XGBoost's ``XGBClassifier``, trained on the workers that hold the data."""
 
     def fit(
@@ -273,15 +261,3 @@ class XGBClassifier(xgboost.XGBClassifier):
             both: Tensor = mt.stack([mt.subtract(1, proba), proba], axis=1)
             return both
         return proba
-
-    def score(
-        self,
-        X: Any,  # noqa: N803
-        y: Any,
-        sample_weight: Any = None,
-        session: Session | None = None,
-        run_kwargs: dict[str, Any] | None = None,
-    ) -> float:
-        """The accuracy of ``predict`` on ``X`` against ``y``, computed chunk-wise."""
-        predictions = self.predict(X)
-        return score_predictions("accuracy", y, predictions, sample_weight, session, run_kwargs)
