@@ -47,12 +47,13 @@ def driver_host(session: Any) -> str:
 
 
 def reserve_port() -> socket.socket:
-    """A listening socket on a free port of every interface: its port is this worker's
-    until the socket is closed (just before LightGBM listens on it)."""
+    """A socket bound to a free port of every interface: the port is this worker's until
+    the socket is closed, just before LightGBM listens on it. It does not listen itself:
+    a peer connecting meanwhile is refused, and LightGBM tries again; one accepted here
+    would be reset when the socket closes, and LightGBM gives up on that."""
     held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     held.bind(("", 0))
-    held.listen(1)
     return held
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import socket
 import threading
+
+import pytest
 
 from jupyter_mars.learn.contrib.network import Rendezvous, driver_host, join, reserve_port
 
@@ -50,11 +53,14 @@ def test_closing_the_rendezvous_fails_the_workers_waiting() -> None:
     assert isinstance(answers[0], ConnectionError)
 
 
-def test_a_reserved_port_is_held_until_closed() -> None:
+def test_a_reserved_port_is_held_until_closed_and_refuses_connections() -> None:
     held = reserve_port()
     port = held.getsockname()[1]
     other = reserve_port()
     assert other.getsockname()[1] != port
+    # a peer is refused (and tries again) rather than accepted and reset at the close
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=5)
     held.close()
     other.close()
 

@@ -118,6 +118,27 @@ def _predict(
     return map_rows(kernel, x, trailing=trailing, dtype=dtype, name="lgbm_predict")
 
 
+def _fit_kwargs(
+    eval_names: Any,
+    eval_metric: Any,
+    feature_name: Any,
+    categorical_feature: Any,
+    callbacks: Any,
+    init_model: Any,
+    **more: Any,
+) -> dict[str, Any]:
+    """The keywords of LightGBM's ``fit`` given to every trainer as they are."""
+    return {
+        "eval_names": eval_names,
+        "eval_metric": eval_metric,
+        "feature_name": feature_name,
+        "categorical_feature": categorical_feature,
+        "callbacks": callbacks,
+        "init_model": init_model,
+        **more,
+    }
+
+
 class LGBMRegressor(RegressorMixin, lightgbm.LGBMRegressor):
     """LightGBM's ``LGBMRegressor``, fitted on the workers that hold the data."""
 
@@ -167,26 +188,6 @@ class LGBMRegressor(RegressorMixin, lightgbm.LGBMRegressor):
     def predict(self, X: Any, **kwargs: Any) -> Tensor:  # type: ignore[override]  # noqa: N803
         """The predictions for ``X`` (a lazy tensor); LightGBM's keywords."""
         return _predict(self, lightgbm.LGBMRegressor, X, lightgbm.LGBMRegressor.predict, kwargs)
-
-
-def _fit_kwargs(
-    eval_names: Any,
-    eval_metric: Any,
-    feature_name: Any,
-    categorical_feature: Any,
-    callbacks: Any,
-    init_model: Any,
-    **more: Any,
-) -> dict[str, Any]:
-    return {
-        "eval_names": eval_names,
-        "eval_metric": eval_metric,
-        "feature_name": feature_name,
-        "categorical_feature": categorical_feature,
-        "callbacks": callbacks,
-        "init_model": init_model,
-        **more,
-    }
 
 
 class LGBMClassifier(ClassifierMixin, lightgbm.LGBMClassifier):
