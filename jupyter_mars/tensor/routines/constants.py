@@ -18,7 +18,8 @@ from jupyter_mars.session import ExecutableTuple as ExecutableTuple
 
 AxisError = np.exceptions.AxisError
 
-e = np.e
+# mypy 2.4, reading XGBoost's or LightGBM's typed sources, takes ``e`` for a deleted name
+e = np.e  # type: ignore[misc]
 pi = np.pi
 inf = np.inf
 Inf = np.inf
