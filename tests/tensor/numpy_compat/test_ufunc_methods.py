@@ -13,6 +13,8 @@ from tests.tensor.conftest import on
 
 X = np.arange(1, 25, dtype=np.float64).reshape(4, 6) / 5
 INTS = np.arange(24).reshape(4, 6) % 7
+# Bases and exponents near one, so that a row's chained powers stay finite.
+NEAR_ONE = X / 4
 
 
 @pytest.mark.parametrize("chunks", chunkings(X.shape))
@@ -28,7 +30,7 @@ INTS = np.arange(24).reshape(4, 6) % 7
         ("add", INTS, {"axis": 1, "initial": 5}),
         ("subtract", X, {"axis": 1}),
         ("divide", X, {"axis": 0, "keepdims": True}),
-        ("power", X, {"axis": 1}),
+        ("power", NEAR_ONE, {"axis": 1}),
     ],
 )
 def test_reduce(chunks, name, data, kwargs, xp):
