@@ -21,8 +21,9 @@ import functools
 
 import numpy as np
 
+from jupyter_mars.learn.cluster.lloyd import Totals, block_totals
 from jupyter_mars.learn.cluster.samples import Samples
-from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.blocks import map_rows, per_block
 from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
@@ -81,6 +82,19 @@ def update_bounds(
     return np.column_stack([labels, upper, lower])
 
 
+def bounds_totals(
+    x: np.ndarray, bounds: np.ndarray, *rest: np.ndarray, n_clusters: int, weighted: bool
+) -> Totals:
+    """A block's ``Totals`` from its new bounds, its weights (if ``weighted``) and its
+    previous bounds (if given after them)."""
+    labels = bounds[:, 0].astype(np.intp)
+    weights = rest[0] if weighted else None
+    previous = rest[1 if weighted else 0] if len(rest) > int(weighted) else None
+    sums, total = block_totals(x, labels, weights, n_clusters)
+    changed = -1 if previous is None else int(np.count_nonzero(labels != previous[:, 0]))
+    return Totals(sums, total, changed)
+
+
 class ElkanAssignment:
     """The labels of each iteration by Elkan's bounds, kept between iterations."""
 
@@ -88,9 +102,9 @@ class ElkanAssignment:
         self.samples = samples
         self.bounds: Tensor | None = None
 
-    def assign(self, centers: np.ndarray, shift: np.ndarray) -> tuple[Tensor, list[Tensor]]:
+    def step(self, centers: np.ndarray, shift: np.ndarray) -> tuple[Tensor, list[Tensor], Tensor]:
         """Lazy labels of the rows for ``centers`` (moved by ``shift`` since the last
-        call), and the tensors to compute and hold with them."""
+        call), the tensors to compute and hold with them, and the blocks' ``Totals``."""
         k = len(centers)
         x = self.samples.x
         previous = self.bounds
@@ -111,5 +125,11 @@ class ElkanAssignment:
             bounds = map_rows(update, x, without_history(previous), trailing=(k + 2,), name="elkan")
         self.bounds = bounds
         labels: Tensor = bounds[:, 0].astype(np.int32)
+        weights = self.samples.weights
+        inputs = [x, bounds, *([weights] if weights is not None else [])]
+        if previous is not None:
+            inputs.append(without_history(previous))
+        count = functools.partial(bounds_totals, n_clusters=k, weighted=weights is not None)
+        totals = per_block(count, *inputs, name="elkan_totals")
         # the previous bounds are read (through their stand-in) until these are computed
-        return labels, [bounds] if previous is None else [bounds, previous]
+        return labels, [bounds] if previous is None else [bounds, previous], totals

@@ -27,7 +27,8 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.cluster import init as initial
 from jupyter_mars.learn.cluster.elkan import ElkanAssignment
-from jupyter_mars.learn.cluster.iterations import Assignment, LloydAssignment, Run, run
+from jupyter_mars.learn.cluster.iterations import Assignment, Run, run
+from jupyter_mars.learn.cluster.lloyd import LloydAssignment
 from jupyter_mars.learn.cluster.samples import Samples, check_samples, inertia, nearest_centers
 from jupyter_mars.learn.metrics.pairwise import euclidean
 from jupyter_mars.learn.utils.validation import (

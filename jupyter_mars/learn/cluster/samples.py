@@ -131,15 +131,6 @@ def nearest_centers(x: Tensor, centers: np.ndarray) -> Tensor:
     return labels
 
 
-def cluster_sums(samples: Samples, labels: Tensor, n_clusters: int) -> tuple[Tensor, Tensor]:
-    """The weighted sum of the rows of each cluster and its total weight, reduced over
-    the chunks of rows."""
-    member = (labels[:, None] == mt.arange(n_clusters)[None, :]).astype(samples.x.dtype)
-    member = samples.weighted(member)
-    sums: Tensor = mt.dot(member.T, samples.x)
-    return sums, member.sum(axis=0)
-
-
 def inertia(x: Tensor, weights: Tensor | None, centers: np.ndarray, labels: Tensor) -> Tensor:
     """The weighted sum of squared distances of the rows of ``x`` to their centres,
     computed exactly (``(x - c)²``, not through the norms)."""

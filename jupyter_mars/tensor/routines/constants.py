@@ -19,7 +19,8 @@ from jupyter_mars.session import ExecutableTuple as ExecutableTuple
 AxisError = np.exceptions.AxisError
 
 # mypy 2.4, reading XGBoost's or LightGBM's typed sources, takes ``e`` for a deleted name
-e = np.e  # type: ignore[misc]
+# when its cache is fresh, and not when it is warm: both are silenced here
+e = np.e  # type: ignore[misc, unused-ignore]
 pi = np.pi
 inf = np.inf
 Inf = np.inf

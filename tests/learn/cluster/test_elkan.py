@@ -59,7 +59,7 @@ def test_the_bounds_of_earlier_iterations_are_let_go(session: mars.Session) -> N
     centers = np.asarray(samples.x[:5].execute().fetch())
     held = []
     for step in range(5):
-        labels, keep = assignment.assign(centers, np.full(5, 0.1 * step))
+        labels, keep, _ = assignment.step(centers, np.full(5, 0.1 * step))
         samples.compute(keep=keep)
         del labels, keep
         gc.collect()

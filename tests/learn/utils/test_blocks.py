@@ -107,3 +107,37 @@ def test_one_value_per_row_in_the_dtype_asked_for() -> None:
     assert out.dtype == a.dtype
     (got,) = fetch_all(out)
     np.testing.assert_array_equal(got, a.max(axis=1))
+
+
+def _block_total(x: np.ndarray) -> float:
+    return float(x.sum())
+
+
+def _plus_state(x: np.ndarray, state: float) -> np.ndarray:
+    return x.sum(axis=1) + state
+
+
+def _carried(x: np.ndarray, state: float) -> tuple[int, float]:
+    return len(x), state
+
+
+@pytest.mark.parametrize("chunks", [(3, 2), 4, 10])
+def test_paired_inputs_give_each_block_its_own_item(chunks: object) -> None:
+    a = np.arange(30.0).reshape(10, 3)
+    x = mt.tensor(a, chunk_size=chunks)
+    state = per_block(_block_total, x, name="state")
+    carried = per_block(_carried, x, state, name="carried", paired=(1,))
+    rows = map_rows(_plus_state, x, state, name="plus", paired=(1,))
+    items, got = fetch_all(carried, rows)
+    lengths = chunk_lengths(x)
+    assert lengths is not None
+    blocks = np.split(a, np.cumsum([int(n) for n in lengths[0]])[:-1])
+    assert list(items) == [(len(b), float(b.sum())) for b in blocks]
+    np.testing.assert_allclose(got, np.concatenate([b.sum(axis=1) + b.sum() for b in blocks]))
+
+
+def test_a_paired_input_of_other_blocks_is_refused() -> None:
+    state = per_block(_block_total, mt.tensor(np.ones((10, 2)), chunk_size=5), name="state")
+    other = mt.tensor(np.ones((10, 2)), chunk_size=2)
+    with pytest.raises(ValueError, match="has 2 items, one per block of 5 row blocks expected"):
+        fetch_all(per_block(_carried, other, state, paired=(1,)))
