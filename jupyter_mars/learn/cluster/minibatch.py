@@ -33,8 +33,9 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.cluster import init as initial
 from jupyter_mars.learn.cluster.kmeans import ClusterCenters
+from jupyter_mars.learn.cluster.lloyd import LloydAssignment, add_up
 from jupyter_mars.learn.cluster.samples import Samples, check_samples, inertia, nearest_centers
-from jupyter_mars.learn.utils.validation import check_random_state
+from jupyter_mars.learn.utils.validation import check_n_features, check_random_state
 
 BATCH_FETCH_BYTES = 16 * 2**20
 """About how many bytes of batches one graph fetches."""
@@ -49,6 +50,38 @@ def _batch_inertia(
     labels = np.argmin((centers * centers).sum(axis=1) - 2 * rows @ centers.T, axis=1)
     gaps = ((rows - centers[labels]) ** 2).sum(axis=1)
     return labels, float(gaps.sum() if weights is None else gaps @ weights)
+
+
+def _moved(
+    centers: np.ndarray, counts: np.ndarray, sums: np.ndarray, hits: np.ndarray
+) -> np.ndarray:
+    """The centres (as float64) moved by one batch, whose rows (or weights) ``hits``
+    each centre's cluster got with the (weighted) ``sums``; ``counts``, the weight each
+    centre has seen, is updated in place."""
+    updated = centers.astype(np.float64)
+    seen = hits > 0
+    updated[seen] = (updated[seen] * counts[seen, None] + sums[seen]) / (counts[seen] + hits[seen])[
+        :, None
+    ]
+    counts += hits
+    return updated
+
+
+def _reassigned(
+    counts: np.ndarray, n_rows: int, ratio: float, rng: np.random.RandomState
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The centres that saw too few rows to keep their place (at most half a batch of
+    ``n_rows``: the fewest-seen ones), and the rows of the batch drawn as their new
+    places (None when there is none)."""
+    few = np.zeros(len(counts), dtype=bool)
+    if ratio <= 0:
+        return few, None
+    few = counts < ratio * counts.max()
+    if few.sum() > 0.5 * n_rows:
+        few[np.argsort(counts)[int(0.5 * n_rows) :]] = False
+    if not few.any():
+        return few, None
+    return few, rng.choice(n_rows, replace=False, size=int(few.sum()))
 
 
 class MiniBatchKMeans(ClusterCenters):
@@ -143,19 +176,24 @@ class MiniBatchKMeans(ClusterCenters):
 
     # ---- fitting --------------------------------------------------------------------------
 
-    def _sample(self, samples: Samples, indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _sample(
+        self, samples: Samples, indices: np.ndarray | slice
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Rows ``indices`` and their weights, fetched from the chunks."""
         wanted = [samples.x[indices]]
         if samples.weights is not None:
             wanted.append(samples.weights[indices])
         found = samples.compute(wanted=wanted)
-        weights = found[1] if len(found) > 1 else np.ones(len(indices), dtype=samples.x.dtype)
-        return np.asarray(found[0]), np.asarray(weights)
+        rows = np.asarray(found[0])
+        weights = found[1] if len(found) > 1 else np.ones(len(rows), dtype=samples.x.dtype)
+        return rows, np.asarray(weights)
 
     def _initial_centers(
         self, samples: Samples, rng: np.random.RandomState, init_size: int
     ) -> np.ndarray:
-        rows, weights = self._sample(samples, rng.randint(0, samples.n_samples, init_size))
+        n_samples = samples.n_samples
+        chosen = rng.randint(0, n_samples, init_size) if init_size < n_samples else slice(None)
+        rows, weights = self._sample(samples, chosen)
         k, dtype = self.n_clusters, samples.x.dtype
         if isinstance(self.init, str) and self.init == "k-means++":
             centers = initial.plusplus_in_memory(rows, weights, k, rng)
@@ -200,11 +238,7 @@ class MiniBatchKMeans(ClusterCenters):
         self.n_steps_ = steps
         self.n_iter_ = int(np.ceil(steps * batch_size / n_samples))
         if self.compute_labels:
-            labels_tensor = nearest_centers(samples.x, self.cluster_centers_)
-            total = inertia(samples.x, samples.weights, self.cluster_centers_, labels_tensor)
-            labels, value = samples.compute(wanted=[labels_tensor, total])
-            self.labels_ = np.asarray(labels, dtype=np.int32)
-            self.inertia_ = float(value)
+            self._label(samples)
         else:
             (weight,) = samples.compute(wanted=[samples.total_weight(mt.ones(n_samples))])
             self.inertia_ = float((self._ewa_inertia or 0.0) * weight)
@@ -247,7 +281,69 @@ class MiniBatchKMeans(ClusterCenters):
             centers = updated
             if self._converged(step, n_samples, batch_size, moved, tol, batch_inertia):
                 break
+        self._counts, self._n_since_last_reassign = counts, seen
         return centers, step
+
+    def partial_fit(
+        self,
+        X: Any,  # noqa: N803 - scikit-learn's names
+        y: Any = None,
+        sample_weight: Any = None,
+        session: Session | None = None,
+        run_kwargs: dict[str, Any] | None = None,
+    ) -> MiniBatchKMeans:
+        """One mini-batch step on all of ``X``, as scikit-learn's ``partial_fit``: the
+        first call (on an estimator not fitted) also finds the initial centres, on
+        ``init_size`` rows of ``X``. The step's labels and sums are computed over the
+        chunks of ``X``, so a batch may be larger than memory; ``y`` is ignored."""
+        fitted = hasattr(self, "cluster_centers_")
+        if not fitted:
+            self._check_params()
+        samples, _ = check_samples(
+            X, sample_weight, 0 if fitted else self.n_clusters, session, run_kwargs, centre=False
+        )
+        if fitted:
+            check_n_features(self, samples.x)
+        n_samples = samples.n_samples
+        rng = self._random_state = getattr(
+            self, "_random_state", check_random_state(self.random_state)
+        )
+        self.n_steps_ = getattr(self, "n_steps_", 0)
+        if not fitted:
+            self._batch_size = min(self.batch_size, n_samples)
+            init_size = self._init_size(n_samples, self._batch_size)
+            self.cluster_centers_ = self._initial_centers(samples, rng, init_size)
+            self.n_features_in_ = int(samples.x.shape[1])
+            self._counts = np.zeros(self.n_clusters, dtype=np.float64)
+            self._n_since_last_reassign = 0
+        counts, centers = self._counts, self.cluster_centers_
+        self._n_since_last_reassign += getattr(self, "_batch_size", self.batch_size)
+        reassign = (counts == 0).any() or self._n_since_last_reassign >= 10 * self.n_clusters
+        if reassign:
+            self._n_since_last_reassign = 0
+        _, keep, totals = LloydAssignment(samples).step(centers, np.zeros(len(centers)))
+        (items,) = samples.compute(keep=keep, wanted=[totals])
+        found = add_up(items)
+        updated = _moved(centers, counts, found.sums, found.weights.astype(np.float64))
+        if reassign:
+            few, chosen = _reassigned(counts, n_samples, self.reassignment_ratio, rng)
+            if chosen is not None:
+                (rows,) = samples.compute(wanted=[samples.x[chosen]])
+                updated[few] = rows
+                counts[few] = np.min(counts[~few])
+        self.cluster_centers_ = updated.astype(samples.x.dtype)
+        if self.compute_labels:
+            self._label(samples)
+        self.n_steps_ += 1
+        return self
+
+    def _label(self, samples: Samples) -> None:
+        """``labels_`` and ``inertia_`` of the rows of ``samples`` to the centres."""
+        labels_tensor = nearest_centers(samples.x, self.cluster_centers_)
+        total = inertia(samples.x, samples.weights, self.cluster_centers_, labels_tensor)
+        labels, value = samples.compute(wanted=[labels_tensor, total])
+        self.labels_ = np.asarray(labels, dtype=np.int32)
+        self.inertia_ = float(value)
 
     def _step(
         self,
@@ -263,19 +359,10 @@ class MiniBatchKMeans(ClusterCenters):
         hits = np.bincount(labels, minlength=len(centers)).astype(np.float64)
         sums = np.zeros_like(centers, dtype=np.float64)
         np.add.at(sums, labels, batch)
-        updated = centers.astype(np.float64)
-        seen = hits > 0
-        updated[seen] = (updated[seen] * counts[seen, None] + sums[seen]) / (
-            counts[seen] + hits[seen]
-        )[:, None]
-        counts += hits
-        if reassign and self.reassignment_ratio > 0:
-            few = counts < self.reassignment_ratio * counts.max()
-            if few.sum() > 0.5 * len(batch):
-                # at most half the batch becomes new centres: the fewest-seen ones
-                few[np.argsort(counts)[int(0.5 * len(batch)) :]] = False
-            if few.any():
-                chosen = rng.choice(len(batch), replace=False, size=int(few.sum()))
+        updated = _moved(centers, counts, sums, hits)
+        if reassign:
+            few, chosen = _reassigned(counts, len(batch), self.reassignment_ratio, rng)
+            if chosen is not None:
                 updated[few] = batch[chosen]
                 counts[few] = np.min(counts[~few])
         return updated.astype(centers.dtype), batch_inertia

@@ -93,3 +93,39 @@ def test_bad_input_raises_scikit_learns_errors() -> None:
         MiniBatchKMeans(2000).fit(X)
     with pytest.warns(RuntimeWarning, match="init_size=2 should be larger than n_clusters=5"):
         MiniBatchKMeans(5, init_size=2, batch_size=100, random_state=0).fit(X)
+
+
+@pytest.mark.parametrize("chunks", [(70, 30), 250])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("init", ["k-means++", "random"])
+def test_partial_fit_steps_as_scikit_learns(chunks: Any, weighted: bool, init: str) -> None:
+    # centres are given new places on these batches too: the draws are scikit-learn's
+    params = {"init": init, "batch_size": 100, "random_state": 4}
+    ours, theirs = MiniBatchKMeans(5, **params), sk.MiniBatchKMeans(5, **params)
+    for start in range(0, 1500, 250):
+        batch = X[start : start + 250]
+        weights = WEIGHTS[start : start + 250] if weighted else None
+        assert ours.partial_fit(mt.tensor(batch, chunk_size=chunks), sample_weight=weights) is ours
+        theirs.partial_fit(batch, sample_weight=weights)
+        np.testing.assert_allclose(ours.cluster_centers_, theirs.cluster_centers_, rtol=1e-8)
+        np.testing.assert_array_equal(ours.labels_, theirs.labels_)
+        np.testing.assert_allclose(ours.inertia_, theirs.inertia_, rtol=1e-8)
+        assert ours.n_steps_ == theirs.n_steps_
+
+
+def test_partial_fit_after_fit_goes_on_from_its_centres() -> None:
+    params = {"batch_size": 100, "random_state": 2, "compute_labels": False}
+    ours = MiniBatchKMeans(5, **params).fit(X)
+    theirs = sk.MiniBatchKMeans(5, **params).fit(X)
+    ours.partial_fit(mt.tensor(X[:300], chunk_size=120))
+    theirs.partial_fit(X[:300])
+    assert ours.n_steps_ == theirs.n_steps_
+    assert not hasattr(ours, "labels_")
+    # the fits themselves differ where a centre was given a new place: the step is the same
+    assert ours.cluster_centers_.shape == (5, 3)
+    with pytest.raises(ValueError, match="X has 2 features, but MiniBatchKMeans is expecting 3"):
+        ours.partial_fit(X[:50, :2])
+    with pytest.raises(ValueError, match="n_samples=3 should be >= n_clusters=5"):
+        MiniBatchKMeans(5).partial_fit(X[:3])
+    # later batches may be smaller than the number of clusters
+    ours.partial_fit(X[:2])
