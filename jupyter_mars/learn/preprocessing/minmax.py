@@ -16,13 +16,9 @@ from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
-from jupyter_mars.learn.preprocessing.inputs import (
-    SCALER_DTYPES,
-    check_features,
-    record_features,
-    scaler_input,
-)
+from jupyter_mars.learn.preprocessing.inputs import SCALER_DTYPES, scaler_input
 from jupyter_mars.learn.utils.chunks import row_count
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.params import check_bool
 from jupyter_mars.learn.utils.validation import check_array, fetch_all
 from jupyter_mars.tensor.core import Tensor
