@@ -31,9 +31,9 @@ from jupyter_mars.learn.cluster.iterations import Assignment, Run, run
 from jupyter_mars.learn.cluster.lloyd import LloydAssignment
 from jupyter_mars.learn.cluster.samples import Samples, check_samples, inertia, nearest_centers
 from jupyter_mars.learn.metrics.pairwise import euclidean
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.validation import (
     check_is_fitted,
-    check_n_features,
     check_random_state,
     check_sample_weight,
     fetch_all,
@@ -55,7 +55,7 @@ def check_fitted_input(estimator: Any, X: Any) -> Tensor:  # noqa: N803 - scikit
     number of features."""
     check_is_fitted(estimator)
     x = float_input(X)
-    check_n_features(estimator, x)
+    check_features(estimator, X, x)
     return x
 
 
@@ -266,7 +266,7 @@ class KMeans(ClusterCenters):
         self.labels_ = np.asarray(labels, dtype=np.int32)
         self.inertia_ = best.inertia
         self.n_iter_ = best.n_iter
-        self.n_features_in_ = int(samples.x.shape[1])
+        record_features(self, X, samples.x)
         distinct = len(np.unique(self.labels_))
         if distinct < self.n_clusters:
             warnings.warn(

@@ -35,7 +35,8 @@ from jupyter_mars.learn.cluster import init as initial
 from jupyter_mars.learn.cluster.kmeans import ClusterCenters
 from jupyter_mars.learn.cluster.lloyd import LloydAssignment, add_up
 from jupyter_mars.learn.cluster.samples import Samples, check_samples, inertia, nearest_centers
-from jupyter_mars.learn.utils.validation import check_n_features, check_random_state
+from jupyter_mars.learn.utils.features import check_features, record_features
+from jupyter_mars.learn.utils.validation import check_random_state
 
 BATCH_FETCH_BYTES = 16 * 2**20
 """About how many bytes of batches one graph fetches."""
@@ -234,7 +235,7 @@ class MiniBatchKMeans(ClusterCenters):
         assert best is not None
         centers, steps = self._steps(samples, best, rng, batch_size, variance * self.tol)
         self.cluster_centers_ = centers.astype(samples.x.dtype)
-        self.n_features_in_ = int(samples.x.shape[1])
+        record_features(self, X, samples.x)
         self.n_steps_ = steps
         self.n_iter_ = int(np.ceil(steps * batch_size / n_samples))
         if self.compute_labels:
@@ -303,7 +304,7 @@ class MiniBatchKMeans(ClusterCenters):
             X, sample_weight, 0 if fitted else self.n_clusters, session, run_kwargs, centre=False
         )
         if fitted:
-            check_n_features(self, samples.x)
+            check_features(self, X, samples.x)
         n_samples = samples.n_samples
         rng = self._random_state = getattr(
             self, "_random_state", check_random_state(self.random_state)
@@ -313,7 +314,7 @@ class MiniBatchKMeans(ClusterCenters):
             self._batch_size = min(self.batch_size, n_samples)
             init_size = self._init_size(n_samples, self._batch_size)
             self.cluster_centers_ = self._initial_centers(samples, rng, init_size)
-            self.n_features_in_ = int(samples.x.shape[1])
+            record_features(self, X, samples.x)
             self._counts = np.zeros(self.n_clusters, dtype=np.float64)
             self._n_since_last_reassign = 0
         counts, centers = self._counts, self.cluster_centers_

@@ -49,9 +49,9 @@ from jupyter_mars.learn.decomposition.spectrum import (
 )
 from jupyter_mars.learn.utils.chunks import tall_and_skinny, with_known_rows
 from jupyter_mars.learn.utils.extmath import eigh_descending, flip_signs
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.validation import (
     check_array,
-    check_n_features,
     fetch_all,
     float_input,
 )
@@ -146,7 +146,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):  # 
         self._fit_svd_solver = solver
         self.mean_ = mean
         self.n_samples_ = n_samples
-        self.n_features_in_ = n_features
+        record_features(self, X, x)
         self._set_components(solver, n_components, variance, vt, total_variance)
         return self
 
@@ -267,7 +267,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):  # 
         """``X`` projected on the components (whitened with ``whiten``): a lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self, accept_sparse=True)
-        check_n_features(self, x)
+        check_features(self, X, x)
         projected = (x - self.mean_) @ self.components_.T
         if self.whiten:
             scale = np.sqrt(self.explained_variance_)
@@ -310,7 +310,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):  # 
         """The log-likelihood of each sample under the fitted model: a lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self)
-        check_n_features(self, x)
+        check_features(self, X, x)
         centred = x - self.mean_
         precision = self.get_precision()
         sign, logdet = np.linalg.slogdet(precision)

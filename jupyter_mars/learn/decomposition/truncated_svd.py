@@ -29,9 +29,9 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils.chunks import with_known_rows
 from jupyter_mars.learn.utils.extmath import eigh_descending, flip_signs
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.validation import (
     check_array,
-    check_n_features,
     fetch_all,
     float_input,
 )
@@ -109,7 +109,7 @@ class TruncatedSVD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         self.explained_variance_ = variance
         self.explained_variance_ratio_ = variance / total
         self.singular_values_ = s
-        self.n_features_in_ = n_features
+        record_features(self, X, x)
         return self
 
     def _fit_randomized(
@@ -136,7 +136,7 @@ class TruncatedSVD(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstima
         """``X`` projected on the components: a lazy (dense) tensor."""
         check_is_fitted(self)
         x = float_input(X, self, accept_sparse=True)
-        check_n_features(self, x)
+        check_features(self, X, x)
         projected: Tensor = x @ self.components_.T
         return projected
 

@@ -32,11 +32,11 @@ from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.multiclass import encode_labels, label_tensor
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
-    check_n_features,
     check_random_state,
     check_X_y,
     fetch_all,
@@ -245,7 +245,7 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
             rng.randint(MAX_INT, size=len(self.estimators_))  # skip the seeds already used
         seeds = rng.randint(MAX_INT, size=n_more).tolist()
         self.estimator_ = self._base_estimator()
-        self.n_features_in_ = n_features
+        record_features(self, X, x)
         self._output_shape = tuple(int(n) for n in t.shape[1:])
         subset = self.bootstrap_features or n_drawn_features != n_features
         features: list[np.ndarray[Any, Any]] = []
@@ -268,7 +268,7 @@ class BaseBagging(BaseEstimator):  # type: ignore[misc]
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=None, ensure_all_finite=False, estimator=self)
-        check_n_features(self, x)
+        check_features(self, X, x)
         return x
 
     def _member_features(self) -> list[Any]:

@@ -24,11 +24,11 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
 from jupyter_mars.learn.utils.blocks import map_rows, per_block
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.multiclass import label_tensor
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
-    check_n_features,
     check_X_y,
     fetch_all,
 )
@@ -82,16 +82,24 @@ class BlockwiseBase(BaseEstimator):  # type: ignore[misc]
     def __init__(self, estimator: Any) -> None:
         self.estimator = estimator
 
-    def _fit_blocks(self, x: Tensor, t: Tensor, session: Session | None, run_kwargs: Any) -> None:
+    def _fit_blocks(
+        self,
+        X: Any,  # noqa: N803 - scikit-learn's name
+        x: Tensor,
+        t: Tensor,
+        session: Session | None,
+        run_kwargs: Any,
+    ) -> None:
+        """Fit the copies on the blocks of ``x`` (checked from ``X``) and ``t``."""
         fitted = per_block(functools.partial(fit_block, self.estimator), x, t, name="fit_block")
         (estimators,) = fetch_all(fitted, session=session, run_kwargs=run_kwargs)
         self.estimators_ = list(estimators)
-        self.n_features_in_ = int(x.shape[1])
+        record_features(self, X, x)
 
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=None, estimator=self)
-        check_n_features(self, x)
+        check_features(self, X, x)
         return x
 
 
@@ -135,7 +143,7 @@ class BlockwiseVotingClassifier(ClassifierMixin, BlockwiseBase):
             classes = np.unique(np.asarray(self.classes))
         check_classification_targets(classes)
         self.classes_ = classes
-        self._fit_blocks(x, t, session, run_kwargs)
+        self._fit_blocks(X, x, t, session, run_kwargs)
         return self
 
     def predict(self, X: Any) -> Tensor:  # noqa: N803
@@ -173,7 +181,7 @@ class BlockwiseVotingRegressor(RegressorMixin, BlockwiseBase):
         """Fit one copy of ``estimator`` per row block of ``X``, in tasks."""
         self._validate_params()
         x, t = check_X_y(X, y if y is None else label_tensor(y), dtype=None, estimator=self)
-        self._fit_blocks(x, t, session, run_kwargs)
+        self._fit_blocks(X, x, t, session, run_kwargs)
         return self
 
     def predict(self, X: Any) -> Tensor:  # noqa: N803

@@ -28,10 +28,10 @@ from jupyter_mars.learn.ensemble.bagging import draw_features, n_features_to_dra
 from jupyter_mars.learn.ensemble.sampling import MAX_INT, fit_on_samples, set_random_states
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
-    check_n_features,
     check_random_state,
     fetch_all,
 )
@@ -177,7 +177,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):  # type: ignore[misc]
         self._path_lengths = [lengths for _, lengths in results]
         self._subset = subset
         self.max_samples_ = draws
-        self.n_features_in_ = n_features
+        record_features(self, X, x)
         if self.contamination == "auto":
             self.offset_ = -0.5
             return self
@@ -196,7 +196,7 @@ class IsolationForest(OutlierMixin, BaseEstimator):  # type: ignore[misc]
     def _checked(self, X: Any) -> Tensor:  # noqa: N803
         check_is_fitted(self, "estimators_")
         x = check_array(X, dtype=np.float32, ensure_all_finite=False, estimator=self)
-        check_n_features(self, x)
+        check_features(self, X, x)
         return x
 
     def score_samples(self, X: Any) -> Tensor:  # noqa: N803

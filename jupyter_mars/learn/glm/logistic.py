@@ -29,11 +29,11 @@ from jupyter_mars.learn.base import ClassifierMixin
 from jupyter_mars.learn.glm.class_weight import class_weights_of, weights_per_class
 from jupyter_mars.learn.glm.logistic_loss import LogisticObjective
 from jupyter_mars.learn.utils.chunks import with_known_rows
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.multiclass import decode_labels, encode_labels, label_tensor
 from jupyter_mars.learn.utils.validation import (
     FLOAT_DTYPES,
     all_zero,
-    check_n_features,
     check_sample_weight,
     check_X_y,
     execute_all,
@@ -226,7 +226,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         self.coef_ = np.ascontiguousarray(coef, dtype=x.dtype)
         self.intercept_ = intercept.astype(x.dtype)
         self.n_iter_ = np.array([min(result.nit, self.max_iter)], dtype=np.int32)
-        self.n_features_in_ = int(x.shape[1])
+        record_features(self, X, x)
         return self
 
     def _objective(
@@ -294,7 +294,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         favours ``classes_[1]``), else ``(n_samples, n_classes)``. A lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self)
-        check_n_features(self, x)
+        check_features(self, X, x)
         scores: Tensor = x @ self.coef_.T + self.intercept_
         return scores[:, 0] if len(self.classes_) == 2 else scores
 

@@ -32,9 +32,9 @@ import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.base import RegressorMixin
 from jupyter_mars.learn.utils.chunks import tall_and_skinny, with_known_rows
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.validation import (
     all_zero,
-    check_n_features,
     check_sample_weight,
     check_X_y,
     fetch_all,
@@ -101,7 +101,6 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):  # type
         target = with_known_rows(target, session, run_kwargs)
         weights = check_sample_weight(sample_weight, x.shape[0], x.dtype, non_negative=True)
 
-        n_features = x.shape[1]
         small: dict[str, Any] = {}
         if self.fit_intercept:
             if weights is None:
@@ -135,7 +134,7 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):  # type
             self.intercept_ = y_offset_ - x_offset_ @ self.coef_.T
         else:
             self.intercept_ = 0.0
-        self.n_features_in_ = int(n_features)
+        record_features(self, X, x)
         return self
 
     def _least_squares(self, s: np.ndarray, vt: np.ndarray, projected: np.ndarray) -> np.ndarray:
@@ -161,6 +160,6 @@ class LinearRegression(MultiOutputMixin, RegressorMixin, BaseEstimator):  # type
         """The linear model's predictions for ``X``: a lazy tensor."""
         check_is_fitted(self)
         x = float_input(X, self)
-        check_n_features(self, x)
+        check_features(self, X, x)
         predicted: Tensor = x @ self.coef_.T + self.intercept_
         return predicted

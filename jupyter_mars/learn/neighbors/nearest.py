@@ -22,10 +22,10 @@ from sklearn.utils import check_scalar
 from jupyter_mars.executable import ExecutableTuple, Session
 from jupyter_mars.learn.neighbors.search import Query, search
 from jupyter_mars.learn.utils.blocks import as_object
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
-    check_n_features,
     execute_all,
     fetch_all,
 )
@@ -145,7 +145,7 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
             raise ValueError("n_samples must be greater than 0")
         self._fit_X = x
         self.n_samples_fit_ = int(x.shape[0])
-        self.n_features_in_ = int(x.shape[1])
+        record_features(self, X, x)
         self.effective_metric_ = metric
         self.effective_metric_params_ = params
         self._fit_method = "brute"
@@ -166,7 +166,7 @@ class NearestNeighbors(BaseEstimator):  # type: ignore[misc]
                     f"({x.shape[0]}, {x.shape[1]}) for {self.n_samples_fit_} indexed."
                 )
         else:
-            check_n_features(self, x)
+            check_features(self, X, x)
         return x
 
     def _query(self, **kwargs: Any) -> Query:

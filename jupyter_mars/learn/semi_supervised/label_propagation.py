@@ -33,11 +33,11 @@ from jupyter_mars.learn.base import ClassifierMixin
 from jupyter_mars.learn.metrics.pairwise import euclidean_distances
 from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.chunks import chunk_lengths
+from jupyter_mars.learn.utils.features import check_features, record_features
 from jupyter_mars.learn.utils.multiclass import decode_labels
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
-    check_n_features,
     check_X_y,
     execute_all,
     fetch_all,
@@ -148,7 +148,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         classes = classes[classes != -1]
         self.classes_ = classes
         self.X_ = x
-        self.n_features_in_ = int(x.shape[1])
+        record_features(self, X, x)
         n_samples = len(labels)
         unlabeled = (labels == -1)[:, None]
         distributions = (labels[:, None] == classes[None, :]).astype(np.float64)
@@ -183,7 +183,7 @@ class LabelPropagation(ClassifierMixin, BaseEstimator):  # type: ignore[misc]
         distributions weighed by the kernel (a lazy tensor)."""
         check_is_fitted(self, "label_distributions_")
         x = check_array(X, estimator=self)
-        check_n_features(self, x)
+        check_features(self, X, x)
         distances = euclidean_distances(x, self.X_, squared=True)
         n_classes = len(self.classes_)
         if self.kernel == "knn":

@@ -1,8 +1,12 @@
 """``ParallelPostFit``: a scikit-learn estimator fitted as usual on a small training set,
 then applied block by block to large data, as dask-ml's and Mars's.
 
-``fit`` fetches its data (a training set that fits in memory) and fits a clone of the
-wrapped estimator on it; the fitted attributes are copied onto the wrapper too. The
+``fit`` fetches its data (a training set that fits in memory; a frame becomes a pandas
+frame, with its column labels) and fits a clone of the wrapped estimator on it; the
+fitted attributes are copied onto the wrapper too, those of an earlier fit forgotten.
+Where the fitted estimator knows its features (``n_features_in_``, and
+``feature_names_in_`` after a frame of string labels), the methods check their input
+against them, with scikit-learn's errors and warnings (``utils/features.py``). The
 methods that apply the fitted estimator (``predict``, ``predict_proba``,
 ``predict_log_proba``, ``decision_function``, ``transform``) run one task per row block
 of their input and return lazy tensors. The shape and dtype of a method's result come
@@ -27,10 +31,10 @@ from sklearn.utils.metaestimators import available_if
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.metrics.scorer import SCORERS, score_predictions
 from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.features import check_features
 from jupyter_mars.learn.utils.validation import (
     check_array,
     check_is_fitted,
-    check_n_features,
     fetch_all,
     is_lazy,
 )
@@ -56,6 +60,11 @@ def apply_method(
     the estimator was fitted on one."""
     rows: Any = block if columns is None else pd.DataFrame(block, columns=columns)
     return np.asarray(getattr(estimator, method)(rows))
+
+
+def _is_fitted_attribute(name: str) -> bool:
+    """Whether ``name`` is a fitted attribute as scikit-learn names them (``coef_``)."""
+    return name.endswith("_") and not name.startswith("_")
 
 
 def _fitted_has(name: str) -> Callable[[Any], bool]:
@@ -110,8 +119,15 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):  # type: ignore[misc]
         data = in_memory(X, session, run_kwargs)
         target = in_memory(y, session, run_kwargs)
         fitted = clone(self.estimator).fit(data, target, **fit_params)
+        for name in [name for name in vars(self) if _is_fitted_attribute(name)]:
+            delattr(self, name)  # an earlier fit's, which this one may not have
         for name, value in vars(fitted).items():
-            if name.endswith("_") and not name.startswith("_"):
+            if _is_fitted_attribute(name):
+                setattr(self, name, value)
+        for name in ("n_features_in_", "feature_names_in_"):
+            # properties of some estimators (a pipeline's are its first step's)
+            value = getattr(fitted, name, None)
+            if value is not None:
                 setattr(self, name, value)
         self.estimator_ = fitted
         return self
@@ -133,8 +149,9 @@ class ParallelPostFit(MetaEstimatorMixin, BaseEstimator):  # type: ignore[misc]
         check_is_fitted(self, "estimator_")
         estimator = self.estimator_
         x = check_array(X, dtype=None, ensure_all_finite=False)
-        check_n_features(self, x)  # the fitted estimator's count, copied by fit
-        names = getattr(estimator, "feature_names_in_", None)
+        if hasattr(self, "n_features_in_"):  # copied by fit, where the estimator has them
+            check_features(self, X, x)
+        names = getattr(self, "feature_names_in_", None)
         columns = None if names is None else list(names)
         kernel = functools.partial(apply_method, estimator, method, columns)
         trailing, dtype = self._result_meta(method, kernel, int(x.shape[1]), x.dtype)
