@@ -7,7 +7,8 @@ earlier fit. Every method that reads new data of a fitted estimator calls
 ``check_features``, which gives scikit-learn's errors and warnings: a ``ValueError``
 where the names differ from the fitted ones (other names, or the same in another order),
 a ``UserWarning`` where a frame comes after a fit without names or the reverse, and a
-``ValueError`` where the number of columns differs.
+``ValueError`` where the number of columns differs. ``check_feature_names`` checks the
+names alone, for an estimator that counts the columns its own way (LightGBM's).
 
 The warnings point at the user's line: the first frame of the call stack outside this
 package and scikit-learn (whose mixins and pipelines call the estimators' methods), as
@@ -30,7 +31,7 @@ from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.learn.utils.validation import check_n_features
 from jupyter_mars.tensor.core import Tensor
 
-__all__ = ["check_features", "feature_names", "record_features"]
+__all__ = ["check_feature_names", "check_features", "feature_names", "record_features"]
 
 MAX_NAMES_SHOWN = 5
 """How many unseen (or missing) names a mismatch's message lists, as scikit-learn's."""
@@ -82,7 +83,16 @@ def record_features(estimator: Any, X: Any, data: Tensor) -> None:  # noqa: N803
 
 def check_features(estimator: Any, X: Any, data: Tensor) -> None:  # noqa: N803
     """Scikit-learn's errors and warnings where ``X`` (``data`` the tensor made of it)
-    does not have the features the fitted ``estimator`` recorded."""
+    does not have the features the fitted ``estimator`` recorded: their names
+    (``check_feature_names``), then their number."""
+    check_feature_names(estimator, X)
+    check_n_features(estimator, data)
+
+
+def check_feature_names(estimator: Any, X: Any) -> None:  # noqa: N803
+    """Scikit-learn's ``ValueError`` where the feature names of ``X`` differ from those
+    the fitted ``estimator`` recorded, and its ``UserWarning`` where only one of them
+    has names."""
     name = type(estimator).__name__
     fitted = getattr(estimator, "feature_names_in_", None)
     given = feature_names(X)
@@ -93,7 +103,6 @@ def check_features(estimator: Any, X: Any, data: Tensor) -> None:  # noqa: N803
         _warn(f"X does not have valid feature names, but {name} was fitted with feature names")
     elif given is not None:
         _warn(f"X has feature names, but {name} was fitted without feature names")
-    check_n_features(estimator, data)
 
 
 def _mismatch(fitted: np.ndarray[Any, Any], given: np.ndarray[Any, Any]) -> str:

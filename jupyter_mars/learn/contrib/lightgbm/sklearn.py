@@ -19,6 +19,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 import jupyter_mars.tensor as mt
+from jupyter_mars.dataframe.core import FrameBase
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.base import ClassifierMixin, RegressorMixin
 from jupyter_mars.learn.contrib.lightgbm.inputs import (
@@ -30,6 +31,7 @@ from jupyter_mars.learn.contrib.lightgbm.inputs import (
 from jupyter_mars.learn.contrib.lightgbm.local import KnownClassesClassifier
 from jupyter_mars.learn.contrib.lightgbm.training import fit_on_workers
 from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.features import check_feature_names
 from jupyter_mars.learn.utils.validation import fetch_all
 from jupyter_mars.tensor.core import Tensor
 
@@ -101,6 +103,9 @@ def _predict(
     of ``X``, lazily."""
     check_is_fitted(estimator)
     x = features(X, estimator)
+    if not isinstance(X, pd.DataFrame | FrameBase):
+        # LightGBM's own estimators check the names of anything but a frame
+        check_feature_names(estimator, X)
     n_features = estimator.n_features_
     if x.shape[1] != n_features:
         raise ValueError(

@@ -156,6 +156,11 @@ def _predict(
 ) -> Tensor:
     booster = estimator.get_booster()  # NotFittedError before fit
     matrix = MarsDMatrix(X, base_margin=base_margin, missing=estimator.missing)
+    names = booster.feature_names
+    if matrix.feature_names is None and names is not None and len(names) == matrix.num_col():
+        # XGBoost's own estimators read data without names by position, whatever the
+        # names they were fitted with
+        matrix.feature_names = list(names)
     result: Tensor = predict_booster(
         booster,
         matrix,
