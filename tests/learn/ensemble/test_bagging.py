@@ -97,15 +97,16 @@ def test_sampled_members_predict_as_well_as_scikit_learns(chunks: Any, params: A
 def test_labels_and_frames_as_inputs() -> None:
     names = np.array(["cat", "dog", "eel"])
     frame = pd.DataFrame(X_TRAIN, columns=list("abcdef"))
+    test = pd.DataFrame(X_TEST, columns=frame.columns)  # the names seen at fit
     labels = pd.Series(names[Y_TRAIN])
     ours = BaggingClassifier(n_estimators=5, random_state=0)
     ours.fit(md.DataFrame(frame, chunk_size=70), md.Series(labels, chunk_size=70))
     np.testing.assert_array_equal(ours.classes_, names)
-    predicted = values(ours.predict(md.DataFrame(pd.DataFrame(X_TEST), chunk_size=30)))
+    predicted = values(ours.predict(md.DataFrame(test, chunk_size=30)))
     assert set(predicted) <= set(names)
-    assert ours.score(X_TEST, names[Y_TEST]) > 0.7
+    assert ours.score(test, names[Y_TEST]) > 0.7
     in_memory = BaggingClassifier(n_estimators=5, random_state=0).fit(frame, labels)
-    assert in_memory.score(X_TEST, pd.Series(names[Y_TEST])) > 0.7
+    assert in_memory.score(test, pd.Series(names[Y_TEST])) > 0.7
 
 
 def test_warm_start_adds_members() -> None:

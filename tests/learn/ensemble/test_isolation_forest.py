@@ -89,7 +89,7 @@ def test_sample_sizes_frames_and_fit_predict() -> None:
     forest = IsolationForest(n_estimators=20, random_state=1)
     labels = values(forest.fit_predict(kept))
     assert labels.shape == (600,)
-    assert roc_auc_score(OUTLIER, -values(forest.score_samples(X))) > 0.95
+    assert roc_auc_score(OUTLIER, -values(forest.score_samples(frame))) > 0.95
 
 
 def test_bad_parameters_unfitted_use_and_cloning() -> None:
