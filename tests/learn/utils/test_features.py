@@ -296,6 +296,16 @@ def test_a_fit_on_an_array_forgets_the_names(name: str) -> None:
     _same(ours, theirs, FRAME, FRAME, case)
 
 
+@pytest.mark.parametrize("name", ["MinMaxScaler", "StandardScaler", "MiniBatchKMeans"])
+def test_a_first_partial_fit_records_the_names_and_the_next_checks_them(name: str) -> None:
+    case = CASES[name]
+    ours = case.ours().partial_fit(_as("lazy", FRAME))
+    theirs = case.theirs().partial_fit(FRAME)
+    np.testing.assert_array_equal(ours.feature_names_in_, theirs.feature_names_in_)
+    _same(ours, theirs, _as("lazy", REORDERED), REORDERED, case)
+    _same(ours, theirs, X, X, case)
+
+
 def test_the_warnings_point_at_the_users_line_through_a_pipeline() -> None:
     ours = make_pipeline(StandardScaler(), LogisticRegression()).fit(FRAME, Y_CLASS)
     with pytest.warns(UserWarning, match="StandardScaler was fitted with feature names") as got:
