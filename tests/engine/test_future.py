@@ -114,13 +114,19 @@ def _sleepy(block: np.ndarray) -> np.ndarray:
 
 def test_an_interrupt_while_waiting_for_the_result_cancels_the_execution() -> None:
     """Ctrl-C (or a notebook's stop button) in future.result() stops the work too."""
-    x = mt.tensor(np.arange(40), chunk_size=1)
-    future = mt.elemwise(_sleepy, x, dtype=np.int64).execute(wait=False)
-    # a real SIGINT, as the kernel's interrupt sends: it wakes the wait on the result
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        future.result(timeout=60)
-    timer.join()
+    # Python's own handler, as a script or a kernel has it: a library loaded by another
+    # test of this process may have put one of its own in place
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        x = mt.tensor(np.arange(40), chunk_size=1)
+        future = mt.elemwise(_sleepy, x, dtype=np.int64).execute(wait=False)
+        # a real SIGINT, as the kernel's interrupt sends: it wakes the wait on the result
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            future.result(timeout=60)
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert future.cancelled()
     assert future.cancel_event.is_set()

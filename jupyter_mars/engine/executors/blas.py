@@ -7,11 +7,16 @@ so that the user's own NumPy code keeps every core.
 
 OpenBLAS (pthreads build) does not reliably take a new thread count from a thread other
 than the one that changed it last, so every change is made from one dedicated thread.
+A controller knows the pools loaded when it was made: a new one is made when modules
+were imported since (scikit-learn, LightGBM and XGBoost bring OpenMP pools of their own).
+OpenMP's thread count is a setting of each thread, not of the process: the thread that
+runs a task sets its own (``limit_openmp_here``).
 """
 
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -31,6 +36,8 @@ class BlasLimiter:
         self._controller: ThreadpoolController | None = None
         self._active: Any = None
         self._applied: int | None = None
+        self._modules = 0
+        """How many modules were imported when the controller was made."""
 
     def acquire(self, limit: int) -> None:
         """Hold a limit of ``limit`` threads per BLAS call until ``release``."""
@@ -46,13 +53,15 @@ class BlasLimiter:
         self._run(lambda: self._apply(wanted))
 
     def _apply(self, wanted: int | None) -> None:
-        if wanted == self._applied:
+        stale = self._modules != len(sys.modules)
+        if wanted == self._applied and (wanted is None or not stale):
             return
         if self._active is not None:
             self._active.restore_original_limits()
             self._active = None
         if wanted is not None:
-            if self._controller is None:
+            if self._controller is None or stale:
+                self._modules = len(sys.modules)
                 self._controller = ThreadpoolController()
             self._active = self._controller.limit(limits=wanted)
         self._applied = wanted
@@ -78,3 +87,15 @@ class BlasLimiter:
 
 
 BLAS_LIMITS = BlasLimiter()
+
+_thread = threading.local()
+
+
+def limit_openmp_here(limit: int) -> None:
+    """Limit the OpenMP pools to ``limit`` threads for the calling thread (one that runs
+    tasks, never the user's: the setting stays with the thread), where it was not yet
+    limited so, or modules were imported since."""
+    wanted = (limit, len(sys.modules))
+    if getattr(_thread, "openmp", None) != wanted:
+        ThreadpoolController().select(user_api="openmp").limit(limits=limit)
+        _thread.openmp = wanted

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from jupyter_mars.engine.executors.blas import BLAS_LIMITS
+from jupyter_mars.engine.executors.blas import BLAS_LIMITS, limit_openmp_here
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, execute_task
 from jupyter_mars.engine.tracebacks import HIDE
 
@@ -134,6 +134,7 @@ class TaskRunner:
         try:
             try:
                 self._enter(run)
+                limit_openmp_here(self.blas_threads)
                 value = execute_task(task, data, times)
             finally:
                 self._leave(run)
