@@ -100,7 +100,7 @@ def test_grouped_reductions_take_either_method(method: str, how: str) -> None:
 
 VALUE_SERIES = [
     pd.Series([3, 1, 2, 3, 4, np.nan, 3, 1], name="x"),
-    pd.Series(np.random.default_rng(0).integers(0, 50, 400)),
+    pd.Series(np.random.default_rng(0).integers(0, 20, 60)),
     pd.Series(list("abcabcaad"), name="letters"),
 ]
 COUNT_FLAGS: list[dict[str, Any]] = [
