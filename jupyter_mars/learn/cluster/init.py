@@ -9,7 +9,8 @@
 - ``k-means||`` (Bahmani et al., "Scalable k-means++"): from one random row, each of
   ``init_iter`` rounds keeps every row independently with probability
   ``oversampling_factor * k * w d² / φ`` (``φ`` the weighted sum of the squared
-  distances), in one graph per round; the candidates, weighted by the weight of the rows
+  distances), in one graph per round, each block's distances lowered by one kernel
+  (``lloyd.lowered_gaps``); the candidates, weighted by the weight of the rows
   nearest each, are then reduced to ``k`` by weighted k-means++ in memory, and those
   centres refined by the candidates' weighted k-means (scikit-learn's, in memory).
 - ``random``: ``k`` distinct rows drawn with probability proportional to their weight.
@@ -19,13 +20,16 @@ Every function returns the centres, in the centred coordinates of ``Samples``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 from sklearn.cluster import KMeans as SKLearnKMeans
 
 import jupyter_mars.tensor as mt
+from jupyter_mars.learn.cluster.lloyd import lowered_gaps, nearest_weights
 from jupyter_mars.learn.cluster.samples import Samples, squared_distances
+from jupyter_mars.learn.utils.blocks import map_rows, per_block
 from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
@@ -116,12 +120,13 @@ def scalable(
     (found,) = samples.compute(wanted=[first])
     candidates = [found]
     closest: Tensor | None = None
+    rows = (samples.x, samples.squared_norms)
     for _ in range(init_iter):
         previous = closest
-        if previous is None:
-            closest = mt.min(squared_distances(samples, found), axis=1)
-        elif len(found):
-            closest = _nearer(samples, previous, found)
+        if previous is None or len(found):
+            lower = functools.partial(lowered_gaps, points=found)
+            before = () if previous is None else (without_history(previous),)
+            closest = map_rows(lower, *rows, *before, dtype=samples.x.dtype, name="kmeans_gaps")
         assert closest is not None
         potential = samples.total_weight(closest)
         seed = rng.randint(np.iinfo(np.int32).max)
@@ -137,15 +142,16 @@ def scalable(
         if phi == 0:
             break  # every row is a candidate already
     points = np.concatenate(candidates)
-    labels = mt.argmin(squared_distances(samples, points), axis=1)
-    nearest = mt.bincount(labels, weights=samples.weights, minlength=len(points))
-    (mass,) = samples.compute(wanted=[nearest])
+    weigh = functools.partial(nearest_weights, points=points)
+    weights = () if samples.weights is None else (samples.weights,)
+    (parts,) = samples.compute(wanted=[per_block(weigh, *rows, *weights, name="kmeans_mass")])
+    mass = functools.reduce(np.add, list(parts))
     if len(points) <= n_clusters:
         extra = distinct_rows(samples, rng, n_clusters - len(points))
         return np.concatenate([points, extra]) if len(extra) else points
-    weights = np.asarray(mass, dtype=np.float64)
-    seeds = plusplus_in_memory(points, weights, n_clusters, rng)
-    return recluster(points, weights, seeds)
+    masses = np.asarray(mass, dtype=np.float64)
+    seeds = plusplus_in_memory(points, masses, n_clusters, rng)
+    return recluster(points, masses, seeds)
 
 
 def recluster(points: np.ndarray, weights: np.ndarray, seeds: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Lloyd's iterations: one task per block of rows and iteration, which reads its rows once.
 
-The task walks its block in slices small enough to stay in the CPU's cache. For each
+The task walks its block in slices that stay in the CPU's cache. For each
 slice it scores every centre by ``||c||² - 2 x·c`` (one matrix product), labels each row
 with its best centre (the first of equal ones, as scikit-learn ranks them), and adds the
 slice's rows to their clusters' sums (a product with the one-hot labels) and their
@@ -21,8 +21,10 @@ from jupyter_mars.learn.utils.blocks import map_rows, per_block
 from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
-SLICE_ROWS = 2048
-"""Rows scored together: a slice and its scores stay in a core's cache."""
+SLICE_ROWS = 8192
+"""Rows scored together: few enough that a slice stays in the CPU's cache from the first
+product to the second, enough that NumPy's per-call costs (and the GIL held between
+calls) stay small beside the products."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,43 @@ def assign_block(
         total += add_weights
     changed = -1 if previous is None else int(np.count_nonzero(labels != previous.labels))
     return BlockState(labels, Totals(sums, total, changed))
+
+
+def nearest_gaps(
+    x: np.ndarray, norms: np.ndarray, points: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of a block: the index of its nearest point and the squared distance
+    to it (``||x||² - 2 x·p + ||p||²``, at least 0), slice by slice."""
+    towards = np.ascontiguousarray(points.T, dtype=x.dtype) * x.dtype.type(-2)
+    point_norms = (points * points).sum(axis=1).astype(x.dtype)
+    index = np.empty(len(x), dtype=np.intp)
+    gaps = np.empty(len(x), dtype=x.dtype)
+    for start in range(0, len(x), SLICE_ROWS):
+        stop = start + SLICE_ROWS
+        scores = x[start:stop] @ towards
+        scores += point_norms
+        found = scores.argmin(axis=1)
+        index[start:stop] = found
+        best = scores[np.arange(len(found)), found] + norms[start:stop]
+        gaps[start:stop] = np.maximum(best, 0)
+    return index, gaps
+
+
+def lowered_gaps(
+    x: np.ndarray, norms: np.ndarray, *closest: np.ndarray, points: np.ndarray
+) -> np.ndarray:
+    """A block's squared distances to the nearest of ``points``, or to the nearer of
+    those and the distances ``closest`` (if given) found before."""
+    _, gaps = nearest_gaps(x, norms, points)
+    return np.minimum(gaps, closest[0]) if closest else gaps
+
+
+def nearest_weights(
+    x: np.ndarray, norms: np.ndarray, *weights: np.ndarray, points: np.ndarray
+) -> np.ndarray:
+    """The weight (or count) of a block's rows nearest each of ``points``."""
+    index, _ = nearest_gaps(x, norms, points)
+    return np.bincount(index, weights=weights[0] if weights else None, minlength=len(points))
 
 
 def state_totals(x: np.ndarray, state: BlockState) -> Totals:
