@@ -10,6 +10,7 @@ it fetches is small (centres, per-cluster sums and weights, scalars).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.utils.blocks import map_rows
 from jupyter_mars.learn.utils.validation import (
     check_sample_weight,
     fetch_all,
@@ -131,12 +133,31 @@ def nearest_centers(x: Tensor, centers: np.ndarray) -> Tensor:
     return labels
 
 
+GAP_ROWS = 8192
+"""Rows whose gaps to their centres one step of ``squared_gaps`` holds at once."""
+
+
+def squared_gaps(
+    x: np.ndarray, labels: np.ndarray, *weights: np.ndarray, centers: np.ndarray
+) -> np.ndarray:
+    """Each row's (weighted) squared distance to its centre, ``sum((x - c)²)``, computed
+    a slice of rows at a time."""
+    out = np.empty(len(x), dtype=x.dtype)
+    for start in range(0, len(x), GAP_ROWS):
+        stop = start + GAP_ROWS
+        gap = x[start:stop] - centers[labels[start:stop]]
+        out[start:stop] = np.einsum("ij,ij->i", gap, gap)
+    if weights:
+        out *= weights[0]
+    return out
+
+
 def inertia(x: Tensor, weights: Tensor | None, centers: np.ndarray, labels: Tensor) -> Tensor:
     """The weighted sum of squared distances of the rows of ``x`` to their centres,
-    computed exactly (``(x - c)²``, not through the norms)."""
-    gap = x - mt.tensor(centers)[labels]
-    squared = (gap * gap).sum(axis=1)
-    total: Tensor = (squared if weights is None else squared * weights).sum()
+    computed exactly (``(x - c)²``, not through the norms), block by block."""
+    gaps = functools.partial(squared_gaps, centers=np.asarray(centers, dtype=x.dtype))
+    given = () if weights is None else (weights,)
+    total: Tensor = map_rows(gaps, x, labels, *given, dtype=x.dtype, name="inertia").sum()
     return total
 
 
