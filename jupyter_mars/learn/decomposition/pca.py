@@ -50,6 +50,7 @@ from jupyter_mars.learn.decomposition.spectrum import (
 from jupyter_mars.learn.utils.chunks import tall_and_skinny, with_known_rows
 from jupyter_mars.learn.utils.extmath import eigh_descending, flip_signs
 from jupyter_mars.learn.utils.features import check_features, record_features
+from jupyter_mars.learn.utils.scatter import mean_and_scatter
 from jupyter_mars.learn.utils.validation import (
     check_array,
     fetch_all,
@@ -351,17 +352,17 @@ def _fit_covariance(
     x: Tensor, sparse: bool, session: Session | None, run_kwargs: dict[str, Any] | None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
     """Mean, variances along and directions of all components, from the covariance
-    matrix (of the centred data; for sparse data, from the uncentred Gram matrix)."""
+    matrix (from each row block's own scatter, merged; for sparse data, from the
+    uncentred Gram matrix)."""
     n_samples = x.shape[0]
-    mean = x.mean(axis=0)
     if sparse:
+        mean = x.mean(axis=0)
         mean_, gram = fetch_all(mean, x.T @ x, session=session, run_kwargs=run_kwargs)
         mean_ = np.asarray(mean_).reshape(-1)
         gram = gram.toarray() if hasattr(gram, "toarray") else np.asarray(gram)
         covariance = (gram - n_samples * np.outer(mean_, mean_)) / (n_samples - 1)
     else:
-        centred = x - mean
-        mean_, gram = fetch_all(mean, centred.T @ centred, session=session, run_kwargs=run_kwargs)
-        covariance = gram / (n_samples - 1)
+        mean_, scatter = mean_and_scatter(x, session, run_kwargs)
+        covariance = scatter / (n_samples - 1)
     variance, vt = eigh_descending(covariance)
     return mean_, variance.astype(mean_.dtype), vt.astype(mean_.dtype), np.trace(covariance)
