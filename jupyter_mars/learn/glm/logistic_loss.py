@@ -8,15 +8,16 @@ penalty on the coefficients (not the intercepts),
 with the binomial loss ``log(1 + e^z) - t z`` (one linear predictor ``z``; ``t`` is 1
 for the second class) for two classes, and the multinomial loss ``logsumexp(z) - z_y``
 (one predictor per class) for more. Each call of ``LogisticObjective`` builds one graph
-from the parameters (small, constants in the graph): the predictors ``X W^T + b``
-chunk by chunk, the losses and their derivatives element-wise, and the gradient
-``G^T X`` as a product reduced over the row chunks. The loss and the gradient
-(``n_classes x (n_features + 1)`` numbers at most) are fetched together, and SciPy's
-L-BFGS in the driver takes the next step.
+from the parameters (small, bound to the kernel): one task per row block
+(``block_objective``) computes, a slice of rows at a time, the predictors ``X W^T + b``,
+the losses and their derivatives, and the gradient ``G^T X``, reading the rows once.
+The blocks' losses and gradients (``n_classes x (n_features + 1)`` numbers at most) are
+fetched and added, and SciPy's L-BFGS in the driver takes the next step.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,9 +25,9 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
-import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
 from jupyter_mars.learn.utils import fetch_all
+from jupyter_mars.learn.utils.blocks import per_block
 from jupyter_mars.tensor.core import Tensor
 
 Kernel = Callable[..., np.ndarray]
@@ -77,23 +78,21 @@ class LogisticObjective:
     def __call__(self, flat: np.ndarray) -> tuple[float, np.ndarray]:
         coef, intercept = self.split(flat)
         dtype = self.x.dtype
-        z = self.x @ coef.astype(dtype).T + intercept.astype(dtype)
-        if self.n_classes == 2:
-            z = z[:, 0]
-            weights: Any = self.weights
-            kernels: tuple[Kernel, Kernel] = (binomial_losses, binomial_slopes)
-        else:
-            z = z.rechunk({1: self.n_classes})  # the kernels need whole rows
-            weights = None if self.weights is None else self.weights[:, None]
-            kernels = (multinomial_losses, multinomial_slopes)
-        operands = (z, self.targets) if weights is None else (z, self.targets, weights)
-        losses, slopes = (mt.elemwise(k, *operands, dtype=dtype, name=k.__name__) for k in kernels)
-        total, coef_grad, intercept_grad = fetch_all(
-            losses.sum(),
-            slopes.T @ self.x,
-            slopes.sum(axis=0),
-            session=self.session,
-            run_kwargs=self.run_kwargs,
+        binomial = self.n_classes == 2
+        kernel = functools.partial(
+            block_objective,
+            coef=coef.astype(dtype),
+            intercept=intercept.astype(dtype),
+            kernels=(binomial_losses, binomial_slopes)
+            if binomial
+            else (multinomial_losses, multinomial_slopes),
+            binomial=binomial,
+        )
+        given = () if self.weights is None else (self.weights,)
+        parts = per_block(kernel, self.x, self.targets, *given, name="logistic_objective")
+        (found,) = fetch_all(parts, session=self.session, run_kwargs=self.run_kwargs)
+        total, coef_grad, intercept_grad = (
+            functools.reduce(np.add, (part[i] for part in found)) for i in range(3)
         )
         self.evaluations += 1
         loss = float(total) / self.weight_sum + 0.5 * self.l2 * float(np.sum(coef * coef))
@@ -104,6 +103,46 @@ class LogisticObjective:
         if self.fit_intercept:
             grad[:, -1] = np.reshape(intercept_grad, -1) / self.weight_sum
         return loss, grad.ravel()
+
+
+SLICE_ROWS = 16384
+"""Rows whose predictors, losses and slopes one step of ``block_objective`` holds."""
+
+
+def block_objective(
+    x: np.ndarray,
+    targets: np.ndarray,
+    *weights: np.ndarray,
+    coef: np.ndarray,
+    intercept: np.ndarray,
+    kernels: tuple[Kernel, Kernel],
+    binomial: bool,
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """A block's summed losses, gradient of the coefficients (``slopes^T x``) and of the
+    intercepts, a slice of rows at a time: the rows are read once, while in cache."""
+    losses, slopes = kernels
+    total = 0.0
+    coef_grad = np.zeros(coef.shape, dtype=np.float64)
+    intercept_grad = np.zeros(coef.shape[0], dtype=np.float64)
+    for start in range(0, len(x), SLICE_ROWS):
+        stop = start + SLICE_ROWS
+        rows = x[start:stop]
+        z = rows @ coef.T + intercept
+        extra: tuple[Any, ...] = ()
+        if weights:
+            extra = (weights[0][start:stop] if binomial else weights[0][start:stop, None],)
+        if binomial:
+            z = z[:, 0]
+        t = targets[start:stop]
+        total += float(losses(z, t, *extra).sum())
+        slope = slopes(z, t, *extra)
+        if binomial:
+            coef_grad[0] += slope @ rows
+            intercept_grad[0] += slope.sum()
+        else:
+            coef_grad += slope.T @ rows
+            intercept_grad += slope.sum(axis=0)
+    return total, coef_grad, intercept_grad
 
 
 # ---- chunk kernels: z, the targets and (optionally) the weights of the same rows ----------
