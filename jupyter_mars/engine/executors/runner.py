@@ -131,10 +131,11 @@ class TaskRunner:
         """
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         times = TaskTimes()
+        # before the run is open to interrupts: one must not land in the library calls
+        limit_openmp_here(self.blas_threads)
         try:
             try:
                 self._enter(run)
-                limit_openmp_here(self.blas_threads)
                 value = execute_task(task, data, times)
             finally:
                 self._leave(run)
