@@ -9,10 +9,11 @@
 - ``k-means||`` (Bahmani et al., "Scalable k-means++"): from one random row, each of
   ``init_iter`` rounds keeps every row independently with probability
   ``oversampling_factor * k * w d² / φ`` (``φ`` the weighted sum of the squared
-  distances), in one graph per round, each block's distances lowered by one kernel
-  (``lloyd.lowered_gaps``); the candidates, weighted by the weight of the rows
-  nearest each, are then reduced to ``k`` by weighted k-means++ in memory, and those
-  centres refined by the candidates' weighted k-means (scikit-learn's, in memory).
+  distances); each block keeps its rows' distances to the nearest candidate and which
+  one it is (``Nearest``), lowered each round by the new candidates in one compiled pass;
+  the candidates, weighted by the weight of the rows nearest each, are then reduced
+  to ``k`` by weighted k-means++ in memory, and those centres refined by the
+  candidates' weighted k-means (scikit-learn's, in memory).
 - ``random``: ``k`` distinct rows drawn with probability proportional to their weight.
 
 Every function returns the centres, in the centred coordinates of ``Samples``.
@@ -21,15 +22,16 @@ Every function returns the centres, in the centred coordinates of ``Samples``.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from sklearn.cluster import KMeans as SKLearnKMeans
 
 import jupyter_mars.tensor as mt
-from jupyter_mars.learn.cluster.lloyd import lowered_gaps, nearest_weights
+from jupyter_mars.learn.cluster.lloyd import nearest_gaps
 from jupyter_mars.learn.cluster.samples import Samples, squared_distances
-from jupyter_mars.learn.utils.blocks import map_rows, per_block
+from jupyter_mars.learn.utils.blocks import per_block
 from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
@@ -107,6 +109,64 @@ def plusplus_in_memory(
     return np.asarray(centers)
 
 
+@dataclass(frozen=True)
+class Nearest:
+    """A row block's squared distances to the nearest candidate so far, that candidate's
+    index among all the candidates, and the block's potential (its weighted sum of
+    distances)."""
+
+    gaps: np.ndarray
+    index: np.ndarray
+    potential: float
+
+
+def lower_block(
+    x: np.ndarray,
+    norms: np.ndarray,
+    *rest: Any,
+    points: np.ndarray,
+    first: int,
+    weighted: bool,
+    earlier: bool,
+) -> Nearest:
+    """A block's ``Nearest`` with ``points`` (numbered from ``first``) added to the
+    candidates: after ``x`` and its squared norms, its weights (if ``weighted``) and its
+    ``Nearest`` so far (if ``earlier``; a tie keeps the earlier candidate)."""
+    index, gaps = nearest_gaps(x, norms, points)
+    index += first
+    if earlier:
+        previous: Nearest = rest[-1]
+        stays = previous.gaps <= gaps
+        gaps = np.where(stays, previous.gaps, gaps)
+        index = np.where(stays, previous.index, index)
+    potential = float(gaps @ rest[0]) if weighted else float(gaps.sum())
+    return Nearest(gaps, index, potential)
+
+
+def block_potential(x: np.ndarray, nearest: Nearest) -> float:
+    return nearest.potential
+
+
+def pick_rows(
+    x: np.ndarray, uniforms: np.ndarray, *rest: Any, potential: float, scale: float, weighted: bool
+) -> np.ndarray:
+    """The rows of a block k-means|| keeps: each with probability ``scale`` times its
+    weighted distance over ``potential`` (compared without dividing, so that a potential
+    of 0, every row on a candidate, keeps none)."""
+    nearest: Nearest = rest[-1]
+    chance = nearest.gaps * scale
+    if weighted:
+        chance = chance * rest[0]
+    picked: np.ndarray = x[uniforms * potential < chance]
+    return picked
+
+
+def block_mass(x: np.ndarray, *rest: Any, n_points: int, weighted: bool) -> np.ndarray:
+    """The weight (or count) of a block's rows nearest each candidate."""
+    nearest: Nearest = rest[-1]
+    return np.bincount(nearest.index, weights=rest[0] if weighted else None, minlength=n_points)
+
+
 def scalable(
     samples: Samples,
     n_clusters: int,
@@ -115,36 +175,65 @@ def scalable(
     init_iter: int,
 ) -> np.ndarray:
     """k-means||: oversampling rounds over the chunks, then weighted k-means++ on the
-    candidates in memory."""
+    candidates in memory.
+
+    Each round is two graphs of one task per row block: the first lowers the block's
+    distances by the candidates the last round found (and sums its potential), the
+    second keeps rows by those distances. A last pass adds the last round's candidates,
+    and each candidate's weight is the weight of the rows nearest it."""
     first = _rows(samples, samples.draw(np.array([rng.random_sample()])))
     (found,) = samples.compute(wanted=[first])
     candidates = [found]
-    closest: Tensor | None = None
-    rows = (samples.x, samples.squared_norms)
+    count = 0
+    weighted = samples.weights is not None
+    rows = (samples.x, samples.squared_norms, *([samples.weights] if weighted else []))
+    nearest: Tensor | None = None
+
+    def lower(points: np.ndarray) -> float:
+        nonlocal nearest, count
+        previous = nearest
+        kernel = functools.partial(
+            lower_block, points=points, first=count, weighted=weighted, earlier=previous is not None
+        )
+        before = () if previous is None else (without_history(previous),)
+        paired = (len(rows),) if previous is not None else ()
+        nearest = per_block(kernel, *rows, *before, name="kmeans_gaps", paired=paired)
+        count += len(points)
+        potentials = per_block(block_potential, samples.x, nearest, paired=(1,))
+        held = [nearest] if previous is None else [nearest, previous]
+        (parts,) = samples.compute(keep=held, wanted=[potentials])
+        return float(sum(parts))
+
     for _ in range(init_iter):
-        previous = closest
-        if previous is None or len(found):
-            lower = functools.partial(lowered_gaps, points=found)
-            before = () if previous is None else (without_history(previous),)
-            closest = map_rows(lower, *rows, *before, dtype=samples.x.dtype, name="kmeans_gaps")
-        assert closest is not None
-        potential = samples.total_weight(closest)
-        seed = rng.randint(np.iinfo(np.int32).max)
-        uniforms = mt.random.RandomState(seed).rand(samples.n_samples)
-        # kept with probability l w d² / potential: compared without dividing, so that
-        # a potential of 0 (every row on a candidate) keeps none
-        chance = samples.weighted(closest) * (oversampling_factor * n_clusters)
-        kept = samples.x[uniforms * potential < chance]
-        held = [closest] if previous is None else [closest, previous]
-        found, phi = samples.compute(keep=held, wanted=[kept, potential])
+        potential = lower(found)
+        if potential == 0:
+            found = found[:0]
+            break  # every row is a candidate already
+        uniforms = mt.random.RandomState(rng.randint(np.iinfo(np.int32).max)).rand(
+            samples.n_samples
+        )
+        pick = functools.partial(
+            pick_rows,
+            potential=potential,
+            scale=oversampling_factor * n_clusters,
+            weighted=weighted,
+        )
+        given = (samples.x, uniforms, *([samples.weights] if weighted else []))
+        assert nearest is not None
+        picked = per_block(pick, *given, nearest, name="kmeans_pick", paired=(len(given),))
+        (parts,) = samples.compute(wanted=[picked])
+        found = np.concatenate(list(parts))
         if len(found):
             candidates.append(found)
-        if phi == 0:
-            break  # every row is a candidate already
+    if len(found):
+        lower(found)
     points = np.concatenate(candidates)
-    weigh = functools.partial(nearest_weights, points=points)
-    weights = () if samples.weights is None else (samples.weights,)
-    (parts,) = samples.compute(wanted=[per_block(weigh, *rows, *weights, name="kmeans_mass")])
+    assert nearest is not None
+    assert count == len(points)
+    weigh = functools.partial(block_mass, n_points=len(points), weighted=weighted)
+    given = (samples.x, *([samples.weights] if weighted else []))
+    masses_of = per_block(weigh, *given, nearest, name="kmeans_mass", paired=(len(given),))
+    (parts,) = samples.compute(wanted=[masses_of])
     mass = functools.reduce(np.add, list(parts))
     if len(points) <= n_clusters:
         extra = distinct_rows(samples, rng, n_clusters - len(points))

@@ -1,10 +1,9 @@
 """Lloyd's iterations: one task per block of rows and iteration, which reads its rows once.
 
-The task walks its block in slices that stay in the CPU's cache. For each
-slice it scores every centre by ``||c||² - 2 x·c`` (one matrix product), labels each row
-with its best centre (the first of equal ones, as scikit-learn ranks them), and adds the
-slice's rows to their clusters' sums (a product with the one-hot labels) and their
-weights to the clusters' weights. The block's result, a ``BlockState``, stays in the
+A compiled loop (``kernels.lloyd_rows``) scores every centre by ``||c||² - 2 x·c``
+for each row, labels the row with its best centre (the first of equal ones, as
+scikit-learn ranks them), and adds the row to its cluster's sums and its weight to the
+cluster's weight. The block's result, a ``BlockState``, stays in the
 session: the next iteration compares its labels with the new ones, and the run's labels
 are read from the last one. The driver fetches only each block's ``Totals``.
 """
@@ -16,15 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from jupyter_mars.learn.cluster import kernels
 from jupyter_mars.learn.cluster.samples import Samples
 from jupyter_mars.learn.utils.blocks import map_rows, per_block
 from jupyter_mars.learn.utils.chunks import without_history
 from jupyter_mars.tensor.core import Tensor
 
-SLICE_ROWS = 8192
-"""Rows scored together: few enough that a slice stays in the CPU's cache from the first
-product to the second, enough that NumPy's per-call costs (and the GIL held between
-calls) stay small beside the products."""
+_NO_WEIGHTS = np.empty(0)
+"""The weights the kernel is given where every row weighs 1."""
 
 
 @dataclass(frozen=True)
@@ -80,21 +78,18 @@ def assign_block(
     assert weights is None or isinstance(weights, np.ndarray)
     assert previous is None or isinstance(previous, BlockState)
     k, dtype = len(centers), x.dtype
-    towards = np.ascontiguousarray(centers.T, dtype=dtype) * dtype.type(-2)
-    norms = (centers * centers).sum(axis=1).astype(dtype)
     labels = np.empty(len(x), dtype=np.int32)
     sums = np.zeros((k, x.shape[1]), dtype=dtype)
     total = np.zeros(k, dtype=dtype)
-    for start in range(0, len(x), SLICE_ROWS):
-        rows = x[start : start + SLICE_ROWS]
-        scores = rows @ towards
-        scores += norms
-        found = labels[start : start + SLICE_ROWS]
-        found[:] = scores.argmin(axis=1)
-        part = None if weights is None else weights[start : start + SLICE_ROWS]
-        add_sums, add_weights = block_totals(rows, found, part, k)
-        sums += add_sums
-        total += add_weights
+    kernels.lloyd_rows(
+        x,
+        np.asarray(centers, dtype=dtype),
+        (centers * centers).sum(axis=1).astype(dtype),
+        _NO_WEIGHTS.astype(dtype) if weights is None else weights,
+        labels,
+        sums,
+        total,
+    )
     changed = -1 if previous is None else int(np.count_nonzero(labels != previous.labels))
     return BlockState(labels, Totals(sums, total, changed))
 
@@ -103,37 +98,12 @@ def nearest_gaps(
     x: np.ndarray, norms: np.ndarray, points: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each row of a block: the index of its nearest point and the squared distance
-    to it (``||x||² - 2 x·p + ||p||²``, at least 0), slice by slice."""
-    towards = np.ascontiguousarray(points.T, dtype=x.dtype) * x.dtype.type(-2)
-    point_norms = (points * points).sum(axis=1).astype(x.dtype)
+    to it (``||x||² - 2 x·p + ||p||²``, at least 0)."""
     index = np.empty(len(x), dtype=np.intp)
     gaps = np.empty(len(x), dtype=x.dtype)
-    for start in range(0, len(x), SLICE_ROWS):
-        stop = start + SLICE_ROWS
-        scores = x[start:stop] @ towards
-        scores += point_norms
-        found = scores.argmin(axis=1)
-        index[start:stop] = found
-        best = scores[np.arange(len(found)), found] + norms[start:stop]
-        gaps[start:stop] = np.maximum(best, 0)
+    points = np.asarray(points, dtype=x.dtype)
+    kernels.nearest_rows(x, norms, points, (points * points).sum(axis=1), index, gaps)
     return index, gaps
-
-
-def lowered_gaps(
-    x: np.ndarray, norms: np.ndarray, *closest: np.ndarray, points: np.ndarray
-) -> np.ndarray:
-    """A block's squared distances to the nearest of ``points``, or to the nearer of
-    those and the distances ``closest`` (if given) found before."""
-    _, gaps = nearest_gaps(x, norms, points)
-    return np.minimum(gaps, closest[0]) if closest else gaps
-
-
-def nearest_weights(
-    x: np.ndarray, norms: np.ndarray, *weights: np.ndarray, points: np.ndarray
-) -> np.ndarray:
-    """The weight (or count) of a block's rows nearest each of ``points``."""
-    index, _ = nearest_gaps(x, norms, points)
-    return np.bincount(index, weights=weights[0] if weights else None, minlength=len(points))
 
 
 def state_totals(x: np.ndarray, state: BlockState) -> Totals:

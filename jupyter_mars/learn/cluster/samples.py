@@ -19,7 +19,9 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.cluster import kernels
 from jupyter_mars.learn.utils.blocks import map_rows
+from jupyter_mars.learn.utils.scatter import mean_and_variance
 from jupyter_mars.learn.utils.validation import (
     check_sample_weight,
     fetch_all,
@@ -95,22 +97,35 @@ def check_samples(
     x = float_input(X)
     _check_count(x.shape[0], n_clusters)
     # x is kept while this function runs: the centred rows are computed from it
-    mean, variances = (
-        np.asarray(stat)
-        for stat in fetch_all(
-            x.mean(axis=0), x.var(axis=0), keep=[x], session=session, run_kwargs=run_kwargs
-        )
-    )
+    mean, variances = mean_and_variance(x, keep=[x], session=session, run_kwargs=run_kwargs)
     n_samples = int(x.shape[0])
     _check_count(n_samples, n_clusters)
     weights = check_sample_weight(sample_weight, n_samples, x.dtype)
     if not centre:
         mean = np.zeros_like(mean)
-    centred = x - mean if centre else x
-    norms = (centred * centred).sum(axis=1)
+    centred = map_rows(
+        functools.partial(centre_rows, mean=mean.astype(x.dtype)),
+        x,
+        trailing=(int(x.shape[1]),),
+        dtype=x.dtype,
+        name="kmeans_centre",
+    )
+    norms = map_rows(squared_norms, centred, dtype=x.dtype, name="kmeans_norms")
     samples = Samples(centred, mean, norms, weights, n_samples, session, dict(run_kwargs or {}))
     samples.compute(keep=[centred, norms, *([weights] if weights is not None else [])])
     return samples, float(np.mean(variances))
+
+
+def centre_rows(x: np.ndarray, mean: np.ndarray) -> np.ndarray:
+    """A block of rows less ``mean``."""
+    out: np.ndarray = np.subtract(x, mean, dtype=x.dtype)
+    return out
+
+
+def squared_norms(x: np.ndarray) -> np.ndarray:
+    """``||x||²`` of each row of a block."""
+    out: np.ndarray = np.einsum("ij,ij->i", x, x)
+    return out
 
 
 def squared_distances(samples: Samples, centers: Any, center_norms: Any = None) -> Tensor:
@@ -133,20 +148,12 @@ def nearest_centers(x: Tensor, centers: np.ndarray) -> Tensor:
     return labels
 
 
-GAP_ROWS = 8192
-"""Rows whose gaps to their centres one step of ``squared_gaps`` holds at once."""
-
-
 def squared_gaps(
     x: np.ndarray, labels: np.ndarray, *weights: np.ndarray, centers: np.ndarray
 ) -> np.ndarray:
-    """Each row's (weighted) squared distance to its centre, ``sum((x - c)²)``, computed
-    a slice of rows at a time."""
+    """Each row's (weighted) squared distance to its centre, ``sum((x - c)²)``."""
     out = np.empty(len(x), dtype=x.dtype)
-    for start in range(0, len(x), GAP_ROWS):
-        stop = start + GAP_ROWS
-        gap = x[start:stop] - centers[labels[start:stop]]
-        out[start:stop] = np.einsum("ij,ij->i", gap, gap)
+    kernels.row_gaps(x, labels, centers, out)
     if weights:
         out *= weights[0]
     return out
