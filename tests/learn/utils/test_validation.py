@@ -92,6 +92,15 @@ def test_nan_in_a_tensor_is_reported_when_it_is_computed() -> None:
     assert np.isnan(allowed).sum() == 1
 
 
+def test_finite_values_whose_sum_overflows_pass_the_check() -> None:
+    big = np.full((4, 3), np.finfo(np.float64).max)
+    (kept,) = fetch_all(check_array(mt.tensor(big, chunk_size=2)))
+    np.testing.assert_array_equal(kept, big)
+    # infinities of both signs sum to NaN: still reported as infinities
+    with pytest.raises(ValueError, match="Input contains infinity"):
+        fetch_all(check_array([[np.inf, -np.inf]], ensure_all_finite="allow-nan"))
+
+
 def test_lengths_and_targets() -> None:
     check_consistent_length(np.zeros(3), mt.zeros(3, chunk_size=2), None)
     with pytest.raises(ValueError, match=r"inconsistent numbers of samples: \[3, 4\]"):
