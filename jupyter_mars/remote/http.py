@@ -15,6 +15,10 @@ from urllib.parse import urlsplit
 from jupyter_mars.engine import pieces
 from jupyter_mars.remote.tokens import read_token_file
 
+BODY_BYTES_PER_SECOND = 50e6
+"""The slowest rate at which a supervisor is expected to take in and read a request's
+body: each byte adds its share to the time a call waits for an answer."""
+
 
 class NothingListens(ConnectionError):
     """The supervisor's address refused the connection: no process listens there (it
@@ -47,7 +51,10 @@ class HttpClient:
         self, method: str, path: str, body: bytes | None = None, content_type: str | None = None
     ) -> http.client.HTTPResponse:
         """Send a request; the caller reads the response and then ``close``s it."""
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        # a large body (a graph carrying arrays made here) takes the supervisor time to
+        # take in and read before it answers: the wait grows with it
+        timeout = self.timeout + (len(body) / BODY_BYTES_PER_SECOND if body else 0.0)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         headers = {"Authorization": f"token {self.token or ''}", "Connection": "close"}
         if content_type:
             headers["Content-Type"] = content_type

@@ -297,16 +297,41 @@ class KeepAliveHandler(ApiHandler):
         self.send({"session_id": session_id, "session_timeout": timeout})
 
 
+@tornado.web.stream_request_body
 class ExecutionsHandler(ApiHandler):
+    """Takes a graph to run. Its body (which carries the data of arrays and frames made in
+    the client, up to gigabytes) is read into one buffer of its declared length as it
+    arrives, and unpickled from there: no buffer grows by copies, and no copy of the whole
+    body is made before it is read."""
+
     needs_active = True
     max_body = MAX_GRAPH_BYTES
+
+    def prepare(self) -> None:
+        super().prepare()
+        declared = self.request.headers.get("Content-Length")
+        self._body = bytearray(int(declared)) if declared else bytearray()
+        self._received = 0
+
+    def data_received(self, chunk: bytes) -> None:
+        end = self._received + len(chunk)
+        if end > self.max_body:
+            raise tornado.web.HTTPError(413, reason=f"the body is over {self.max_body} bytes")
+        if end <= len(self._body):
+            self._body[self._received : end] = chunk
+        else:  # more than declared, or no length declared (a chunked upload)
+            del self._body[self._received :]
+            self._body += chunk
+        self._received = end
 
     def post(self, session_id: str) -> None:
         session = self.session(session_id)
         if self.request.headers.get("Content-Type") != "application/octet-stream":
             raise tornado.web.HTTPError(415, reason="the graph must be application/octet-stream")
         try:
-            payload = pickle.loads(self.request.body)
+            whole = self._received == len(self._body)
+            payload = pickle.loads(self._body if whole else self._body[: self._received])
+            self._body = bytearray()  # the nodes hold what they need of it
             nodes = list(payload["nodes"])
             given = payload.get("name")
         except Exception:  # noqa: BLE001 - any malformed body is the client's error

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import http.client as http_client
+import json
 import os
 import subprocess
 import sys
@@ -107,6 +109,32 @@ def _finished_execution(http, session_id, tensor):
         if model["state"] not in ("running", "cancelling"):
             return f"{base}/{execution_id}", model
     raise TimeoutError("the execution did not end")
+
+
+def test_a_graph_uploaded_in_chunks_without_a_length_runs(cluster):
+    http = cluster.http()
+    session_id = http.json("POST", "/api/v1/sessions")["session_id"]
+    data = np.arange(300_000.0)
+    tensor = mt.tensor(data, chunk_size=70_000).sum()
+    body = cloudpickle.dumps({"nodes": [tensor.node]}, protocol=5)
+    base = f"/api/v1/sessions/{session_id}/executions"
+    netloc = cluster.url.split("//", 1)[1]
+    conn = http_client.HTTPConnection(netloc, timeout=30)
+    try:
+        headers = {"Authorization": f"token {cluster.token}"}
+        headers["Content-Type"] = "application/octet-stream"
+        pieces = (body[i : i + 50_000] for i in range(0, len(body), 50_000))
+        conn.request("POST", base, body=pieces, headers=headers, encode_chunked=True)
+        response = conn.getresponse()
+        assert response.status == 201, response.read()
+        execution_id = json.loads(response.read())["execution_id"]
+    finally:
+        conn.close()
+    for _ in range(100):
+        model = http.json("GET", f"{base}/{execution_id}?wait=1")
+        if model["state"] not in ("running", "cancelling"):
+            break
+    assert model["state"] == "succeeded"
 
 
 def test_cancelling_a_finished_execution_leaves_it_as_it_ended(cluster):
