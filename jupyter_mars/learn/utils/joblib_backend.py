@@ -8,16 +8,20 @@ background: on the embedded runtime's threads, a cluster's workers (the batch tr
 pickled, as any task does) or Ray. joblib is told of each batch's end by the execution's
 future, and fetches its results then.
 
-``session=`` (``joblib.parallel_backend("mars", session=s)``) picks the session; by
-default the default session at the time each batch is submitted. ``n_jobs=-1`` is as many
-batches at once as the session has cores. Importing this module registers the backend
+``session=`` (``joblib.parallel_backend("mars", session=s)``) picks the session, or
+``service=`` a cluster's address (a session of its own is opened there, as Mars's backend
+takes it); by default the default session at the time each batch is submitted.
+``n_jobs=-1`` is as many batches at once as the session has cores, or ``n_parallel``
+where that is given (Mars's name). Importing this module registers the backend
 (``register_mars_backend``), as does importing ``jupyter_mars.learn.utils``.
 """
 
 from __future__ import annotations
 
 import functools
+import numbers
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +31,7 @@ from joblib.parallel import AutoBatchingMixin, ParallelBackendBase
 
 from jupyter_mars.engine.primitives.blockwise import Blockwise
 from jupyter_mars.executable import Session, available_cpus, default_session
+from jupyter_mars.session import new_session
 from jupyter_mars.tensor.core import Tensor, new_tensor
 
 __all__ = ["MarsBackend", "register_mars_backend"]
@@ -86,9 +91,29 @@ class MarsBackend(AutoBatchingMixin, ParallelBackendBase):  # type: ignore[misc]
     MIN_IDEAL_BATCH_DURATION = 0.2
     MAX_IDEAL_BATCH_DURATION = 1.0
 
-    def __init__(self, session: Session | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        service: str | None = None,
+        session: Session | None = None,
+        n_parallel: int | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
+        if service is not None and session is not None:
+            raise ValueError("give the backend a service address or a session, not both")
+        if n_parallel is not None and (
+            isinstance(n_parallel, bool)
+            or not isinstance(n_parallel, numbers.Integral)
+            or n_parallel < 1
+        ):
+            raise ValueError(f"n_parallel must be a positive int, got {n_parallel!r}")
+        if service is not None:
+            if not isinstance(service, str):
+                raise TypeError(f"service must be a cluster's address (str), got {service!r}")
+            session = new_session(service, default=False)
+            weakref.finalize(self, session.close)
         self.session = session
+        self.n_parallel = None if n_parallel is None else int(n_parallel)
         self._pending: set[BatchJob] = set()
         self._lock = threading.Lock()
 
@@ -101,13 +126,15 @@ class MarsBackend(AutoBatchingMixin, ParallelBackendBase):  # type: ignore[misc]
         return default_session(self.session)
 
     def effective_n_jobs(self, n_jobs: int | None) -> int:
-        """``n_jobs`` batches at once; negative: the session's cores plus one plus it."""
+        """``n_jobs`` batches at once; negative: ``n_parallel`` (by default the session's
+        cores) plus one plus it."""
         if n_jobs == 0:
             raise ValueError("n_jobs == 0 in Parallel has no meaning")
         if n_jobs is None:
             return 1
         if n_jobs < 0:
-            return max(session_cores(self._session()) + 1 + n_jobs, 1)
+            cores = self.n_parallel or session_cores(self._session())
+            return max(cores + 1 + n_jobs, 1)
         return int(n_jobs)
 
     def submit(self, func: Callable[[], Any], callback: Callable[[Any], Any] | None = None) -> Any:

@@ -17,6 +17,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.svm import SVC
 
 import jupyter_mars as mars
+from jupyter_mars.learn.contrib.joblib import MarsDistributedBackend, register_mars_backend
 from jupyter_mars.learn.utils import MarsBackend
 from tests.cluster.processes import CliCluster, cli_cluster, remote_session
 
@@ -71,6 +72,23 @@ def test_forests_fit_alike_and_errors_reach_the_caller(session: Any) -> None:
     np.testing.assert_array_equal(forest.predict_proba(X), sequential.predict_proba(X))
 
 
+def test_mars_s_module_names_and_arguments(session: Any) -> None:
+    register_mars_backend()
+    assert MarsDistributedBackend is MarsBackend
+    with joblib.parallel_backend("mars", n_parallel=3):
+        backend, _ = joblib.parallel.get_active_backend()
+        assert backend.effective_n_jobs(-1) == 3
+        assert backend.effective_n_jobs(-2) == 2
+        assert joblib.Parallel()(joblib.delayed(abs)(-i) for i in range(5)) == [0, 1, 2, 3, 4]
+    for bad in (0, -1, 2.5, True, "4"):
+        with pytest.raises(ValueError, match="n_parallel must be a positive int"):
+            MarsBackend(n_parallel=bad)
+    with pytest.raises(ValueError, match="service address or a session, not both"):
+        MarsBackend(service="http://127.0.0.1:1", session=session)
+    with pytest.raises(TypeError, match="service must be a cluster's address"):
+        MarsBackend(service=7)
+
+
 def test_n_jobs_counts_the_sessions_cores(session: Any) -> None:
     backend = MarsBackend()
     assert backend.effective_n_jobs(-1) == session.n_cpu
@@ -98,5 +116,18 @@ def test_grid_search_runs_on_a_clusters_workers(
         remote.as_default()  # the default session's runtime: the cluster's
         with joblib.parallel_backend("mars"):
             ours = GridSearchCV(SVC(), GRID, n_jobs=-1).fit(X, Y)
+    assert_same_search(ours, reference)
+    assert mars.get_default_session() is session
+
+
+def test_a_service_address_opens_a_session_of_that_cluster(
+    cluster: CliCluster, session: Any, reference: GridSearchCV, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MARS_TOKEN", cluster.token)
+    workers = {w.popen.pid for w in cluster.workers}
+    with joblib.parallel_backend("mars", service=cluster.url, n_parallel=2):
+        pids = joblib.Parallel(n_jobs=-1)(joblib.delayed(os.getpid)() for _ in range(4))
+        ours = GridSearchCV(SVC(), GRID, n_jobs=-1).fit(X, Y)
+    assert set(pids) <= workers
     assert_same_search(ours, reference)
     assert mars.get_default_session() is session
