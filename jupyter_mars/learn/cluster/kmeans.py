@@ -42,7 +42,9 @@ from jupyter_mars.learn.utils.validation import (
 from jupyter_mars.tensor.core import Tensor
 
 INITS = ("k-means||", "k-means++", "random")
-ALGORITHMS = ("lloyd", "elkan")
+ALGORITHMS = ("lloyd", "elkan", "auto", "full")
+"""scikit-learn's names, and Mars's older ones: ``'full'`` is Lloyd's iterations, and
+``'auto'`` runs them too (scikit-learn's choice since it found Elkan's seldom faster)."""
 
 
 def _given(init: Any) -> bool:
@@ -133,7 +135,8 @@ class KMeans(ClusterCenters):
     ``oversampling_factor`` and ``init_iter``), ``'k-means++'``, ``'random'``, an array of
     centres, or a callable given the centred rows (a tensor), ``n_clusters`` and
     ``random_state``. ``n_init='auto'`` runs once, ten times for ``'random'`` and a
-    callable. ``copy_x`` is accepted: the input is never modified.
+    callable. ``copy_x`` is accepted: the input is never modified. ``algorithm`` takes
+    Mars's ``'auto'`` and ``'full'`` as well (Lloyd's iterations).
     """
 
     def __init__(

@@ -72,6 +72,9 @@ def test_given_centres_and_empty_clusters_equal_scikit_learns() -> None:
     for algorithm in ("lloyd", "elkan"):
         ours = KMeans(3, init=init, algorithm=algorithm).fit(mt.tensor(X, chunk_size=70))
         _same_fit(ours, sk.KMeans(3, init=init, algorithm=algorithm).fit(X))
+    for mars_name in ("auto", "full"):  # Mars's names for Lloyd's iterations
+        ours = KMeans(3, init=init, algorithm=mars_name).fit(mt.tensor(X, chunk_size=70))
+        _same_fit(ours, sk.KMeans(3, init=init, algorithm="lloyd").fit(X))
 
 
 @pytest.mark.parametrize("chunks", [(40, 1), 300])
@@ -196,7 +199,7 @@ def test_bad_input_raises_scikit_learns_errors() -> None:
     with pytest.raises(ValueError, match="'init' parameter"):
         KMeans(2, init="kmeans").fit(X)
     with pytest.raises(ValueError, match="'algorithm' parameter"):
-        KMeans(2, algorithm="full").fit(X)
+        KMeans(2, algorithm="fast").fit(X)
     with pytest.raises(ValueError, match="'n_init' parameter"):
         KMeans(2, n_init="some").fit(X)
     with pytest.raises(ValueError, match="max_iter == 0"):
