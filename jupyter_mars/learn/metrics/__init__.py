@@ -1,16 +1,16 @@
 """Scores of predictions, as ``sklearn.metrics``: classification, regression and ranking.
 
 Each metric takes arrays, lists, pandas objects, tensors or frames (labels may be numbers
-or strings) and returns a lazy tensor, as Mars's ``mars.learn.metrics`` returned a tensor:
-0-d for a score, 1-d per label or for a curve; ``float(score.execute().fetch())`` is
-scikit-learn's number. Inputs are checked when the metric is called, with scikit-learn's
-errors; what the checks need of the data (labels, target types) is computed then, on the
-``session`` given (the default one if None), in one round trip of small results.
-Precision, recall and the F-scores are computed when called, as their warnings depend on
-the counts.
+or strings) and returns a tensor computed when the metric is called, on the ``session``
+given (the default one if None), as Mars's ``mars.learn.metrics`` return them
+(``computed.py``): 0-d for a score, 1-d per label or for a curve; ``score.fetch()`` is
+scikit-learn's number. Inputs are checked with scikit-learn's errors; what the checks
+need of the data (labels, target types) is computed first, in one round trip of small
+results.
 
-Modules: ``targets`` (the checks of classification targets), ``classification``
-(``accuracy_score``, ``log_loss``), ``confusion`` (``multilabel_confusion_matrix``),
+Modules: ``computed`` (the decorator that computes a metric's result), ``targets`` (the
+checks of classification targets), ``classification`` (``accuracy_score``,
+``log_loss``), ``confusion`` (``multilabel_confusion_matrix``),
 ``precision_recall``, ``regression`` (``r2_score``), ``ranking`` (``roc_curve``, ``auc``)
 and ``roc_auc`` (``roc_auc_score``); ``pairwise`` holds the distances and kernels
 between rows, the distances also named here as scikit-learn names them; ``scorer``

@@ -16,6 +16,7 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.metrics.computed import computed
 from jupyter_mars.learn.metrics.targets import check_targets
 from jupyter_mars.learn.utils.multiclass import (
     encode_labels,
@@ -55,6 +56,7 @@ def weighted_average(score: Tensor, weight: Tensor | None, normalize: bool = Tru
     return out
 
 
+@computed
 def accuracy_score(
     y_true: Any,
     y_pred: Any,
@@ -112,6 +114,7 @@ def _declared_classes(labels: Any, present: np.ndarray) -> np.ndarray:
     return classes
 
 
+@computed
 def log_loss(
     y_true: Any,
     y_proba: Any = None,

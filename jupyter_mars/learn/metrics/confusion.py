@@ -15,6 +15,7 @@ import numpy as np
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.metrics.computed import computed
 from jupyter_mars.learn.metrics.targets import Targets, check_targets
 from jupyter_mars.learn.utils.multiclass import (
     encode_labels,
@@ -134,6 +135,7 @@ def confusion_matrices(sums: ClassSums) -> Tensor:
     return mt.stack([top, bottom], axis=1)
 
 
+@computed
 def multilabel_confusion_matrix(
     y_true: Any,
     y_pred: Any,

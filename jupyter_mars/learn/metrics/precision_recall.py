@@ -22,6 +22,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.metrics.computed import computed
 from jupyter_mars.learn.metrics.confusion import ClassSums, class_sums
 from jupyter_mars.learn.metrics.targets import check_targets
 from jupyter_mars.learn.utils.validation import fetch_all
@@ -225,6 +226,7 @@ def _set_wise_labels(
     return labels
 
 
+@computed
 def precision_recall_fscore_support(
     y_true: Any,
     y_pred: Any,
@@ -273,6 +275,7 @@ def precision_recall_fscore_support(
     return _classwise(sums, beta, average, warn_for, zero_division, zero, session, run_kwargs)
 
 
+@computed
 def fbeta_score(
     y_true: Any,
     y_pred: Any,
@@ -306,6 +309,7 @@ def fbeta_score(
     return result
 
 
+@computed
 def f1_score(
     y_true: Any,
     y_pred: Any,
@@ -334,6 +338,7 @@ def f1_score(
     )
 
 
+@computed
 def precision_score(
     y_true: Any,
     y_pred: Any,
@@ -364,6 +369,7 @@ def precision_score(
     return result
 
 
+@computed
 def recall_score(
     y_true: Any,
     y_pred: Any,

@@ -20,6 +20,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.metrics.computed import computed
 from jupyter_mars.learn.utils.multiclass import (
     label_tensor,
     summarize,
@@ -166,6 +167,7 @@ def _positive_label(pos_label: Any, classes: np.ndarray | None) -> Any:
     return 1
 
 
+@computed
 def roc_curve(
     y_true: Any,
     y_score: Any,
@@ -223,6 +225,7 @@ def roc_curve(
     return rates(fps), rates(tps), mt.concatenate([first, thresholds])
 
 
+@computed
 def auc(
     x: Any,
     y: Any,

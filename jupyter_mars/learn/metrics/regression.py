@@ -17,6 +17,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.metrics.computed import computed
 from jupyter_mars.learn.utils.validation import (
     all_zero,
     check_array,
@@ -74,6 +75,7 @@ def _output_weights(
     return values
 
 
+@computed
 def r2_score(
     y_true: Any,
     y_pred: Any,

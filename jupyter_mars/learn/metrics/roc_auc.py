@@ -19,6 +19,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import jupyter_mars.tensor as mt
 from jupyter_mars.executable import Session
+from jupyter_mars.learn.metrics.computed import computed
 from jupyter_mars.learn.metrics.ranking import (
     curve_counts,
     finite_flags,
@@ -175,6 +176,7 @@ def _check_average(average: Any, multiclass: bool, multi_class: str) -> None:
         raise NotImplementedError("average='samples' is not implemented for roc_auc_score")
 
 
+@computed
 def roc_auc_score(
     y_true: Any,
     y_score: Any,
