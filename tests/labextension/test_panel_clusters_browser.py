@@ -115,12 +115,16 @@ def test_the_panel_lists_a_notebooks_cluster_and_cancels_its_job(lab: Lab) -> No
         )
         page.screenshot(path=str(ARTIFACTS / "lab-panel-notebook-cluster-cancelled.png"))
 
+        assert not [e for e in errors if "mars" in e.lower()], errors
         # %mars stop in the notebook: the cluster leaves the list
         page.click(".jp-Notebook .jp-Cell:nth-child(4) .jp-InputArea-prompt")
         page.keyboard.press("Shift+Enter")
         page.wait_for_selector(theirs, state="detached", timeout=WAIT)
         page.wait_for_selector(f"{PANEL} .jp-MarsPanel-clusterList:has-text('none running')")
-        assert not [e for e in errors if "mars" in e.lower()], errors
+        # the dashboard's tab is still open: its stream may try its stopped cluster again
+        # (a 404 the browser logs); nothing else may fail
+        gone = f"/mars/dashboards/{cluster_id}/"
+        assert not [e for e in errors if "mars" in e.lower() and gone not in e], errors
 
     left = stop(lab)
     assert left == [], [p.info for p in left]
