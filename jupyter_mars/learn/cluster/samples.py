@@ -103,23 +103,11 @@ def check_samples(
     weights = check_sample_weight(sample_weight, n_samples, x.dtype)
     if not centre:
         mean = np.zeros_like(mean)
-    centred = map_rows(
-        functools.partial(centre_rows, mean=mean.astype(x.dtype)),
-        x,
-        trailing=(int(x.shape[1]),),
-        dtype=x.dtype,
-        name="kmeans_centre",
-    )
+    centred = x - mean.astype(x.dtype) if centre else x
     norms = map_rows(squared_norms, centred, dtype=x.dtype, name="kmeans_norms")
     samples = Samples(centred, mean, norms, weights, n_samples, session, dict(run_kwargs or {}))
     samples.compute(keep=[centred, norms, *([weights] if weights is not None else [])])
     return samples, float(np.mean(variances))
-
-
-def centre_rows(x: np.ndarray, mean: np.ndarray) -> np.ndarray:
-    """A block of rows less ``mean``."""
-    out: np.ndarray = np.subtract(x, mean, dtype=x.dtype)
-    return out
 
 
 def squared_norms(x: np.ndarray) -> np.ndarray:
