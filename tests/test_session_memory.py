@@ -67,7 +67,9 @@ def test_chunks_drawn_again_are_dropped_not_written_and_come_back_the_same(tmp_p
         x = make(mt.random.RandomState(7))
         x.execute(session=session)
         info = session.memory_info()
-        assert info["drops"] > 0
+        assert info["drops"] + info["undrawn"] > 0
+        # kernels that say what they make are not drawn at all past the limit
+        assert (info["undrawn"] > 0) == (name in ("rand", "ones"))
         assert info["spill_writes"] == 0
         assert not list(tmp_path.glob("*/*.chunk"))
         total = x.sum().execute(session=session).fetch(session=session)

@@ -17,19 +17,43 @@ out and reading them back costs a disk, and it needs no disk at all.
 array([0, 1, 2])
 >>> recipe(Task("c", block, (Ref("b"),))) is None  # an input: not its own recipe
 True
+
+A regenerable kernel that can also say what it returns without computing it (``sized``)
+lets a store with no room for its chunk record the recipe without drawing at all: the
+chunk would be dropped as soon as it was kept, so the draw would be thrown away, and the
+first reader draws it instead (``undrawn``).
+
+>>> @sized(lambda n: ((n,), np.dtype(np.int64)))
+... @regenerable
+... def counted(n):
+...     return np.arange(n)
+>>> owed = undrawn(Task("d", counted, (1000,)))
+>>> owed.shape, owed.nbytes, len(owed.recompute())
+((1000,), 8000, 1000)
+>>> undrawn(Task("b", block, (3,))) is None  # it cannot say: drawn as usual
+True
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
+
+import numpy as np
 
 from jupyter_mars.engine.graph import Task, execute_task
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _MARK = "__mars_regenerable__"
+_FIGURES = "__mars_figures__"
+
+Figures = Callable[..., "tuple[tuple[int, ...], np.dtype[Any]] | None"]
+"""Called with a kernel's arguments: the shape and dtype of the NumPy array it returns,
+or None where that cannot be told without computing it."""
 
 
 def regenerable(func: F) -> F:
@@ -44,6 +68,45 @@ def recipe(task: Task) -> Callable[[], Any] | None:
     if task.dependencies or not _all_regenerable(task):
         return None
     return partial(execute_task, task, {})
+
+
+def sized(figures: Figures) -> Callable[[F], F]:
+    """Mark a ``regenerable`` kernel with ``figures``, which say what it returns."""
+
+    def mark(func: F) -> F:
+        setattr(func, _FIGURES, figures)
+        return func
+
+    return mark
+
+
+@dataclass(frozen=True, eq=False)
+class Undrawn:
+    """A chunk not computed: its recipe and the figures of the array it makes. A store
+    keeps it as it keeps a chunk it dropped (``ChunkStore.put_undrawn``)."""
+
+    recompute: Callable[[], Any]
+    shape: tuple[int, ...]
+    nbytes: int
+
+
+def undrawn(task: Task) -> Undrawn | None:
+    """``task``'s chunk as an ``Undrawn``, or None: it is not its own recipe, or its
+    kernel does not say (through ``sized``) what it returns, or cannot for these
+    arguments. Figures of kernels nested in the task are not asked: it has to be one."""
+    again = recipe(task)
+    figures = getattr(task.func, _FIGURES, None)
+    if again is None or figures is None:
+        return None
+    if any(type(a) is Task for a in (*task.args, *task.kwargs.values())):
+        return None
+    stated = figures(*task.args, **task.kwargs)
+    if stated is None:
+        return None
+    shape, dtype = stated
+    if np.dtype(dtype).hasobject:  # its size is that of the objects it will hold
+        return None
+    return Undrawn(again, tuple(shape), math.prod(shape) * np.dtype(dtype).itemsize)
 
 
 def _all_regenerable(task: Task) -> bool:

@@ -607,8 +607,10 @@ class ClusterRuntime:
             if None in locations.values():
                 # an input was lost between the decision and now: retry once it is back
                 raise InputLost(f"an input of task {key!r} was lost with its worker")
+            # no task of a live job reads it (yet): a chunk held for later
+            unread = then is None and self.core.readers_left(key) == 0
             reply = await worker.client.call(
-                "execute", key=key, task=task, locations=locations, then=then
+                "execute", key=key, task=task, locations=locations, then=then, unread=unread
             )
         except ConnectionError as exc:
             if worker.tasks.get(key) != attempt:

@@ -258,9 +258,10 @@ class WorkerServer:
         task: Task,
         locations: dict[Key, str | None],
         then: tuple[Key, Task] | None = None,
+        unread: bool = False,
     ) -> Any:
         """Run ``task`` and keep its result under ``key`` (``WorkerTasks.execute``)."""
-        return await self.tasks.execute(key, task, locations, then)
+        return await self.tasks.execute(key, task, locations, then, unread)
 
     async def cancel(self, keys: list[Key]) -> int:
         """Stop the tasks ``keys`` running here (``WorkerTasks.cancel``); how many

@@ -43,7 +43,7 @@ from jupyter_mars.engine.executors.gpu_slots import host_copy, inputs_on_device,
 from jupyter_mars.engine.executors.memory import RECENT_RESULTS
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRun, TaskRunner
 from jupyter_mars.engine.graph import Key, Task
-from jupyter_mars.engine.recipes import recipe
+from jupyter_mars.engine.recipes import Undrawn, recipe, undrawn
 from jupyter_mars.engine.remote_traceback import keep_user_frames
 from jupyter_mars.engine.storage import heap, sizeof
 from jupyter_mars.engine.storage.admission import process_rss
@@ -111,6 +111,8 @@ class _Call:
     then: tuple[Key, Task] | None
     outcome: asyncio.Future[Outcome]
     """Set by the core's ``Reply``."""
+    unread: bool = False
+    """No task waits for its result: it is held for later."""
     local: frozenset[Key] = frozenset()
     """Its inputs held here when it came (chunk store or copies of peers' chunks)."""
     pinned: list[Key] = field(default_factory=list)
@@ -202,6 +204,7 @@ class WorkerTasks:
         task: Task,
         locations: dict[Key, str | None],
         then: tuple[Key, Task] | None = None,
+        unread: bool = False,
     ) -> Any:
         """Run ``task`` and keep its result under ``key``.
 
@@ -210,12 +213,21 @@ class WorkerTasks:
         result is kept too and reported under ``"then"``; if it fails, ``"then"`` is None
         and the supervisor runs it the usual way, where its error is reported.
 
+        ``unread``: no task waits for the result, which is held for later. Where the
+        chunk store is full and the task is its own recipe and says what it makes, the
+        result is kept as that recipe and drawn by its first reader (``_undrawn``).
+
         Raises ``CancelledError`` when ``cancel`` stopped it, and ``InputLost`` when an
         input could not be had (the supervisor retries once it is back).
         """
         deps = tuple(dict.fromkeys(task.dependencies))
         call = _Call(
-            key, next(self._attempts), task, then, asyncio.get_running_loop().create_future()
+            key,
+            next(self._attempts),
+            task,
+            then,
+            asyncio.get_running_loop().create_future(),
+            unread=unread,
         )
         self._calls[call.attempt] = call
         self.running += 1
@@ -342,6 +354,7 @@ class WorkerTasks:
 
     async def _run_call(self, call: _Call, ins: Run, run: TaskRun) -> None:
         event: WorkerEvent
+        seconds: dict[str, float]
         try:
             data = dict(ins.inputs)
             if ins.runs == call.key:
@@ -352,8 +365,12 @@ class WorkerTasks:
                 call.copies = {}
                 for dep in call.pinned:
                     data[dep] = await self._read_local(dep)
-                await self._make_room()
-                value, seconds = await self._run(run, task, data)
+                owed = self._undrawn(call)
+                if owed is not None:  # drawn by its first reader
+                    value, seconds = owed, {}
+                else:
+                    await self._make_room()
+                    value, seconds = await self._run(run, task, data)
             else:
                 assert call.then is not None
                 task = call.then[1]
@@ -450,12 +467,27 @@ class WorkerTasks:
         finally:
             self._gpu_busy[device] -= 1
 
+    def _undrawn(self, call: _Call) -> Undrawn | None:
+        """The call's chunk as its recipe, where nothing reads it now and the chunk store
+        is full (``ChunkStore.is_full``): drawn, it would push out of memory another
+        chunk drawn as cheaply, or be pushed out itself, before anyone read it. Its first
+        reader draws it. Not a GPU task's chunk, kept on its device."""
+        if not call.unread or call.then is not None or call.task.device == GPU:
+            return None
+        owed = undrawn(call.task)
+        if owed is None or not self.worker.store.is_full(owed.nbytes):
+            return None
+        return owed
+
     def _compute_on_device(
         self, run: TaskRun, task: Task, data: dict[Key, Any]
     ) -> tuple[Any, dict[str, float]]:
         return self._compute(run, task, inputs_on_device(data))
 
     def _store(self, key: Key, value: Any) -> None:
+        if type(value) is Undrawn:
+            self.worker.store.put_undrawn(key, value.recompute, value.nbytes)
+            return
         nbytes = sizeof(value)
         if is_device_array(value):  # device memory, under --gpu-mem, not --cache-mem
             self.worker.device_store.put(key, value, nbytes)
@@ -643,4 +675,6 @@ def _collect() -> None:
 def _result_figures(value: Any, seconds: dict[str, float]) -> dict[str, Any]:
     """What the supervisor records of a result: its size and shape, and the seconds the
     task took per operator step."""
+    if type(value) is Undrawn:
+        return {"nbytes": value.nbytes, "shape": value.shape, "seconds": seconds}
     return {"nbytes": sizeof(value), "shape": getattr(value, "shape", None), "seconds": seconds}

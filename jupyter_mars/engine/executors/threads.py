@@ -49,7 +49,7 @@ from jupyter_mars.engine.executors.memory import MemoryBudget
 from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
-from jupyter_mars.engine.recipes import recipe
+from jupyter_mars.engine.recipes import Undrawn, recipe, undrawn
 from jupyter_mars.engine.runtime import JobHandle
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
@@ -89,6 +89,7 @@ _STORE_FIGURES = (
     "spill_errors",
     "drops",
     "recomputes",
+    "undrawn",
 )
 _LIVE = frozenset({"waiting", "ready", "running"})
 _job_ids = itertools.count()
@@ -456,6 +457,13 @@ class ThreadRuntime:
                 if entry is None:  # forgotten by a cancellation after it was queued
                     continue
                 task, job = entry
+                owed = self._undrawn(key, task)
+                if owed is not None:  # recorded as its recipe, for its first reader to draw
+                    ran = (job, key)
+                    _, _, run = self._start(key, task, job)
+                    self.runner.end(run)
+                    outcome = (key, job, owed, TaskTimes())
+                    continue
                 if self._budget is not None:
                     spill = self._admit(key, task)
                     if spill:  # no room yet: spill first, or wait for a task to end
@@ -547,6 +555,9 @@ class ThreadRuntime:
     def _record_or_fail(self, key: Key, job: JobHandle, value: Any, times: TaskTimes) -> None:
         """``_record``, or, where a result cannot be recorded (its shape or size raising),
         the task's failure with that error: the thread must live on and the job end."""
+        if type(value) is Undrawn:
+            self._record(key, job, value, times, value.nbytes, value.shape)
+            return
         try:
             nbytes = sizeof(value)
             shape = getattr(value, "shape", None)
@@ -567,7 +578,9 @@ class ThreadRuntime:
         if self._budget is not None:  # a chunk its task draws again is dropped, not spilled
             own = self._tasks.get(key)
             again = None if own is None else recipe(own[0])
-        if is_device_array(value):  # device memory: not under the host limit
+        if type(value) is Undrawn:
+            self.store.put_undrawn(key, value.recompute, nbytes)
+        elif is_device_array(value):  # device memory: not under the host limit
             self.device_store.put(key, value, nbytes)
         else:
             # never spills here, under the lock: the next admission does, outside it
@@ -652,6 +665,18 @@ class ThreadRuntime:
         budget.reserved += need
         self._reserved[key] = need
         return 0
+
+    def _undrawn(self, key: Key, task: Task) -> Undrawn | None:
+        """``key``'s chunk as its recipe (inside the lock), where there is a memory limit,
+        nothing reads the chunk now and the store is full (``ChunkStore.is_full``): drawn,
+        it would push out of memory another chunk drawn as cheaply, or be pushed out
+        itself, before anyone read it. Its first reader draws it."""
+        if self._budget is None or self.core.readers_left(key) or self.core.on_gpu(key):
+            return None
+        owed = undrawn(task)
+        if owed is None or not self.store.is_full(owed.nbytes):
+            return None
+        return owed
 
     def _spill(self, nbytes: int) -> None:
         """Spill about ``nbytes`` of the least recently used chunks (outside the lock)."""

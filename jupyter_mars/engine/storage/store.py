@@ -22,7 +22,9 @@ fails leaves the value in memory and is counted: nothing is lost to a full disk.
 
 A chunk put with a recipe (``recompute``, see ``engine/recipes.py``) is dropped instead
 of written, before any chunk that needs a write: a ``get`` runs the recipe again, in
-LOADING like a read. Such chunks need no spill directory.
+LOADING like a read. Such chunks need no spill directory. A chunk with no room in
+memory whose recipe can say what it makes is kept that way from the start
+(``put_undrawn``): drawn, it would only be dropped.
 
 The caller that triggers a spill does the IO itself, which throttles producers to the
 disk's speed; ``put``, ``get`` and ``unpin`` may therefore block on disk and belong on an
@@ -93,6 +95,7 @@ class ChunkStore:
             "spill_errors": 0,
             "drops": 0,
             "recomputes": 0,
+            "undrawn": 0,
         }
         self._dropped: list[Any] = []
         """Values of chunks dropped for their recipe, for the spare pool (``spare.py``)."""
@@ -133,6 +136,23 @@ class ChunkStore:
             self._warn_overflow()
         remove_file(stale)
         self._spill(victims)
+
+    def put_undrawn(self, key: Key, recompute: Callable[[], Any], nbytes: int) -> None:
+        """Keep ``key`` as a chunk never drawn: as one dropped for its recipe, which the
+        first ``get`` runs (replacing any old value, keeping its pins). For a chunk that
+        would be dropped as soon as it was put: there is no room for it."""
+        entry = Entry(key, None, nbytes, state=State.SPILLED, recompute=recompute)
+        with self._lock:
+            self._check_open()
+            old = self._entries.pop(key, None)
+            stale = None
+            if old is not None:
+                entry.pins = old.pins
+                stale = self._forget(old)
+            self._entries[key] = entry
+            self._spilled_bytes += nbytes
+            self._counts["undrawn"] += 1
+        remove_file(stale)
 
     def _warn_overflow(self) -> None:
         """Chunks past the cache with nowhere to spill them: say so, once."""
@@ -216,6 +236,13 @@ class ChunkStore:
         """Whether ``nbytes`` more stay within the cache, so ``put`` will not spill."""
         with self._lock:
             return self._memory_bytes + nbytes <= self.cache_bytes
+
+    def is_full(self, nbytes: int) -> bool:
+        """Whether ``nbytes`` more pass the cache counting every chunk kept, in memory or
+        not: a new chunk held in memory would push out another one (or be pushed out
+        itself) before the store is ever back within budget."""
+        with self._lock:
+            return self._memory_bytes + self._spilled_bytes + nbytes > self.cache_bytes
 
     def spill_memory(self, nbytes: int) -> int:
         """Spill about ``nbytes`` of the least recently used unpinned chunks in memory,

@@ -59,6 +59,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, Final
 
+from jupyter_mars.engine.recipes import Undrawn
 from jupyter_mars.engine.worker.events import (
     CancelRequested,
     FetchFailed,
@@ -302,7 +303,7 @@ class WorkerState:
         ts = self._current(ev.key, ev.attempt)
         if ts is None:
             return
-        if ts.epoch == self._epoch:
+        if ts.epoch == self._epoch and type(ev.value) is not Undrawn:  # an undrawn one: none
             self._memory.unsampled += int(ev.figures.get("nbytes", 0))
         if ts.state == RUNNING:
             if ts.epoch == self._epoch:

@@ -15,7 +15,7 @@ import numpy as np
 from jupyter_mars.engine.chunks import NSplits, offsets
 from jupyter_mars.engine.devices import GPU, cupy_module
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
-from jupyter_mars.engine.recipes import regenerable
+from jupyter_mars.engine.recipes import regenerable, sized
 from jupyter_mars.engine.sparse import SparseNode, empty_sparse
 from jupyter_mars.tensor.core import Tensor, is_scalar, moved, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
@@ -39,6 +39,19 @@ from jupyter_mars.tensor.sparse.convert import sparse_flag
 # ---- kernels -------------------------------------------------------------------------------
 
 
+def _full_figures(
+    shape: tuple[int, ...], value: Any, dtype: np.dtype[Any], order: str, xp: str = "numpy"
+) -> tuple[tuple[int, ...], np.dtype[Any]] | None:
+    return (tuple(shape), np.dtype(dtype)) if xp == "numpy" else None
+
+
+def _block_figures(
+    shape: tuple[int, ...], dtype: np.dtype[Any], order: str
+) -> tuple[tuple[int, ...], np.dtype[Any]]:
+    return tuple(shape), np.dtype(dtype)
+
+
+@sized(_full_figures)
 @regenerable
 def full_chunk(
     shape: tuple[int, ...], value: Any, dtype: np.dtype[Any], order: str, xp: str = "numpy"
@@ -58,11 +71,13 @@ def fill_into(block: Any, value: Any) -> Any:
     return out
 
 
+@sized(_block_figures)
 @regenerable
 def zeros_block(shape: tuple[int, ...], dtype: np.dtype[Any], order: str) -> Any:
     return np.zeros(shape, dtype=dtype, order=order)  # type: ignore[call-overload]
 
 
+@sized(_block_figures)
 @regenerable
 def ones_block(shape: tuple[int, ...], dtype: np.dtype[Any], order: str) -> Any:
     return np.ones(shape, dtype=dtype, order=order)  # type: ignore[call-overload]

@@ -25,7 +25,7 @@ from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Slot, unify_chunks
 from jupyter_mars.engine.primitives.rechunk import rechunk_tiled
-from jupyter_mars.engine.recipes import regenerable
+from jupyter_mars.engine.recipes import regenerable, sized
 from jupyter_mars.engine.storage import spare
 from jupyter_mars.tensor.core import Tensor, new_tensor, unknown_shape
 from jupyter_mars.tensor.creation.common import (
@@ -58,6 +58,27 @@ _FILLING = frozenset({"random", "standard_normal", "standard_exponential"})
 """``Generator`` methods with an ``out`` argument and no parameters to broadcast."""
 
 
+def _fills(method: str, args: tuple[Any, ...], kwargs: dict[str, Any], cast: Any) -> bool:
+    """Whether ``random_chunk`` draws into an array it made itself (``out=``)."""
+    return method in _FILLING and not args and cast is None and set(kwargs) <= {"dtype"}
+
+
+def _filled_figures(
+    seed: int,
+    index: int,
+    method: str,
+    shape: tuple[int, ...],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    cast: np.dtype[Any] | None,
+) -> tuple[tuple[int, ...], np.dtype[Any]] | None:
+    """What ``random_chunk`` returns, where it fills an array it made (``recipes.sized``)."""
+    if not _fills(method, args, kwargs, cast):
+        return None
+    return tuple(shape), np.dtype(kwargs.get("dtype", np.float64))
+
+
+@sized(_filled_figures)
 @regenerable
 def random_chunk(
     seed: int,
@@ -73,7 +94,7 @@ def random_chunk(
     The methods that fill an array they are given draw into memory a dropped chunk left
     (``engine/storage/spare.py``): the same numbers, without a fresh mapping's faults."""
     generator = chunk_generator(seed, index)
-    if method in _FILLING and not args and cast is None and set(kwargs) <= {"dtype"}:
+    if _fills(method, args, kwargs, cast):
         out = spare.empty(shape, kwargs.get("dtype", np.float64))
         return getattr(generator, method)(out=out, **kwargs)
     out = getattr(generator, method)(*args, size=shape, **kwargs)

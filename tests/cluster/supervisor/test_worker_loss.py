@@ -152,6 +152,8 @@ class FakeWorker:
         """When set, ``execute`` waits for it once the results are kept (a reply in flight)."""
         self.attempts: list[Key] = []
         """Keys of the ``execute`` calls it received, in order."""
+        self.unread: dict[Key, bool] = {}
+        """Per key, the ``unread`` flag of its last ``execute`` call."""
         self.in_flight: list[Key] = []
         self.cancelled: set[Key] = set()
         """Keys whose ``execute`` calls under way were cancelled."""
@@ -182,8 +184,10 @@ class FakeWorker:
         task: Task,
         locations: dict[Key, str | None],
         then: tuple[Key, Task] | None = None,
+        unread: bool = False,
     ) -> Any:
         self.attempts.append(key)
+        self.unread[key] = unread
         self.in_flight.append(key)
         try:
             return await self._execute(key, task, locations, then)
@@ -367,7 +371,12 @@ def test_task_that_kills_its_workers_fails_naming_it() -> None:
         for worker in workers.values():
 
             async def execute(
-                key: Key, task: Task, locations: Any, then: Any = None, w: FakeWorker = worker
+                key: Key,
+                task: Task,
+                locations: Any,
+                then: Any = None,
+                unread: bool = False,
+                w: FakeWorker = worker,
             ) -> Any:
                 if key[0].startswith("boom"):
                     w.dead = True
@@ -404,7 +413,12 @@ def test_a_later_job_gets_every_attempt_whatever_an_earlier_one_spent() -> None:
         for worker in workers.values():
 
             async def execute(
-                key: Key, task: Task, locations: Any, then: Any = None, w: FakeWorker = worker
+                key: Key,
+                task: Task,
+                locations: Any,
+                then: Any = None,
+                unread: bool = False,
+                w: FakeWorker = worker,
             ) -> Any:
                 if key[0].startswith("boom"):
                     step = script.pop(0)

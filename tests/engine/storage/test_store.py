@@ -206,6 +206,7 @@ def test_info_reports_true_figures(make_store):
         "spill_errors": 0,
         "drops": 0,
         "recomputes": 0,
+        "undrawn": 0,
         "spare_reused": store_module.spare.POOL.reused,
         "warnings": [],
     }

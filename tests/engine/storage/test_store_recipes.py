@@ -161,3 +161,47 @@ def test_a_dropped_chunk_deleted_while_drawn_still_reaches_its_reader(make_store
     reader.join()
     np.testing.assert_array_equal(results[0], block(4))
     assert "a" not in store
+
+
+def test_an_undrawn_chunk_is_drawn_by_its_first_reader(make_store, tmp_path):
+    store = make_store(cache_bytes=2 * KB)
+    store.put("held", block(0))
+    recipe = Recipe(5)
+    store.put_undrawn("owed", recipe, KB)
+    assert recipe.calls == 0
+    info = store.info()
+    assert (info["memory_bytes"], info["spilled_bytes"], info["undrawn"]) == (KB, KB, 1)
+    assert "owed" in store
+    assert not store.in_memory("owed")
+    assert store.peek("owed") == (False, None)
+    np.testing.assert_array_equal(store.get("owed"), block(5))
+    assert recipe.calls == 1
+    assert store.in_memory("owed")
+    assert store.info()["recomputes"] == 1
+    np.testing.assert_array_equal(store.get("owed"), block(5))  # kept once drawn
+    assert recipe.calls == 1
+    assert files(tmp_path) == []
+
+
+def test_an_undrawn_chunk_replaces_a_value_and_keeps_its_pins(make_store, tmp_path):
+    store = make_store(cache_bytes=2 * KB)
+    store.put("k", block(1))
+    store.pin("k")
+    store.put_undrawn("k", Recipe(2), KB)
+    assert store.info()["memory_bytes"] == 0
+    np.testing.assert_array_equal(store.get("k"), block(2))
+    store.put("other", block(3))
+    store.put("more", block(4))
+    assert store.in_memory("k")  # still pinned: never dropped
+    store.unpin("k")
+    store.delete("k")
+    assert "k" not in store
+
+
+def test_a_failing_recipe_of_an_undrawn_chunk_raises_to_its_reader(make_store):
+    store = make_store()
+    store.put_undrawn("bad", Recipe(1, error=ValueError("no draw")), KB)
+    with pytest.raises(ValueError, match="no draw"):
+        store.get("bad")
+    assert "bad" in store
+    assert not store.in_memory("bad")
