@@ -121,13 +121,7 @@ class ChunkStore:
         entry = Entry(key, value, sizeof(value) if nbytes is None else nbytes)
         entry.recompute = recompute
         with self._lock:
-            self._check_open()
-            old = self._entries.pop(key, None)
-            stale = None
-            if old is not None:
-                entry.pins = old.pins
-                stale = self._forget(old)
-            self._entries[key] = entry
+            stale = self._install(entry)
             self._lru[key] = None
             self._memory_bytes += entry.nbytes
             victims = self._choose_victims(keep=None) if spill else []
@@ -143,16 +137,22 @@ class ChunkStore:
         would be dropped as soon as it was put: there is no room for it."""
         entry = Entry(key, None, nbytes, state=State.SPILLED, recompute=recompute)
         with self._lock:
-            self._check_open()
-            old = self._entries.pop(key, None)
-            stale = None
-            if old is not None:
-                entry.pins = old.pins
-                stale = self._forget(old)
-            self._entries[key] = entry
+            stale = self._install(entry)
             self._spilled_bytes += nbytes
             self._counts["undrawn"] += 1
         remove_file(stale)
+
+    def _install(self, entry: Entry) -> str | None:
+        """Under the lock: ``entry`` in place of any old one of its key, whose pins it
+        keeps; the old one's spill file, for the caller to remove outside the lock."""
+        self._check_open()
+        old = self._entries.pop(entry.key, None)
+        stale = None
+        if old is not None:
+            entry.pins = old.pins
+            stale = self._forget(old)
+        self._entries[entry.key] = entry
+        return stale
 
     def _warn_overflow(self) -> None:
         """Chunks past the cache with nowhere to spill them: say so, once."""

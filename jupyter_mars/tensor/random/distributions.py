@@ -63,16 +63,10 @@ def _fills(method: str, args: tuple[Any, ...], kwargs: dict[str, Any], cast: Any
     return method in _FILLING and not args and cast is None and set(kwargs) <= {"dtype"}
 
 
-def _filled_figures(
-    seed: int,
-    index: int,
-    method: str,
-    shape: tuple[int, ...],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    cast: np.dtype[Any] | None,
-) -> tuple[tuple[int, ...], np.dtype[Any]] | None:
-    """What ``random_chunk`` returns, where it fills an array it made (``recipes.sized``)."""
+def _filled_figures(*call: Any) -> tuple[tuple[int, ...], np.dtype[Any]] | None:
+    """What ``random_chunk(*call)`` returns, where it fills an array it made
+    (``recipes.sized``)."""
+    _, _, method, shape, args, kwargs, cast = call
     if not _fills(method, args, kwargs, cast):
         return None
     return tuple(shape), np.dtype(kwargs.get("dtype", np.float64))

@@ -370,18 +370,11 @@ def test_task_that_kills_its_workers_fails_naming_it() -> None:
 
         for worker in workers.values():
 
-            async def execute(
-                key: Key,
-                task: Task,
-                locations: Any,
-                then: Any = None,
-                unread: bool = False,
-                w: FakeWorker = worker,
-            ) -> Any:
+            async def execute(key: Key, w: FakeWorker = worker, **call: Any) -> Any:
                 if key[0].startswith("boom"):
                     w.dead = True
                     raise ConnectionError("connection lost before the reply")
-                return await FakeWorker.execute(w, key, task, locations, then)
+                return await FakeWorker.execute(w, key, **call)
 
             worker.execute = execute  # type: ignore[method-assign]
 
@@ -412,14 +405,7 @@ def test_a_later_job_gets_every_attempt_whatever_an_earlier_one_spent() -> None:
 
         for worker in workers.values():
 
-            async def execute(
-                key: Key,
-                task: Task,
-                locations: Any,
-                then: Any = None,
-                unread: bool = False,
-                w: FakeWorker = worker,
-            ) -> Any:
+            async def execute(key: Key, w: FakeWorker = worker, **call: Any) -> Any:
                 if key[0].startswith("boom"):
                     step = script.pop(0)
                     if step == "die":
@@ -427,7 +413,7 @@ def test_a_later_job_gets_every_attempt_whatever_an_earlier_one_spent() -> None:
                         raise ConnectionError("connection lost before the reply")
                     if step == "raise":
                         raise ValueError("bad data")
-                return await FakeWorker.execute(w, key, task, locations, then)
+                return await FakeWorker.execute(w, key, **call)
 
             worker.execute = execute  # type: ignore[method-assign]
 
