@@ -94,19 +94,19 @@ def undrawn(task: Task) -> Undrawn | None:
     """``task``'s chunk as an ``Undrawn``, or None: it is not its own recipe, or its
     kernel does not say (through ``sized``) what it returns, or cannot for these
     arguments. Figures of kernels nested in the task are not asked: it has to be one."""
-    again = recipe(task)
-    figures = getattr(task.func, _FIGURES, None)
-    if again is None or figures is None:
+    figures = getattr(task.func, _FIGURES, None)  # first: most tasks are not sized
+    if figures is None or any(type(a) is Task for a in (*task.args, *task.kwargs.values())):
         return None
-    if any(type(a) is Task for a in (*task.args, *task.kwargs.values())):
+    again = recipe(task)
+    if again is None:
         return None
     stated = figures(*task.args, **task.kwargs)
     if stated is None:
         return None
-    shape, dtype = stated
-    if np.dtype(dtype).hasobject:  # its size is that of the objects it will hold
+    shape, dtype = stated[0], np.dtype(stated[1])
+    if dtype.hasobject:  # its size is that of the objects it will hold
         return None
-    return Undrawn(again, tuple(shape), math.prod(shape) * np.dtype(dtype).itemsize)
+    return Undrawn(again, tuple(shape), math.prod(shape) * dtype.itemsize)
 
 
 def _all_regenerable(task: Task) -> bool:

@@ -555,11 +555,8 @@ class ThreadRuntime:
     def _record_or_fail(self, key: Key, job: JobHandle, value: Any, times: TaskTimes) -> None:
         """``_record``, or, where a result cannot be recorded (its shape or size raising),
         the task's failure with that error: the thread must live on and the job end."""
-        if type(value) is Undrawn:
-            self._record(key, job, value, times, value.nbytes, value.shape)
-            return
         try:
-            nbytes = sizeof(value)
+            nbytes = sizeof(value)  # an ``Undrawn`` chunk's figures are its own
             shape = getattr(value, "shape", None)
         except Exception as exc:  # noqa: BLE001 - reported to the job
             if job.operators is not None:
@@ -574,15 +571,15 @@ class ThreadRuntime:
         """Store a finished task's result and tell the scheduler core (inside the lock)."""
         if job.operators is not None:
             job.operators.finished(key, times.seconds)
-        again = None
-        if self._budget is not None:  # a chunk its task draws again is dropped, not spilled
-            own = self._tasks.get(key)
-            again = None if own is None else recipe(own[0])
         if type(value) is Undrawn:
             self.store.put_undrawn(key, value.recompute, nbytes)
         elif is_device_array(value):  # device memory: not under the host limit
             self.device_store.put(key, value, nbytes)
         else:
+            again = None
+            if self._budget is not None:  # a chunk its task draws again is dropped, not spilled
+                own = self._tasks.get(key)
+                again = None if own is None else recipe(own[0])
             # never spills here, under the lock: the next admission does, outside it
             self.store.put(key, value, nbytes, spill=False, recompute=again)
             if self._budget is not None:
