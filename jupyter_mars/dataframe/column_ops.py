@@ -94,6 +94,14 @@ def _elementwise(op: MapChunks) -> bool:
 def _column_positions(op: MapChunks, meta: pd.DataFrame) -> np.ndarray[Any, Any] | None:
     """The positions of the columns a selection takes, in its order (None: not one)."""
     if op.func is selection.take_columns:
+        key = op.args[1]
+        if pd.api.types.is_scalar(key) and meta.columns.is_unique:
+            try:
+                at = meta.columns.get_loc(key)
+            except (KeyError, TypeError):
+                at = None  # pandas' own error, raised by the probe
+            if isinstance(at, int):
+                return np.array([at])
         # one row of positions, from a 2-d array: one block, however wide
         probe = pd.DataFrame(np.arange(meta.shape[1])[None, :], columns=meta.columns)
         picked: np.ndarray[Any, Any] = np.asarray(probe[op.args[1]]).ravel()
@@ -259,7 +267,8 @@ def _column_chunk_fits(source: Node, frame: Tiled) -> bool:
     meta = getattr(source, "meta", None)
     if not isinstance(meta, pd.DataFrame):
         return False
-    widest = max((getattr(t, "itemsize", 8) for t in set(meta.dtypes)), default=8)
+    dtypes = set(meta.dtypes.tolist())  # no Series iteration: frames have 10,000 columns
+    widest = max((getattr(t, "itemsize", 8) for t in dtypes), default=8)
     return sum(rows) * max(frame.nsplits[1]) * widest <= options.chunk_store_limit
 
 

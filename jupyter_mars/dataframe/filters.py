@@ -25,7 +25,9 @@ from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_fro
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.projection import column_rule, needed_columns
+from jupyter_mars.dataframe.take_into import take_columns_into
 from jupyter_mars.engine.chunks import offsets
+from jupyter_mars.engine.frame_dtypes import dtype_counts
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.tensor.core import Tensor
@@ -126,13 +128,13 @@ def filter_aligned(chunk: Any, mask: Any, offset: int | None = None) -> Any:
             return chunk[_mask_values(rows)]
     if not mask.index.is_unique:
         raise ValueError("cannot reindex on an axis with duplicate labels")
-    values = mask.reindex(chunk.index)
-    if values.isna().any():
+    positions = mask.index.get_indexer(chunk.index)
+    if (positions < 0).any():
         raise pd.errors.IndexingError(
             "Unalignable boolean Series provided as indexer (index of the boolean Series "
             "and of the indexed object do not match)."
         )
-    return chunk[_mask_values(values)]
+    return chunk[_mask_values(mask.take(positions))]
 
 
 def filter_row_chunks(count: int, *parts: Any) -> Any:
@@ -143,16 +145,20 @@ def filter_row_chunks(count: int, *parts: Any) -> Any:
     dtype = _one_block_dtype(chunks)
     if dtype is None:
         return pd.concat([c[k] for c, k in zip(chunks, keeps)])
+    for chunk, keep in zip(chunks, keeps):
+        if len(keep) != len(chunk):
+            raise ValueError(f"Item wrong length {len(keep)} instead of {len(chunk)}.")
     picks = [np.flatnonzero(k) for k in keeps]
-    # pandas' layout of a block: one row per column, each chunk's rows a run in every row.
-    # ``take`` into a fresh array then one assignment: ``take`` writing into the strided
-    # run itself (its ``out``) is twice as slow
+    # pandas' layout of a block: one row per column, each chunk's rows a run in every row
     block = np.empty((chunks[0].shape[1], sum(len(p) for p in picks)), dtype=dtype)
     start = 0
     for chunk, pick in zip(chunks, picks):
-        block[:, start : start + len(pick)] = np.take(chunk.to_numpy().T, pick, axis=1)
+        take_columns_into(block[:, start : start + len(pick)], chunk.to_numpy().T, pick)
         start += len(pick)
-    index = chunks[0].index[picks[0]].append([c.index[p] for c, p in zip(chunks[1:], picks[1:])])
+    # one take from the joined index (consecutive ranges join into one), not one a chunk
+    starts = np.cumsum([0, *(len(c) for c in chunks[:-1])])
+    joined = chunks[0].index.append([c.index for c in chunks[1:]])
+    index = joined.take(np.concatenate([p + s for p, s in zip(picks, starts)]))
     return pd.DataFrame(block.T, index=index, columns=chunks[0].columns, copy=False)
 
 
@@ -161,13 +167,18 @@ def _one_block_dtype(chunks: tuple[Any, ...]) -> np.dtype[Any] | None:
     None."""
     if not all(isinstance(c, pd.DataFrame) and c.shape[1] for c in chunks):
         return None
-    dtypes = {t for c in chunks for t in set(c.dtypes.tolist())}  # no Series iteration
+    dtypes = {t for c in chunks for t in dtype_counts(c) or ()}  # no step per column
     dtype = dtypes.pop() if len(dtypes) == 1 else None
     return dtype if isinstance(dtype, np.dtype) and dtype.kind in "biufcmM" else None
 
 
 def _mask_values(mask: Any) -> np.ndarray[Any, Any]:
-    if mask.isna().any():
+    """A mask's values as NumPy bools: pandas reads a missing value of a nullable boolean
+    dtype as False, and refuses one of any other dtype."""
+    if isinstance(mask.dtype, pd.api.extensions.ExtensionDtype) and is_bool_dtype(mask.dtype):
+        kept: np.ndarray[Any, Any] = mask.to_numpy(dtype=bool, na_value=False)
+        return kept
+    if mask.dtype != np.bool_ and mask.isna().any():  # a NumPy bool has no missing value
         raise ValueError("Cannot mask with non-boolean array containing NA / NaN values")
     values: np.ndarray[Any, Any] = mask.to_numpy(dtype=bool)
     return values

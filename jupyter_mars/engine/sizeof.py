@@ -7,11 +7,12 @@ of a list of arrays is a few dozen bytes whatever the data behind it.
 
 from __future__ import annotations
 
-import collections
 import sys
 from typing import Any
 
 import numpy as np
+
+from jupyter_mars.engine.frame_dtypes import dtype_counts
 
 _MAX_DEPTH = 3
 """How deep to look into tuples, lists and dicts; chunk values nest one or two levels."""
@@ -20,17 +21,19 @@ _MAX_DEPTH = 3
 def sizeof(value: Any) -> int:
     """Bytes held by ``value``.
 
-    NumPy arrays (and anything else with an integer ``nbytes``) report their buffer;
-    SciPy sparse matrices the arrays they keep;
-    pandas objects report ``memory_usage(deep=True)``; tuples, lists and dicts add up
-    their items (a multi-output chunk is a tuple of arrays); anything else falls back to
-    ``sys.getsizeof``.
+        NumPy arrays (and anything else with an integer ``nbytes``) report their buffer;
+        SciPy sparse matrices the arrays they keep;
+        pandas objects report ``memory_usage(deep=True)``; tuples, lists and dicts add up
+        their items (a multi-output chunk is a tuple of arrays); anything else falls back to
+        ``sys.getsizeof``.
 
-    >>> import numpy as np
-    >>> sizeof(np.zeros(10, dtype="f8"))
-    80
-    >>> sizeof((np.zeros(10, dtype="f8"), np.zeros(5, dtype="i1"))) > 85
-    True
+        >>> import numpy as np
+
+    from jupyter_mars.engine.frame_dtypes import dtype_counts
+        >>> sizeof(np.zeros(10, dtype="f8"))
+        80
+        >>> sizeof((np.zeros(10, dtype="f8"), np.zeros(5, dtype="i1"))) > 85
+        True
     """
     try:
         return _sizeof(value, _MAX_DEPTH)
@@ -74,14 +77,12 @@ def _fixed_width_frame_bytes(value: Any) -> int | None:
     Series per column and one labelled by a string index (tens of milliseconds for a
     thousand columns, a quarter of a millisecond for two: much of a small task's time).
     None for other values."""
-    columns, dtypes, index = (getattr(value, a, None) for a in ("columns", "dtypes", "index"))
-    if columns is None or dtypes is None or index is None:
+    # each distinct dtype once, not a Python step per column: this runs inside the
+    # runtime's lock for every chunk a task gives back
+    counts = dtype_counts(value)
+    if counts is None or not all(isinstance(t, np.dtype) and t.kind in "biufcmM" for t in counts):
         return None
-    # each distinct dtype once (counted in C), not a Python step per column: this runs
-    # inside the runtime's lock for every chunk a task gives back
-    counts = collections.Counter(np.asarray(dtypes, dtype=object).tolist())
-    if not all(isinstance(t, np.dtype) and t.kind in "biufcmM" for t in counts):
-        return None
+    index = value.index
     usage = getattr(index, "memory_usage", None)
     index_bytes = _pandas_memory_usage(usage) if callable(usage) else None
     if index_bytes is None:

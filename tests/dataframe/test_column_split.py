@@ -351,11 +351,19 @@ def _filter_cases() -> list[pd.DataFrame]:
     ints = pd.DataFrame(rng.integers(-9, 9, (11, 7)), columns=list("abcdefg"))
     dates = pd.DataFrame({k: pd.date_range("2021", periods=11, freq=f"{k + 1}D") for k in range(7)})
     mixed = floats.assign(**{"1": np.arange(11), "4": list("abcdefghijk")})
-    return [floats, ints, ints > 0, dates, mixed]
+    # dtypes with and without a compiled gather, and an index with repeated labels
+    small = pd.DataFrame(rng.standard_normal((11, 7)).astype(np.float32), index=[3, 1] * 5 + [0])
+    octets = pd.DataFrame(rng.integers(0, 255, (11, 7)).astype(np.uint8))
+    complexes = floats + 1j * floats.to_numpy()[::-1]
+    spans = dates - dates.iloc[0, 0]
+    return [floats, ints, ints > 0, dates, mixed, small, octets, complexes, spans]
+
+
+FILTER_CASES = len(_filter_cases())
 
 
 @pytest.mark.parametrize("grid", [(11, 3), (4, 3), (3, 2), (5, 1)])
-@pytest.mark.parametrize("case", range(5))
+@pytest.mark.parametrize("case", range(FILTER_CASES))
 def test_a_filter_gives_one_chunk_per_column_chunk(grid: tuple[int, int], case: int) -> None:
     pdf = _filter_cases()[case]
     df = md.DataFrame(pdf, chunk_size=grid)

@@ -66,6 +66,24 @@ def test_positional_masks(chunk_size):
     pd.testing.assert_frame_equal(f[m].to_pandas(), want[m])
 
 
+@pytest.mark.parametrize("chunk_size", [*CHUNKS, (3, 2)])
+@pytest.mark.parametrize("dtype", ["boolean", "bool[pyarrow]"])
+def test_a_missing_value_in_a_nullable_mask_drops_the_row_as_pandas(chunk_size, dtype):
+    df = labelled_frame()
+    d = md.DataFrame(df, chunk_size=chunk_size)
+    values = pd.array([True, None, False, True, None, True, True, False, None, True], dtype=dtype)
+    same = pd.Series(values, index=df.index)
+    reversed_labels = same.iloc[::-1]
+    for mask in (same, reversed_labels):
+        pd.testing.assert_frame_equal(d.loc[mask].to_pandas(), df.loc[mask])
+        lazy = md.Series(mask, chunk_size=4)
+        pd.testing.assert_frame_equal(d[lazy].to_pandas(), df.loc[mask])
+        pd.testing.assert_series_equal(d["a"][lazy].to_pandas(), df["a"].loc[mask])
+    own = d["b"].isna().astype(dtype)
+    expected = df["b"].isna().astype(dtype)
+    pd.testing.assert_frame_equal(d[own].to_pandas(), df[expected])
+
+
 def test_a_mask_of_the_wrong_length_raises_as_pandas():
     d = md.DataFrame(labelled_frame())
     with pytest.raises(ValueError, match="Item wrong length 2 instead of 10"):
