@@ -39,6 +39,7 @@ from jupyter_mars.dataframe.filters import (
 from jupyter_mars.dataframe.map_chunks import MapChunks, fill_slots
 from jupyter_mars.dataframe.reduction.build import FrameReduction
 from jupyter_mars.dataframe.reduction.kernels import ReduceSpec, reduce_rows
+from jupyter_mars.engine.frame_dtypes import dtype_counts
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import TILE_RULES, Node, TileContext, Tiled, key_grid
 from jupyter_mars.engine.primitives.blockwise import Slot
@@ -267,7 +268,7 @@ def _column_chunk_fits(source: Node, frame: Tiled) -> bool:
     meta = getattr(source, "meta", None)
     if not isinstance(meta, pd.DataFrame):
         return False
-    dtypes = set(meta.dtypes.tolist())  # no Series iteration: frames have 10,000 columns
+    dtypes = dtype_counts(meta) or {}  # no step per column: frames have 10,000 columns
     widest = max((getattr(t, "itemsize", 8) for t in dtypes), default=8)
     return sum(rows) * max(frame.nsplits[1]) * widest <= options.chunk_store_limit
 

@@ -29,6 +29,7 @@ from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.replace_numbers import (
     ColumnSwaps,
     Pair,
+    holds,
     is_number,
     number_plan,
     swap_numbers,
@@ -73,6 +74,8 @@ def _replaced_dtype(dtype: Any, pairs: list[Pair], regex: bool) -> Any:
     """pandas' dtype for a column of ``dtype`` where each old value was found and replaced."""
     out = [pd.Series([], dtype=dtype)]
     for old, new in pairs:
+        if not regex and _keeps_dtype(dtype, old, new):
+            continue
         if regex:  # patterns match text only
             if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
                 out.append(pd.Series(["x"], dtype=dtype).replace("x", new))
@@ -87,6 +90,16 @@ def _replaced_dtype(dtype: Any, pairs: list[Pair], regex: bool) -> Any:
     if len(out) == 1:
         return dtype
     return pd.concat(out).dtype
+
+
+def _keeps_dtype(dtype: Any, old: Any, new: Any) -> bool:
+    """Whether a number column keeps its dtype, by pandas' rules, without a probe: the
+    old number cannot live in it (never a match), or the new one can."""
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "iuf"):
+        return False
+    if not (is_number(old) and is_number(new)):
+        return False
+    return not holds(dtype, old) or holds(dtype, new)
 
 
 def _column_pairs(meta: Any, to_replace: Any, value: Any) -> list[list[Pair]]:

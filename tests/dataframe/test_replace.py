@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jupyter_mars.dataframe as md
+from jupyter_mars.dataframe import replace_numbers
 from jupyter_mars.dataframe.replace_numbers import BLOCK, number_plan
 from tests.dataframe.helpers import CHUNKS, lazy_copy
 
@@ -172,3 +174,25 @@ def test_replace_numbers_across_blocks_matches_pandas(chunk: int | None) -> None
     for args in [({"i": {-7: 7}},), ({"i": {5: 0, 0: 5}, "f": {0.0: np.nan}},), (1.5, 2.5)]:
         got = lazy_copy(pdf, chunk).replace(*args).to_pandas()
         pd.testing.assert_frame_equal(got, pdf.replace(*args))
+
+
+NUMBERS = [0, 1, -1, 2.0, 0.5, 0.1, np.nan, 300, 2**40, 2**64 - 1, 2**70, np.float32(0.1), 1e300]
+
+
+@given(
+    st.sampled_from(["int8", "uint8", "int32", "int64", "uint64", "float32", "float64"]),
+    st.sampled_from(NUMBERS),
+    st.sampled_from(NUMBERS),
+    st.integers(1, 4),
+)
+def test_replace_one_number_gives_pandas_dtype(dtype: str, old: Any, new: Any, chunk: int) -> None:
+    values = [0, 1, 2, 3, 1]
+    s = pd.Series(values, dtype=dtype)
+    if replace_numbers.holds(np.dtype(dtype), old):  # a row holding the old value
+        s = pd.concat([s, pd.Series([old]).astype(dtype)], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # pandas' own casts overflow
+        expected = s.replace(old, new)
+        got = md.Series(s, chunk_size=chunk).replace(old, new)
+        assert got.dtype == expected.dtype
+        pd.testing.assert_series_equal(got.to_pandas(), expected)
