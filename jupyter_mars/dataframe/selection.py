@@ -38,7 +38,20 @@ from jupyter_mars.tensor.core import new_tensor
 
 
 def take_columns(chunk: Any, key: Any) -> Any:
+    if _every_column_in_order(chunk, key):
+        return chunk.copy(deep=False)  # pandas' result, without looking up every label
     return chunk[key]
+
+
+def _every_column_in_order(chunk: Any, key: Any) -> bool:
+    """Whether the list ``key`` names each of the chunk's (unique) columns in order, each
+    label of the very same type (pandas would take ``1.0`` for ``1``, but by lookup)."""
+    if not isinstance(key, list) or not isinstance(chunk, pd.DataFrame):
+        return False
+    if len(key) != chunk.shape[1] or not chunk.columns.is_unique:
+        return False
+    labels = chunk.columns.tolist()
+    return all(type(a) is type(b) and a == b for a, b in zip(labels, key))
 
 
 def _taken_by_selection(op: MapChunks, position: int, meta: Any) -> list[Any] | None:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.reduction  # noqa: F401 - attaches the methods
 from jupyter_mars.config import option_context
+from jupyter_mars.dataframe.reduction.kernels import numpy_reduce
 from jupyter_mars.tensor.core import Tensor
 
 CHUNKS = [1, 3, None]  # one row per chunk, uneven chunks, one chunk
@@ -393,3 +394,33 @@ def test_moments_of_float32_stay_float32(chunk: int | None) -> None:
         got = getattr(md.Series(pdf["a"], chunk_size=chunk), how)().execute().fetch()
         assert type(got) is np.float32
         assert np.isclose(got, getattr(pdf["a"], how)())
+
+
+FAST_DTYPES = ["float64", "float32", "int64", "uint64", "int8", "uint16"]
+
+
+@st.composite
+def _plain_column(draw: Any) -> pd.Series:
+    dtype = np.dtype(draw(st.sampled_from(FAST_DTYPES)))
+    if dtype.kind == "f":
+        width = 32 if dtype.itemsize == 4 else 64
+        element: Any = st.floats(allow_nan=True, allow_infinity=True, width=width)
+    else:
+        info = np.iinfo(dtype)
+        element = st.integers(int(info.min), int(info.max))
+    values = draw(st.lists(element, min_size=1, max_size=40))
+    return pd.Series(np.array(values, dtype=dtype))
+
+
+@given(_plain_column(), st.sampled_from(["min", "max", "sum"]))
+def test_numpy_reductions_give_pandas_own_scalar(column: pd.Series, how: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # inf - inf, and int overflow
+        expected = getattr(column, how)()
+        got = numpy_reduce(column, how)
+    if got is None:  # left to pandas: a NaN, or a sum pandas widens
+        assert how == "sum" or np.isnan(column.to_numpy(dtype=np.float64)).any()
+        return
+    assert type(got) is type(expected)
+    np.testing.assert_array_equal(np.array(got), np.array(expected))  # exact
+    assert np.signbit(got) == np.signbit(expected)

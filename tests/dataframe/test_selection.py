@@ -1,3 +1,5 @@
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -7,6 +9,7 @@ from hypothesis import strategies as st
 import jupyter_mars.dataframe as md
 import jupyter_mars.dataframe.filters  # noqa: F401
 import jupyter_mars.dataframe.loc  # noqa: F401
+from jupyter_mars.dataframe.selection import take_columns
 
 CHUNKS = [1, 3, 100]
 
@@ -159,3 +162,27 @@ def test_iloc_after_filters_equal_pandas(values, chunk, keep, data):
         pd.testing.assert_frame_equal(f.iloc[rows].to_pandas(), want.iloc[rows])
         i = data.draw(st.integers(-n, n - 1))
         pd.testing.assert_series_equal(f.iloc[i].to_pandas(), want.iloc[i])
+
+
+@pytest.mark.parametrize(
+    ("columns", "key"),
+    [
+        (list("abc"), list("abc")),  # every column in order: no lookup
+        (list("abc"), list("cba")),
+        ([1, 2, 3], [1.0, 2.0, 3.0]),  # equal labels of another type: looked up
+        ([0, 1, 2], [False, True, 2]),
+        (["a", "a", "b"], ["a", "a", "b"]),  # repeated labels: pandas repeats them
+        (pd.Index(["x", "y"], dtype=object), ["x", "y"]),
+    ],
+)
+def test_taking_columns_by_list_gives_pandas_frame(columns: Any, key: list[Any]) -> None:
+    chunk = pd.DataFrame(np.arange(6).reshape(2, 3)[:, : len(columns)], columns=columns)
+    try:
+        expected = chunk[key]
+    except KeyError:
+        with pytest.raises(KeyError):
+            take_columns(chunk, key)
+        return
+    got = take_columns(chunk, key)
+    pd.testing.assert_frame_equal(got, expected)
+    assert got is not chunk

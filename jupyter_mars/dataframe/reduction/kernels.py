@@ -60,6 +60,24 @@ MERGE_AS = {"sum": "sum", "prod": "prod", "count": "sum", "any": "any", "all": "
 """The pandas reduction that merges partials of each simple reduction."""
 
 
+NUMPY_FAST = frozenset({"min", "max", "sum"})
+"""Reductions NumPy gives pandas' answer for, on a column of plain numbers without NaN."""
+
+
+def numpy_reduce(column: pd.Series, how: str) -> Any:
+    """pandas' ``min``, ``max`` or ``sum`` of a non-empty int64, uint64 or float64 column
+    (any int or float for ``min``/``max``) by NumPy alone, or None where pandas is
+    needed: a missing value, another dtype. pandas checks every value for NaN first;
+    NumPy's answer is NaN exactly where one is present, so a number rules them out."""
+    dtype = column.dtype
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iuf" or len(column) == 0:
+        return None
+    if how == "sum" and dtype not in (np.int64, np.uint64, np.float64):
+        return None  # pandas sums narrower dtypes in a wider one
+    found = getattr(column.to_numpy(), how)()
+    return None if dtype.kind == "f" and np.isnan(found) else found
+
+
 @dataclass(frozen=True)
 class ReduceSpec:
     """One reduction over rows; ``positions`` are the reduced columns (None: a Series)."""
@@ -95,6 +113,10 @@ class ReduceSpec:
             return np.int64(column.count())
         if how in EXTREMES and len(column) == 0:
             return column
+        if how in NUMPY_FAST:
+            found = numpy_reduce(column, how)
+            if found is not None:
+                return found
         return getattr(column, how)(skipna=self.skipna)
 
     def chunk(self, block: Any, axis: Any = None, keepdims: bool = True) -> Any:
