@@ -103,7 +103,8 @@ column reads it again each time)."""
 
 
 def _found(values: np.ndarray[Any, Any], old: Any) -> np.ndarray[Any, Any]:
-    found: np.ndarray[Any, Any] = np.isnan(values) if np.isnan(old) else values == old
+    nan = isinstance(old, (float, np.floating)) and np.isnan(old)  # 2**70 is no NaN
+    found: np.ndarray[Any, Any] = np.isnan(values) if nan else values == old
     return found
 
 

@@ -186,13 +186,18 @@ NUMBERS = [0, 1, -1, 2.0, 0.5, 0.1, np.nan, 300, 2**40, 2**64 - 1, 2**70, np.flo
     st.integers(1, 4),
 )
 def test_replace_one_number_gives_pandas_dtype(dtype: str, old: Any, new: Any, chunk: int) -> None:
-    values = [0, 1, 2, 3, 1]
-    s = pd.Series(values, dtype=dtype)
-    if replace_numbers.holds(np.dtype(dtype), old):  # a row holding the old value
-        s = pd.concat([s, pd.Series([old]).astype(dtype)], ignore_index=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # pandas' own casts overflow
-        expected = s.replace(old, new)
-        got = md.Series(s, chunk_size=chunk).replace(old, new)
+        s = pd.Series([0, 1, 2, 3, 1], dtype=dtype)
+        if replace_numbers.holds(np.dtype(dtype), old):  # a row holding the old value
+            s = pd.concat([s, pd.Series([old]).astype(dtype)], ignore_index=True)
+        lazy = md.Series(s, chunk_size=chunk)
+        try:
+            expected = s.replace(old, new)
+        except Exception as exc:  # noqa: BLE001 - pandas fails on some huge numbers
+            with pytest.raises(type(exc)):
+                lazy.replace(old, new).to_pandas()
+            return
+        got = lazy.replace(old, new)
         assert got.dtype == expected.dtype
         pd.testing.assert_series_equal(got.to_pandas(), expected)
