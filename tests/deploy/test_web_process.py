@@ -199,6 +199,9 @@ def test_the_web_process_follows_the_active_one_of_two_schedulers(tmp_path):
                 status, _, body = request(cluster.web_address, "GET", "/api/v1/cluster", **auth)
                 return str(json.loads(body)["address"]) if status == 200 else ""
 
+            # the first of the list is active once it has heard from the second (a ping
+            # interval at most): until then the web process answers 502
+            assert wait_until(lambda: answering() != "", 30)
             assert answering() == f"127.0.0.1:{ports[0]}"
             cluster.scheduler.stop()
             # 502 while the second stands by (about two seconds), then the second

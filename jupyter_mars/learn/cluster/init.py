@@ -204,8 +204,10 @@ def scalable(
         (parts,) = samples.compute(keep=held, wanted=[potentials])
         return float(sum(parts))
 
+    potential = 0.0
     for _ in range(init_iter):
-        potential = lower(found)
+        if len(found):  # a round that found nothing leaves every distance as it was
+            potential = lower(found)
         if potential == 0:
             found = found[:0]
             break  # every row is a candidate already

@@ -98,10 +98,13 @@ def nearest_gaps(
     x: np.ndarray, norms: np.ndarray, points: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each row of a block: the index of its nearest point and the squared distance
-    to it (``||x||² - 2 x·p + ||p||²``, at least 0)."""
+    to it (``||x||² - 2 x·p + ||p||²``, at least 0). With no points, every row is
+    infinitely far, at index 0."""
+    points = np.asarray(points, dtype=x.dtype)
+    if not len(points):
+        return np.zeros(len(x), dtype=np.intp), np.full(len(x), np.inf, dtype=x.dtype)
     index = np.empty(len(x), dtype=np.intp)
     gaps = np.empty(len(x), dtype=x.dtype)
-    points = np.asarray(points, dtype=x.dtype)
     kernels.nearest_rows(x, norms, points, (points * points).sum(axis=1), index, gaps)
     return index, gaps
 

@@ -75,6 +75,15 @@ def test_scalable_init_with_few_candidates_adds_random_rows() -> None:
     assert {tuple(c) for c in centers} == {(0.0, 0.0), (5.0, 5.0)}
 
 
+def test_scalable_init_with_rounds_that_find_nothing_weighs_every_candidate() -> None:
+    # so small an oversampling that the rounds after the first keep no row
+    samples, _ = check_samples(mt.tensor(X, chunk_size=(70, 2)), WEIGHTS, 4, None, None)
+    for seed in range(5):
+        centers = initial.scalable(samples, 4, np.random.RandomState(seed), 1e-6, 4)
+        assert centers.shape == (4, 3)
+        assert np.isfinite(centers).all()
+
+
 def test_distinct_rows_follow_the_weights() -> None:
     weights = np.zeros(240)
     weights[::10] = 1.0  # 24 rows may be drawn

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import jupyter_mars as mars
 import jupyter_mars.tensor as mt
 from jupyter_mars.learn.cluster.iterations import run
-from jupyter_mars.learn.cluster.lloyd import LloydAssignment, add_up, assign_block
+from jupyter_mars.learn.cluster.lloyd import LloydAssignment, add_up, assign_block, nearest_gaps
 from jupyter_mars.learn.cluster.samples import check_samples
 
 
@@ -83,3 +83,10 @@ def test_the_states_of_earlier_iterations_are_let_go(session: mars.Session) -> N
     assert held == [1, 1, 1, 1, 1]
     found = run(samples, centers, LloydAssignment(samples), 50, 0.0)
     assert found.n_iter > 1
+
+
+def test_no_points_leave_every_row_infinitely_far() -> None:
+    x = np.random.RandomState(0).rand(50, 3)
+    index, gaps = nearest_gaps(x, (x * x).sum(axis=1), np.empty((0, 3)))
+    np.testing.assert_array_equal(index, np.zeros(50, dtype=np.intp))
+    assert np.isposinf(gaps).all()
