@@ -385,6 +385,105 @@ def _check_datetimes(chunk: int | None, tz: str | None) -> None:
         pd.testing.assert_series_equal(getattr(mdf, how)().to_pandas(), getattr(df, how)())
 
 
+def _std_matches(got: Any, expected: Any) -> None:
+    """Standard deviations of dates: pandas' up to the last bits of the float they come
+    from (the partial moments are summed in another order)."""
+    if pd.isna(expected):
+        assert pd.isna(got)
+        return
+    assert type(got) is type(expected)
+    assert got.unit == expected.unit
+    assert abs(got.value - expected.value) <= max(2, abs(expected.value) * 1e-12)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_std_of_dates_and_spans_is_a_span(chunk: int | None) -> None:
+    t = pd.Series(pd.date_range("2000-01-01 03:00", periods=9, freq="37h"))
+    t.iloc[2] = pd.NaT
+    for column in (t, t.dt.tz_localize("UTC"), t - t.iloc[0], t.astype("datetime64[ns]")):
+        size = _chunk(chunk, len(column))
+        for kwargs in ({}, {"ddof": 0}, {"skipna": False}):
+            _std_matches(
+                _series(column, size).std(**kwargs).execute().fetch(), column.std(**kwargs)
+            )
+            df = pd.DataFrame({"t": column, "x": np.arange(9.0)})
+            got = _frame_of(df, size).std(**kwargs).to_pandas()
+            expected = df.std(**kwargs)
+            assert got.dtype == expected.dtype
+            _std_matches(got["t"], expected["t"])
+            assert got["x"] == expected["x"]
+        one = column.to_frame().std(skipna=False)  # NaT alone keeps the span's dtype
+        pd.testing.assert_series_equal(
+            _frame_of(column.to_frame(), size).std(skipna=False).to_pandas(), one
+        )
+    with pytest.raises(TypeError, match="var"):
+        _series(t, _chunk(chunk, 9)).var()
+
+
+def _nullable_frames() -> dict[str, pd.DataFrame]:
+    ints = pd.array([1, 2, None, 4, 7, None], dtype="Int64")
+    return {
+        "Int64 and floats": pd.DataFrame({"a": ints, "b": np.arange(6.0), "c": np.arange(6)}),
+        "Int64 and ints": pd.DataFrame({"a": ints, "c": np.arange(6)}),
+        "all missing": pd.DataFrame({"a": pd.array([None] * 6, dtype="Int64"), "c": np.arange(6)}),
+        "boolean": pd.DataFrame(
+            {
+                "a": pd.array([True, None, False, True, True, None], dtype="boolean"),
+                "c": np.arange(6),
+            }
+        ),
+        "Float32": pd.DataFrame(
+            {
+                "a": pd.array([1.5, None, 2, 3, None, 0], dtype="Float32"),
+                "c": np.arange(6.0, dtype="f4"),
+            }
+        ),
+        "strings": pd.DataFrame({"a": ints, "s": list("uvwxyz")}),
+        "dates": pd.DataFrame({"a": ints, "d": pd.date_range("2020", periods=6)}),
+    }
+
+
+@pytest.mark.parametrize("name", list(_nullable_frames()))
+@pytest.mark.parametrize("chunk", [2, 4])
+def test_frames_with_nullable_columns_reduce_to_pandas_dtypes_and_missing_values(
+    name: str, chunk: int
+) -> None:
+    df = _nullable_frames()[name]
+    for how in ALL + ["median"]:
+        for kwargs in ({}, {"skipna": False}, {"numeric_only": True}):
+            if how in ("any", "all") and kwargs.get("numeric_only"):
+                kwargs = {"bool_only": True}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                try:
+                    expected = getattr(df, how)(**kwargs)
+                except TypeError:
+                    with pytest.raises(TypeError):
+                        getattr(_frame_of(df, chunk), how)(**kwargs).to_pandas()
+                    continue
+                got = getattr(_frame_of(df, chunk), how)(**kwargs).to_pandas()
+            pd.testing.assert_series_equal(got, expected, rtol=1e-12, obj=f"{name} {how} {kwargs}")
+
+
+def test_bool_only_keeps_numpy_bool_columns_alone() -> None:
+    df = pd.DataFrame(
+        {
+            "a": pd.array([True, None], dtype="boolean"),
+            "b": pd.array([True, None], dtype="bool[pyarrow]"),
+            "c": [True, False],
+        }
+    )
+    for how in ("any", "all"):
+        expected = getattr(df, how)(bool_only=True)
+        pd.testing.assert_series_equal(
+            getattr(_frame_of(df, 1), how)(bool_only=True).to_pandas(), expected
+        )
+        empty = getattr(df[["a"]], how)(bool_only=True)
+        pd.testing.assert_series_equal(
+            getattr(_frame_of(df[["a"]], 1), how)(bool_only=True).to_pandas(), empty
+        )
+
+
 @pytest.mark.parametrize("chunk", [None, 2])
 def test_moments_of_float32_stay_float32(chunk: int | None) -> None:
     pdf = pd.DataFrame({"a": [1.5, 2.25, 3.0, np.nan], "b": [0.5, -1.0, 4.0, 2.0]}, dtype="f4")

@@ -66,10 +66,11 @@ def reduction_op(spec: Any, out_rows: int | None, name: str) -> Reduction:
 
 
 def _takes(how: str, dtype: Any) -> bool:
-    """Whether reduction ``how`` takes values of ``dtype`` (means take dates too)."""
+    """Whether reduction ``how`` takes values of ``dtype`` (means and standard deviations
+    take dates and spans too)."""
     if how not in NEEDS_NUMBERS or is_numeric(dtype):
         return True
-    return how == "mean" and getattr(dtype, "kind", "") in "mM"
+    return how in ("mean", "std") and getattr(dtype, "kind", "") in "mM"
 
 
 def _check_numbers(how: str, dtypes: pd.Series) -> None:
@@ -83,13 +84,18 @@ def _check_numbers(how: str, dtypes: pd.Series) -> None:
         )
 
 
+def _numpy_bool(dtype: Any) -> bool:
+    """pandas' ``bool_only`` keeps NumPy bool columns only (not ``boolean`` or Arrow's)."""
+    return isinstance(dtype, np.dtype) and dtype.kind == "b"
+
+
 def _kept_positions(dtypes: list[Any], only: bool, only_name: str) -> list[int]:
     """The positions of the columns a reduction keeps: those of a number (or, with
     ``bool_only``, a boolean) dtype when ``only``, else all. Each distinct dtype is
     judged once, however many columns have it."""
     if not only:
         return list(range(len(dtypes)))
-    judge = pd.api.types.is_bool_dtype if only_name == "bool_only" else is_numeric
+    judge = _numpy_bool if only_name == "bool_only" else is_numeric
     kept = {t: judge(t) for t in set(dtypes)}
     return [i for i, t in enumerate(dtypes) if kept[t]]
 
@@ -160,7 +166,7 @@ def frame_reduce(
         # the same rows, index and chunking as ``df``
         return map_chunks(reduce_rows, [df], (Slot(0), how, kwargs), out_meta, name=how)
     out_meta = getattr(probe, how)(**kwargs).iloc[:0]
-    spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns, dtypes, mc)
+    spec = ReduceSpec(how, skip, dd, tuple(keep), kept.columns, dtypes, mc, False, out_meta.dtype)
     return new_frame(reduction_op(spec, len(keep), spec.how), [df], len(keep), out_meta)
 
 

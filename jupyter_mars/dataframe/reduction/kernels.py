@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.core.dtypes.dtypes import BaseMaskedDtype
 
 from jupyter_mars.dataframe.reduction._moments import (
     column_moments,
@@ -94,7 +95,8 @@ class ReduceSpec:
     flat: bool = False
     """``axis=None``: one scalar over every value of every reduced column."""
     out_dtype: Any = None
-    """The scalar's dtype with ``flat``."""
+    """The scalar's dtype with ``flat``; the Series' dtype of a DataFrame's reduction
+    (pandas' on the empty frame), which decides where it is a nullable one."""
 
     def _columns(self, block: Any) -> list[pd.Series]:
         if self.positions is None:
@@ -191,11 +193,12 @@ class ReduceSpec:
             found = [s for s in states if not isinstance(s, pd.Series)]
             if not found:
                 return states[0]
-            return getattr(pd.Series(found), how)(skipna=self.skipna)
+            return getattr(_partials(found), how)(skipna=self.skipna)
         if self.min_count and how in ("sum", "prod"):
-            values = getattr(pd.Series([v for v, _ in states]), how)(skipna=False)
+            values = getattr(_partials([v for v, _ in states]), how)(skipna=False)
             return (values, sum(n for _, n in states))
-        return getattr(pd.Series(states), MERGE_AS[how])(skipna=False)
+        logical = how in ("any", "all")
+        return getattr(_partials(states, logical), MERGE_AS[how])(skipna=False)
 
     def combine(self, parts: list[Any], axis: Any = None) -> Any:
         """Merge the partials of several chunks, column by column (all at once where they
@@ -235,10 +238,15 @@ class ReduceSpec:
 
     def _finish_one(self, state: Any, dtype: Any = None) -> Any:
         if self.how in SHAPES:
-            return _in_float(finish_shape(state, self.how), dtype)
+            return _missing_as_na(_in_float(finish_shape(state, self.how), dtype), dtype)
         if self.how in MOMENTS:
             value = finish_moments(state, self.how, self.ddof)
-            return _in_float(_as_dates(value, dtype) if self.how == "mean" else value, dtype)
+            if self.how == "mean":
+                value = _as_dates(value, dtype)
+            elif self.how == "std":
+                value = _as_span(value, dtype)
+            value = _in_float(value, dtype)
+            return _missing_as_na(value, dtype)
         if isinstance(state, pd.Series):  # min/max of no rows at all
             return getattr(state, self.how)(skipna=self.skipna)
         if self.min_count and self.how in ("sum", "prod"):
@@ -260,7 +268,7 @@ class ReduceSpec:
             count = sum(n for _, n in part)
             value = total if count >= self.min_count else np.nan
         else:
-            values = pd.Series([self._finish_one(s) for s in part])
+            values = _partials([self._finish_one(s) for s in part], how in ("any", "all"))
             # the columns' own results honoured skipna: a NaN among sums is a real one
             # (inf - inf), as in pandas' sum of every value; an extreme's NaN is an empty column
             skipna = self.skipna if how in EXTREMES else False
@@ -282,11 +290,14 @@ class ReduceSpec:
             return self._finish_flat(part)
         dtypes = self.dtypes or (None,) * len(part)
         values = [self._finish_one(s, t) for s, t in zip(part, dtypes)]
-        if self.positions is None:
-            return values[0]
+        if self.positions is None:  # a Series' scalar: a missing date or span is NaT
+            value = values[0]
+            return pd.NaT if isinstance(value, (np.datetime64, np.timedelta64)) else value
         if not values:  # no columns: what pandas gives, whatever the rows
-            return getattr(pd.DataFrame(), self.how)()
-        return values_to_series(values, self.columns)
+            empty = getattr(pd.DataFrame(), self.how)()
+            empty.index = self.columns[:0]
+            return empty
+        return _in_meta_dtype(values_to_series(values, self.columns), self.out_dtype)
 
 
 _NUMPY_MERGE: dict[str, Any] = {
@@ -306,6 +317,49 @@ def _in_float(value: Any, dtype: Any) -> Any:
     if not isinstance(dtype, np.dtype) or dtype.kind != "f" or dtype == np.float64:
         return value
     return value.astype(dtype) if isinstance(value, np.ndarray) else dtype.type(value)
+
+
+def _missing_as_na(value: Any, dtype: Any) -> Any:
+    """A moment that is NaN (no values, too few for ``ddof``, a missing one kept) as
+    pandas' NA for a nullable column, as pandas gives it."""
+    if isinstance(dtype, BaseMaskedDtype) and isinstance(value, float) and np.isnan(value):
+        return pd.NA
+    return value
+
+
+def _partials(values: list[Any], logical: bool = False) -> pd.Series:
+    """Chunks' results of one column as a Series to merge. Where one is pandas' NA (a
+    nullable column's), in the nullable dtype pandas infers for them, so that NA stays NA
+    and ``any``/``all`` (``logical``) follow pandas' three-valued logic, as on the whole
+    column."""
+    if any(v is pd.NA for v in values):
+        if logical:
+            dtype: Any = "boolean"
+        elif all(v is pd.NA for v in values):
+            dtype = "Float64"  # all missing: any nullable dtype merges them to NA
+        else:
+            dtype = None
+        try:
+            return pd.Series(pd.array(values, dtype=dtype))
+        except (TypeError, ValueError):  # no dtype holds them all: as objects
+            pass
+    return pd.Series(values)
+
+
+def _in_meta_dtype(out: pd.Series, dtype: Any) -> pd.Series:
+    """``out`` in ``dtype`` (pandas' on the empty frame) where the values alone cannot
+    tell it: a nullable dtype (``Float64``, ``Int64``, ``boolean``) where ``out`` holds
+    NumPy values (pandas gives a frame mixing a nullable column with NumPy ones a
+    nullable result), or the unit and zone of dates where ``out`` holds only NaT."""
+    if out.dtype == dtype:
+        return out
+    if isinstance(dtype, BaseMaskedDtype):
+        if isinstance(out.dtype, pd.api.extensions.ExtensionDtype):
+            return out
+        return out.astype(dtype)
+    if getattr(dtype, "kind", "") in ("m", "M") and getattr(out.dtype, "kind", "") == dtype.kind:
+        return out.astype(dtype)
+    return out
 
 
 def _as_list(part: Any) -> list[Any]:
@@ -329,10 +383,29 @@ def _as_dates(value: Any, dtype: Any) -> Any:
         return value
     unit = getattr(dtype, "unit", None) or np.datetime_data(dtype)[0]
     if np.isnan(value):
-        return pd.NaT
+        if dtype.kind == "m":
+            return _nat("m", unit)
+        return pd.NaT if getattr(dtype, "tz", None) else _nat("M", unit)
     if dtype.kind == "m":
         return pd.Timedelta(int(value), unit=unit).as_unit(unit)
     return pd.Timestamp(int(value), unit=unit, tz=getattr(dtype, "tz", None)).as_unit(unit)
+
+
+def _nat(kind: str, unit: str) -> Any:
+    """NumPy's NaT of dates (``kind`` M) or spans (m) in ``unit``: typed, so that a result
+    holding only it keeps its dtype."""
+    return np.array("NaT", dtype=f"{kind}8[{unit}]")[()]
+
+
+def _as_span(value: Any, dtype: Any) -> Any:
+    """A standard deviation of ticks as a Timedelta in the unit of ``dtype`` (dates and
+    spans alike, truncated as pandas); others as they are."""
+    if dtype is None or getattr(dtype, "kind", "") not in "mM":
+        return value
+    unit = getattr(dtype, "unit", None) or np.datetime_data(dtype)[0]
+    if np.isnan(value):
+        return _nat("m", unit)  # typed: a missing span, not a missing date
+    return pd.Timedelta(int(value), unit=unit).as_unit(unit)
 
 
 def values_to_series(values: list[Any], columns: pd.Index) -> pd.Series:
