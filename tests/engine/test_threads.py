@@ -214,3 +214,36 @@ def test_cancel_stops_running_python_tasks_and_frees_their_threads_for_the_next_
     time.sleep(1.0)
     assert sum(process.cpu_times()[:2]) - busy < 0.5, "threads still busy after the cancel"
     runtime.close()
+
+
+def test_kept_memory_is_given_back_once_no_task_ran_for_a_while(monkeypatch):
+    from jupyter_mars.engine.storage import heap
+
+    given: list[float] = []
+    monkeypatch.setattr(heap, "give_back", lambda: given.append(time.monotonic()))
+    monkeypatch.setattr(heap, "IDLE_GIVE_BACK", 0.2)
+    runtime = ThreadRuntime(n_threads=2)
+    try:
+        time.sleep(0.4)
+        assert given == []  # nothing ran: nothing to give back
+        for i in range(3):  # jobs closer together than the delay: kept between them
+            time.sleep(0.05)
+            job = runtime.submit({f"a{i}": Task(f"a{i}", np.ones, (1 << 20,))}, (f"a{i}",), {})
+            assert job.wait(10)
+        ended = time.monotonic()
+        assert given == []
+        deadline = ended + 5
+        while not given and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(given) == 1
+        assert given[0] - ended >= 0.15
+        time.sleep(0.4)
+        assert len(given) == 1  # once per idle spell
+        # a released result is given back too
+        runtime.release_keys(("a0", "a1", "a2"))
+        deadline = time.monotonic() + 5
+        while len(given) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(given) == 2
+    finally:
+        runtime.close()

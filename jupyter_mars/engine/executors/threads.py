@@ -16,6 +16,12 @@ when a task reads them, over a mapping of their file (``storage/spill_file.py``)
 dropped ones are drawn again, both on the task's thread outside the lock. Neither the
 store nor the lock ever writes to disk while the lock is held.
 
+Freed chunks' memory stays with the process for the next chunks, within a budget
+(``storage/heap.py``; a sixteenth of the limit, or of the machine's memory without one):
+a fresh mapping costs a page fault per page, often more than the task itself. Once no task
+has run and no result been released for ``heap.IDLE_GIVE_BACK`` seconds, an idle pool
+thread gives that memory back (the limit's spare blocks too).
+
 Tasks run through the ``TaskRunner`` a worker uses too (``runner.py``): it decides whether
 tasks are tiny enough for one thread, limits BLAS and OpenMP pools to
 ``max(1, n_cpu // threads)`` threads each while any job runs (so busy cores never exceed
@@ -40,6 +46,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,7 +78,7 @@ from jupyter_mars.engine.scheduler.instructions import (
 from jupyter_mars.engine.scheduler.state import SchedulerState
 from jupyter_mars.engine.sizeof import sizeof
 from jupyter_mars.engine.storage import ChunkStore, heap
-from jupyter_mars.engine.storage.admission import process_rss
+from jupyter_mars.engine.storage.admission import physical_memory, process_rss
 from jupyter_mars.engine.storage.device import DeviceStore
 from jupyter_mars.engine.tracebacks import HIDE
 
@@ -124,6 +131,7 @@ class ThreadRuntime:
         self._own_spill_dir: str | None = None
         """The temporary spill directory made here, removed at close."""
         if memory_limit is None:
+            heap.keep_freed_chunks(physical_memory())
             self.store = ChunkStore(sys.maxsize)
         else:
             if spill_dir is None:
@@ -164,6 +172,10 @@ class ThreadRuntime:
         self._gpu_threads: list[threading.Thread] = []
         self._idle = 0
         self._active = 0
+        self._give_back_due = False
+        """Whether freed memory may be kept since the last give-back (see ``_rest``)."""
+        self._last_busy = 0.0
+        """When a task last ended or a result was released (``time.monotonic``)."""
         self.runner = TaskRunner(n_threads, self.n_cpu)
         self._closed = False
 
@@ -220,6 +232,10 @@ class ThreadRuntime:
         with self._lock:
             self._handle()
             self._wake_for_queue()
+            self._give_back_due = True
+            self._last_busy = time.monotonic()
+            if self._idle and not self._active:
+                self._wakeup.notify()  # to give the released memory back when idle
 
     def set_threads(self, n_threads: int) -> None:
         with self._lock:
@@ -405,6 +421,8 @@ class ThreadRuntime:
         ran: tuple[JobHandle, Key] | None = None
         while True:
             with lock:
+                if ran is not None:
+                    self._last_busy = time.monotonic()
                 self._settle(outcome, ran)
                 outcome, ran = None, None
                 while not self._gpu_queue:
@@ -424,6 +442,24 @@ class ThreadRuntime:
             )
             del data
 
+    def _rest(self) -> None:
+        """Wait for work (lock held). The last thread to go idle after work, once
+        ``heap.IDLE_GIVE_BACK`` seconds have passed since a task ended or a result was
+        released, gives the memory the heaps keep back, outside the lock."""
+        if not self._give_back_due or self._active:
+            self._wakeup.wait()
+            return
+        left = self._last_busy + heap.IDLE_GIVE_BACK - time.monotonic()
+        if left > 0:
+            self._wakeup.wait(left)
+            return  # the caller's loop comes back here while there is still no work
+        self._give_back_due = False
+        self._lock.release()
+        try:
+            heap.give_back()
+        finally:
+            self._lock.acquire()
+
     def _work(self) -> None:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         lock = self._lock
@@ -440,6 +476,8 @@ class ThreadRuntime:
                 self._spill(spill)
                 spill = 0
             with lock:
+                if ran is not None:
+                    self._last_busy = time.monotonic()
                 self._settle(outcome, ran)
                 outcome, ran = None, None
                 while not self._queue or self._should_rest():
@@ -448,10 +486,11 @@ class ThreadRuntime:
                         return
                     self._active -= 1
                     self._idle += 1
-                    self._wakeup.wait()
+                    self._rest()
                     self._idle -= 1
                     self._active += 1
                 key = self._queue.popleft()
+                self._give_back_due = True
                 self._wake_for_queue()
                 entry = self._tasks.get(key)
                 if entry is None:  # forgotten by a cancellation after it was queued

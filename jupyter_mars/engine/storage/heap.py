@@ -7,9 +7,10 @@ chunk-sized arrays end up on the heap and are reused, but then freed memory stay
 resident for as long as glibc likes, and a process whose limits watch its resident set
 (``admission.process_rss``) would spill for memory nobody uses.
 
-A process with memory limits (a worker, an embedded runtime given ``memory_limit``) fixes
-both thresholds instead (``keep_freed_chunks``) to a budget, a sixteenth of the memory its
-chunks may take (``--cache-mem``, ``memory_limit``) and at most ``MAX_KEPT``: arrays up to
+A process that runs chunks (a worker, an embedded runtime) fixes both thresholds instead
+(``keep_freed_chunks``) to a budget, a sixteenth of the memory its chunks may take
+(``--cache-mem``, ``memory_limit``, the machine's memory without a limit) and at most
+``MAX_KEPT``; the smallest budget asked for in the process holds: arrays up to
 half the budget come from the heap (larger ones are mapped apart: a freed one would leave
 a hole that only a trim gives back), and up to the budget of freed memory stays at the
 top of the heap for the next ones; a process with a small cache keeps almost nothing.
@@ -17,9 +18,10 @@ A fresh mapping costs a page fault per 4 KiB page on first touch, several times 
 element-wise operation costs on the same bytes inside a virtual machine, so unmapping
 every chunk as it was freed made a worker spend more time in the kernel than computing.
 What is kept is given back (``trim``) when the process's memory nears its limits (see
-``admission.process_rss``), after spilling, and when the process falls idle, so that
-limits and the figures users see count live memory. Elsewhere (musl, macOS) these are
-no-ops.
+``admission.process_rss``), after spilling, and once the process has run no task for
+``IDLE_GIVE_BACK`` seconds, so that limits and the figures users see count live memory:
+between two cells of a notebook the kept memory is gone, while the chunks of one job, or
+of a loop of jobs, reuse it. Elsewhere (musl, macOS) these are no-ops.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ KEPT_SHARE = 16
 """The budget is the chunks' memory over this."""
 TRIM_EVERY = 0.25
 """Seconds between two trims asked for by memory samples (a trim walks the heaps)."""
+IDLE_GIVE_BACK = 1.0
+"""Seconds without a task after which a runtime gives the kept memory back."""
 
 
 def _libc() -> Any:
@@ -60,6 +64,8 @@ def _libc() -> Any:
 _LIBC = _libc()
 _last_trim = 0.0
 _trim_lock = threading.Lock()
+_budget: int | None = None
+"""The budget in force (the smallest asked for), None before any."""
 
 
 def kept_budget(chunk_bytes: int) -> int:
@@ -72,9 +78,13 @@ def kept_budget(chunk_bytes: int) -> int:
 
 
 def keep_freed_chunks(chunk_bytes: int) -> bool:
-    """Fix glibc's thresholds for a process whose chunks may take ``chunk_bytes`` (see the
-    module docstring); whether done."""
+    """Fix glibc's thresholds for a process whose chunks may take ``chunk_bytes``, unless
+    a smaller budget holds already (see the module docstring); whether they are fixed."""
+    global _budget
     budget = kept_budget(chunk_bytes)
+    if _budget is not None and _budget <= budget:
+        return _LIBC is not None
+    _budget = budget
     spare.POOL.limit = budget  # dropped chunks' blocks, beside what malloc keeps
     if _LIBC is None:
         return False

@@ -68,3 +68,17 @@ def test_trims_asked_by_samples_are_spaced(monkeypatch):
 @pytest.mark.parametrize("line", [0, 2**62])
 def test_process_rss_is_the_resident_size_either_side_of_the_line(line):
     assert 0 < admission.process_rss(trim_above=line) < 2**62
+
+
+def smallest_budget_holds() -> None:
+    """Scenario: a runtime without a limit, after one with a small limit, keeps the
+    small limit's budget."""
+    assert heap.keep_freed_chunks(64 * MiB)  # 4 MiB kept
+    assert heap.keep_freed_chunks(1 << 40)
+    assert heap._budget == 4 * MiB  # noqa: SLF001 - the budget in force
+    assert heap.keep_freed_chunks(16 * MiB)
+    assert heap._budget == MiB  # noqa: SLF001
+
+
+def test_the_smallest_budget_asked_for_holds():
+    run_in_fresh_interpreter("tests.engine.storage.test_heap", "smallest_budget_holds")
