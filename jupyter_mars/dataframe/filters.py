@@ -180,8 +180,19 @@ def _mask_values(mask: Any) -> np.ndarray[Any, Any]:
         return kept
     if mask.dtype != np.bool_ and mask.isna().any():  # a NumPy bool has no missing value
         raise ValueError("Cannot mask with non-boolean array containing NA / NaN values")
+    if mask.dtype == object and not _holds_bools(mask):
+        raise TypeError(
+            "a lazy key of objects selects rows and must hold booleans only, got "
+            f"{pd.api.types.infer_dtype(mask, skipna=True)} values"
+        )
     values: np.ndarray[Any, Any] = mask.to_numpy(dtype=bool)
     return values
+
+
+def _holds_bools(values: Any) -> bool:
+    """Whether object ``values`` are booleans (missing ones aside), as pandas takes an
+    object array of them as a mask."""
+    return bool(pd.api.types.infer_dtype(values, skipna=True) in ("boolean", "empty"))
 
 
 @tile_rule(Filter)
@@ -210,9 +221,11 @@ def is_bool_dtype(dtype: Any) -> bool:
 
 def is_mask(key: Any) -> bool:
     """Whether ``key`` is a boolean row mask (lazy or not) rather than column labels."""
-    if isinstance(key, Series):
-        return is_bool_dtype(key.dtype)
+    if isinstance(key, Series):  # objects: booleans or not, told when the mask is read
+        return is_bool_dtype(key.dtype) or key.dtype == object
     if isinstance(key, (pd.Series, pd.Index, np.ndarray)):
+        if key.ndim == 1 and key.dtype == object and len(key):
+            return _holds_bools(key)
         return key.ndim == 1 and is_bool_dtype(key.dtype)
     if isinstance(key, list) and key:
         return all(isinstance(k, (bool, np.bool_)) for k in key)
@@ -223,9 +236,11 @@ def boolean_filter(frame: FrameBase, key: Any) -> Any:
     """``frame[key]`` for a boolean mask: a lazy or pandas Series (aligned on labels), or a
     NumPy array or list (by position)."""
     if isinstance(key, pd.Series):
+        if key.dtype == object:  # booleans as objects: a missing one is refused here
+            key = pd.Series(_mask_values(key), index=key.index, name=key.name)
         key = Series(key)
     if isinstance(key, Series):
-        if not is_bool_dtype(key.dtype):
+        if not (is_bool_dtype(key.dtype) or key.dtype == object):
             raise TypeError(f"a row mask must be boolean, got dtype {key.dtype}")
         node, mask_node = frame.node, key.node
         assert isinstance(node, FrameNode)
@@ -234,6 +249,8 @@ def boolean_filter(frame: FrameBase, key: Any) -> Any:
         mask = key if same else one_chunk(key)
         return new_frame(Filter(not same), [frame, mask], math.nan, frame.meta)
     values = np.asarray(key)
+    if values.ndim == 1 and values.dtype == object:
+        values = _mask_values(pd.Series(values))
     if values.ndim != 1 or not is_bool_dtype(values.dtype):
         raise TypeError("a positional row mask must be a 1-d boolean array")
     n = frame.node.shape[0]

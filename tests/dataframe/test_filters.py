@@ -102,6 +102,31 @@ def test_a_non_boolean_lazy_key_is_refused():
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_booleans_held_as_objects_mask_rows_as_pandas(chunk_size):
+    pdf = pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": [True, False, True, False, True]})
+    d = md.DataFrame(pdf, chunk_size=chunk_size)
+    mask = pdf["b"].astype(object)
+    expected = pdf[mask]
+    pd.testing.assert_frame_equal(d[d["b"].astype(object)].to_pandas(), expected)
+    pd.testing.assert_frame_equal(d[mask].to_pandas(), expected)
+    pd.testing.assert_frame_equal(d[mask.to_numpy()].to_pandas(), pdf[mask.to_numpy()])
+    pd.testing.assert_series_equal(d["a"][d["b"].astype(object)].to_pandas(), pdf["a"][mask])
+    with_na = pd.Series([True, None, True, False, True], dtype=object)
+    for key in (with_na, with_na.to_numpy()):  # refused at once, as pandas
+        with pytest.raises(ValueError, match="containing NA"):
+            pdf[key]
+        with pytest.raises(ValueError, match="containing NA"):
+            d[key]
+    with pytest.raises(ValueError, match="containing NA"):
+        d[md.Series(with_na, chunk_size=chunk_size)].to_pandas()
+    words = md.Series(pd.Series(list("vwxyz"), dtype=object), chunk_size=chunk_size)
+    with pytest.raises(TypeError, match="booleans only"):
+        d[words].to_pandas()
+    # objects that are not booleans are column labels, as in pandas
+    pd.testing.assert_frame_equal(d[pd.Series(["a"], dtype=object)].to_pandas(), pdf[["a"]])
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
 def test_where_and_mask(chunk_size):
     df = labelled_frame()[["a", "b"]]
     d = md.DataFrame(df, chunk_size=chunk_size)
