@@ -377,3 +377,28 @@ def test_no_value_columns_gives_the_keys_alone(chunk: int | None, method: str, b
     for how in ("sum", "mean", "max"):
         _same(mdf.groupby(by).agg(how, method=method).to_pandas(), df.groupby(by).agg(how))
     _same(mdf.groupby(by).count().to_pandas(), df.groupby(by).count())
+
+
+@pytest.mark.parametrize("chunk", [2, None])
+@pytest.mark.parametrize("method", ["tree", "shuffle"])
+def test_nullable_columns_keep_pandas_nullable_dtypes(chunk: int | None, method: str) -> None:
+    pdf = pd.DataFrame(
+        {
+            "a": pd.array([1, 2, None, 4, 7, None], dtype="Int64"),
+            "b": np.arange(6.0),
+            "k": [1, 1, 2, 2, 3, 3],
+            "f": pd.array([0.5, None, 1.5, 2.5, None, 3.0], dtype="Float64"),
+        }
+    )
+    df = md.DataFrame(pdf, chunk_size=chunk)
+    for how in ("mean", "count", "std", "var", "sem", "sum", "min", "max", "median"):
+        for kw in ({}, {"as_index": False}):
+            expected = getattr(pdf.groupby("k", **kw), how)()
+            call = getattr(df.groupby("k", **kw), how)
+            got = call(method=method) if how in ("mean", "count", "sum", "min", "max") else call()
+            pd.testing.assert_frame_equal(got.to_pandas(), expected, rtol=1e-12, obj=f"{how} {kw}")
+        pd.testing.assert_series_equal(
+            getattr(df.groupby("k")["a"], how)().to_pandas(), getattr(pdf.groupby("k")["a"], how)()
+        )
+    named = df.groupby("k").agg(x=("a", "mean"), y=("f", "count")).to_pandas()
+    pd.testing.assert_frame_equal(named, pdf.groupby("k").agg(x=("a", "mean"), y=("f", "count")))

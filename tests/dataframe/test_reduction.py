@@ -383,6 +383,10 @@ def _check_datetimes(chunk: int | None, tz: str | None) -> None:
     mdf: Any = md.DataFrame(df, chunk_size=_chunk(chunk, len(t)))
     for how in ("min", "max", "mean"):
         pd.testing.assert_series_equal(getattr(mdf, how)().to_pandas(), getattr(df, how)())
+    alone: Any = md.DataFrame(df[["t"]], chunk_size=_chunk(chunk, len(t)))  # NaT: zone kept
+    pd.testing.assert_series_equal(
+        alone.mean(skipna=False).to_pandas(), df[["t"]].mean(skipna=False)
+    )
 
 
 def _std_matches(got: Any, expected: Any) -> None:

@@ -31,6 +31,7 @@ from jupyter_mars.dataframe.groupby.fast import fast_partial
 from jupyter_mars.dataframe.groupby.keys import KeyItem, grouper, key_codes, key_series
 from jupyter_mars.dataframe.groupby.keys import split_by_index_keys as split_states
 from jupyter_mars.dataframe.map_chunks import TAKES_COLUMNS
+from jupyter_mars.dataframe.meta_dtypes import frame_in_meta_dtypes, in_meta_dtype
 from jupyter_mars.dataframe.partition import split_by_codes
 from jupyter_mars.dataframe.projection import as_labels
 
@@ -208,11 +209,12 @@ class AggSpec:
         for i, out in enumerate(self.outputs):
             cols[i] = self._column(partial, out)
         if isinstance(self.inner_meta, pd.Series):
-            result: Any = cols[0]
+            result: Any = in_meta_dtype(cols[0], self.inner_meta.dtype)
             result.name = self.inner_meta.name
         else:
             result = pd.DataFrame(cols, index=partial.index)
             result.columns = self.inner_meta.columns
+            result = frame_in_meta_dtypes(result, self.inner_meta)
         return result
 
     def _column(self, partial: pd.DataFrame, out: Output) -> Any:

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from pandas.core.dtypes.dtypes import BaseMaskedDtype
 
+from jupyter_mars.dataframe.meta_dtypes import in_meta_dtype
 from jupyter_mars.dataframe.reduction._moments import (
     column_moments,
     finish_moments,
@@ -297,7 +298,7 @@ class ReduceSpec:
             empty = getattr(pd.DataFrame(), self.how)()
             empty.index = self.columns[:0]
             return empty
-        return _in_meta_dtype(values_to_series(values, self.columns), self.out_dtype)
+        return in_meta_dtype(values_to_series(values, self.columns), self.out_dtype)
 
 
 _NUMPY_MERGE: dict[str, Any] = {
@@ -344,22 +345,6 @@ def _partials(values: list[Any], logical: bool = False) -> pd.Series:
         except (TypeError, ValueError):  # no dtype holds them all: as objects
             pass
     return pd.Series(values)
-
-
-def _in_meta_dtype(out: pd.Series, dtype: Any) -> pd.Series:
-    """``out`` in ``dtype`` (pandas' on the empty frame) where the values alone cannot
-    tell it: a nullable dtype (``Float64``, ``Int64``, ``boolean``) where ``out`` holds
-    NumPy values (pandas gives a frame mixing a nullable column with NumPy ones a
-    nullable result), or the unit and zone of dates where ``out`` holds only NaT."""
-    if out.dtype == dtype:
-        return out
-    if isinstance(dtype, BaseMaskedDtype):
-        if isinstance(out.dtype, pd.api.extensions.ExtensionDtype):
-            return out
-        return out.astype(dtype)
-    if getattr(dtype, "kind", "") in ("m", "M") and getattr(out.dtype, "kind", "") == dtype.kind:
-        return out.astype(dtype)
-    return out
 
 
 def _as_list(part: Any) -> list[Any]:
