@@ -7,9 +7,11 @@ import threading
 import time
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import jupyter_mars as mars
+import jupyter_mars.dataframe as md
 import jupyter_mars.tensor as mt
 
 CALLS: list[int] = []
@@ -237,3 +239,14 @@ def test_long_tasks_run_on_exactly_n_cpu_threads(n_cpu):
         t = mt.elemwise(track, mt.tensor(np.arange(12), chunk_size=1), dtype=np.int64)
         s.execute(t)
     assert max(peak) == n_cpu
+
+
+def test_a_task_that_asks_its_own_session_to_compute_fails_rather_than_waits():
+    with mars.new_session(default=True) as session:
+        other = mt.ones(3, chunk_size=3)
+        s = md.Series(pd.Series(np.arange(6.0)), chunk_size=3)
+        started = time.monotonic()
+        with pytest.raises(RuntimeError, match="would wait for itself"):
+            s.map(lambda v: v + float(other.sum())).execute(session=session)
+        assert time.monotonic() - started < 30
+        assert s.sum().execute(session=session).fetch() == 15.0  # the session goes on

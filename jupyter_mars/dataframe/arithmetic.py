@@ -62,12 +62,12 @@ def call_with_scalar(obj: Any, name: str, value: Any, **kwargs: Any) -> Any:
     return getattr(obj, name)(value, **kwargs)
 
 
-def _is_lazy_scalar(other: Any) -> bool:
+def is_lazy_scalar(other: Any) -> bool:
     """A 0-d tensor: what a reduction of a Series gives (``s - s.mean()``)."""
     return isinstance(other, Tensor) and other.ndim == 0
 
 
-def _scalar_sample(left: FrameBase, other: Tensor) -> Any:
+def scalar_sample(left: FrameBase, other: Tensor) -> Any:
     """A value of ``other``'s dtype to work the result's dtypes out with."""
     if other.dtype != np.dtype(object):
         return np.zeros((), dtype=other.dtype)[()]
@@ -81,7 +81,7 @@ def _check_other(other: Any, name: str) -> None:
     # pandas' scalars include Timestamp, Timedelta, Period and date offsets
     if isinstance(other, FrameBase) or pd.api.types.is_scalar(other) or other is None:
         return
-    if _is_lazy_scalar(other):
+    if is_lazy_scalar(other):
         return
     if isinstance(other, (pd.DataFrame, pd.Series, np.ndarray, list, tuple)):
         return
@@ -99,8 +99,8 @@ def binary(left: FrameBase, other: Any, name: str, reflected: bool = False, **kw
     method = f"r{name}" if reflected and name not in ("eq", "ne", "lt", "le", "gt", "ge") else name
     if name in ("and", "or", "xor"):
         method = f"__{'r' if reflected else ''}{name}__"
-    if _is_lazy_scalar(other):
-        meta = empty_like(call_method(left.meta, method, _scalar_sample(left, other), **kwargs))
+    if is_lazy_scalar(other):
+        meta = empty_like(call_method(left.meta, method, scalar_sample(left, other), **kwargs))
         args = (Slot(0), method, Slot(1))
         # the tensor's one chunk is read by every chunk of the frame
         return map_chunks(

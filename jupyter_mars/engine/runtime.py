@@ -8,6 +8,19 @@ from typing import Any, Protocol
 from jupyter_mars.engine.graph import Key, Task
 from jupyter_mars.engine.opstats import OperatorStats
 
+_serving = threading.local()
+
+
+def serve(runtime: Any) -> None:
+    """Mark this thread as one of ``runtime``'s pool threads, for good."""
+    _serving.runtime = runtime
+
+
+def served_by(runtime: Any) -> bool:
+    """Whether this thread is one of ``runtime``'s pool threads: code running in a task
+    there that waited for the same runtime would wait for its own thread."""
+    return getattr(_serving, "runtime", None) is runtime
+
 
 class JobHandle:
     """One submitted graph: counts its tasks and signals when it ends."""

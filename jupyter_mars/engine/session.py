@@ -21,7 +21,7 @@ from jupyter_mars.engine.history import ExecutionHistory, ExecutionRecord
 from jupyter_mars.engine.node import Node, Tiled, op_name_of
 from jupyter_mars.engine.plan import plan_stages
 from jupyter_mars.engine.progressbar import TextProgressBar
-from jupyter_mars.engine.runtime import JobHandle, Runtime
+from jupyter_mars.engine.runtime import JobHandle, Runtime, served_by
 from jupyter_mars.engine.tracebacks import HIDE
 
 
@@ -63,6 +63,13 @@ class EngineSession:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         if self._closed:
             raise RuntimeError("the session is closed; create a new one with new_session()")
+        if served_by(self.runtime):
+            raise RuntimeError(
+                "a task of this session asked it to compute something (a lazy object "
+                "used as a plain value inside a chunk function, or execute() called "
+                "there): the task would wait for itself. Pass the lazy object to the "
+                "operation as an input, or compute it before."
+            )
         cancelled = cancelled if cancelled is not None else threading.Event()
         record = self.history.add(ExecutionRecord(progress, name, cancelled))
         error: BaseException | None = None

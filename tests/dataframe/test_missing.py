@@ -217,3 +217,24 @@ def test_fill_property(
         pd.testing.assert_frame_equal(
             lazy.fillna(0.0, limit=limit).to_pandas(), frame.fillna(0.0, limit=limit)
         )
+
+
+@pytest.mark.parametrize("chunk_size", [2, None])
+def test_fillna_with_a_reduction_of_the_data_reads_it_as_an_input(chunk_size):
+    floats = pd.Series([1.5, np.nan, 3.0, np.nan, 0.5])
+    ints = pd.Series(pd.array([3, None, 1, 9, None], dtype="Int64"))
+    dates = pd.Series(pd.to_datetime(["2020-01-01", None, "2021-03-04", None, "2019-05-06"]))
+    for data in (floats, ints, dates):
+        lazy = md.Series(data, chunk_size=chunk_size)
+        for how in ("max", "min"):
+            got = lazy.fillna(getattr(lazy, how)()).to_pandas()
+            pd.testing.assert_series_equal(got, data.fillna(getattr(data, how)()))
+        frame = pd.DataFrame({"a": data, "b": data})
+        got = md.DataFrame(frame, chunk_size=chunk_size).fillna(lazy.max()).to_pandas()
+        pd.testing.assert_frame_equal(got, frame.fillna(data.max()))
+    lazy = md.Series(floats, chunk_size=chunk_size)
+    pd.testing.assert_series_equal(
+        lazy.fillna(lazy.mean()).to_pandas(), floats.fillna(floats.mean())
+    )
+    with pytest.raises(NotImplementedError, match="limit"):
+        lazy.fillna(lazy.mean(), limit=1)

@@ -57,7 +57,7 @@ from jupyter_mars.engine.executors.runner import TaskInterrupted, TaskRunner
 from jupyter_mars.engine.graph import Key, Task, TaskTimes, failed_key
 from jupyter_mars.engine.opstats import OperatorStats
 from jupyter_mars.engine.recipes import Undrawn, recipe, undrawn
-from jupyter_mars.engine.runtime import JobHandle
+from jupyter_mars.engine.runtime import JobHandle, serve
 from jupyter_mars.engine.scheduler.events import (
     GraphSubmitted,
     JobCancelled,
@@ -411,6 +411,7 @@ class ThreadRuntime:
     def _work_gpu(self, device: int) -> None:
         """A GPU slot: runs the GPU tasks the core starts, one at a time, on ``device``."""
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        serve(self)
         setup_error: BaseException | None = None
         try:
             use_device(device)
@@ -462,6 +463,7 @@ class ThreadRuntime:
 
     def _work(self) -> None:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
+        serve(self)
         lock = self._lock
         outcome: tuple[Key, JobHandle, Any, TaskTimes] | TaskFailed | None = None
         """What the task this thread ran last gave: its result, or its failure."""
