@@ -14,12 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from jupyter_mars.dataframe.core import FrameBase, new_frame
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks
 from jupyter_mars.dataframe.projection import column_rule
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.engine.primitives.blockwise import Slot
+from jupyter_mars.tensor.core import Tensor
 
 __all__ = ["Slot", "map_chunks", "one_chunk", "slot_args"]
 
@@ -60,12 +63,65 @@ class MapChunks(Op):
         return self.called or super().title(inner)
 
 
+def _lazy_scalar(arg: Any) -> bool:
+    return isinstance(arg, Tensor) and arg.ndim == 0
+
+
+def _find_scalars(arg: Any, found: dict[int, Tensor]) -> None:
+    """The lazy 0-d tensors in ``arg`` (also inside lists, tuples and dicts), by id."""
+    if _lazy_scalar(arg):
+        found.setdefault(id(arg), arg)
+    elif type(arg) in (list, tuple):
+        for a in arg:
+            _find_scalars(a, found)
+    elif type(arg) is dict:
+        for a in arg.values():
+            _find_scalars(a, found)
+
+
+def _slotted(arg: Any, slots: dict[int, Slot]) -> Any:
+    """``arg`` with each lazy 0-d tensor replaced by its ``Slot``."""
+    if _lazy_scalar(arg):
+        return slots[id(arg)]
+    if type(arg) in (list, tuple):
+        return type(arg)(_slotted(a, slots) for a in arg)
+    if type(arg) is dict:
+        return {k: _slotted(a, slots) for k, a in arg.items()}
+    return arg
+
+
+def _unwrapped(arg: Any) -> Any:
+    """``arg`` with each 0-d NumPy array (a 0-d tensor's chunk) as its scalar."""
+    if isinstance(arg, np.ndarray) and arg.ndim == 0:
+        return arg[()]  # ``[()]`` keeps a datetime a datetime, where ``item()`` gives an int
+    if type(arg) in (list, tuple):
+        return type(arg)(_unwrapped(a) for a in arg)
+    if type(arg) is dict:
+        return {k: _unwrapped(a) for k, a in arg.items()}
+    return arg
+
+
+@dataclass(frozen=True)
+class WithScalars:
+    """A chunk function whose arguments held lazy scalars (reductions of the data, as in
+    ``s.clip(lower=s.quantile(0.01))``): they are inputs of the tasks, read whole by each,
+    and handed to the function as scalars."""
+
+    func: Callable[..., Any]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.func(*_unwrapped(args), **_unwrapped(kwargs))
+
+
 def fill_slots(arg: Any, refs: list[Any]) -> Any:
-    """``arg`` with each ``Slot``, also inside lists and tuples, replaced by its chunk."""
+    """``arg`` with each ``Slot``, also inside lists, tuples and dicts, replaced by its
+    chunk."""
     if isinstance(arg, Slot):
         return refs[arg.index]
     if type(arg) in (list, tuple):
         return type(arg)(fill_slots(a, refs) for a in arg)
+    if type(arg) is dict:
+        return {k: fill_slots(a, refs) for k, a in arg.items()}
     return arg
 
 
@@ -81,7 +137,8 @@ def _tile_map_chunks(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled
             Ref(t.flat_keys()[0] if n in op.broadcast else t.keys[i]) for n, t in enumerate(inputs)
         ]
         args = tuple(fill_slots(a, refs) for a in op.args)
-        ctx.add_blockwise(grid[i], op.func, args, dict(op.kwargs))
+        kwargs = {k: fill_slots(v, refs) for k, v in op.kwargs.items()}
+        ctx.add_blockwise(grid[i], op.func, args, kwargs)
     if not op.keeps_rows:
         return Tiled(((math.nan,) * len(first.nsplits[0]),), grid)
     return Tiled(first.nsplits, grid)
@@ -122,7 +179,17 @@ def map_chunks(
     """
     head = frames[0].node
     assert isinstance(head, FrameNode)
-    op = MapChunks(func, args, kwargs or {}, name, broadcast, keeps_rows, called)
+    kwargs = kwargs or {}
+    found: dict[int, Tensor] = {}
+    _find_scalars((args, kwargs), found)
+    if found:  # each a task input of one chunk, read by every task
+        slots = {key: Slot(len(frames) + n) for n, key in enumerate(found)}
+        broadcast = broadcast | {s.index for s in slots.values()}
+        frames = [*frames, *found.values()]  # type: ignore[list-item]
+        args = _slotted(args, slots)
+        kwargs = _slotted(kwargs, slots)
+        func = WithScalars(func)
+    op = MapChunks(func, args, kwargs, name, broadcast, keeps_rows, called)
     nrows = head.shape[0] if keeps_rows else float("nan")
     return new_frame(op, list(frames), nrows, meta, head.index_key if keeps_rows else None)
 
@@ -166,5 +233,8 @@ def is_frame(obj: Any) -> bool:
 
 
 def meta_of(obj: Any) -> Any:
-    """The meta of a lazy frame; pandas objects and scalars as they are."""
+    """The meta of a lazy frame; a value of a lazy scalar's dtype; pandas objects and
+    scalars as they are."""
+    if _lazy_scalar(obj) and obj.dtype != np.dtype(object):
+        return np.zeros((), dtype=obj.dtype)[()]
     return obj.meta if isinstance(obj, FrameBase) else obj

@@ -148,6 +148,27 @@ def test_where_and_mask(chunk_size):
     pd.testing.assert_series_equal(ds.where(other).to_pandas(), s.where(other))
 
 
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_where_and_mask_with_a_reduction_of_the_data_as_other(chunk_size):
+    for data in (
+        pd.Series(pd.array([3, 1, None, 4, 1, None, 9], dtype="Int64")),
+        pd.Series([1.5, np.nan, 3.0, -1.0, 0.25]),
+    ):
+        lazy = md.Series(data, chunk_size=chunk_size)
+        pd.testing.assert_series_equal(
+            lazy.where(lazy.notna(), lazy.max()).to_pandas(),
+            data.where(data.notna(), data.max()),
+        )
+        pd.testing.assert_series_equal(
+            lazy.mask(lazy > 2, lazy.min()).to_pandas(), data.mask(data > 2, data.min())
+        )
+        frame = pd.DataFrame({"a": data, "b": data})
+        both = md.DataFrame(frame, chunk_size=chunk_size)
+        pd.testing.assert_frame_equal(
+            both.where(both > 1, lazy.max()).to_pandas(), frame.where(frame > 1, data.max())
+        )
+
+
 def test_where_bad_cond_raises_at_build():
     d = md.DataFrame(labelled_frame()[["a", "b"]])
     with pytest.raises(ValueError, match="Array conditional must be same shape"):
@@ -258,3 +279,24 @@ def test_a_mask_on_an_equal_index_built_apart_is_taken_by_position_duplicates_or
     other = md.Series(pd.Series([True] * 5, index=[3, 2, 2, 1, 1]))
     with pytest.raises(ValueError, match="duplicate labels"):
         keyed[other].execute()
+
+
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_reductions_of_the_data_as_arguments_are_read_as_inputs(chunk_size):
+    data = pd.Series([1.5, np.nan, 3.0, -1.0, 0.25, 7.5])
+    lazy = md.Series(data, chunk_size=chunk_size)
+    cases = [
+        lambda s: s.clip(lower=s.mean()),
+        lambda s: s.clip(upper=s.median()),
+        lambda s: s.between(s.min(), s.mean()),
+        lambda s: s.replace(3.0, s.mean()),
+        lambda s: s.to_frame("a").fillna({"a": s.mean()}),
+        lambda s: s.to_frame("a").clip(s.min(), s.mean()),
+    ]
+    for case in cases:
+        expected = case(data)
+        got = case(lazy).to_pandas()
+        if isinstance(expected, pd.DataFrame):
+            pd.testing.assert_frame_equal(got, expected)
+        else:
+            pd.testing.assert_series_equal(got, expected)

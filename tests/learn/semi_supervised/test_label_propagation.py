@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -68,8 +69,18 @@ def test_any_shape_and_chunking_propagates_as_scikit_learn(
     labels = rng.randint(0, 3, n)
     labels[rng.rand(n) < unlabeled] = -1
     labels[0] = 2  # one labeled sample at least
-    ours = LabelPropagation(gamma=gamma).fit(mt.tensor(data, chunk_size=(rows, 2)), labels)
-    theirs = sk.LabelPropagation(gamma=gamma).fit(data, labels)
+    # some draws do not converge: both warn then, and stop after the same iterations
+    with warnings.catch_warnings(record=True) as theirs_said:
+        warnings.simplefilter("always", ConvergenceWarning)
+        theirs = sk.LabelPropagation(gamma=gamma).fit(data, labels)
+    with warnings.catch_warnings(record=True) as ours_said:
+        warnings.simplefilter("always", ConvergenceWarning)
+        ours = LabelPropagation(gamma=gamma).fit(mt.tensor(data, chunk_size=(rows, 2)), labels)
+    warned = [
+        [str(w.message) for w in said if w.category is ConvergenceWarning]
+        for said in (ours_said, theirs_said)
+    ]
+    assert warned[0] == warned[1]
     assert_same_fit(ours, theirs)
 
 
