@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from jupyter_mars.dataframe.arithmetic import is_lazy_scalar, scalar_sample
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
@@ -294,50 +293,25 @@ def _where(frame: FrameBase, method: str, cond: Any, other: Any, axis: Any, leve
     if callable(other):
         other = other(frame)
     cond = _lazy_like(frame, cond)
-    scalar = is_lazy_scalar(other)  # a reduction's result: its one chunk read by every chunk
-    if not scalar:
-        other = _lazy_like(frame, other)
+    other = _lazy_like(frame, other)  # a lazy scalar stays one: map_chunks reads it
     kwargs: dict[str, Any] = {}
     if axis is not None:
         kwargs["axis"] = axis
     if level is not None:
         kwargs["level"] = level
-    probe = scalar_sample(frame, other) if scalar else meta_of(other)
-    meta = empty_like(call_method(frame.meta, method, meta_of(cond), probe, **kwargs))
+    meta = empty_like(call_method(frame.meta, method, meta_of(cond), meta_of(other), **kwargs))
     lazy = [x for x in (cond, other) if isinstance(x, FrameBase)]
-    frames: list[Any] = aligned([frame, *lazy])
+    frames = aligned([frame, *lazy])
     args: list[Any] = [Slot(0), method]
     slot = 1
     for x in (cond, other):
         if isinstance(x, FrameBase):
             args.append(Slot(slot))
             slot += 1
-        elif scalar and x is other:
-            args.append(Slot(len(frames)))
         else:
             args.append(x)
     same = frames[0] is frame
-    broadcast = frozenset({len(frames)}) if scalar else frozenset()
-    if scalar:
-        frames.append(other)
-    return map_chunks(
-        _where_chunk,
-        frames,
-        tuple(args),
-        meta,
-        kwargs,
-        method,
-        keeps_rows=same,
-        broadcast=broadcast,
-    )
-
-
-def _where_chunk(chunk: Any, method: str, cond: Any, other: Any, **kwargs: Any) -> Any:
-    """``chunk.where(cond, other)`` (or ``mask``); a 0-d tensor's chunk as ``other`` is
-    handed to pandas as a NumPy scalar."""
-    if isinstance(other, np.ndarray) and other.ndim == 0:
-        other = other[()]
-    return getattr(chunk, method)(cond, other, **kwargs)
+    return map_chunks(call_method, frames, tuple(args), meta, kwargs, method, keeps_rows=same)
 
 
 def where(

@@ -25,11 +25,11 @@ import numpy as np
 import pandas as pd
 
 import jupyter_mars.dataframe.reduction  # noqa: F401 - sum / any
-from jupyter_mars.dataframe.arithmetic import call_with_scalar, is_lazy_scalar, scalar_sample
+from jupyter_mars.dataframe.arithmetic import is_lazy_scalar, scalar_sample
 from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
-from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, one_chunk
+from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
 from jupyter_mars.dataframe.neighbours import (
     Carry,
     head_carry,
@@ -111,25 +111,16 @@ def fillna(
     """Fill NaN with ``value``: a scalar, a dict / Series per column (per label for a
     Series), or a frame aligned on the index; ``limit``: at most that many per column."""
     _check_limit(limit)
-    kwargs: dict[str, Any] = {"axis": axis, "limit": limit}
-    if is_lazy_scalar(value):  # a reduction's result: its one chunk read by every chunk
-        if limit is not None and axis_number(frame.meta, axis, default=0) == 0:
-            raise NotImplementedError("fillna: limit with a lazy value")
-        sample = scalar_sample(frame, value)
-        meta = empty_like(frame.meta.fillna(sample, axis=axis, limit=limit))
-        args = (Slot(0), "fillna", Slot(1))
-        return map_chunks(
-            call_with_scalar, [frame, value], args, meta, kwargs, "fillna", broadcast=frozenset({1})
-        )
     lazy = isinstance(value, FrameBase)
-    probe = value.meta if lazy else value
+    probe = scalar_sample(frame, value) if is_lazy_scalar(value) else meta_of(value)
     meta = empty_like(frame.meta.fillna(probe, axis=axis, limit=limit))
     if limit is not None and axis_number(frame.meta, axis, default=0) == 0:
-        if lazy or isinstance(value, pd.DataFrame):
+        if lazy or is_lazy_scalar(value) or isinstance(value, pd.DataFrame):
             raise NotImplementedError("fillna: limit with a DataFrame or lazy value")
         finish = functools.partial(fill_limited, value, limit)
         return scan(frame, finish, meta, "fillna", before=Carry(count_na, add_counts))
-    if not lazy:
+    kwargs: dict[str, Any] = {"axis": axis, "limit": limit}
+    if not lazy:  # a lazy scalar too: map_chunks reads it
         return _per_chunk(frame, "fillna", meta, value, **kwargs)
     if isinstance(frame, DataFrame) and isinstance(value, Series):
         # values per column: the Series is read whole by every chunk
