@@ -55,7 +55,13 @@ class RaySession(EngineBackedSession):
             self.connected = not ray.is_initialized()
             """True when this session connected to Ray (and so disconnects at close)."""
             if self.connected:
-                ray.init(address=address, **ray_init_kwargs)
+                try:
+                    ray.init(address=address, **ray_init_kwargs)
+                except BaseException:
+                    # a failed ``ray://`` connect leaves Ray Client's mode on, and every
+                    # later ``ray.init`` of this process would fail: shut down undoes it
+                    ray.shutdown()
+                    raise
         try:
             self.address: str = _cluster_address(ray, address)
             """The address of the Ray cluster (its GCS) this session runs on."""
