@@ -29,7 +29,14 @@ from jupyter_mars.dataframe.arithmetic import is_lazy_scalar, scalar_sample
 from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.brackets import getitem
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
-from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
+from jupyter_mars.dataframe.map_chunks import (
+    Slot,
+    WithScalars,
+    aligned,
+    map_chunks,
+    meta_of,
+    one_chunk,
+)
 from jupyter_mars.dataframe.neighbours import (
     Carry,
     head_carry,
@@ -41,6 +48,8 @@ from jupyter_mars.dataframe.neighbours import (
 from jupyter_mars.dataframe.node import empty_like
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
+WHOLE = frozenset({0})
+"""A scan's first other input, read whole by every chunk."""
 
 
 def _call(chunk: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -101,6 +110,27 @@ def fill_limited(value: Any, limit: int, chunk: Any, before: Any, after: Any) ->
     return pd.concat(columns, axis=1).set_axis(chunk.columns, axis=1)
 
 
+def fill_limited_by(limit: int, chunk: Any, before: Any, after: Any, value: Any) -> Any:
+    """``fill_limited`` with the value computed: a chunk of a lazy value (a 0-d array
+    for a lazy scalar), read as ``WithScalars`` reads it."""
+    return fill_limited(value, limit, chunk, before, after)
+
+
+def _fill_limited_lazy(frame: FrameBase, value: Any, limit: int, meta: Any) -> Any:
+    """``fillna`` of at most ``limit`` holes per column with a lazy ``value``: a scalar
+    or a Series of values per column, read whole by every chunk, or an object aligned on
+    the index, read chunk by chunk."""
+    finish = WithScalars(functools.partial(fill_limited_by, limit))
+    if is_lazy_scalar(value) or (isinstance(frame, DataFrame) and isinstance(value, Series)):
+        other = value if is_lazy_scalar(value) else one_chunk(value)
+        return scan(
+            frame, finish, meta, "fillna", Carry(count_na, add_counts), None, (other,), WHOLE
+        )
+    frames = aligned([frame, value])
+    before = Carry(count_na, add_counts)
+    return scan(frames[0], finish, meta, "fillna", before, None, (frames[1],))
+
+
 def fillna(
     frame: FrameBase,
     value: Any,
@@ -114,9 +144,11 @@ def fillna(
     lazy = isinstance(value, FrameBase)
     probe = scalar_sample(frame, value) if is_lazy_scalar(value) else meta_of(value)
     meta = empty_like(frame.meta.fillna(probe, axis=axis, limit=limit))
-    if limit is not None and axis_number(frame.meta, axis, default=0) == 0:
-        if lazy or is_lazy_scalar(value) or isinstance(value, pd.DataFrame):
-            raise NotImplementedError("fillna: limit with a DataFrame or lazy value")
+    # pandas fills every hole a DataFrame of values covers, whatever the limit
+    by_frame = isinstance(value, (pd.DataFrame, DataFrame))
+    if limit is not None and axis_number(frame.meta, axis, default=0) == 0 and not by_frame:
+        if lazy or is_lazy_scalar(value):
+            return _fill_limited_lazy(frame, value, limit, meta)
         finish = functools.partial(fill_limited, value, limit)
         return scan(frame, finish, meta, "fillna", before=Carry(count_na, add_counts))
     kwargs: dict[str, Any] = {"axis": axis, "limit": limit}

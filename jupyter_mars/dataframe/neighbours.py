@@ -10,7 +10,9 @@ before it (or after it), which may lie in other chunks, possibly several small o
   ``i`` is ``fold(carry into i - 1, summary of i - 1)`` (from the front), and
   ``fold(carry into i + 1, summary of i + 1)`` (from the back);
 - each chunk is *finished* with its carries: ``finish(chunk, before, after)``, ``None``
-  where there is nothing on that side.
+  where there is nothing on that side. A scan may also read ``others``: inputs cut into
+  the same chunks as the frame (chunk ``i`` of each joins chunk ``i``), or of one chunk,
+  read whole by every chunk (a lazy scalar); their chunks follow the carries.
 
 The chain is sequential but its tasks handle summaries, not chunks, and the summaries and
 finishes, where the work is, run in parallel. The chain needs no chunk lengths, so it
@@ -36,6 +38,7 @@ from jupyter_mars.dataframe.core import FrameBase, new_frame
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.engine.graph import Key, Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
+from jupyter_mars.executable import Executable
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ class Scan(Op):
     after: Carry | None
     """The carry from the chunks after, or None when not needed."""
     name: str
+    whole: frozenset[int] = frozenset()
+    """Positions among the other inputs read whole by every chunk."""
 
     def label(self) -> str:
         return self.name
@@ -81,9 +86,12 @@ def _chain(
 def _tile_scan(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
     assert isinstance(op, Scan)
-    (t,) = inputs
+    t, *others = inputs
     keys = t.flat_keys()
     n = len(keys)
+    other_keys = [o.flat_keys() for o in others]
+    for j, o in enumerate(other_keys):
+        assert len(o) == (1 if j in op.whole else n), "a scan's inputs are not cut alike"
     none: dict[int, Ref | None] = dict.fromkeys(range(n))
     before = (
         none if op.before is None else _chain(ctx, f"{node.key}-fw", keys, op.before, [*range(n)])
@@ -95,7 +103,8 @@ def _tile_scan(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     )
     grid = key_grid(node.key, [n])
     for i in range(n):
-        ctx.add_blockwise(grid[i], op.finish, (Ref(keys[i]), before[i], after[i]), {})
+        extra = [Ref(o[0] if j in op.whole else o[i]) for j, o in enumerate(other_keys)]
+        ctx.add_blockwise(grid[i], op.finish, (Ref(keys[i]), before[i], after[i], *extra), {})
     return Tiled(t.nsplits, grid)
 
 
@@ -106,14 +115,16 @@ def scan(
     name: str,
     before: Carry | None = None,
     after: Carry | None = None,
+    others: tuple[Executable, ...] = (),
+    whole: frozenset[int] = frozenset(),
 ) -> Any:
     """A frame with ``frame``'s rows and index, chunk ``i`` being ``finish(chunk_i,
-    carry before i, carry after i)``."""
+    carry before i, carry after i, *others' chunks)``: chunk ``i`` of each of ``others``
+    (cut as ``frame`` is), or the one chunk of those at the positions in ``whole``."""
     node = frame.node
     assert isinstance(node, FrameNode)
-    return new_frame(
-        Scan(finish, before, after, name), [frame], node.shape[0], meta, node.index_key
-    )
+    op = Scan(finish, before, after, name, whole)
+    return new_frame(op, [frame, *others], node.shape[0], meta, node.index_key)
 
 
 # --- carries made of rows -------------------------------------------------------------

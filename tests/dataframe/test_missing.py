@@ -236,5 +236,40 @@ def test_fillna_with_a_reduction_of_the_data_reads_it_as_an_input(chunk_size):
     pd.testing.assert_series_equal(
         lazy.fillna(lazy.mean()).to_pandas(), floats.fillna(floats.mean())
     )
-    with pytest.raises(NotImplementedError, match="limit"):
-        lazy.fillna(lazy.mean(), limit=1)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("limit", [1, 2, 9])
+def test_fillna_limit_with_lazy_values(chunk: int | None, limit: int) -> None:
+    df = _frame()[["f", "g", "i"]]
+    mdf: Any = lazy_copy(df, chunk)
+    cases = [
+        lambda d: d.fillna(d["f"].max(), limit=limit),  # a lazy scalar
+        lambda d: d["g"].fillna(d["f"].sum(), limit=limit),
+        lambda d: d.fillna(d.max() * 10, limit=limit),  # a lazy Series: a value per column
+        lambda d: d["g"].fillna(d["i"] * 100, limit=limit),  # aligned on the index
+    ]
+    for case in cases:
+        expected = case(df)
+        got = case(mdf).to_pandas()
+        if isinstance(expected, pd.DataFrame):
+            pd.testing.assert_frame_equal(got, expected)
+        else:
+            pd.testing.assert_series_equal(got, expected)
+    # values on another index, read as one chunk, and in another order
+    other = pd.Series(np.arange(10.0) + 50, index=df.index[::-1])
+    got = mdf["f"].fillna(lazy_copy(other, 4), limit=limit).to_pandas()
+    pd.testing.assert_series_equal(got, df["f"].fillna(other, limit=limit))
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_fillna_with_a_frame_fills_every_hole_it_covers_whatever_the_limit(
+    chunk: int | None,
+) -> None:
+    df = _frame()[["f", "g"]]
+    values = pd.DataFrame({"f": np.arange(10.0), "g": -np.arange(10.0)}, index=df.index)
+    expected = df.fillna(values, limit=1)  # pandas ignores the limit for a frame of values
+    mdf: Any = lazy_copy(df, chunk)
+    pd.testing.assert_frame_equal(mdf.fillna(values, limit=1).to_pandas(), expected)
+    lazy_values = lazy_copy(values, chunk)
+    pd.testing.assert_frame_equal(mdf.fillna(lazy_values, limit=1).to_pandas(), expected)
