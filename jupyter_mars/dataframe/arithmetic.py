@@ -54,14 +54,6 @@ def call_method(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
     return getattr(obj, name)(*args, **kwargs)
 
 
-def call_with_scalar(obj: Any, name: str, value: Any, **kwargs: Any) -> Any:
-    """``obj.name(value)`` where ``value`` is a 0-d tensor's chunk, handed to pandas as
-    a NumPy scalar (``[()]`` keeps a datetime a datetime, where ``item()`` gives an int)."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    return getattr(obj, name)(value, **kwargs)
-
-
 def is_lazy_scalar(other: Any) -> bool:
     """A 0-d tensor: what a reduction of a Series gives (``s - s.mean()``)."""
     return isinstance(other, Tensor) and other.ndim == 0
@@ -101,11 +93,8 @@ def binary(left: FrameBase, other: Any, name: str, reflected: bool = False, **kw
         method = f"__{'r' if reflected else ''}{name}__"
     if is_lazy_scalar(other):
         meta = empty_like(call_method(left.meta, method, scalar_sample(left, other), **kwargs))
-        args = (Slot(0), method, Slot(1))
-        # the tensor's one chunk is read by every chunk of the frame
-        return map_chunks(
-            call_with_scalar, [left, other], args, meta, kwargs, name, broadcast=frozenset({1})
-        )
+        # map_chunks hands the tensor's one chunk, read by every task, to pandas as a scalar
+        return map_chunks(call_method, [left], (Slot(0), method, other), meta, kwargs, name)
     meta = empty_like(call_method(left.meta, method, meta_of(other), **kwargs))
     if not isinstance(other, FrameBase):
         return map_chunks(call_method, [left], (Slot(0), method, other), meta, kwargs, name)
