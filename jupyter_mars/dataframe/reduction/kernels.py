@@ -361,12 +361,20 @@ def _as_numbers(column: pd.Series) -> pd.Series:
     return pd.Series(ticks, index=column.index)
 
 
+def _tick_unit(dtype: Any) -> str | None:
+    """The unit of the ticks of a dtype of dates or spans (time zones too); None for
+    other dtypes."""
+    if dtype is None or getattr(dtype, "kind", "") not in "mM":
+        return None
+    return str(getattr(dtype, "unit", None) or np.datetime_data(dtype)[0])
+
+
 def _as_dates(value: Any, dtype: Any) -> Any:
     """A mean of ticks back as a Timestamp or Timedelta of ``dtype`` (truncated, as
     pandas); other means as they are."""
-    if dtype is None or getattr(dtype, "kind", "") not in "mM":
+    unit = _tick_unit(dtype)
+    if unit is None:
         return value
-    unit = getattr(dtype, "unit", None) or np.datetime_data(dtype)[0]
     if np.isnan(value):
         if dtype.kind == "m":
             return _nat("m", unit)
@@ -385,9 +393,9 @@ def _nat(kind: str, unit: str) -> Any:
 def _as_span(value: Any, dtype: Any) -> Any:
     """A standard deviation of ticks as a Timedelta in the unit of ``dtype`` (dates and
     spans alike, truncated as pandas); others as they are."""
-    if dtype is None or getattr(dtype, "kind", "") not in "mM":
+    unit = _tick_unit(dtype)
+    if unit is None:
         return value
-    unit = getattr(dtype, "unit", None) or np.datetime_data(dtype)[0]
     if np.isnan(value):
         return _nat("m", unit)  # typed: a missing span, not a missing date
     return pd.Timedelta(int(value), unit=unit).as_unit(unit)
