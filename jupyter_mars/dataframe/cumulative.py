@@ -18,12 +18,14 @@ filled before the ratio is taken.
 from __future__ import annotations
 
 import functools
+from numbers import Integral
 from typing import Any
 
 import pandas as pd
 
 import jupyter_mars.dataframe.arithmetic  # noqa: F401 - astype
 import jupyter_mars.dataframe.selection  # noqa: F401 - column selection
+from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.arithmetic import call_method
 from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
@@ -121,6 +123,11 @@ def diff(frame: FrameBase, periods: int = 1, axis: Any = 0) -> Any:
     return _by_periods(frame, "diff", periods, meta)
 
 
+def side_by_side(columns: pd.Index, *parts: Any) -> pd.DataFrame:
+    """Frames or Series of the same rows as one frame with ``columns``."""
+    return pd.concat(list(parts), axis=1).set_axis(columns, axis=1)
+
+
 def shift(
     frame: FrameBase,
     periods: int = 1,
@@ -130,15 +137,26 @@ def shift(
     suffix: str | None = None,
 ) -> Any:
     """Rows moved down by ``periods`` (up when negative), ``fill_value`` (NaN) coming in;
-    with ``freq``, the index moves instead, which is per chunk."""
-    if not isinstance(periods, int) or isinstance(periods, bool):
-        raise NotImplementedError(f"shift: periods must be one integer, got {periods!r}")
+    with ``freq``, the index moves instead, which is per chunk. Several ``periods`` give
+    a frame of every shift side by side, columns named as pandas names them."""
+    if isinstance(periods, str):
+        periods = int(periods)  # pandas' reading: ValueError for what is no number
+    elif not (pd.api.types.is_list_like(periods) or isinstance(periods, (bool, Integral))):
+        raise TypeError(f"Periods must be integer, but {periods} is {type(periods)}.")
     kwargs: dict[str, Any] = {"axis": axis} if isinstance(frame, DataFrame) else {}
     if fill_value is not _NO_DEFAULT:
         kwargs["fill_value"] = fill_value
     if suffix is not None:
         kwargs["suffix"] = suffix
-    meta = empty_like(frame.meta.shift(periods, freq=freq, **kwargs))
+    meta = empty_like(frame.meta.shift(periods, freq=freq, **kwargs))  # pandas' checks
+    if pd.api.types.is_list_like(periods):
+        # pandas shifts an empty frame by several periods to itself: a row tells the names
+        meta = empty_like(sample_like(frame.meta, 1).shift(periods, freq=freq, **kwargs))
+        kwargs.pop("suffix", None)
+        pieces = [shift(frame, p, freq, axis, fill_value) for p in periods]
+        slots = tuple(Slot(i) for i in range(len(pieces)))
+        return map_chunks(side_by_side, pieces, (meta.columns, *slots), meta, name="shift")
+    periods = int(periods)  # True is 1, as for pandas
     if freq is not None or axis_number(frame.meta, axis, default=0) != 0:
         return _per_chunk(frame, "shift", meta, periods=periods, freq=freq, **kwargs)
     kwargs.pop("axis", None)

@@ -12,6 +12,9 @@
   one chunk and pandas unstacks them. Its columns (and their dtype, which missing
   combinations can turn to float) depend on the data, so it is executed when it is
   built and its meta taken from the result (kept by the session, not computed twice).
+  ``pivot`` is the same reshape by columns of the frame (the columns it names only are
+  gathered), pandas' checks included: a repeated index and column pair raises pandas'
+  ``ValueError`` when it runs.
 - ``get_dummies``: the dummy columns of a column are its distinct values, sorted (a
   categorical column's categories). They are computed at build time by one small
   reduction per encoded column, executed together; every chunk then makes those columns
@@ -35,6 +38,8 @@ from jupyter_mars.engine.chunks import offsets
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 from jupyter_mars.executable import execute
+
+_NO_DEFAULT: Any = pd.api.extensions.no_default
 
 _STRINGS_INFERRED = pd.DataFrame(np.array([["a"]], dtype=object)).dtypes.iloc[0] != np.dtype(object)
 """Whether pandas types object values that are all strings as ``str`` (pandas 3)."""
@@ -188,6 +193,51 @@ def unstack(obj: Any, level: Any = -1, fill_value: Any = None) -> Any:
     return out
 
 
+def pivot_chunk(chunk: pd.DataFrame, columns: Any, index: Any, values: Any) -> Any:
+    return chunk.pivot(columns=columns, index=index, values=values)
+
+
+def _used_labels(*keys: Any) -> list[Any] | None:
+    """The column labels ``pivot``'s arguments name, in order, once each; None where one
+    is None (every other column)."""
+    labels: list[Any] = []
+    for key in keys:
+        if key is None:
+            return None
+        for label in key if isinstance(key, list) else [key]:
+            if label not in labels:
+                labels.append(label)
+    return labels
+
+
+def pivot(
+    frame: DataFrame, *, columns: Any, index: Any = _NO_DEFAULT, values: Any = _NO_DEFAULT
+) -> Any:
+    """pandas' ``DataFrame.pivot``: the rows gathered into one chunk and reshaped by
+    pandas; executed at once so that the columns are known (see the module docstring)."""
+    probe = frame.meta.pivot(columns=columns, index=index, values=values)  # pandas' checks
+    # without values every other column is one; without an index the frame's is kept
+    used = _used_labels(
+        columns,
+        [] if index is _NO_DEFAULT else index,
+        None if values is _NO_DEFAULT else values,
+    )
+    data: Any = frame
+    if used is not None and all(c in frame.meta.columns for c in used):
+        data = frame[used]  # only the columns the reshape reads travel
+    out = map_chunks(
+        pivot_chunk,
+        [one_chunk(data)],
+        (Slot(0), columns, index, values),
+        probe,
+        name="pivot",
+        keeps_rows=False,
+    )
+    out.execute()
+    out.node.meta = empty_like(out.fetch())
+    return out
+
+
 def _to_dummy_columns(chunk: Any, positions: tuple[int, ...] | None, cats: list[Any]) -> Any:
     """The chunk with its encoded columns made categorical with the whole data's
     categories."""
@@ -277,7 +327,12 @@ def get_dummies(
 
 
 def _attach() -> None:
-    frame_methods: dict[str, Any] = {"melt": melt, "stack": stack, "unstack": unstack}
+    frame_methods: dict[str, Any] = {
+        "melt": melt,
+        "pivot": pivot,
+        "stack": stack,
+        "unstack": unstack,
+    }
     for attr, value in frame_methods.items():
         setattr(DataFrame, attr, value)
     setattr(Series, "unstack", unstack)  # noqa: B010 - mypy does not know it

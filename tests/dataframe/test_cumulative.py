@@ -99,6 +99,51 @@ def test_shift_across_columns_and_freq(chunk: int | None) -> None:
     pd.testing.assert_frame_equal(mdf.shift(2, freq="D").to_pandas(), df.shift(2, freq="D"))
 
 
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"periods": [0, 1]},
+        {"periods": [1, -2], "suffix": "_s"},
+        {"periods": [3], "fill_value": 0},
+        {"periods": True},
+        {"periods": np.int64(2)},
+    ],
+)
+def test_shift_by_several_periods(chunk: int | None, kwargs: dict[str, Any]) -> None:
+    df = pd.DataFrame({"a": [1, 2, 3, 4, 5], "b": [4.0, 5, 6, 7, 8]}, index=list("vwxyz"))
+    mdf: Any = lazy_copy(df, chunk)
+    pd.testing.assert_frame_equal(mdf.shift(**kwargs).to_pandas(), df.shift(**kwargs))
+    got, expected = mdf["a"].shift(**kwargs).to_pandas(), df["a"].shift(**kwargs)
+    if isinstance(expected, pd.DataFrame):  # several periods: a column each
+        pd.testing.assert_frame_equal(got, expected)
+    else:
+        pd.testing.assert_series_equal(got, expected)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"periods": "x"}, ValueError),
+        ({"periods": 1.5}, TypeError),
+        ({"periods": []}, ValueError),
+        ({"periods": [1.5]}, TypeError),
+        ({"periods": [1, 2], "axis": 1}, ValueError),
+    ],
+)
+def test_shift_refuses_bad_periods_as_pandas(kwargs: dict[str, Any], error: type) -> None:
+    df = pd.DataFrame({"a": [1, 2, 3], "b": [4.0, 5, 6]})
+    with pytest.raises(error):
+        df.shift(**kwargs)
+    with pytest.raises(error):
+        md.DataFrame(df, chunk_size=2).shift(**kwargs)
+    if "axis" not in kwargs:
+        with pytest.raises(error):
+            md.Series(df["a"], chunk_size=2).shift(**kwargs)
+    with pytest.raises(ValueError, match="suffix"):
+        md.Series(df["a"], chunk_size=2).shift(1, suffix="_s")
+
+
 def test_unknown_lengths_and_empty_chunks() -> None:
     df = pd.DataFrame({"k": [np.nan, np.nan, 1.0, np.nan, 2.0, np.nan, np.nan, 3.0], "v": range(8)})
     mdf: Any = md.DataFrame(df, chunk_size=2)

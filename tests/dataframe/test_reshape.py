@@ -94,6 +94,44 @@ def test_unstack(chunk: int | None) -> None:
         unstack(md.Series(df["a"]))
 
 
+PIVOTS: list[dict[str, Any]] = [
+    {"index": "foo", "columns": "bar", "values": "baz"},
+    {"index": "foo", "columns": "bar"},  # every other column
+    {"index": "foo", "columns": "bar", "values": ["baz", "zoo"]},
+    {"columns": "bar", "values": "baz"},  # the frame's own index
+    {"index": ["foo"], "columns": ["bar", "zoo"], "values": "baz"},
+]
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize("kwargs", PIVOTS)
+def test_pivot(chunk: int | None, kwargs: dict[str, Any]) -> None:
+    df = pd.DataFrame(
+        {
+            "foo": ["one", "one", "one", "two", "two", "two", "three"],
+            "bar": list("ABCABCA"),
+            "baz": [1, 2, 3, 4, 5, 6, 7],
+            "zoo": list("xyzqwer"),
+        },
+        index=[10, 20, 10, 20, 10, 20, 30],
+    )
+    got = md.DataFrame(df, chunk_size=chunk).pivot(**kwargs)
+    expected = df.pivot(**kwargs)
+    pd.testing.assert_frame_equal(got.meta, expected.iloc[:0])  # known once called
+    pd.testing.assert_frame_equal(got.to_pandas(), expected)
+
+
+def test_pivot_raises_pandas_errors_where_called() -> None:
+    df = pd.DataFrame({"a": [1, 1, 2], "b": [1, 1, 2], "v": [1.0, 2.0, 3.0]})
+    lazy = md.DataFrame(df, chunk_size=2)
+    with pytest.raises(ValueError, match="duplicate entries"):
+        lazy.pivot(index="a", columns="b", values="v")
+    with pytest.raises(KeyError, match="nope"):
+        lazy.pivot(index="a", columns="nope", values="v")
+    with pytest.raises(TypeError):
+        lazy.pivot(index="a", values="v")  # columns is required
+
+
 DUMMIES: list[dict[str, Any]] = [
     {},
     {"columns": ["c", "a"]},
