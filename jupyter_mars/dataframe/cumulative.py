@@ -130,7 +130,7 @@ def side_by_side(columns: pd.Index, *parts: Any) -> pd.DataFrame:
 
 def shift(
     frame: FrameBase,
-    periods: int = 1,
+    periods: Any = 1,
     freq: Any = None,
     axis: Any = 0,
     fill_value: Any = _NO_DEFAULT,

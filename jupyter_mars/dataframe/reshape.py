@@ -224,7 +224,7 @@ def pivot(
     )
     data: Any = frame
     if used is not None and all(c in frame.meta.columns for c in used):
-        data = frame[used]  # only the columns the reshape reads travel
+        data = data[used]  # only the columns the reshape reads travel
     out = map_chunks(
         pivot_chunk,
         [one_chunk(data)],
