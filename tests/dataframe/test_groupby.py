@@ -140,6 +140,26 @@ def test_ddof_and_numeric_only(chunk: int | None) -> None:
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)
+@pytest.mark.parametrize(
+    "kwargs", [{"skipna": False}, {"min_count": 2}, {"min_count": 1, "skipna": False}]
+)
+def test_first_and_last_keywords(chunk: int | None, kwargs: dict[str, Any]) -> None:
+    df = pd.DataFrame(
+        {"g": list("aabbccd"), "x": [np.nan, 1, 2, np.nan, np.nan, np.nan, 5], "y": range(7)}
+    )
+    mdf = _lazy(df, chunk)
+    pairs: list[tuple[Any, Any]] = []
+    for how in ("first", "last"):
+        pairs.append(
+            (getattr(mdf.groupby("g"), how)(**kwargs), getattr(df.groupby("g"), how)(**kwargs))
+        )
+        pairs.append(
+            (getattr(mdf.groupby("g").x, how)(**kwargs), getattr(df.groupby("g").x, how)(**kwargs))
+        )
+    _check(pairs)
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
 def test_agg_forms(chunk: int | None) -> None:
     pairs: list[tuple[Any, Any]] = []
     df = _frame()
@@ -402,3 +422,31 @@ def test_nullable_columns_keep_pandas_nullable_dtypes(chunk: int | None, method:
         )
     named = df.groupby("k").agg(x=("a", "mean"), y=("f", "count")).to_pandas()
     pd.testing.assert_frame_equal(named, pdf.groupby("k").agg(x=("a", "mean"), y=("f", "count")))
+
+
+@pytest.mark.parametrize("chunk", CHUNKS)
+def test_groupers(chunk: int | None) -> None:
+    rng = np.random.default_rng(0)
+    n = 17
+    df = pd.DataFrame(
+        {
+            "g": rng.choice(list("abc"), n),
+            "y": rng.integers(0, 9, n),
+            "t": pd.date_range("2020-01-01", periods=n, freq="5h"),
+        }
+    )
+    mdf = _lazy(df, chunk)
+    cases = [
+        lambda d: d.groupby(pd.Grouper(key="t", freq="D")).y.sum(),  # bins of times
+        lambda d: d.groupby(pd.Grouper(key="t", freq="12h", closed="right", label="right"))[
+            ["y"]
+        ].max(),
+        lambda d: d.set_index("t").groupby(pd.Grouper(freq="D")).y.mean(),  # on the index
+        lambda d: d.groupby(pd.Grouper(key="g")).y.sum(),  # keys in order of appearance
+        lambda d: d.groupby(pd.Grouper(key="g", sort=True)).y.sum(),
+        lambda d: d.groupby([pd.Grouper(key="g"), "y"]).size(),
+        lambda d: d.set_index("g").groupby(pd.Grouper(level="g")).y.sum(),
+    ]
+    _check([(case(mdf), case(df)) for case in cases])
+    with pytest.raises(NotImplementedError, match="Grouper"):
+        mdf.groupby([pd.Grouper(key="t", freq="D"), "g"])

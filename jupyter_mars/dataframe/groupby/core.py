@@ -43,6 +43,16 @@ _PLAIN_KWARGS: dict[str, dict[str, Any]] = {
 (None: any). Other arguments (``min_count=2``, ``engine=...``) go to pandas whole."""
 
 
+def _ends_kwargs(numeric_only: bool, min_count: int, skipna: bool) -> dict[str, Any]:
+    """``first`` / ``last``'s keywords, pandas' defaults left out (the kernels' own)."""
+    kwargs: dict[str, Any] = {"numeric_only": numeric_only}
+    if min_count != -1:
+        kwargs["min_count"] = min_count
+    if not skipna:
+        kwargs["skipna"] = skipna
+    return kwargs
+
+
 def _column_of(obj: FrameBase, key: Any) -> Any:
     """The label when ``key`` is ``obj[label]`` built lazily from ``obj`` (pandas treats a
     column of the grouped frame as an in-axis key), else None."""
@@ -275,11 +285,23 @@ class GroupBy:
     def max(self, numeric_only: bool = False, method: str = "auto") -> Any:
         return self._reduce("max", method, numeric_only=numeric_only)
 
-    def first(self, numeric_only: bool = False, method: str = "auto") -> Any:
-        return self._reduce("first", method, numeric_only=numeric_only)
+    def first(
+        self,
+        numeric_only: bool = False,
+        min_count: int = -1,
+        skipna: bool = True,
+        method: str = "auto",
+    ) -> Any:
+        return self._reduce("first", method, **_ends_kwargs(numeric_only, min_count, skipna))
 
-    def last(self, numeric_only: bool = False, method: str = "auto") -> Any:
-        return self._reduce("last", method, numeric_only=numeric_only)
+    def last(
+        self,
+        numeric_only: bool = False,
+        min_count: int = -1,
+        skipna: bool = True,
+        method: str = "auto",
+    ) -> Any:
+        return self._reduce("last", method, **_ends_kwargs(numeric_only, min_count, skipna))
 
     def var(self, ddof: int = 1, numeric_only: bool = False, method: str = "auto") -> Any:
         return self._reduce("var", method, ddof=ddof, numeric_only=numeric_only)
@@ -396,6 +418,18 @@ class SeriesGroupBy(GroupBy):
     """A lazy ``pandas.core.groupby.SeriesGroupBy``."""
 
 
+TimeGrouper = pd.api.typing.TimeGrouper
+
+
+def _plain_grouper(grouper: pd.Grouper, level: Any) -> tuple[Any, Any]:
+    """``by`` and ``level`` for a Grouper without a ``freq``: its column or its level."""
+    if grouper.key is not None:
+        return grouper.key, level
+    if grouper.level is not None:
+        return None, grouper.level
+    raise ValueError("a Grouper groups by a key or a level: give key= or level=")
+
+
 def groupby(
     self: Any,
     by: Any = None,
@@ -409,7 +443,30 @@ def groupby(
     """``df.groupby(by, level=, as_index=, sort=, dropna=)``: a lazy GroupBy.
 
     ``by``: a column label, an index level name, a lazy Series (aligned with the frame on
-    its index), or a list of these; or ``level``: index level(s)."""
+    its index), a ``pd.Grouper`` (one with a ``freq`` bins times, as ``resample``), or a
+    list of these; or ``level``: index level(s)."""
+    if isinstance(by, TimeGrouper):
+        return self.resample(
+            by.freq,
+            closed=by.closed,
+            label=by.label,
+            on=by.key,
+            level=by.level,
+            origin=by.origin,
+            offset=by.offset,
+        )
+    if isinstance(by, pd.Grouper):
+        sort = sort and by.sort  # a Grouper keeps the keys' order of appearance by default
+        by, level = _plain_grouper(by, level)
+    elif isinstance(by, list) and any(isinstance(k, pd.Grouper) for k in by):
+        if any(
+            isinstance(k, TimeGrouper) or k.key is None for k in by if isinstance(k, pd.Grouper)
+        ):
+            raise NotImplementedError(
+                "groupby: a Grouper with a freq or a level among other keys is not "
+                "supported; group by the binned times (dt.floor) or the level's name"
+            )
+        by = [k.key if isinstance(k, pd.Grouper) else k for k in by]
     cls = SeriesGroupBy if isinstance(self, Series) else DataFrameGroupBy
     return cls(self, by, level, as_index, sort, dropna, group_keys=group_keys)
 
