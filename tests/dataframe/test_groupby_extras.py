@@ -3,6 +3,8 @@ group, and named aggregations, against pandas over several chunkings."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -53,13 +55,37 @@ def test_grouped_method_matches_pandas(chunk: int | None, call: str) -> None:
     assert_same(got, CALLS[call](data.groupby("k")))
 
 
-@pytest.mark.parametrize("chunk", [2, None])
-def test_sample_picks_rows_of_each_group(chunk: int | None) -> None:
+SAMPLES: list[Any] = [
+    lambda: {"n": 2, "random_state": 0},
+    lambda: {"frac": 0.5, "random_state": 3},
+    lambda: {"n": 3, "replace": True, "random_state": 1},
+    lambda: {"n": 1, "random_state": np.random.RandomState(7)},
+    lambda: {"n": 1, "random_state": np.random.default_rng(3)},
+    lambda: {"frac": 0.5, "weights": list(range(1, 16)), "replace": True, "random_state": 2},
+]
+
+
+@pytest.mark.parametrize("chunk", [2, 5, None])
+@pytest.mark.parametrize("kwargs", SAMPLES)
+def test_sample_picks_pandas_rows_in_pandas_order(chunk: int | None, kwargs: Any) -> None:
     data = _frame()
-    got = lazy_copy(data, chunk).groupby("k").sample(n=2, random_state=0).execute().fetch()
-    assert got.groupby("k").size().tolist() == [2, 2, 2]
-    assert_same(got, data.loc[got.index])
-    assert got.index.is_monotonic_increasing  # the rows come back in their order
+    assert len(data) == 15
+    lazy = lazy_copy(data, chunk)
+    calls = [
+        lambda d, kw: d.groupby("k").sample(**kw),
+        lambda d, kw: d.groupby("k")["x"].sample(**kw),
+        lambda d, kw: d.groupby("k", sort=False)[["y"]].sample(**kw),
+    ]
+    for call in calls:
+        assert_same(call(lazy, kwargs()).execute().fetch(), call(data, kwargs()))
+
+
+def test_sample_refuses_what_pandas_refuses() -> None:
+    lazy = lazy_copy(_frame(), 2)
+    with pytest.raises(ValueError, match="larger sample"):
+        lazy.groupby("k").sample(n=10)
+    with pytest.raises(ValueError, match="not both"):
+        lazy.groupby("k").sample(n=1, frac=0.5)
 
 
 @pytest.mark.parametrize("chunk", CHUNKS)

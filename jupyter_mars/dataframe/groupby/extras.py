@@ -7,8 +7,9 @@
 - running, filling and neighbour methods (``cumsum``, ``cumprod``, ``cummin``, ``cummax``,
   ``ffill``, ``bfill``, ``diff``, ``shift``, ``pct_change``, ``rank``): a transform
   through the key shuffle, the rows going back to their chunks in their order;
-- rows picked per group (``head``, ``tail``, ``sample``): the same shuffle, the picked
-  rows going back in their original order;
+- rows picked per group (``head``, ``tail``): the same shuffle, the picked rows going
+  back in their original order (``sample``, which pandas draws group after group, is in
+  ``picks``);
 - ``ohlc``: the decomposable aggregation, its four columns being ``first``, ``max``,
   ``min`` and ``last``.
 
@@ -94,7 +95,7 @@ def ohlc(self: GroupBy, method: str = "auto") -> Any:
 def _attach() -> None:
     methods: dict[str, Any] = {name: _whole_group(name) for name in WHOLE_GROUP_STATISTICS}
     methods |= {name: _running(name) for name in RUNNING}
-    methods |= {name: _picked(name) for name in ("head", "tail", "sample")}
+    methods |= {name: _picked(name) for name in ("head", "tail")}
     methods["ohlc"] = ohlc
     for attr, value in methods.items():
         setattr(GroupBy, attr, value)

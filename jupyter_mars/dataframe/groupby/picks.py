@@ -1,8 +1,11 @@
-"""Rows picked from groups: ``nth`` and ``get_group``.
+"""Rows picked from groups: ``nth``, ``sample`` and ``get_group``.
 
 ``nth`` is pandas' own ``nth`` on each group's rows after the key shuffle
 (``apply.shuffle_rows``, mode ``"select"``, as ``head`` and ``tail``): the picked rows go
 back to their chunks and keep the grouped object's order and index, as in pandas.
+
+``sample`` draws as pandas does, from the group of every row (computed when called):
+pandas' draws depend on each group's size and on the draws of the groups before it.
 
 ``get_group(name)`` is a filter of each chunk on its keys; no shuffle is needed. pandas
 raises ``KeyError`` for a group that is not there: the lengths of the filtered chunks are
@@ -23,6 +26,7 @@ from jupyter_mars.dataframe.groupby.apply import shuffle_rows
 from jupyter_mars.dataframe.groupby.core import GroupBy
 from jupyter_mars.dataframe.groupby.keys import KeyItem, key_series
 from jupyter_mars.dataframe.groupby.plan import map_to_unknown
+from jupyter_mars.dataframe.selection import take_rows
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, tile_rule
 
 
@@ -99,8 +103,40 @@ def get_group(self: GroupBy, name: Any) -> Any:
     return new_frame(RequireRows(name), [rows], math.nan, meta)
 
 
+def sample(
+    self: GroupBy,
+    n: int | None = None,
+    frac: float | None = None,
+    replace: bool = False,
+    weights: Any = None,
+    random_state: Any = None,
+) -> Any:
+    """pandas' grouped ``sample``: the rows pandas picks for ``random_state``, in its order
+    (group after group). The group of every row is computed when this is called
+    (``ngroup``, executed); pandas then draws, on a stand-in holding only those group
+    numbers, from each group's row positions in turn with one random state, and the rows
+    are taken by position."""
+    meta = self._probe_gb(True).head(0)
+    if weights is not None and not isinstance(weights, (list, tuple, np.ndarray)):
+        raise NotImplementedError("groupby sample: weights as a column or Series; pass a list")
+    numbers = self.ngroup().to_pandas().to_numpy()
+    stand_in = pd.Series(numbers, index=pd.RangeIndex(len(numbers)))
+    drawn = stand_in.groupby(stand_in, sort=True, dropna=True).sample(
+        n=n, frac=frac, replace=replace, weights=weights, random_state=random_state
+    )
+    positions = drawn.index.to_numpy(dtype=np.int64)
+    if isinstance(meta, pd.Series):
+        selected = self._obj if isinstance(self._obj.meta, pd.Series) else self._obj[meta.name]
+    elif meta.columns.equals(self._obj.meta.columns):
+        selected = self._obj
+    else:
+        selected = self._obj[list(meta.columns)]
+    return take_rows(selected, positions)
+
+
 def _attach() -> None:
     GroupBy.nth = nth  # type: ignore[attr-defined]
+    GroupBy.sample = sample  # type: ignore[attr-defined]
     GroupBy.get_group = get_group  # type: ignore[attr-defined]
 
 
