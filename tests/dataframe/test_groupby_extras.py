@@ -80,6 +80,13 @@ def test_sample_picks_pandas_rows_in_pandas_order(chunk: int | None, kwargs: Any
         assert_same(call(lazy, kwargs()).execute().fetch(), call(data, kwargs()))
 
 
+@pytest.mark.parametrize("chunk", [2, None])
+def test_sample_weighted_by_a_column(chunk: int | None) -> None:
+    data = _frame().assign(w=np.arange(15.0) % 4 + 1)
+    got = lazy_copy(data, chunk).groupby("k").sample(n=2, weights="w", random_state=5)
+    assert_same(got.execute().fetch(), data.groupby("k").sample(n=2, weights="w", random_state=5))
+
+
 def test_sample_refuses_what_pandas_refuses() -> None:
     lazy = lazy_copy(_frame(), 2)
     with pytest.raises(ValueError, match="larger sample"):

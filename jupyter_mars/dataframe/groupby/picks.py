@@ -117,8 +117,10 @@ def sample(
     numbers, from each group's row positions in turn with one random state, and the rows
     are taken by position."""
     meta = self._probe_gb(True).head(0)
-    if weights is not None and not isinstance(weights, (list, tuple, np.ndarray)):
-        raise NotImplementedError("groupby sample: weights as a column or Series; pass a list")
+    if isinstance(weights, str) and isinstance(meta, pd.DataFrame) and weights in meta.columns:
+        weights = self._obj[weights].to_pandas().to_numpy()  # a column: its values
+    elif weights is not None and not isinstance(weights, (list, tuple, np.ndarray)):
+        raise NotImplementedError("groupby sample: weights as a Series; pass a list or column")
     numbers = self.ngroup().to_pandas().to_numpy()
     stand_in = pd.Series(numbers, index=pd.RangeIndex(len(numbers)))
     drawn = stand_in.groupby(stand_in, sort=True, dropna=True).sample(
