@@ -25,6 +25,7 @@ from jupyter_mars.dataframe.functions import (
     notnull,
     to_datetime,
     to_numeric,
+    to_timedelta,
     unique,
 )
 from jupyter_mars.dataframe.groupby import NamedAgg, crosstab, pivot_table
@@ -111,5 +112,6 @@ __all__ = [
     "to_parquet",
     "to_ray_dataset",
     "to_sql",
+    "to_timedelta",
     "unique",
 ]

@@ -1,5 +1,5 @@
 """pandas' top-level element-wise functions on lazy objects: ``to_numeric``,
-``to_datetime``, ``isna`` / ``isnull`` / ``notna`` / ``notnull``, and ``unique``.
+``to_datetime``, ``to_timedelta``, ``isna`` / ``isnull`` / ``notna`` / ``notnull``, and ``unique``.
 
 A lazy Series, Index or DataFrame gets one pandas call per chunk; the meta (the result's
 dtype) comes from the same call on the input's meta, so bad arguments raise pandas' error
@@ -24,7 +24,16 @@ from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.sort.unique import unique as series_unique
 from jupyter_mars.tensor.core import Tensor
 
-__all__ = ["isna", "isnull", "notna", "notnull", "to_datetime", "to_numeric", "unique"]
+__all__ = [
+    "isna",
+    "isnull",
+    "notna",
+    "notnull",
+    "to_datetime",
+    "to_numeric",
+    "to_timedelta",
+    "unique",
+]
 
 
 def _apply(func: Callable[..., Any], chunk: Any, kwargs: dict[str, Any]) -> Any:
@@ -101,6 +110,14 @@ def to_datetime(arg: Any, errors: str = "raise", **kwargs: Any) -> Any:
     if errors not in ("raise", "coerce"):
         raise ValueError(f"errors must be 'raise' or 'coerce', got {errors!r}")
     return _lazy(pd.to_datetime, arg, {"errors": errors, **kwargs})
+
+
+def to_timedelta(arg: Any, unit: str | None = None, errors: str = "raise") -> Any:
+    """``pandas.to_timedelta``: per chunk on a lazy Series or Index; a lazy tensor gives a
+    tensor of timedelta64."""
+    if errors not in ("raise", "coerce"):
+        raise ValueError("errors must be one of 'raise', or 'coerce'.")
+    return _lazy(pd.to_timedelta, arg, {"unit": unit, "errors": errors})
 
 
 _SELF_UNEQUAL_KINDS = "fciubmM"

@@ -60,6 +60,26 @@ def test_to_datetime_of_series_and_index(chunk_size):
     assert md.to_datetime("2020-01-02") == pd.Timestamp("2020-01-02")
 
 
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_to_timedelta_of_series_index_tensors_and_values(chunk_size):
+    s = pd.Series(["1 day", "bad", "2h", None], name="span")
+    got = md.to_timedelta(lazy_copy(s, chunk_size), errors="coerce")
+    pd.testing.assert_series_equal(got.to_pandas(), pd.to_timedelta(s, errors="coerce"))
+    numbers = pd.Series([1, 90, 3600])
+    got = md.to_timedelta(lazy_copy(numbers, chunk_size), unit="s")
+    pd.testing.assert_series_equal(got.to_pandas(), pd.to_timedelta(numbers, unit="s"))
+    idx = pd.Index(["1min", "3min"], name="after")
+    got_idx = md.to_timedelta(md.Index(idx, chunk_size=chunk_size or 2))
+    pd.testing.assert_index_equal(got_idx.to_pandas(), pd.to_timedelta(idx))
+    t = md.to_timedelta(mt.tensor(np.array([1, 2, 3]), chunk_size=2), unit="D")
+    np.testing.assert_array_equal(t.execute().fetch(), pd.to_timedelta([1, 2, 3], unit="D"))
+    assert md.to_timedelta("1h") == pd.Timedelta("1h")
+    with pytest.raises(ValueError, match="errors"):
+        md.to_timedelta(lazy_copy(s, chunk_size), errors="ignore")
+    with pytest.raises(ValueError, match="bad"):
+        md.to_timedelta(lazy_copy(s, chunk_size)).execute()  # "bad" is no span
+
+
 def test_to_datetime_bad_format_raises_at_execute_and_bad_errors_at_call():
     s = md.Series(pd.Series(["2020-01-01", "nope"]), chunk_size=1)
     with pytest.raises(ValueError, match="errors"):
