@@ -19,6 +19,7 @@ from jupyter_mars.dataframe.cut import cut, qcut
 from jupyter_mars.dataframe.eval import eval
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.functions import (
+    factorize,
     isna,
     isnull,
     notna,
@@ -83,6 +84,7 @@ __all__ = [
     "dataframe_from_tensor",
     "date_range",
     "eval",
+    "factorize",
     "from_dict",
     "from_records",
     "get_dummies",

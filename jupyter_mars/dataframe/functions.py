@@ -25,6 +25,7 @@ from jupyter_mars.dataframe.sort.unique import unique as series_unique
 from jupyter_mars.tensor.core import Tensor
 
 __all__ = [
+    "factorize",
     "isna",
     "isnull",
     "notna",
@@ -145,6 +146,21 @@ isna = _frame_method("isna")
 isnull = _frame_method("isnull")
 notna = _frame_method("notna")
 notnull = _frame_method("notnull")
+
+
+def factorize(
+    values: Any, sort: bool = False, use_na_sentinel: bool = True, size_hint: int | None = None
+) -> Any:
+    """``pandas.factorize``: codes and distinct values; a lazy Series or Index (or a lazy
+    1-d tensor) is fetched first, as its own ``factorize`` is."""
+    kwargs: dict[str, Any] = {"sort": sort, "use_na_sentinel": use_na_sentinel}
+    if isinstance(values, Tensor):
+        values = _tensor_series(values)
+    if isinstance(values, DataFrame):
+        raise TypeError("factorize takes a Series, an Index or an array, not a DataFrame")
+    if isinstance(values, FrameBase):
+        return values.factorize(**kwargs)
+    return pd.factorize(values, size_hint=size_hint, **kwargs)
 
 
 def _index_to_series(chunk: pd.Index) -> pd.Series:

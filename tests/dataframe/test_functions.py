@@ -80,6 +80,25 @@ def test_to_timedelta_of_series_index_tensors_and_values(chunk_size):
         md.to_timedelta(lazy_copy(s, chunk_size)).execute()  # "bad" is no span
 
 
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_factorize_of_lazy_objects_tensors_and_values(chunk_size):
+    s = pd.Series(["b", None, "a", "b", "c", "a"])
+    for kwargs in ({}, {"sort": True}, {"use_na_sentinel": False}):
+        codes, uniques = md.factorize(lazy_copy(s, chunk_size), **kwargs)
+        expected_codes, expected_uniques = pd.factorize(s, **kwargs)
+        np.testing.assert_array_equal(codes, expected_codes)
+        pd.testing.assert_index_equal(uniques, expected_uniques)
+    codes, uniques = md.factorize(mt.tensor(np.array([3, 1, 3, 2]), chunk_size=2))
+    expected_codes, expected_uniques = pd.factorize(pd.Series([3, 1, 3, 2]))
+    np.testing.assert_array_equal(codes, expected_codes)
+    pd.testing.assert_index_equal(uniques, expected_uniques)
+    np.testing.assert_array_equal(md.factorize(np.array([2, 2, 5]))[0], [0, 0, 1])
+    with pytest.raises(TypeError, match="list"):  # as pandas
+        md.factorize([2, 2, 5])
+    with pytest.raises(TypeError, match="DataFrame"):
+        md.factorize(lazy_copy(pd.DataFrame({"a": [1]}), chunk_size))
+
+
 def test_to_datetime_bad_format_raises_at_execute_and_bad_errors_at_call():
     s = md.Series(pd.Series(["2020-01-01", "nope"]), chunk_size=1)
     with pytest.raises(ValueError, match="errors"):
