@@ -47,6 +47,7 @@ from jupyter_mars.dataframe.io import (
     to_sql,
 )
 from jupyter_mars.dataframe.joins import merge
+from jupyter_mars.dataframe.joins.asof import merge_asof
 from jupyter_mars.dataframe.reduction.custom import CustomReduction
 from jupyter_mars.dataframe.reshape import get_dummies, melt
 from jupyter_mars.dataframe.scalars import (
@@ -92,6 +93,7 @@ __all__ = [
     "isnull",
     "melt",
     "merge",
+    "merge_asof",
     "notna",
     "notnull",
     "offsets",
