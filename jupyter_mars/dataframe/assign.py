@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe import filters
+from jupyter_mars.dataframe.callables import resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.labels import labels_held
 from jupyter_mars.dataframe.loc import AtIndexer, IAtIndexer, LocIndexer
@@ -236,8 +237,7 @@ def set_rows(frame: FrameBase, kind: str, key: Any, columns: Any, value: Any) ->
 
 def _row_kind(frame: FrameBase, key: Any) -> tuple[str, Any]:
     """The kind of a ``loc`` row key and what the chunks need of it."""
-    if callable(key):
-        key = key(frame)
+    key = resolve(key, frame)
     if isinstance(key, slice):
         if key == ALL:
             return "all", None
@@ -260,8 +260,7 @@ def loc_set(frame: FrameBase, key: Any, value: Any) -> None:
         if len(key) != 2:
             raise pd.errors.IndexingError(f"loc: too many indexers: {key!r}")
         rows, columns = key
-        if callable(columns):
-            columns = columns(frame)
+        columns = resolve(columns, frame)
     elif isinstance(frame, DataFrame):
         rows, columns = key, ALL
     else:

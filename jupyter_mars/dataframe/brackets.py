@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe import filters
+from jupyter_mars.dataframe.callables import resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.loc import loc_rows
 from jupyter_mars.dataframe.selection import iloc_rows, select_columns
@@ -20,6 +21,7 @@ def getitem(frame: DataFrame, key: Any) -> Any:
     boolean Series or array is True), ``df[bool_frame]`` (``where``), ``df[a:b]`` (rows by
     position, or by label when the bounds are labels). A missing column raises KeyError
     here, at the line that asked for it."""
+    key = resolve(key, frame)  # a function or expression of the whole frame
     if isinstance(key, slice):
         return _row_slice(frame, key)
     if filters.is_mask(key):
@@ -34,6 +36,7 @@ def getitem(frame: DataFrame, key: Any) -> Any:
 def series_getitem(series: Series, key: Any) -> Any:
     """``s[mask]``, ``s[i:j]`` (by position), ``s[label]``, ``s[[labels]]``, ``s[a:b]``
     with labels: as pandas, where anything but a boolean mask or an int slice is a label."""
+    key = resolve(key, series)
     if isinstance(key, slice):
         return _row_slice(series, key)
     if filters.is_mask(key):

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.callables import resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of, one_chunk
@@ -288,10 +289,8 @@ def _lazy_like(frame: FrameBase, value: Any) -> Any:
 
 
 def _where(frame: FrameBase, method: str, cond: Any, other: Any, axis: Any, level: Any) -> Any:
-    if callable(cond):
-        cond = cond(frame)
-    if callable(other):
-        other = other(frame)
+    cond = resolve(cond, frame)
+    other = resolve(other, frame)
     cond = _lazy_like(frame, cond)
     other = _lazy_like(frame, other)  # a lazy scalar stays one: map_chunks reads it
     kwargs: dict[str, Any] = {}

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from jupyter_mars.dataframe.callables import resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.filters import call_method, rows_like
 from jupyter_mars.dataframe.map_chunks import MapChunks, Slot, map_chunks, one_chunk
@@ -287,8 +288,7 @@ def assign_column(chunk: Any, name: Any, value: Any) -> Any:
 
 
 def assign_one(frame: DataFrame, name: Any, value: Any) -> Any:
-    if callable(value):
-        value = value(frame)
+    value = resolve(value, frame)
     if isinstance(value, pd.Series):
         value = Series(value)
     elif isinstance(value, (np.ndarray, list, range, pd.Index)):

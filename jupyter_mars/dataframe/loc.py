@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe import filters
+from jupyter_mars.dataframe.callables import resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.level_keys import is_partial, is_row_key, label_mask, partial_meta
 from jupyter_mars.dataframe.level_slices import (
@@ -283,8 +284,7 @@ def _is_label_list(key: Any) -> bool:
 
 def loc_rows(frame: FrameBase, key: Any) -> Any:
     """Rows of ``frame`` by label: see the module docstring for the kinds of key."""
-    if callable(key):
-        key = key(frame)
+    key = resolve(key, frame)
     if _is_full_slice(key):
         return frame
     if isinstance(key, slice):
@@ -308,8 +308,7 @@ def loc_rows(frame: FrameBase, key: Any) -> Any:
 
 def loc_columns(frame: DataFrame, key: Any) -> Any:
     """``frame.loc[:, key]``: the columns by label (a Series for one label)."""
-    if callable(key):
-        key = key(frame)
+    key = resolve(key, frame)
     if _is_full_slice(key):
         return frame
     if isinstance(key, slice) or filters.is_mask(key):
@@ -333,8 +332,7 @@ class LocIndexer:
             if len(key) != 2:
                 raise pd.errors.IndexingError(f"loc: too many indexers: {key!r}")
             rows, cols = key
-            if callable(rows):  # called on the whole frame, as pandas does
-                rows = rows(self.frame)
+            rows = resolve(rows, self.frame)  # on the whole frame, as pandas does
             if is_level_selection(self.frame.meta.index, rows):
                 # the rows of the frame first: a Series' loc drops levels a frame's keeps
                 return loc_columns(loc_rows(self.frame, rows), cols)

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from jupyter_mars.dataframe import filters
+from jupyter_mars.dataframe.callables import resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import TAKES_COLUMNS, MapChunks, Slot, map_chunks
 from jupyter_mars.dataframe.node import FrameNode, concat_chunks, empty_like
@@ -284,10 +285,11 @@ class ILocIndexer:
         self.frame = frame
 
     def __getitem__(self, key: Any) -> Any:
+        key = resolve(key, self.frame)  # a function of the whole frame, as pandas
         if isinstance(key, tuple):
             if len(key) != 2 or not isinstance(self.frame, DataFrame):
                 raise IndexError(f"iloc: too many indexers: {key!r}")
-            rows, cols = key
+            rows, cols = (resolve(k, self.frame) for k in key)
             frame = self.frame
             if not _is_full_slice(cols):
                 frame = select_column_positions(frame, cols)

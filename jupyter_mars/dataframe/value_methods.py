@@ -16,6 +16,7 @@ import pandas as pd
 
 import jupyter_mars.dataframe.cumulative  # noqa: F401 - shift
 import jupyter_mars.dataframe.reduction  # noqa: F401 - corr
+from jupyter_mars.dataframe.callables import resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, aligned, map_chunks, meta_of
 
@@ -63,7 +64,7 @@ def case_when(self: Series, caselist: list[tuple[Any, Any]]) -> Series:
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise ValueError(f"Argument {len(flat) // 2} must be a tuple of (condition, value)")
         for item in pair:
-            flat.append(item(self) if callable(item) else item)
+            flat.append(resolve(item, self))
     if any(not isinstance(v, FrameBase) and pd.api.types.is_list_like(v) for v in flat):
         # arrays have no chunks to line up with: run pandas on the fetched data
         fetched = [v.to_pandas() if isinstance(v, FrameBase) else v for v in flat]
