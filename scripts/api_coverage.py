@@ -194,7 +194,6 @@ PANDAS_CLASSES["api.typing.DataFrameGroupBy"] = (pd.api.typing.DataFrameGroupBy,
 PANDAS_CLASSES["api.typing.SeriesGroupBy"] = (pd.api.typing.SeriesGroupBy, SeriesGroupBy)
 """pandas' class -> (its own, ``md``'s)."""
 PANDAS_MISSING: dict[str, str] = {
-    "select": "pandas' newest selection method; `df[...]`, `loc` and `filter` do it",
     "sparse": "pandas' sparse accessor: frames here are dense (tensors have `sparse=True`)",
     "to_clipboard": "there is no clipboard on a cluster; fetch and use pandas'",
     "to_iceberg": "Iceberg catalogs need a server this project does not run",

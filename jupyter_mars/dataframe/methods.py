@@ -8,6 +8,7 @@ import jupyter_mars.dataframe.arithmetic  # noqa: F401
 import jupyter_mars.dataframe.assign  # noqa: F401
 import jupyter_mars.dataframe.brackets  # noqa: F401
 import jupyter_mars.dataframe.column_ops  # noqa: F401
+import jupyter_mars.dataframe.column_select  # noqa: F401
 import jupyter_mars.dataframe.construct  # noqa: F401
 import jupyter_mars.dataframe.conversion  # noqa: F401
 import jupyter_mars.dataframe.cumulative  # noqa: F401
