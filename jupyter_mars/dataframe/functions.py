@@ -158,8 +158,9 @@ def factorize(
         values = _tensor_series(values)
     if isinstance(values, DataFrame):
         raise TypeError("factorize takes a Series, an Index or an array, not a DataFrame")
-    if isinstance(values, FrameBase):
-        return values.factorize(**kwargs)
+    if isinstance(values, (Series, Index)):
+        lazy: Any = values  # its fetching methods are attached at import
+        return lazy.factorize(**kwargs)
     return pd.factorize(values, size_hint=size_hint, **kwargs)
 
 

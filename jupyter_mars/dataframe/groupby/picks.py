@@ -118,7 +118,8 @@ def sample(
     are taken by position."""
     meta = self._probe_gb(True).head(0)
     if isinstance(weights, str) and isinstance(meta, pd.DataFrame) and weights in meta.columns:
-        weights = self._obj[weights].to_pandas().to_numpy()  # a column: its values
+        column: Any = self._obj
+        weights = column[weights].to_pandas().to_numpy()  # a column: its values
     elif weights is not None and not isinstance(weights, (list, tuple, np.ndarray)):
         raise NotImplementedError("groupby sample: weights as a Series; pass a list or column")
     numbers = self.ngroup().to_pandas().to_numpy()
@@ -127,12 +128,13 @@ def sample(
         n=n, frac=frac, replace=replace, weights=weights, random_state=random_state
     )
     positions = drawn.index.to_numpy(dtype=np.int64)
+    obj: Any = self._obj
     if isinstance(meta, pd.Series):
-        selected = self._obj if isinstance(self._obj.meta, pd.Series) else self._obj[meta.name]
-    elif meta.columns.equals(self._obj.meta.columns):
-        selected = self._obj
+        selected = obj if isinstance(obj.meta, pd.Series) else obj[meta.name]
+    elif meta.columns.equals(obj.meta.columns):
+        selected = obj
     else:
-        selected = self._obj[list(meta.columns)]
+        selected = obj[list(meta.columns)]
     return take_rows(selected, positions)
 
 
