@@ -179,15 +179,14 @@ def unstack(obj: Any, level: Any = -1, fill_value: Any = None) -> Any:
     if isinstance(meta, pd.Series) and not isinstance(meta.index, pd.MultiIndex):
         raise ValueError("index must be a MultiIndex to unstack a Series")
     probe = meta.unstack(level=level, fill_value=fill_value)  # pandas checks the level
-    whole = one_chunk(obj)
-    out = map_chunks(
-        unstack_chunk,
-        [whole],
-        (Slot(0), level, fill_value),
-        probe,
-        name="unstack",
-        keeps_rows=False,
-    )
+    return _reshaped_now(unstack_chunk, obj, (level, fill_value), probe, "unstack")
+
+
+def _reshaped_now(func: Any, obj: Any, args: tuple[Any, ...], probe: Any, name: str) -> Any:
+    """``func(whole, *args)`` on every row of ``obj`` gathered into one chunk, executed
+    now: the result's columns (and their dtypes) are the data's, so its meta is taken
+    from it (the session keeps the result: it is not computed twice)."""
+    out = map_chunks(func, [one_chunk(obj)], (Slot(0), *args), probe, name=name, keeps_rows=False)
     out.execute()
     out.node.meta = empty_like(out.fetch())
     return out
@@ -225,17 +224,7 @@ def pivot(
     data: Any = frame
     if used is not None and all(c in frame.meta.columns for c in used):
         data = data[used]  # only the columns the reshape reads travel
-    out = map_chunks(
-        pivot_chunk,
-        [one_chunk(data)],
-        (Slot(0), columns, index, values),
-        probe,
-        name="pivot",
-        keeps_rows=False,
-    )
-    out.execute()
-    out.node.meta = empty_like(out.fetch())
-    return out
+    return _reshaped_now(pivot_chunk, data, (columns, index, values), probe, "pivot")
 
 
 def _to_dummy_columns(chunk: Any, positions: tuple[int, ...] | None, cats: list[Any]) -> Any:

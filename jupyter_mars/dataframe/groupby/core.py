@@ -9,7 +9,7 @@ and gives the result's meta; then ``plan.aggregate`` builds the lazy result.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import pandas as pd
@@ -43,14 +43,27 @@ _PLAIN_KWARGS: dict[str, dict[str, Any]] = {
 (None: any). Other arguments (``min_count=2``, ``engine=...``) go to pandas whole."""
 
 
-def _ends_kwargs(numeric_only: bool, min_count: int, skipna: bool) -> dict[str, Any]:
-    """``first`` / ``last``'s keywords, pandas' defaults left out (the kernels' own)."""
-    kwargs: dict[str, Any] = {"numeric_only": numeric_only}
-    if min_count != -1:
-        kwargs["min_count"] = min_count
-    if not skipna:
-        kwargs["skipna"] = skipna
-    return kwargs
+def _end(name: str) -> Callable[..., Any]:
+    """The grouped ``first`` or ``last``; pandas' defaults of ``min_count`` and ``skipna``
+    are left out of the call (the partial-state kernels' own)."""
+
+    def method(
+        self: GroupBy,
+        numeric_only: bool = False,
+        min_count: int = -1,
+        skipna: bool = True,
+        method: str = "auto",
+    ) -> Any:
+        kwargs: dict[str, Any] = {"numeric_only": numeric_only}
+        if min_count != -1:
+            kwargs["min_count"] = min_count
+        if not skipna:
+            kwargs["skipna"] = skipna
+        return self._reduce(name, method, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"pandas' grouped ``{name}``; ``method`` as for ``agg``."
+    return method
 
 
 def _column_of(obj: FrameBase, key: Any) -> Any:
@@ -285,23 +298,8 @@ class GroupBy:
     def max(self, numeric_only: bool = False, method: str = "auto") -> Any:
         return self._reduce("max", method, numeric_only=numeric_only)
 
-    def first(
-        self,
-        numeric_only: bool = False,
-        min_count: int = -1,
-        skipna: bool = True,
-        method: str = "auto",
-    ) -> Any:
-        return self._reduce("first", method, **_ends_kwargs(numeric_only, min_count, skipna))
-
-    def last(
-        self,
-        numeric_only: bool = False,
-        min_count: int = -1,
-        skipna: bool = True,
-        method: str = "auto",
-    ) -> Any:
-        return self._reduce("last", method, **_ends_kwargs(numeric_only, min_count, skipna))
+    first = _end("first")
+    last = _end("last")
 
     def var(self, ddof: int = 1, numeric_only: bool = False, method: str = "auto") -> Any:
         return self._reduce("var", method, ddof=ddof, numeric_only=numeric_only)
