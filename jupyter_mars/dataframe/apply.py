@@ -30,7 +30,7 @@ import pandas as pd
 from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
-from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.node import empty_like, side_by_side
 
 SAMPLE_ROWS = 2
 
@@ -97,7 +97,7 @@ def sample_like(meta: Any, n: int = SAMPLE_ROWS) -> Any:
     columns = [pd.Series(_fake_values(t, n), index=index) for t in meta.dtypes]
     if not columns:
         return pd.DataFrame(index=index, columns=meta.columns)
-    return pd.concat(columns, axis=1).set_axis(meta.columns, axis=1)
+    return side_by_side(meta.columns, *columns)
 
 
 def given_meta(meta: Any, dtypes: Any, output_type: str | None, like: Any, name: str) -> Any | None:

@@ -20,7 +20,7 @@ from jupyter_mars.dataframe.callables import Expression, resolve
 from jupyter_mars.dataframe.core import DataFrame, FrameBase
 from jupyter_mars.dataframe.labels import assign_one
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
-from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.node import empty_like, side_by_side
 
 
 def _items(args: tuple[Any, ...]) -> list[Any]:
@@ -32,11 +32,6 @@ def _items(args: tuple[Any, ...]) -> list[Any]:
         if not isinstance(only, tuple) and not is_expression and pd.api.types.is_list_like(only):
             return list(only)
     return list(args)
-
-
-def side_by_side(columns: pd.Index, *pieces: Any) -> pd.DataFrame:
-    """Frames of the same rows as one frame with ``columns``."""
-    return pd.concat(list(pieces), axis=1).set_axis(columns, axis=1)
 
 
 def _computed(data: Any, result: Any, item: Any) -> tuple[Any, list[Any]]:

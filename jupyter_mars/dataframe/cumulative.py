@@ -37,7 +37,7 @@ from jupyter_mars.dataframe.neighbours import (
     tail_carry,
     window_finish,
 )
-from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.node import empty_like, side_by_side
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 
@@ -121,11 +121,6 @@ def diff(frame: FrameBase, periods: int = 1, axis: Any = 0) -> Any:
     if axis_number(frame.meta, axis, default=0) != 0:
         return _per_chunk(frame, "diff", meta, periods=periods, **kwargs)
     return _by_periods(frame, "diff", periods, meta)
-
-
-def side_by_side(columns: pd.Index, *parts: Any) -> pd.DataFrame:
-    """Frames or Series of the same rows as one frame with ``columns``."""
-    return pd.concat(list(parts), axis=1).set_axis(columns, axis=1)
 
 
 def shift(

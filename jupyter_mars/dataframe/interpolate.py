@@ -28,7 +28,7 @@ from jupyter_mars.dataframe.axes import axis_number
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.neighbours import Carry, call, scan
-from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.node import empty_like, side_by_side
 
 LOCAL_METHODS = {"linear", "time", "index", "values", "nearest", "zero", "slinear"}
 """Methods whose value for a hole depends only on the nearest valid value each side."""
@@ -178,7 +178,7 @@ def interpolate_chunk(options: dict[str, Any], chunk: Any, before: Any, after: A
         return out[0]
     if not out:
         return chunk
-    return pd.concat(out, axis=1).set_axis(chunk.columns, axis=1)
+    return side_by_side(chunk.columns, *out)
 
 
 def _probe(meta: Any) -> Any:

@@ -45,7 +45,7 @@ from jupyter_mars.dataframe.neighbours import (
     tail_carry,
     window_finish,
 )
-from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.node import empty_like, side_by_side
 
 _NO_DEFAULT: Any = pd.api.extensions.no_default
 WHOLE = frozenset({0})
@@ -89,9 +89,15 @@ def _fill_column(column: pd.Series, value: Any, left: int) -> pd.Series:
     return column.fillna(value, limit=left) if left > 0 else column
 
 
-def fill_limited(value: Any, limit: int, chunk: Any, before: Any, after: Any) -> Any:
+NA_COUNTS = Carry(count_na, add_counts)
+"""The holes of each column in the chunks above, carried down a scan."""
+
+
+def fill_limited(limit: int, chunk: Any, before: Any, after: Any, value: Any) -> Any:
     """``chunk.fillna(value)`` filling only the holes that are among the first ``limit``
-    of their column, ``before`` counting the holes in the chunks above."""
+    of their column, ``before`` counting the holes in the chunks above. ``value`` comes
+    last: a lazy value's chunk is a task input there (a 0-d array for a lazy scalar, read
+    as ``WithScalars`` reads it)."""
     if isinstance(chunk, pd.Series):
         return _fill_column(chunk, value, limit - (0 if before is None else int(before)))
     columns = []
@@ -107,28 +113,19 @@ def fill_limited(value: Any, limit: int, chunk: Any, before: Any, after: Any) ->
             columns.append(_fill_column(column, value, limit - used))
     if not columns:
         return chunk
-    return pd.concat(columns, axis=1).set_axis(chunk.columns, axis=1)
-
-
-def fill_limited_by(limit: int, chunk: Any, before: Any, after: Any, value: Any) -> Any:
-    """``fill_limited`` with the value computed: a chunk of a lazy value (a 0-d array
-    for a lazy scalar), read as ``WithScalars`` reads it."""
-    return fill_limited(value, limit, chunk, before, after)
+    return side_by_side(chunk.columns, *columns)
 
 
 def _fill_limited_lazy(frame: FrameBase, value: Any, limit: int, meta: Any) -> Any:
     """``fillna`` of at most ``limit`` holes per column with a lazy ``value``: a scalar
     or a Series of values per column, read whole by every chunk, or an object aligned on
     the index, read chunk by chunk."""
-    finish = WithScalars(functools.partial(fill_limited_by, limit))
+    finish = WithScalars(functools.partial(fill_limited, limit))
     if is_lazy_scalar(value) or (isinstance(frame, DataFrame) and isinstance(value, Series)):
         other = value if is_lazy_scalar(value) else one_chunk(value)
-        return scan(
-            frame, finish, meta, "fillna", Carry(count_na, add_counts), None, (other,), WHOLE
-        )
+        return scan(frame, finish, meta, "fillna", NA_COUNTS, None, (other,), WHOLE)
     frames = aligned([frame, value])
-    before = Carry(count_na, add_counts)
-    return scan(frames[0], finish, meta, "fillna", before, None, (frames[1],))
+    return scan(frames[0], finish, meta, "fillna", NA_COUNTS, None, (frames[1],))
 
 
 def fillna(
@@ -149,8 +146,8 @@ def fillna(
     if limit is not None and axis_number(frame.meta, axis, default=0) == 0 and not by_frame:
         if lazy or is_lazy_scalar(value):
             return _fill_limited_lazy(frame, value, limit, meta)
-        finish = functools.partial(fill_limited, value, limit)
-        return scan(frame, finish, meta, "fillna", before=Carry(count_na, add_counts))
+        finish = functools.partial(fill_limited, limit, value=value)
+        return scan(frame, finish, meta, "fillna", before=NA_COUNTS)
     kwargs: dict[str, Any] = {"axis": axis, "limit": limit}
     if not lazy:  # a lazy scalar too: map_chunks reads it
         return _per_chunk(frame, "fillna", meta, value, **kwargs)

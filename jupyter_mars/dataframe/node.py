@@ -66,6 +66,12 @@ def concat_chunks(chunks: list[Any], meta: Any, threads: int = 1) -> Any:
     return pd.concat(chunks) if gathered is None else gathered
 
 
+def side_by_side(columns: pd.Index, *parts: Any) -> pd.DataFrame:
+    """Frames or Series of the same rows as one frame whose columns are ``columns``
+    (labels the parts' own names could not give: repeated, or not theirs)."""
+    return pd.concat(list(parts), axis=1).set_axis(columns, axis=1)
+
+
 def empty_like(obj: Any) -> Any:
     """The meta of a pandas object: no rows, same columns, dtypes and index type; anything
     else (a scalar) as it is."""

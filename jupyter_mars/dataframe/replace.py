@@ -25,7 +25,7 @@ import pandas as pd
 
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks
-from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.node import empty_like, side_by_side
 from jupyter_mars.dataframe.replace_numbers import (
     ColumnSwaps,
     Pair,
@@ -123,7 +123,7 @@ def _meta_dtypes(meta: Any, pairs: list[list[Pair]], regex: bool) -> Any:
     if meta.columns.is_unique:
         return meta.astype(dict(zip(meta.columns, replaced, strict=True)))
     columns = [meta.iloc[:, i].astype(d) for i, d in enumerate(replaced)]
-    return pd.concat(columns, axis=1).set_axis(meta.columns, axis=1)
+    return side_by_side(meta.columns, *columns)
 
 
 def _numbers(obj: Any) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series
+from jupyter_mars.dataframe.joins import as_lazy_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
 from jupyter_mars.dataframe.renumber import renumber
@@ -49,16 +49,6 @@ def asof_chunk(kwargs: dict[str, Any], left: Any, right: Any) -> Any:
     return pd.merge_asof(left, right, **kwargs)
 
 
-def _as_lazy(obj: Any, name: str) -> FrameBase:
-    if isinstance(obj, FrameBase):
-        return obj
-    if isinstance(obj, pd.DataFrame):
-        return DataFrame(obj)
-    if isinstance(obj, pd.Series):
-        return Series(obj)
-    raise TypeError(f"merge_asof: {name} must be a DataFrame or Series, got {type(obj).__name__}")
-
-
 def merge_asof(
     left: Any,
     right: Any,
@@ -77,7 +67,8 @@ def merge_asof(
 ) -> Any:
     """``pandas.merge_asof`` of lazy (or pandas) frames: a left join on the nearest key
     (see the module docstring)."""
-    lazy_left, lazy_right = _as_lazy(left, "left"), _as_lazy(right, "right")
+    # pandas' own objects are wrapped, and named Series become frames, as for ``merge``
+    lazy_left, lazy_right = as_lazy_frame(left, "left"), as_lazy_frame(right, "right")
     kwargs: dict[str, Any] = {
         "on": on,
         "left_on": left_on,
@@ -94,11 +85,9 @@ def merge_asof(
     }
     right_meta = lazy_right.meta
     keys = {*_labels(on), *_labels(right_on), *_labels(by), *_labels(right_by)}
-    columns = right_meta.columns if isinstance(right_meta, pd.DataFrame) else [right_meta.name]
-    dtypes = right_meta.dtypes if isinstance(right_meta, pd.DataFrame) else [right_meta.dtype]
     upcast = {
         c: _missing_dtype(t)
-        for c, t in zip(columns, dtypes, strict=True)
+        for c, t in right_meta.dtypes.items()
         if c not in keys and _missing_dtype(t) != t
     }
     # pandas' checks of the arguments and the keys' dtypes, and the result's columns

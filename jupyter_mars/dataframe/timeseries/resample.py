@@ -33,7 +33,7 @@ import pandas as pd
 from jupyter_mars.dataframe.apply import sample_like
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
-from jupyter_mars.dataframe.node import empty_like
+from jupyter_mars.dataframe.node import empty_like, side_by_side
 from jupyter_mars.dataframe.timeseries.sorted_bins import SORTED_HOWS, sorted_partial
 from jupyter_mars.engine.graph import Ref
 from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
@@ -227,7 +227,7 @@ def merge_parts(parts: tuple[Part, ...], meta: Any, grid: Any, *partials: Any) -
     ]
     if len(merged) == 1 and type(merged[0]) is type(meta):
         return merged[0]
-    return pd.concat(merged, axis=1).set_axis(meta.columns, axis=1)
+    return side_by_side(meta.columns, *merged)
 
 
 @dataclass(frozen=True, eq=False)
