@@ -19,8 +19,9 @@ from jupyter_mars.dataframe.selection import iloc_rows, select_columns
 def getitem(frame: DataFrame, key: Any) -> Any:
     """``df[col]`` (a Series), ``df[[cols]]`` (a DataFrame), ``df[mask]`` (rows where a
     boolean Series or array is True), ``df[bool_frame]`` (``where``), ``df[a:b]`` (rows by
-    position, or by label when the bounds are labels). A missing column raises KeyError
-    here, at the line that asked for it."""
+    position, or by label when the bounds are labels); a lazy key that is not boolean is
+    computed and its values taken as column labels, as pandas takes a Series'. A missing
+    column raises KeyError here, at the line that asked for it."""
     key = resolve(key, frame)  # a function or expression of the whole frame
     if isinstance(key, slice):
         return _row_slice(frame, key)
@@ -29,7 +30,9 @@ def getitem(frame: DataFrame, key: Any) -> Any:
     if isinstance(key, DataFrame):
         return filters.where(frame, key)
     if isinstance(key, FrameBase):
-        raise TypeError(f"a lazy key selects rows and must be boolean, got dtype {key.meta.dtype}")
+        # pandas reads the values of a key that is not boolean as column labels: the labels
+        # are computed now, for the columns of the result are known at the call
+        return select_columns(frame, key.to_pandas())
     return select_columns(frame, key)
 
 

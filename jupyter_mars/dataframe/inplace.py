@@ -23,6 +23,7 @@ import jupyter_mars.dataframe.interpolate
 import jupyter_mars.dataframe.labels
 import jupyter_mars.dataframe.missing
 import jupyter_mars.dataframe.replace
+import jupyter_mars.dataframe.set_index
 import jupyter_mars.dataframe.sort
 import jupyter_mars.dataframe.structure  # noqa: F401 - these attach the methods wrapped here
 from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series

@@ -1,4 +1,4 @@
-"""Labels of rows and columns: ``drop``, ``rename``, ``set_index``, ``reset_index``,
+"""Labels of rows and columns: ``drop``, ``rename``, ``reset_index``,
 ``assign``, ``add_prefix`` / ``add_suffix``, ``df[col] = value`` and ``del df[col]``.
 
 Column labels live in the meta, so pandas checks them when the method is called; each
@@ -205,25 +205,7 @@ def add_suffix(frame: FrameBase, suffix: str, axis: Any = None) -> Any:
     return add_affix(frame, "add_suffix", suffix, axis)
 
 
-# ---- set_index, reset_index -------------------------------------------------------------------
-
-
-def set_index(
-    frame: DataFrame,
-    keys: Any,
-    *,
-    drop: bool = True,
-    append: bool = False,
-    verify_integrity: bool = False,
-) -> Any:
-    """The index made of one or more columns (pandas ``set_index`` with column labels)."""
-    if verify_integrity:
-        raise NotImplementedError("set_index: verify_integrity=True is not supported")
-    for key in keys if isinstance(keys, list) else [keys]:
-        if isinstance(key, (FrameBase, pd.Series, pd.Index, np.ndarray)):
-            raise NotImplementedError("set_index takes column labels (assign arrays first)")
-    meta = frame.meta.set_index(keys, drop=drop, append=append)  # KeyError as pandas
-    return relabel(frame, "set_index", meta, keys=keys, drop=drop, append=append)
+# ---- reset_index -------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -362,7 +344,6 @@ def _attach() -> None:
         for attr, value in both.items():
             setattr(cls, attr, value)
     frame_only: dict[str, Callable[..., Any]] = {
-        "set_index": set_index,
         "assign": assign,
         "__setitem__": setitem,
         "__delitem__": delitem,

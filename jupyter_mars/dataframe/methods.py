@@ -34,6 +34,7 @@ import jupyter_mars.dataframe.replace  # noqa: F401
 import jupyter_mars.dataframe.reshape  # noqa: F401
 import jupyter_mars.dataframe.sample  # noqa: F401
 import jupyter_mars.dataframe.selection  # noqa: F401
+import jupyter_mars.dataframe.set_index  # noqa: F401
 import jupyter_mars.dataframe.sort  # noqa: F401
 import jupyter_mars.dataframe.structure  # noqa: F401
 import jupyter_mars.dataframe.summaries  # noqa: F401

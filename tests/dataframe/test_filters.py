@@ -95,10 +95,17 @@ def test_a_mask_of_the_wrong_length_raises_as_pandas():
         f[np.array([True, False])].to_pandas()
 
 
-def test_a_non_boolean_lazy_key_is_refused():
-    d = md.DataFrame(labelled_frame())
-    with pytest.raises(TypeError, match="must be boolean"):
+@pytest.mark.parametrize("chunk_size", CHUNKS)
+def test_a_non_boolean_lazy_key_names_columns_as_pandas(chunk_size):
+    pdf = labelled_frame()
+    d = md.DataFrame(pdf, chunk_size=chunk_size)
+    names = pd.Series(list(reversed(pdf.columns)))
+    got = d[md.Series(names, chunk_size=1)]
+    pd.testing.assert_frame_equal(got.to_pandas(), pdf[names])
+    with pytest.raises(KeyError, match="are in the \\[columns\\]"):
         d[d["a"]]
+    with pytest.raises(KeyError, match="are in the \\[columns\\]"):
+        pdf[pdf["a"]]
 
 
 @pytest.mark.parametrize("chunk_size", CHUNKS)

@@ -19,9 +19,9 @@ import pandas as pd
 from jupyter_mars.dataframe.core import wrap
 from jupyter_mars.dataframe.io.csv_chunks import ReadCSVChunks
 from jupyter_mars.dataframe.io.csv_options import check_mars_keywords, index_labels, parse_bytes
-from jupyter_mars.dataframe.labels import set_index
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.dataframe.renumber import renumber
+from jupyter_mars.dataframe.set_index import set_index
 
 DEFAULT_CHUNK_BYTES = 64 * 2**20
 SAMPLE_BYTES = 256 * 2**10

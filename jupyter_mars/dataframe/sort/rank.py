@@ -85,7 +85,8 @@ def rank(
     if axis not in (0, "index", "rows"):
         raise NotImplementedError(f"only axis=0 (down the rows) is supported, got {axis!r}")
     if method not in RANK_METHODS:
-        raise ValueError(f"method must be one of {', '.join(RANK_METHODS)}, got {method!r}")
+        # pandas' KeyError (its table of methods has no such key), with the choices named
+        raise KeyError(f"method must be one of {', '.join(RANK_METHODS)}, got {method!r}")
     kwargs = dict(
         method=method,
         numeric_only=numeric_only,
