@@ -186,7 +186,7 @@ def _whole(
     )
 
 
-def _check_callable(name: str, func: Any) -> None:
+def check_callable(name: str, func: Any) -> None:
     if not callable(func):
         raise NotImplementedError(
             f"{name}: func must be a callable, got {type(func).__name__} "
@@ -212,7 +212,7 @@ def frame_apply(
 ) -> Any:
     """``func`` on each row (``axis=1``, per chunk) or each whole column (``axis=0``: the
     frame is gathered into one chunk first)."""
-    _check_callable("apply", func)
+    check_callable("apply", func)
     per_row = axis_number(frame.meta, axis) == 1
     pandas_kwargs = dict(axis=axis, raw=raw, result_type=result_type, args=args, **kwargs)
     call = functools.partial(_call, "apply", (func,), pandas_kwargs)
@@ -236,7 +236,7 @@ def series_apply(
     **kwargs: Any,
 ) -> Any:
     """``func`` on each value, per chunk (a Series returned per value makes columns)."""
-    _check_callable("apply", func)
+    check_callable("apply", func)
     pandas_kwargs = dict(args=args, **kwargs)
     call = functools.partial(_call, "apply", (func,), pandas_kwargs)
     out = given_meta(meta, dtypes, output_type, series.meta, "apply")
@@ -289,7 +289,7 @@ def frame_map(
     **kwargs: Any,
 ) -> Any:
     """``func`` on every value, per chunk (``applymap`` is the same)."""
-    _check_callable("map", func)
+    check_callable("map", func)
     if na_action not in (None, "ignore"):
         raise ValueError(f"na_action must either be 'ignore' or None, {na_action!r} was passed")
     pandas_kwargs = dict(na_action=na_action, **kwargs)
@@ -344,7 +344,7 @@ def map_chunk(
     """``func(chunk, *args, **kwargs)`` for every row chunk: any pandas function that is
     right chunk by chunk (row filters, row-wise arithmetic). The result's lengths are
     unknown until computed."""
-    _check_callable("map_chunk", func)
+    check_callable("map_chunk", func)
     call = functools.partial(call_func, func, tuple(args), dict(kwargs or {}))
     out = given_meta(meta, dtypes, output_type, frame.meta, "map_chunk")
     if out is None:

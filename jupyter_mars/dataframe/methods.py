@@ -25,7 +25,9 @@ import jupyter_mars.dataframe.iteration  # noqa: F401
 import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
 import jupyter_mars.dataframe.loc  # noqa: F401
+import jupyter_mars.dataframe.mars_chunks  # noqa: F401
 import jupyter_mars.dataframe.missing  # noqa: F401
+import jupyter_mars.dataframe.monotonic_check  # noqa: F401
 import jupyter_mars.dataframe.positions  # noqa: F401
 import jupyter_mars.dataframe.query  # noqa: F401
 import jupyter_mars.dataframe.rechunk  # noqa: F401

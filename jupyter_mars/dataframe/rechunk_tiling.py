@@ -43,7 +43,7 @@ def columns_from(chunk: pd.DataFrame, start: int, stop: int) -> pd.DataFrame:
     return chunk.iloc[:, start:stop]
 
 
-def _row_tasks(node: Node, op: Rechunk, t: Tiled, ctx: TileContext) -> Tiled:
+def row_tasks(node: Node, op: Rechunk, t: Tiled, ctx: TileContext) -> Tiled:
     """Full-width chunks of ``op.rows`` rows (the input's, with ``rows`` None)."""
     if op.rows is None:
         return t
@@ -68,7 +68,7 @@ def _row_tasks(node: Node, op: Rechunk, t: Tiled, ctx: TileContext) -> Tiled:
 def _tile_rechunk(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
     op = node.op
     assert isinstance(op, Rechunk)
-    rows = _row_tasks(node, op, inputs[0], ctx)
+    rows = row_tasks(node, op, inputs[0], ctx)
     if op.cols is None:
         return rows
     grid: Any = key_grid(node.key, [len(rows.nsplits[0]), len(op.cols)])

@@ -346,6 +346,6 @@ def select_quantiles(
     return collect(finish, [pieces, bounds, rest], meta, nrows, "quantile")
 
 
-def scalar_of(series_result: Any, dtype: Any) -> Any:
+def scalar_of(series_result: Any, dtype: Any, name: str = "quantile") -> Any:
     """A one-row lazy Series as a lazy 0-d tensor of its value."""
-    return tree_tensor(series_result, FirstValue(), "quantile", (), dtype)
+    return tree_tensor(series_result, FirstValue(), name, (), dtype)
