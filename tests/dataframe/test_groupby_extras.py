@@ -95,6 +95,30 @@ def test_sample_refuses_what_pandas_refuses() -> None:
         lazy.groupby("k").sample(n=1, frac=0.5)
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"n": 1, "frac": 0.5}, ValueError),
+        ({"n": -1}, ValueError),
+        ({"frac": -0.1}, ValueError),
+        ({"n": 1.5}, ValueError),
+        ({"frac": 1.5}, ValueError),
+        ({"random_state": "x"}, ValueError),
+        ({"n": "a"}, TypeError),
+    ],
+)
+def test_sample_checks_its_arguments_before_any_data_is_computed(kwargs, error) -> None:
+    data = _frame()
+    with pytest.raises(error) as want:
+        data.groupby("k").sample(**kwargs)
+    lazy = lazy_copy(data, 2)
+    groups = lazy.groupby("k")
+    groups.ngroup = None  # computing the groups now would fail the test
+    with pytest.raises(error) as got:
+        groups.sample(**kwargs)
+    assert str(got.value) == str(want.value)
+
+
 @pytest.mark.parametrize("chunk", CHUNKS)
 def test_named_aggregation_with_named_agg(chunk: int | None) -> None:
     data = _frame()

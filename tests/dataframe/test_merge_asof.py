@@ -76,6 +76,25 @@ def test_merge_asof_on_indexes_keeps_the_left_labels(chunk: int | None) -> None:
         _same(got, pd.merge_asof(lhs, rhs, **kwargs))
 
 
+@pytest.mark.parametrize("chunk", [1, 7, None])
+@pytest.mark.parametrize("first_quote", ["0s", "9000s"], ids=["all match", "early trades miss"])
+def test_the_left_index_on_a_right_column_fills_the_key_as_pandas(
+    chunk: int | None, first_quote: str
+) -> None:
+    # pandas' key column holds the right's keys where every left row matched, and the
+    # left's where any missed: a miss in one chunk decides for all of them
+    trades, quotes = _sides()
+    quotes = quotes.copy()
+    quotes.loc[0, "time"] = pd.Timestamp("2024-01-01") + pd.Timedelta(first_quote)
+    quotes = quotes.sort_values("time", kind="stable", ignore_index=True)
+    left = trades.set_index("time")
+    kwargs: dict[str, Any] = {"left_index": True, "right_on": "time"}
+    got = md.merge_asof(
+        md.DataFrame(left, chunk_size=chunk), md.DataFrame(quotes, chunk_size=chunk), **kwargs
+    )
+    _same(got, pd.merge_asof(left, quotes, **kwargs))
+
+
 def test_merge_asof_takes_pandas_frames_and_raises_pandas_errors() -> None:
     trades, quotes = _sides()
     got = md.merge_asof(md.DataFrame(trades, chunk_size=9), quotes, on="time")

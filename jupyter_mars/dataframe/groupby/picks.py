@@ -116,6 +116,7 @@ def sample(
     (``ngroup``, executed); pandas then draws, on a stand-in holding only those group
     numbers, from each group's row positions in turn with one random state, and the rows
     are taken by position."""
+    _check_draw(n, frac, replace, random_state)
     meta = self._probe_gb(True).head(0)
     if isinstance(weights, str) and isinstance(meta, pd.DataFrame) and weights in meta.columns:
         column: Any = self._obj
@@ -136,6 +137,22 @@ def sample(
     else:
         selected = obj[list(meta.columns)]
     return take_rows(selected, positions)
+
+
+_POPULATION = "larger sample than population"
+"""pandas' complaint about a group too small for ``n``: a fact of the data, not of the call."""
+
+
+def _check_draw(n: Any, frac: Any, replace: Any, random_state: Any) -> None:
+    """pandas' errors for ``n``, ``frac`` and ``random_state`` themselves, before any data
+    is computed: the same draw from a group of one row, where only the group's size may
+    differ from the data's."""
+    one = pd.Series([0])
+    try:
+        one.groupby(one).sample(n=n, frac=frac, replace=replace, random_state=random_state)
+    except ValueError as error:
+        if _POPULATION not in str(error):
+            raise
 
 
 def _attach() -> None:

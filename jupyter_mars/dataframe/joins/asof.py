@@ -13,8 +13,9 @@ data, so those columns of the right always take the dtype they take with a miss 
 ``reindex``), chosen before the data exists. pandas checks that each side's keys are
 sorted: here the right side is checked whole and each chunk of the left on its own.
 Merging the left's index with a column of the right, pandas fills that column with the
-right's keys where every left row matched and with the left's otherwise: here each chunk
-of the left decides for its own rows.
+right's keys where every left row matched and with the left's otherwise: each chunk of the
+left also reports whether any of its rows missed, and where one did, every chunk takes the
+left's keys.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from jupyter_mars.dataframe.collect import collect
 from jupyter_mars.dataframe.joins import as_lazy_frame
 from jupyter_mars.dataframe.map_chunks import Slot, map_chunks, one_chunk
 from jupyter_mars.dataframe.node import empty_like
@@ -47,6 +49,55 @@ def with_missing_dtypes(dtypes: dict[Any, Any], frame: Any) -> Any:
 
 def asof_chunk(kwargs: dict[str, Any], left: Any, right: Any) -> Any:
     return pd.merge_asof(left, right, **kwargs)
+
+
+_MATCHED = "__matched__"
+_MISSED_META = pd.DataFrame({"missed": pd.Series([], dtype=bool)})
+
+
+def missed_rows(kwargs: dict[str, Any], left: Any, right: Any) -> pd.DataFrame:
+    """Whether a row of this chunk of the left found no row of the right."""
+    marked = right.assign(**{_MATCHED: True})
+    merged = pd.merge_asof(left, marked, **kwargs)
+    return pd.DataFrame({"missed": [bool(merged[_MATCHED].isna().any())]})
+
+
+def any_missed(parts: list[Any]) -> pd.Series:
+    return pd.Series([bool(parts[0]["missed"].any())], dtype=bool)
+
+
+def left_keys_if_missed(key: Any, chunk: Any, missed: Any) -> Any:
+    """The chunk with the key column holding the left's index, where any row missed."""
+    if not bool(missed.iloc[0]):
+        return chunk
+    out = chunk.copy(deep=False)
+    out[key] = pd.Series(chunk.index.to_numpy(), index=chunk.index).astype(chunk[key].dtype)
+    return out
+
+
+def _left_keys_on_a_miss(
+    out: Any, lazy_left: Any, whole_right: Any, kwargs: dict[str, Any], key: Any
+) -> Any:
+    """``out`` of the left's index merged with the right's column ``key``, its key column
+    filled as pandas fills it: from the left wherever any row of the whole left missed."""
+    flags = map_chunks(
+        missed_rows,
+        [lazy_left, whole_right],
+        (kwargs, Slot(0), Slot(1)),
+        _MISSED_META,
+        name="merge_asof_missed",
+        keeps_rows=False,
+        broadcast=frozenset({1}),
+    )
+    missed = collect(any_missed, [flags], pd.Series([], dtype=bool), 1, "merge_asof_missed")
+    return map_chunks(
+        left_keys_if_missed,
+        [out, missed],
+        (key, Slot(0), Slot(1)),
+        out.meta,
+        name="merge_asof_keys",
+        broadcast=frozenset({1}),
+    )
 
 
 def merge_asof(
@@ -108,5 +159,8 @@ def merge_asof(
         name="merge_asof",
         broadcast=frozenset({1}),
     )
+    if left_index and right_on is not None and not right_index:
+        (key,) = _labels(right_on)
+        out = _left_keys_on_a_miss(out, lazy_left, whole_right, kwargs, key)
     # pandas keeps the left's labels where either side is merged on its index
     return out if left_index or right_index else renumber(out)
