@@ -205,6 +205,35 @@ PANDAS_MISSING: dict[str, str] = {
 }
 """Why ``md`` lacks a pandas name, by name."""
 
+_READER_BEING_ADDED = "a reader being added to `md.io`"
+_WHOLE_FILE = (
+    "no chunked reader yet; `md.DataFrame(pd.{name}(...), chunk_size=...)` reads the file "
+    "whole in this process and splits it into chunks"
+)
+PANDAS_TOPLEVEL_MISSING: dict[str, str] = {
+    "read_table": _READER_BEING_ADDED,
+    "read_fwf": _READER_BEING_ADDED,
+    "read_feather": _READER_BEING_ADDED,
+    "read_orc": _READER_BEING_ADDED,
+    "read_pickle": _READER_BEING_ADDED,
+    "read_excel": _WHOLE_FILE.format(name="read_excel"),
+    "read_html": _WHOLE_FILE.format(name="read_html"),
+    "read_xml": _WHOLE_FILE.format(name="read_xml"),
+    "read_sas": _WHOLE_FILE.format(name="read_sas"),
+    "read_spss": _WHOLE_FILE.format(name="read_spss"),
+    "read_stata": _WHOLE_FILE.format(name="read_stata"),
+    "read_hdf": _WHOLE_FILE.format(name="read_hdf"),
+    "ExcelFile": "an open workbook for pandas' `read_excel`; `DataFrame.to_excel` writes",
+    "ExcelWriter": "an open workbook for pandas' `to_excel`; `DataFrame.to_excel` writes",
+    "HDFStore": "an open HDF5 file for pandas' readers and writers; `DataFrame.to_hdf` writes",
+    "read_clipboard": "there is no clipboard on a cluster; read with pandas and wrap",
+    "read_iceberg": "Iceberg catalogs need a server this project does not run",
+    "to_pickle": "pandas' `to_pickle(obj, path)` is `obj.to_pickle(path)`, which lazy "
+    "frames and series have",
+    "test": "runs pandas' own test suite",
+}
+"""Why ``md`` lacks a callable or class of pandas' top-level namespace, by name."""
+
 
 @dataclass
 class Section:
@@ -288,6 +317,21 @@ def pandas_sections() -> list[Section]:
     return sections
 
 
+def pandas_toplevel_section() -> Section:
+    """pandas' public top-level callables and classes (not its submodules), looked up on
+    ``md``."""
+    names = sorted(n for n in dir(pd) if not n.startswith("_") and _is_callable(getattr(pd, n)))
+    present = [n for n in names if hasattr(md, n)]
+    missing = {n: PANDAS_TOPLEVEL_MISSING.get(n, "") for n in names if not hasattr(md, n)}
+    return Section("pandas top-level", present, missing)
+
+
+def _is_callable(value: Any) -> bool:
+    """A function or class, not a module, a constant (``NA``) or an object such as
+    ``IndexSlice`` or ``options``."""
+    return callable(value) and not isinstance(value, types.ModuleType)
+
+
 def _module_of(path: str) -> Any:
     if path.startswith("mars.dataframe"):
         target: Any = md
@@ -313,6 +357,7 @@ def render() -> str:
     numpy = numpy_section()
     mars = mars_sections()
     pandas = pandas_sections()
+    toplevel = pandas_toplevel_section()
     lines = [
         "# API coverage",
         "",
@@ -324,7 +369,7 @@ def render() -> str:
         "| module | present | missing | coverage |",
         "| --- | --- | --- | --- |",
     ]
-    for s in [numpy, *pandas, *mars]:
+    for s in [numpy, toplevel, *pandas, *mars]:
         lines.append(f"| {s.title} | {len(s.present)} | {len(s.missing)} | {s.coverage:.1%} |")
     lines += [
         "",
@@ -347,6 +392,21 @@ def render() -> str:
             lines.append(f"| {group} | {why} | {_names(shown)} |")
     lines += ["", "### Present", "", _names(numpy.present), ""]
     lines += ["## Where `mt` differs", "", DIVERGENCES.read_text().rstrip(), ""]
+    lines += [
+        "## pandas' top-level namespace",
+        "",
+        "pandas' public functions and classes (`dir(pandas)` without `_` names, "
+        "submodules, constants such as `NA` and objects such as `IndexSlice` and "
+        "`options`), looked up on `md`. Types and helpers that hold no lazy data (dtypes, "
+        "`Grouper`, `IndexSlice`, options) are pandas' own objects; `md.Index`, "
+        "`md.MultiIndex`, `md.DataFrame` and `md.Series` are the lazy ones.",
+        "",
+        f"{len(toplevel.present)} of {toplevel.total} present ({toplevel.coverage:.1%}).",
+        "",
+        *_missing_table(toplevel),
+        f"Present: {_names(toplevel.present)}",
+        "",
+    ]
     lines += ["## pandas' DataFrame, Series and Index", ""]
     lines += [
         "pandas' public names of each class (`dir()`, without `_` names), looked up on "

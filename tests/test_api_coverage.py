@@ -45,6 +45,7 @@ def test_numpy_coverage_reaches_the_target(coverage: ModuleType) -> None:
 def test_every_missing_name_has_a_reason(coverage: ModuleType) -> None:
     sections = [
         coverage.numpy_section(),
+        coverage.pandas_toplevel_section(),
         *coverage.pandas_sections(),
         *coverage.mars_sections(),
     ]

@@ -6,6 +6,7 @@ tensors. ``md.DataFrame(pandas_df_or_dict_or_array_or_tensor, chunk_size=rows)``
 """
 
 from jupyter_mars.dataframe import methods as _methods  # noqa: F401 - attaches methods
+from jupyter_mars.dataframe import testing
 from jupyter_mars.dataframe.arrow_types import (
     ArrowListArray,
     ArrowListDtype,
@@ -17,6 +18,7 @@ from jupyter_mars.dataframe.construct import date_range, from_dict, from_records
 from jupyter_mars.dataframe.core import DataFrame, Index, MultiIndex, Series
 from jupyter_mars.dataframe.cut import cut, qcut
 from jupyter_mars.dataframe.eval import eval
+from jupyter_mars.dataframe.from_dummies import from_dummies
 from jupyter_mars.dataframe.from_tensor import dataframe_from_tensor, series_from_tensor
 from jupyter_mars.dataframe.functions import (
     factorize,
@@ -30,6 +32,7 @@ from jupyter_mars.dataframe.functions import (
     unique,
 )
 from jupyter_mars.dataframe.groupby import NamedAgg, crosstab, pivot_table
+from jupyter_mars.dataframe.in_memory import array, infer_freq, json_normalize
 from jupyter_mars.dataframe.index import series_from_index
 from jupyter_mars.dataframe.io import (
     read_csv,
@@ -48,8 +51,55 @@ from jupyter_mars.dataframe.io import (
 )
 from jupyter_mars.dataframe.joins import merge
 from jupyter_mars.dataframe.joins.asof import merge_asof
+from jupyter_mars.dataframe.joins.ordered import merge_ordered
+from jupyter_mars.dataframe.long_format import lreshape, wide_to_long
+from jupyter_mars.dataframe.pandas_names import (
+    ArrowDtype,
+    BooleanDtype,
+    Categorical,
+    CategoricalDtype,
+    CategoricalIndex,
+    DatetimeIndex,
+    DatetimeTZDtype,
+    Flags,
+    Float32Dtype,
+    Float64Dtype,
+    Grouper,
+    IndexSlice,
+    Int8Dtype,
+    Int16Dtype,
+    Int32Dtype,
+    Int64Dtype,
+    IntervalDtype,
+    IntervalIndex,
+    NamedFunc,
+    Period,
+    PeriodDtype,
+    PeriodIndex,
+    RangeIndex,
+    SparseDtype,
+    StringDtype,
+    TimedeltaIndex,
+    UInt8Dtype,
+    UInt16Dtype,
+    UInt32Dtype,
+    UInt64Dtype,
+    api,
+    col,
+    describe_option,
+    errors,
+    get_option,
+    option_context,
+    options,
+    reset_option,
+    set_eng_float_format,
+    set_option,
+    show_versions,
+    tseries,
+)
+from jupyter_mars.dataframe.ranges import bdate_range, interval_range, period_range, timedelta_range
 from jupyter_mars.dataframe.reduction.custom import CustomReduction
-from jupyter_mars.dataframe.reshape import get_dummies, melt
+from jupyter_mars.dataframe.reshape import get_dummies, melt, pivot
 from jupyter_mars.dataframe.scalars import (
     NA,
     DateOffset,
@@ -118,4 +168,59 @@ __all__ = [
     "to_sql",
     "to_timedelta",
     "unique",
+    "ArrowDtype",
+    "BooleanDtype",
+    "Categorical",
+    "CategoricalDtype",
+    "CategoricalIndex",
+    "DatetimeIndex",
+    "DatetimeTZDtype",
+    "Flags",
+    "Float32Dtype",
+    "Float64Dtype",
+    "Grouper",
+    "IndexSlice",
+    "Int16Dtype",
+    "Int32Dtype",
+    "Int64Dtype",
+    "Int8Dtype",
+    "IntervalDtype",
+    "IntervalIndex",
+    "NamedFunc",
+    "Period",
+    "PeriodDtype",
+    "PeriodIndex",
+    "RangeIndex",
+    "SparseDtype",
+    "StringDtype",
+    "TimedeltaIndex",
+    "UInt16Dtype",
+    "UInt32Dtype",
+    "UInt64Dtype",
+    "UInt8Dtype",
+    "api",
+    "array",
+    "bdate_range",
+    "col",
+    "describe_option",
+    "errors",
+    "from_dummies",
+    "get_option",
+    "infer_freq",
+    "interval_range",
+    "json_normalize",
+    "lreshape",
+    "merge_ordered",
+    "option_context",
+    "options",
+    "period_range",
+    "pivot",
+    "reset_option",
+    "set_eng_float_format",
+    "set_option",
+    "show_versions",
+    "testing",
+    "timedelta_range",
+    "tseries",
+    "wide_to_long",
 ]

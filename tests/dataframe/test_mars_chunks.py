@@ -33,9 +33,7 @@ def test_rebalance_to_a_number_of_partitions_keeps_the_rows(chunk, parts):
     pd.testing.assert_frame_equal(got.fetch(), pdf[pdf["a"] % 3 > 0])
     rows = len(pdf[pdf["a"] % 3 > 0])
     size = -(-rows // parts)
-    assert _lengths(got) == tuple(
-        [size] * (rows // size) + ([rows % size] if rows % size else [])
-    )
+    assert _lengths(got) == tuple([size] * (rows // size) + ([rows % size] if rows % size else []))
 
 
 @pytest.mark.parametrize(
