@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -29,12 +30,32 @@ def test_rechunk_preserves_values_for_any_pair_of_chunkings(xp: Any, data_: Any)
 def test_rechunk_accepts_every_chunk_size_form() -> None:
     a = data((5, 4))
     x = mt.tensor(a, chunk_size=2)
-    forms = [3, -1, (2, None), ((1, 4), -1), {0: 5}, {1: 1, 0: (2, 3)}, None]
+    forms = [3, -1, (2, None), ((1, 4), -1), {1: 1, 0: (2, 3)}, None]
     for form in forms:
         y = mt.rechunk(x, form)
         out, _, _ = tile_graph(y)
         assert out.nsplits == normalize_chunk_size((5, 4), form, 8)
         assert_same(y, a)
+
+
+def test_a_dict_leaves_the_axes_it_does_not_name_as_they_are() -> None:
+    # as Mars's and Dask's rechunk: {0: 5} cuts axis 0 anew and keeps axis 1's chunks
+    a = data((5, 4))
+    x = mt.tensor(a, chunk_size=(2, 3))
+    for form, want in [
+        ({0: 5}, ((5,), (3, 1))),
+        ({-1: 2}, ((2, 2, 1), (2, 2))),
+        ({1: (1, 3)}, ((2, 2, 1), (1, 3))),
+        ({}, ((2, 2, 1), (3, 1))),
+    ]:
+        y = x.rechunk(form)
+        out, _, _ = tile_graph(y)
+        assert out.nsplits == want
+        assert_same(y, a)
+    with pytest.raises(np.exceptions.AxisError):
+        x.rechunk({2: 1})
+    with pytest.raises(TypeError, match="chunk_size keys"):
+        x.rechunk({"rows": 1})
 
 
 def test_rechunk_bad_chunk_size_names_chunk_size() -> None:
