@@ -45,7 +45,14 @@ class Executable:
         __tracebackhide__ = HIDE  # noqa: F841 - read by IPython and pytest
         return execute(self, session=session, **kwargs)
 
-    def fetch(self, session: Any = None) -> Any:
+    def fetch(self, session: Any = None, batch_size: int | None = None) -> Any:
+        """The computed value. ``batch_size`` is Mars's bound on the chunks asked for at a
+        time: here chunks always come back one by one into the result, so it only has to
+        be a positive number of chunks."""
+        if batch_size is not None and (
+            isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1
+        ):
+            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
         return fetch(self, session=session)
 
     def _layout(self) -> Any:

@@ -8,6 +8,7 @@ on the data (``nan`` until executed). Methods are thin calls into the operation 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -95,6 +96,49 @@ class FrameBase(Executable):
 REPR_COLUMNS = 12
 """Columns a lazy frame's repr names; the others are counted."""
 
+LazyInput = Callable[[str, Any, dict[str, Any]], "FrameBase | None"]
+LAZY_INPUTS: list[LazyInput] = []
+"""Builders for a constructor's lazy data (``initial.py`` registers them):
+``build(kind, data, arguments)`` gives the object of ``kind`` (``"frame"``, ``"series"``,
+``"index"``), or None where the data is not theirs."""
+
+
+def _check_placement(gpu: Any, sparse: Any) -> None:
+    """Mars's ``gpu=`` and ``sparse=``: frames live in host memory, dense."""
+    if gpu:
+        raise NotImplementedError(
+            "gpu=True: frames live in host memory (pandas); tensors take gpu=True and "
+            "md.DataFrame(tensor.to_cpu()) makes a frame of one"
+        )
+    if sparse:
+        raise NotImplementedError("sparse=True: frames are dense; tensors take sparse=True")
+
+
+def _check_partitions(num_partitions: Any) -> None:
+    if num_partitions is None:
+        return
+    if isinstance(num_partitions, bool) or not isinstance(num_partitions, (int, np.integer)):
+        raise TypeError(f"num_partitions must be an int, got {num_partitions!r}")
+    if num_partitions < 1:
+        raise ValueError(f"num_partitions must be at least 1, got {num_partitions}")
+
+
+def _built(kind: str, data: Any, arguments: dict[str, Any]) -> FrameNode | None:
+    """The node a registered builder makes of lazy ``data``, rebalanced into
+    ``num_partitions`` chunks where asked; None for data held in memory."""
+    _check_placement(arguments.pop("gpu"), arguments.pop("sparse"))
+    parts = arguments["num_partitions"]
+    _check_partitions(parts)
+    for build in LAZY_INPUTS:
+        out: Any = build(kind, data, arguments)
+        if out is not None:
+            if parts is not None:
+                out = out.rebalance(num_partitions=int(parts))
+            node = out.node
+            assert isinstance(node, FrameNode)
+            return node
+    return None
+
 
 class DataFrame(FrameBase):
     """A lazy pandas DataFrame; ``md.DataFrame(data, chunk_size=rows)`` builds one, and
@@ -110,9 +154,17 @@ class DataFrame(FrameBase):
         dtype: Any = None,
         copy: bool | None = None,
         chunk_size: Any = None,
+        gpu: Any = None,
+        sparse: Any = None,
+        num_partitions: int | None = None,
     ) -> None:
         if not isinstance(data, FrameNode):
-            data = dataframe_node(data, index, columns, dtype, chunk_size)
+            arguments = dict(
+                index=index, columns=columns, dtype=dtype, chunk_size=chunk_size, gpu=gpu,
+                sparse=sparse, num_partitions=num_partitions,
+            )  # fmt: skip
+            lazy = _built("frame", data, arguments)
+            data = lazy or dataframe_node(data, index, columns, dtype, chunk_size, num_partitions)
         super().__init__(data)
 
     @property
@@ -189,9 +241,17 @@ class Series(_Vector):
         name: Any = None,
         copy: bool | None = None,
         chunk_size: Any = None,
+        gpu: Any = None,
+        sparse: Any = None,
+        num_partitions: int | None = None,
     ) -> None:
         if not isinstance(data, FrameNode):
-            data = series_node(data, index, dtype, name, chunk_size)
+            arguments = dict(
+                index=index, dtype=dtype, name=name, chunk_size=chunk_size, gpu=gpu,
+                sparse=sparse, num_partitions=num_partitions,
+            )  # fmt: skip
+            lazy = _built("series", data, arguments)
+            data = lazy or series_node(data, index, dtype, name, chunk_size, num_partitions)
         super().__init__(data)
 
     @property
@@ -212,9 +272,21 @@ class Index(_Vector):
         copy: bool = False,
         name: Any = None,
         chunk_size: Any = None,
+        gpu: Any = None,
+        sparse: Any = None,
+        num_partitions: int | None = None,
+        tupleize_cols: bool = True,
+        store_data: bool = False,
     ) -> None:
+        """``tupleize_cols`` as pandas'; ``store_data`` is Mars's, accepted: an index's
+        values are always its chunks' data here."""
         if not isinstance(data, FrameNode):
-            data = index_node(data, dtype, name, chunk_size)
+            arguments = dict(
+                dtype=dtype, name=name, chunk_size=chunk_size, gpu=gpu, sparse=sparse,
+                num_partitions=num_partitions,
+            )  # fmt: skip
+            lazy = _built("index", data, arguments)
+            data = lazy or index_node(data, dtype, name, chunk_size, num_partitions, tupleize_cols)
         super().__init__(data)
         if isinstance(self.meta, pd.MultiIndex) and type(self) is Index:
             # ``md.Index(pandas_multiindex)`` is a MultiIndex, as pandas' Index is

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,7 +139,7 @@ def from_tensor(
         raise TypeError(
             f"a {what} lives in host memory and this tensor is on a GPU: call .to_cpu() on it first"
         )
-    if index is not None:
+    if index is not None:  # the constructors take it by position (``initial.py``)
         raise NotImplementedError("index= with a tensor: set it with set_index after")
     t = todense(t)  # a frame's chunks are pandas objects, made from dense chunks
     if kind == "frame" and t.ndim == 1:
@@ -176,34 +177,66 @@ def _plain_index(index: Any) -> Any:
     return index
 
 
-def dataframe_node(data: Any, index: Any, columns: Any, dtype: Any, chunk_size: Any) -> FrameNode:
+def partition_rows(nrows: Any, chunk_size: Any, num_partitions: int | None) -> Any:
+    """Rows per chunk for Mars's ``num_partitions`` (at most that many chunks of even
+    length), else ``chunk_size`` as given."""
+    if num_partitions is None or (isinstance(nrows, float) and math.isnan(nrows)):
+        return chunk_size
+    return max(1, -(-int(nrows) // int(num_partitions)))
+
+
+def dataframe_node(
+    data: Any,
+    index: Any,
+    columns: Any,
+    dtype: Any,
+    chunk_size: Any,
+    num_partitions: int | None = None,
+) -> FrameNode:
     if isinstance(data, Tensor):
-        return from_tensor(data, "frame", index, columns, dtype, None, chunk_size)
+        rows = partition_rows(data.shape[0] if data.ndim else 1, chunk_size, num_partitions)
+        return from_tensor(data, "frame", index, columns, dtype, None, rows)
     frame = (
         data
         if isinstance(data, pd.DataFrame) and index is None and columns is None and dtype is None
         else pd.DataFrame(data, index=_plain_index(index), columns=columns, dtype=dtype)
     )
-    return from_pandas(frame, chunk_size)
+    return from_pandas(frame, partition_rows(len(frame), chunk_size, num_partitions))
 
 
-def series_node(data: Any, index: Any, dtype: Any, name: Any, chunk_size: Any) -> FrameNode:
+def series_node(
+    data: Any,
+    index: Any,
+    dtype: Any,
+    name: Any,
+    chunk_size: Any,
+    num_partitions: int | None = None,
+) -> FrameNode:
     if isinstance(data, Tensor):
-        return from_tensor(data, "series", index, None, dtype, name, chunk_size)
+        rows = partition_rows(data.shape[0] if data.ndim else 1, chunk_size, num_partitions)
+        return from_tensor(data, "series", index, None, dtype, name, rows)
     series = (
         data
         if isinstance(data, pd.Series) and index is None and dtype is None and name is None
         else pd.Series(data, index=_plain_index(index), dtype=dtype, name=name)
     )
-    return from_pandas(series, chunk_size)
+    return from_pandas(series, partition_rows(len(series), chunk_size, num_partitions))
 
 
-def index_node(data: Any, dtype: Any, name: Any, chunk_size: Any) -> FrameNode:
+def index_node(
+    data: Any,
+    dtype: Any,
+    name: Any,
+    chunk_size: Any,
+    num_partitions: int | None = None,
+    tupleize_cols: bool = True,
+) -> FrameNode:
     if isinstance(data, Tensor):
-        return from_tensor(data, "index", None, None, dtype, name, chunk_size)
+        rows = partition_rows(data.shape[0] if data.ndim else 1, chunk_size, num_partitions)
+        return from_tensor(data, "index", None, None, dtype, name, rows)
     idx = (
         data
         if isinstance(data, pd.Index) and dtype is None and name is None
-        else pd.Index(data, dtype=dtype, name=name)
+        else pd.Index(data, dtype=dtype, name=name, tupleize_cols=tupleize_cols)
     )
-    return from_pandas(idx, chunk_size)
+    return from_pandas(idx, partition_rows(len(idx), chunk_size, num_partitions))

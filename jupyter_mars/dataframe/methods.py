@@ -18,6 +18,7 @@ import jupyter_mars.dataframe.groupby  # noqa: F401
 import jupyter_mars.dataframe.index  # noqa: F401
 import jupyter_mars.dataframe.inferred_dtypes  # noqa: F401
 import jupyter_mars.dataframe.info  # noqa: F401
+import jupyter_mars.dataframe.initial  # noqa: F401
 import jupyter_mars.dataframe.inplace  # noqa: F401
 import jupyter_mars.dataframe.interpolate  # noqa: F401
 import jupyter_mars.dataframe.io  # noqa: F401
