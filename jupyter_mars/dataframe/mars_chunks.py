@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from jupyter_mars.dataframe.apply import check_callable, given_meta, infer_meta
-from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Index, Series, new_frame
 from jupyter_mars.dataframe.node import FrameNode, empty_like
 from jupyter_mars.dataframe.rechunk_tiling import Rechunk, row_tasks
 from jupyter_mars.dataframe.structure.common import sample_like
@@ -75,7 +75,10 @@ def rebalance(
 ) -> Any:
     """The same rows in chunks of even length across the runtime's cores (Mars's
     ``rebalance``): ``num_partitions`` chunks, or cores times ``factor``."""
-    if frame.meta._get_axis_number(axis) != 0:
+    if axis not in (0, "index", "rows"):
+        if isinstance(frame, Index):
+            raise ValueError(f"No axis named {axis!r} for object type Index")
+        frame.meta._get_axis_number(axis)  # pandas' ValueError for an axis it lacks
         raise NotImplementedError("rebalance: only axis=0 (rows) is supported")
     if num_partitions is not None:
         if isinstance(num_partitions, bool) or not isinstance(num_partitions, int):
@@ -170,8 +173,9 @@ def _with_right(call: Callable[..., Any], right: Any, left: Any) -> Any:
 
 def _attach() -> None:
     for cls in (DataFrame, Series):
-        cls.rebalance = rebalance  # type: ignore[union-attr]
         cls.cartesian_chunk = cartesian_chunk  # type: ignore[union-attr]
+    for kind in (DataFrame, Series, Index):
+        kind.rebalance = rebalance  # type: ignore[union-attr]
 
 
 _attach()

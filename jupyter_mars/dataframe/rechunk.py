@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from jupyter_mars.dataframe.chunks import column_splits, row_splits
-from jupyter_mars.dataframe.core import DataFrame, FrameBase, Series, new_frame
+from jupyter_mars.dataframe.core import DataFrame, FrameBase, Index, Series, new_frame
 from jupyter_mars.dataframe.node import FrameNode
 from jupyter_mars.dataframe.rechunk_tiling import Rechunk
 
@@ -32,6 +32,6 @@ def rechunk(frame: FrameBase, chunk_size: Any, reassign_worker: bool = False) ->
 
 
 _METHODS: dict[str, Any] = {"rechunk": rechunk}
-for _cls in (DataFrame, Series):
+for _cls in (DataFrame, Series, Index):
     for _attr, _value in _METHODS.items():
         setattr(_cls, _attr, _value)

@@ -33,9 +33,14 @@ class Rechunk(Op):
         return "rechunk"
 
 
+def _rows(chunk: Any, start: int, stop: int) -> Any:
+    return chunk[start:stop] if isinstance(chunk, pd.Index) else chunk.iloc[start:stop]
+
+
 def rows_from(meta: Any, *pieces: Any) -> Any:
-    """One chunk from ``(chunk, start, stop)`` row ranges of old chunks, in order."""
-    parts = [pieces[k].iloc[pieces[k + 1] : pieces[k + 2]] for k in range(0, len(pieces), 3)]
+    """One chunk from ``(chunk, start, stop)`` row ranges of old chunks (frames, Series or
+    indexes), in order."""
+    parts = [_rows(pieces[k], pieces[k + 1], pieces[k + 2]) for k in range(0, len(pieces), 3)]
     return concat_chunks(parts, meta)
 
 

@@ -51,6 +51,20 @@ def test_rebalance_by_the_runtime_cores(factor, n_cpu, chunks):
         pd.testing.assert_series_equal(series.to_pandas(session=session), pdf["b"])
 
 
+def test_an_index_rechunks_and_rebalances():
+    index = pd.Index(np.arange(10) * 3, name="n")
+    lazy = md.Index(index, chunk_size=3)
+    again = lazy.rechunk(4).execute()
+    assert again._layout() == ((4, 4, 2),)
+    pd.testing.assert_index_equal(again.fetch(), index)
+    even = lazy[lazy > 3].rebalance(num_partitions=3).execute()
+    pd.testing.assert_index_equal(even.fetch(), index[index > 3])
+    with pytest.raises(ValueError, match="No axis named 1"):
+        lazy.rebalance(axis=1)
+    levels = pd.MultiIndex.from_tuples([(1, "a"), (2, "b"), (3, "c")], names=["x", "y"])
+    pd.testing.assert_index_equal(md.Index(levels, chunk_size=1).rechunk(2).to_pandas(), levels)
+
+
 def test_rebalance_of_a_frame_split_by_columns():
     pdf = pd.DataFrame(np.arange(60).reshape(12, 5))
     got = md.DataFrame(pdf, chunk_size=(5, 2)).rebalance(num_partitions=4).execute()
