@@ -188,9 +188,33 @@ class TakeLabels(Op):
         return "loc"
 
 
+_TIME_INDEXES = (pd.DatetimeIndex, pd.TimedeltaIndex, pd.PeriodIndex)
+
+
+def _time_strings_mask(index: pd.Index, labels: list[Any]) -> np.ndarray[Any, Any]:
+    """Rows of a time index that pandas' ``loc`` gives for ``labels``: a string is parsed
+    (a whole period where it names one, ``'2013-01-02'`` of an hourly index), the others
+    are matched as they are."""
+    mask = np.asarray(index.isin([x for x in labels if not isinstance(x, str)]))
+    for label in labels:
+        if not isinstance(label, str):
+            continue
+        try:
+            found = index.get_loc(label)
+        except KeyError:
+            continue
+        if isinstance(found, (int, np.integer)):
+            mask[int(found)] = True
+        else:  # a slice, or a mask where the labels repeat
+            mask[found] = True
+    return mask
+
+
 def rows_with_labels(chunk: Any, labels: list[Any]) -> Any:
     if isinstance(chunk.index, pd.MultiIndex):
         return chunk[label_mask(chunk.index, labels)]
+    if isinstance(chunk.index, _TIME_INDEXES) and any(isinstance(x, str) for x in labels):
+        return chunk[_time_strings_mask(chunk.index, labels)]
     return chunk[chunk.index.isin(labels)]
 
 
@@ -210,6 +234,11 @@ def one_label(meta: Any, label: Any, *parts: Any) -> Any:
     rows = concat_chunks(list(parts), meta)
     out = rows.loc[label]
     if isinstance(out, type(meta)):
+        if isinstance(label, str) and isinstance(rows.index, _TIME_INDEXES):
+            raise ValueError(
+                f"loc: {label!r} names a period holding several rows of this time index; "
+                f"use loc[{label!r}:{label!r}] for them"
+            )
         raise ValueError(f"loc: the label {label!r} is not unique; use loc[[{label!r}]]")
     return out
 

@@ -141,3 +141,39 @@ def test_slices_of_sorted_duplicate_indexes_equal_pandas(
     pd.testing.assert_frame_equal(d.loc[key].to_pandas(), df.loc[key])
     wanted = sorted(set(labels))[:3]
     pd.testing.assert_frame_equal(d.loc[wanted].to_pandas(), df.loc[wanted])
+
+
+@pytest.mark.parametrize("chunk", [1, 4, None])
+def test_strings_on_a_time_index_are_parsed_as_pandas(chunk):
+    daily = pd.DataFrame(
+        {"A": np.arange(6.0), "B": np.arange(6) * 2}, index=pd.date_range("2013-01-01", periods=6)
+    )
+    lazy = md.DataFrame(daily, chunk_size=chunk or 6)
+    # the first steps of pandas' ten-minute tour
+    pd.testing.assert_series_equal(
+        lazy.loc["20130102", ["A", "B"]].to_pandas(), daily.loc["20130102", ["A", "B"]]
+    )
+    pd.testing.assert_series_equal(lazy.loc["2013-01-05"].to_pandas(), daily.loc["2013-01-05"])
+    pd.testing.assert_frame_equal(
+        lazy.loc[["2013-01-03", "2013-01-01"]].to_pandas(), daily.loc[["2013-01-03", "2013-01-01"]]
+    )
+    with pytest.raises(KeyError):
+        daily.loc["2014-01-05"]
+    with pytest.raises(KeyError):
+        lazy.loc["2014-01-05"].execute()
+    hourly = pd.DataFrame(
+        {"v": np.arange(48)}, index=pd.date_range("2013-01-01", periods=48, freq="h")
+    )
+    lazy_hours = md.DataFrame(hourly, chunk_size=chunk or 48)
+    pd.testing.assert_series_equal(
+        lazy_hours.loc["2013-01-02 05:00"].to_pandas(), hourly.loc["2013-01-02 05:00"]
+    )
+    pd.testing.assert_frame_equal(
+        lazy_hours.loc[["2013-01-02"]].to_pandas(), hourly.loc[["2013-01-02"]]
+    )
+    # pandas gives the day's rows, a frame: a lazy label gives a row, so it says what to use
+    with pytest.raises(ValueError, match="use loc\\['2013-01-02':'2013-01-02'\\]"):
+        lazy_hours.loc["2013-01-02"].execute()
+    pd.testing.assert_frame_equal(
+        lazy_hours.loc["2013-01-02":"2013-01-02"].to_pandas(), hourly.loc["2013-01-02"]
+    )
