@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -160,6 +161,11 @@ class Session:
         """Where its executions can be watched (a cluster's dashboard); None: nowhere."""
         return None
 
+    def get_web_endpoint(self) -> str | None:
+        """Mars's name for ``logview_address``: the web address of the cluster this session
+        runs on, None for one in this process."""
+        return self.logview_address()
+
     def is_executed(self, tensor: Executable) -> bool:
         raise NotImplementedError
 
@@ -245,6 +251,14 @@ class EngineBackedSession(Session):
     (set ``_engine``): the embedded one, on threads here, and the Ray one."""
 
     _engine: EngineSession
+    _id: str | None = None
+
+    @property
+    def session_id(self) -> str:
+        """This session's id (Mars's ``session_id``), made on first use."""
+        if self._id is None:
+            self._id = uuid.uuid4().hex
+        return self._id
 
     @property
     def engine(self) -> EngineSession:

@@ -52,6 +52,14 @@ def test_a_lazy_tensor_shows_its_shape_dtype_chunks_and_how_to_run_it():
     )
 
 
+def test_an_embedded_session_has_an_id_and_no_web_endpoint():
+    # Mars's session_id and get_web_endpoint(): a session in this process has no web
+    with mars.new_session(default=False) as first, mars.new_session(default=False) as second:
+        assert first.session_id != second.session_id
+        assert first.session_id == first.session_id
+        assert first.get_web_endpoint() is None
+
+
 def test_fetch_before_execute_is_an_error():
     t = mt.tensor(np.arange(3)) * 2
     with pytest.raises(ValueError, match="unexecuted"):

@@ -50,6 +50,7 @@ def test_worker_mem_without_a_unit_is_gib_and_the_handle_answers(
         store = worker["resources"]["store"]  # type: ignore[index]
         assert store["phy_mem_bytes"] == 2 * GIB  # 2 GiB, not 2 bytes
         assert cluster.get_logview_address() == cluster.endpoint + "/"
+        assert cluster.session.get_web_endpoint() == cluster.endpoint + "/"  # Mars's name
         assert cluster.instance_id == cluster.id
         assert registry.find(cluster.id) is not None
         assert said.strip() == (
