@@ -177,8 +177,8 @@ def test_read_errors(tmp_path: Path) -> None:
         read_csv(path, chunk_bytes=1.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="index_col"):
         read_csv(path, index_col="nowhere")
-    with pytest.raises(TypeError, match="skiprows"):
-        read_csv(path, skiprows=[1, 2])
+    with pytest.raises(TypeError, match="not iterable"):  # pandas' error
+        read_csv(path, skiprows=1.5)
     with pytest.raises(FileNotFoundError, match="no file matches"):
         read_csv(str(tmp_path / "nothing*.csv"))
     with pytest.raises(FileNotFoundError, match="no such file"):

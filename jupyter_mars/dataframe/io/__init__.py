@@ -1,9 +1,13 @@
-"""Reading and writing frames: CSV, Parquet, JSON Lines, SQL databases and Ray Datasets.
+"""Reading and writing frames: CSV and other text, Parquet, JSON Lines, Feather, ORC, HDF5,
+SQL databases and Ray Datasets.
 
-``read_csv``, ``read_parquet`` and ``read_json`` build lazy DataFrames; ``to_csv``,
-``to_parquet`` and ``to_json`` are attached to DataFrame (``to_csv`` and ``to_json`` to
-Series too) and write atomically; the one-document formats (``to_pickle``, ``to_excel``,
-``to_html``...) are written by pandas from the fetched data (``pandas_write``).
+``read_csv`` (and ``read_table``, ``read_fwf``), ``read_parquet``, ``read_json``,
+``read_feather``, ``read_orc`` and ``read_hdf`` build lazy DataFrames from the files;
+``read_pickle`` and ``read_excel`` load their data whole and split it into chunks.
+``to_csv``, ``to_parquet`` and ``to_json`` are attached to DataFrame (``to_csv`` and
+``to_json`` to Series too) and write atomically; the one-document formats (``to_pickle``,
+``to_excel``, ``to_html``...) are written by pandas from the fetched data
+(``pandas_write``).
 """
 
 from typing import Any
@@ -11,11 +15,17 @@ from typing import Any
 from jupyter_mars.dataframe.core import DataFrame, Series
 from jupyter_mars.dataframe.io.csv_read import read_csv
 from jupyter_mars.dataframe.io.csv_write import to_csv
+from jupyter_mars.dataframe.io.excel_read import read_excel
+from jupyter_mars.dataframe.io.feather_read import read_feather
+from jupyter_mars.dataframe.io.fwf_read import read_fwf
+from jupyter_mars.dataframe.io.hdf_read import read_hdf
 from jupyter_mars.dataframe.io.json_read import read_json
 from jupyter_mars.dataframe.io.json_write import to_json
+from jupyter_mars.dataframe.io.orc_read import read_orc
 from jupyter_mars.dataframe.io.pandas_write import pandas_writer
 from jupyter_mars.dataframe.io.parquet_read import read_parquet
 from jupyter_mars.dataframe.io.parquet_write import to_parquet
+from jupyter_mars.dataframe.io.pickle_read import read_pickle
 from jupyter_mars.dataframe.io.ray_dataset import (
     read_ray_dataset,
     read_raydataset,
@@ -23,6 +33,7 @@ from jupyter_mars.dataframe.io.ray_dataset import (
 )
 from jupyter_mars.dataframe.io.sql_read import read_sql, read_sql_query, read_sql_table
 from jupyter_mars.dataframe.io.sql_write import to_sql
+from jupyter_mars.dataframe.io.table_read import read_table
 
 frame_methods: dict[str, Any] = {
     "to_csv": to_csv,
@@ -43,13 +54,20 @@ for attr, value in series_methods.items():
 
 __all__ = [
     "read_csv",
+    "read_excel",
+    "read_feather",
+    "read_fwf",
+    "read_hdf",
     "read_json",
+    "read_orc",
     "read_parquet",
+    "read_pickle",
     "read_ray_dataset",
     "read_raydataset",
     "read_sql",
     "read_sql_query",
     "read_sql_table",
+    "read_table",
     "pandas_writer",
     "to_csv",
     "to_json",

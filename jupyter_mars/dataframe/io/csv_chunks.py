@@ -1,25 +1,25 @@
-"""Chunk kernels and operators of ``read_csv``: byte ranges cut at line boundaries.
+"""Chunk kernels of ``read_csv``: byte ranges cut at line boundaries.
 
 A file is split into byte ranges; each range is widened to whole lines (a range starts
 just after the first newline at or after its start offset, except the first range of a
-file, which starts where the data begins, and ends just after the first newline at or
+file, which starts at the top of the file, and ends just after the first newline at or
 after its end offset), so every line belongs to exactly one chunk. Each chunk parses its
-lines with ``pandas.read_csv`` with the file's column names; its row count is unknown until
-parsed, so a second operator renumbers the rows into one ``RangeIndex`` once the lengths
-are known.
+lines with ``pandas.read_csv`` (or ``read_fwf``) as ``TextParse`` says: the first range
+of a file with pandas' own header and skipped lines, the others as data lines with the
+file's column names. A chunk's row count is unknown until parsed, so a second operator
+renumbers the rows into one ``RangeIndex`` once the lengths are known. ``csv_tile`` turns
+a read into these tasks.
 """
 
 from __future__ import annotations
 
 import io
-import math
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from jupyter_mars.dataframe.io.conform import conform_dtypes
-from jupyter_mars.engine.node import Node, Op, TileContext, Tiled, key_grid, tile_rule
 
 _BLOCK = 1 << 16
 
@@ -62,29 +62,55 @@ def owned_range(f: Any, start: int, stop: int, first: bool) -> tuple[int, int]:
     return begin, end
 
 
+@dataclass(frozen=True)
+class TextParse:
+    """How the chunks of one read are parsed, and the columns and dtypes they are given."""
+
+    parse: Any
+    """``pandas.read_csv``, or ``read_fwf`` for fixed-width files."""
+    names: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    """The other arguments of ``parse`` (no ``header``, ``names``, ``skiprows``...)."""
+    meta: Any
+    header: int | None = None
+    """The row of each file that holds the column names."""
+    named: bool = True
+    """Whether the names were given (else pandas takes them from the header row)."""
+
+    def parsed(self, source: Any, top: bool = False, **extra: Any) -> pd.DataFrame:
+        """``source`` (a path or a binary stream) parsed, with ``extra`` arguments: from
+        the top of a file (``top``), with its header row, else as data lines."""
+        if top:
+            # the user's own arguments: pandas' python parser reads the first rows of a
+            # file in a way of its own, which depends on them
+            head = {"header": self.header, "names": list(self.names) if self.named else None}
+        else:
+            head = {"header": None, "names": list(self.names)}
+        return self.parse(source, **head, **self.kwargs, **extra)
+
+    def frame(self, source: Any, top: bool = False, **extra: Any) -> pd.DataFrame:
+        """``parsed``, with ``meta``'s columns and dtypes."""
+        try:
+            frame = self.parsed(source, top, **extra)
+        except pd.errors.EmptyDataError:  # only blank or skipped lines
+            return self.meta.copy()
+        return conform(frame, self.meta, self.parse.__name__)
+
+
 def read_range(
-    path: str,
-    start: int,
-    stop: int,
-    first: bool,
-    names: list[Any],
-    kwargs: dict[str, Any],
-    meta: Any,
+    path: str, start: int, stop: int, first: bool, text: TextParse, extra: dict[str, Any]
 ) -> Any:
-    """Parse the whole lines of ``path`` that the byte range ``[start, stop)`` owns."""
+    """Parse the whole lines of ``path`` that the byte range ``[start, stop)`` owns, with
+    ``extra`` arguments; a file's ``first`` range is parsed from the top of the file."""
     with open(path, "rb") as f:
-        begin, end = owned_range(f, start, stop, first)
+        begin, end = owned_range(f, 0 if first else start, stop, first)
         if begin >= end:
-            return meta.copy()
+            return text.meta.copy()
         f.seek(begin)
         # parsed as it is read: copying a range of tens of MiB into one buffer first
         # costs a quarter of the parse (fresh pages), and the parser reads in pieces
         stream = io.BufferedReader(ByteRange(f, end - begin))
-        try:
-            frame = pd.read_csv(stream, header=None, names=names, **kwargs)
-        except pd.errors.EmptyDataError:  # only blank lines
-            return meta.copy()
-    return conform(frame, meta, "read_csv")
+        return text.frame(stream, top=first, **extra)
 
 
 class ByteRange(io.RawIOBase):
@@ -107,59 +133,17 @@ class ByteRange(io.RawIOBase):
         return int(got)
 
 
-def read_head(
-    files: list[tuple[str, int]],
-    nrows: int,
-    names: list[Any],
-    kwargs: dict[str, Any],
-    meta: Any,
-) -> Any:
-    """The first ``nrows`` data rows over ``files`` (each ``(path, data start)``), in order."""
+def read_head(files: list[str], nrows: int, text: TextParse, skiprows: Any) -> Any:
+    """The first ``nrows`` data rows over ``files``, in order: each file is parsed by
+    pandas from its top, with its header row and ``skiprows``."""
     parts = []
     left = nrows
-    for path, begin in files:
+    for path in files:
         if left <= 0:
             break
-        with open(path, "rb") as f:
-            f.seek(begin)
-            data = f.read()
-        if not data.strip():
-            continue
-        frame = pd.read_csv(io.BytesIO(data), header=None, names=names, nrows=left, **kwargs)
-        parts.append(conform(frame, meta, "read_csv"))
+        frame = text.frame(path, top=True, skiprows=skiprows, nrows=left)
+        parts.append(frame)
         left -= len(frame)
     if not parts:
-        return meta.copy()
+        return text.meta.copy()
     return pd.concat(parts, ignore_index=True)
-
-
-@dataclass(frozen=True, eq=False)
-class ReadCSVChunks(Op):
-    """Parse byte ranges of CSV files; each chunk keeps its own 0-based row numbers."""
-
-    ranges: tuple[tuple[str, int, int, bool], ...]
-    """``(path, start, stop, first range of its file)`` per chunk."""
-    names: tuple[Any, ...]
-    kwargs: dict[str, Any]
-    meta: Any
-    nrows: int | None = None
-    """With ``nrows``, one chunk reads the first rows of the files in order."""
-
-    def label(self) -> str:
-        return "read_csv"
-
-
-@tile_rule(ReadCSVChunks)
-def _tile_read(node: Node, inputs: list[Tiled], ctx: TileContext) -> Tiled:
-    op = node.op
-    assert isinstance(op, ReadCSVChunks)
-    names = list(op.names)
-    if op.nrows is not None:
-        grid = key_grid(node.key, [1])
-        files = [(path, start) for path, start, _, first in op.ranges if first]
-        ctx.new_task(grid[0], read_head, files, op.nrows, names, op.kwargs, op.meta)
-        return Tiled(((math.nan,),), grid)
-    grid = key_grid(node.key, [len(op.ranges)])
-    for i, (path, start, stop, first) in enumerate(op.ranges):
-        ctx.new_task(grid[i], read_range, path, start, stop, first, names, op.kwargs, op.meta)
-    return Tiled(((math.nan,) * len(op.ranges),), grid)
