@@ -95,9 +95,7 @@ def read_pieces(
     table = table.replace_schema_metadata(schema.metadata)
     frame = arrow_to_frame(table, dtype_backend)
     if labels is not None:
-        start = labels.start + labels.step * offset
-        stop = start + labels.step * len(frame)
-        frame.index = pd.RangeIndex(start, stop, labels.step, name=labels.name)
+        labels.number(frame, offset)
     return frame
 
 

@@ -50,6 +50,12 @@ class RangeLabels:
     step: int = 1
     name: Any = None
 
+    def number(self, frame: pd.DataFrame, offset: int) -> None:
+        """Label ``frame``'s rows as rows ``offset`` on of the whole result."""
+        start = self.start + self.step * offset
+        stop = start + self.step * len(frame)
+        frame.index = pd.RangeIndex(start, stop, self.step, name=self.name)
+
 
 def read_pieces(
     pieces: tuple[Piece, ...],
@@ -82,9 +88,7 @@ def read_pieces(
         table = tables[0] if len(tables) == 1 else pa.concat_tables(tables)
         frame = conform(table_to_frame(table.replace_schema_metadata(schema.metadata)), meta)
     if labels is not None:
-        start = labels.start + labels.step * offset
-        stop = start + labels.step * len(frame)
-        frame.index = pd.RangeIndex(start, stop, labels.step, name=labels.name)
+        labels.number(frame, offset)
     return frame
 
 
