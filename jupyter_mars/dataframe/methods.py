@@ -27,6 +27,7 @@ import jupyter_mars.dataframe.joins  # noqa: F401
 import jupyter_mars.dataframe.labels  # noqa: F401
 import jupyter_mars.dataframe.loc  # noqa: F401
 import jupyter_mars.dataframe.mars_chunks  # noqa: F401
+import jupyter_mars.dataframe.mars_names  # noqa: F401
 import jupyter_mars.dataframe.missing  # noqa: F401
 import jupyter_mars.dataframe.monotonic_check  # noqa: F401
 import jupyter_mars.dataframe.positions  # noqa: F401
