@@ -205,31 +205,12 @@ PANDAS_MISSING: dict[str, str] = {
 }
 """Why ``md`` lacks a pandas name, by name."""
 
-_READER_BEING_ADDED = "a reader being added to `md.io`"
-_WHOLE_FILE = (
-    "no chunked reader yet; `md.DataFrame(pd.{name}(...), chunk_size=...)` reads the file "
-    "whole in this process and splits it into chunks"
-)
 PANDAS_TOPLEVEL_MISSING: dict[str, str] = {
-    "read_table": _READER_BEING_ADDED,
-    "read_fwf": _READER_BEING_ADDED,
-    "read_feather": _READER_BEING_ADDED,
-    "read_orc": _READER_BEING_ADDED,
-    "read_pickle": _READER_BEING_ADDED,
-    "read_excel": _WHOLE_FILE.format(name="read_excel"),
-    "read_html": _WHOLE_FILE.format(name="read_html"),
-    "read_xml": _WHOLE_FILE.format(name="read_xml"),
-    "read_sas": _WHOLE_FILE.format(name="read_sas"),
-    "read_spss": _WHOLE_FILE.format(name="read_spss"),
-    "read_stata": _WHOLE_FILE.format(name="read_stata"),
-    "read_hdf": _WHOLE_FILE.format(name="read_hdf"),
     "ExcelFile": "an open workbook for pandas' `read_excel`; `DataFrame.to_excel` writes",
     "ExcelWriter": "an open workbook for pandas' `to_excel`; `DataFrame.to_excel` writes",
     "HDFStore": "an open HDF5 file for pandas' readers and writers; `DataFrame.to_hdf` writes",
     "read_clipboard": "there is no clipboard on a cluster; read with pandas and wrap",
     "read_iceberg": "Iceberg catalogs need a server this project does not run",
-    "to_pickle": "pandas' `to_pickle(obj, path)` is `obj.to_pickle(path)`, which lazy "
-    "frames and series have",
     "test": "runs pandas' own test suite",
 }
 """Why ``md`` lacks a callable or class of pandas' top-level namespace, by name."""

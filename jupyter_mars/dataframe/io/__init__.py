@@ -3,7 +3,8 @@ SQL databases and Ray Datasets.
 
 ``read_csv`` (and ``read_table``, ``read_fwf``), ``read_parquet``, ``read_json``,
 ``read_feather``, ``read_orc`` and ``read_hdf`` build lazy DataFrames from the files;
-``read_pickle`` and ``read_excel`` load their data whole and split it into chunks.
+``read_pickle``, ``read_excel`` and the readers of ``whole_read`` (Stata, SAS, SPSS, XML,
+HTML) load their data whole and split it into chunks.
 ``to_csv``, ``to_parquet`` and ``to_json`` are attached to DataFrame (``to_csv`` and
 ``to_json`` to Series too) and write atomically; the one-document formats (``to_pickle``,
 ``to_excel``, ``to_html``...) are written by pandas from the fetched data
@@ -34,6 +35,14 @@ from jupyter_mars.dataframe.io.ray_dataset import (
 from jupyter_mars.dataframe.io.sql_read import read_sql, read_sql_query, read_sql_table
 from jupyter_mars.dataframe.io.sql_write import to_sql
 from jupyter_mars.dataframe.io.table_read import read_table
+from jupyter_mars.dataframe.io.whole_read import (
+    read_html,
+    read_sas,
+    read_spss,
+    read_stata,
+    read_xml,
+    to_pickle,
+)
 
 frame_methods: dict[str, Any] = {
     "to_csv": to_csv,
@@ -53,25 +62,31 @@ for attr, value in series_methods.items():
     setattr(Series, attr, value)
 
 __all__ = [
+    "pandas_writer",
     "read_csv",
     "read_excel",
     "read_feather",
     "read_fwf",
     "read_hdf",
+    "read_html",
     "read_json",
     "read_orc",
     "read_parquet",
     "read_pickle",
     "read_ray_dataset",
     "read_raydataset",
+    "read_sas",
+    "read_spss",
     "read_sql",
     "read_sql_query",
     "read_sql_table",
+    "read_stata",
     "read_table",
-    "pandas_writer",
+    "read_xml",
     "to_csv",
     "to_json",
     "to_parquet",
+    "to_pickle",
     "to_ray_dataset",
     "to_sql",
 ]
